@@ -1,0 +1,5 @@
+/**
+ * `@xprotocol/gbnf` — JSON Schema → GBNF compiler and a GBNF toolkit (issue #3).
+ * @module
+ */
+export {};

@@ -1,0 +1,5 @@
+/**
+ * `@xprotocol/semantic` — annotations, description quality, tool search (issue #4).
+ * @module
+ */
+export {};

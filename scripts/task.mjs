@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// The README's two entry points: `npm test` and `npm run demo`.
+// A fresh machine has only Node and npm, so this script brings pnpm (from the npm registry, pinned
+// to the version in package.json#packageManager), installs the frozen lockfile, builds every
+// package, and then runs the task. Nothing here needs a global install.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pnpmVersion = String(pkg.packageManager).replace(/^pnpm@/, '');
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(`Node ${process.versions.node} is too old: this project needs Node >= 20.19.`);
+  process.exit(1);
+}
+
+/** Runs pnpm with the pinned version: the one on PATH when it matches, else through npx. */
+function pnpm(args) {
+  const onPath = spawnSync('pnpm', ['--version'], { encoding: 'utf8', shell: false });
+  const usePath = onPath.status === 0 && onPath.stdout.trim() === pnpmVersion;
+  const [cmd, cmdArgs] = usePath ? ['pnpm', args] : ['npx', ['-y', `pnpm@${pnpmVersion}`, ...args]];
+  console.error(`> pnpm ${args.join(' ')}`);
+  const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+  const result = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
+  if (result.error) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const testReport = '.vitest-report.json';
+const workspaceDirs = () =>
+  ['packages', 'apps']
+    .filter((d) => existsSync(join(root, d)))
+    .flatMap((d) => readdirSync(join(root, d)).map((name) => join(root, d, name)));
+
+/** Sums every package's vitest JSON report into the one closing line CI reads. */
+function summarizeTests() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const dir of workspaceDirs()) {
+    const file = join(dir, testReport);
+    if (!existsSync(file)) continue;
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+    skipped += report.numPendingTests + report.numTodoTests;
+  }
+  return { passed, failed, skipped };
+}
+
+const tasks = {
+  // The whole suite: build, typecheck, lint, every package's tests.
+  test: () => {
+    pnpm(['install', '--frozen-lockfile']);
+    for (const dir of workspaceDirs()) rmSync(join(dir, testReport), { force: true });
+    // --force: a cached test task would leave no report behind to count.
+    pnpm([
+      'exec',
+      'turbo',
+      'run',
+      'build',
+      'typecheck',
+      'test',
+      '--force',
+      '--concurrency=1',
+      '--output-logs=errors-only',
+    ]);
+    pnpm(['exec', 'biome', 'check', '.']);
+    const { passed, failed, skipped } = summarizeTests();
+    if (passed === 0) {
+      console.error('no test ran: every package must have tests');
+      process.exit(1);
+    }
+    console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+    if (failed > 0 || skipped > 0) process.exit(1);
+  },
+  // The main job. Until the bridge lands (issue #2 slice 8) this is the interim demo of what has landed.
+  demo: () => {
+    pnpm(['install', '--frozen-lockfile']);
+    pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+    const result = spawnSync(process.execPath, [join(root, 'scripts', 'demo.mjs')], { stdio: 'inherit' });
+    process.exit(result.status ?? 1);
+  },
+};
+
+const name = process.argv[2];
+const task = tasks[name];
+if (!task) {
+  console.error(
+    `usage: node scripts/task.mjs <${Object.keys(tasks).join('|')}>; got ${JSON.stringify(name)}`,
+  );
+  process.exit(2);
+}
+task();
