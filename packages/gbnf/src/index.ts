@@ -2,4 +2,4 @@
  * `@xprotocol/gbnf` — JSON Schema → GBNF compiler and a GBNF toolkit (issue #3).
  * @module
  */
-export {};
+export { GbnfError, type GbnfErrorCode } from './errors.js';
