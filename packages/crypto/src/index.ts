@@ -4,7 +4,37 @@
  * `@xprotocol/crypto/node`.
  * @module
  */
+
+export { type CanonicalJsonOptions, canonicalJson } from './canonical-json.js';
+export { type CipherBackend, HKDF_SHA256_MAX_LENGTH } from './cipher-backend.js';
+export { nobleCipher } from './cipher-noble.js';
+export { nobleSignatures } from './ed25519-noble.js';
+export { type Ed25519Rejection, ed25519PreCheck } from './ed25519-rule.js';
 export { CryptoError, type CryptoErrorCode } from './errors.js';
+export { computeEventId, computeEventIdBytes, EVENT_ID_TAG, eventIdPreimage } from './event-id.js';
+export { signEvent } from './event-sign.js';
+export {
+  checkFreshness,
+  DEFAULT_MAX_AGE_SECONDS,
+  DEFAULT_MAX_FUTURE_SECONDS,
+  type FreshnessWindow,
+  isExpired,
+} from './event-time.js';
+export { type EventRejection, type VerifyEventResult, verifyEvent } from './event-verify.js';
+export {
+  createEventTemplate,
+  EVENT_FIELDS,
+  type EventTemplate,
+  type EventTemplateInput,
+  eventByteLength,
+  getExpiration,
+  getTag,
+  getTags,
+  isValidKind,
+  parseEvent,
+  type UnsignedEvent,
+  type XpEvent,
+} from './event.js';
 export { bytesToHex, hexToBytes } from './hex.js';
 export {
   type Ed25519KeyString,
@@ -14,3 +44,5 @@ export {
   parseKey,
   type X25519KeyString,
 } from './key-string.js';
+export { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from './limits.js';
+export type { SignatureBackend } from './signature-backend.js';
