@@ -1,3 +1,113 @@
 #!/usr/bin/env node
-// xprotocol-relay: lands with issue #2 slice 4.
-process.exitCode = 0;
+/**
+ * `xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS]`
+ *
+ * Starts a relay and prints its `ws://` URL on stdout once it listens (the only thing written to
+ * stdout); diagnostics go to stderr. SIGINT/SIGTERM flush the store and exit 0.
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import { RelayError } from './errors.js';
+import { MemoryEventStore } from './memory-store.js';
+import { startRelay } from './relay-server.js';
+import { SqliteEventStore } from './sqlite-store.js';
+import type { EventStore } from './store.js';
+
+const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
+
+  --port N             TCP port to listen on (0 picks a free port)
+  --host ADDR          interface to bind (default 127.0.0.1, loopback only)
+  --db FILE            SQLite database for durable storage (default: in memory)
+  --retention SECONDS  how long events without an expiration tag are kept (default 3600)
+  --rate PER_MINUTE    events per minute per signing key (default 6000)
+  --help               show this help`;
+
+function fail(message: string): never {
+  process.stderr.write(`xprotocol-relay: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function integer(name: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+    fail(`--${name} expects an integer >= ${min}, got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+async function main(): Promise<void> {
+  let values: ReturnType<typeof parse>['values'];
+  function parse() {
+    return parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        db: { type: 'string' },
+        retention: { type: 'string' },
+        rate: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  }
+  try {
+    values = parse().values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = integer('port', values.port, 0);
+  if (port === undefined) fail('--port is required');
+  if (port > 65_535) fail(`--port expects 0 to 65535, got ${port}`);
+  const host = values.host ?? '127.0.0.1';
+  if (host === '0.0.0.0' || host === '::') {
+    process.stderr.write(
+      `xprotocol-relay: warning: listening on ${host} exposes the relay beyond this machine\n`,
+    );
+  }
+  const retentionSeconds = integer('retention', values.retention, 1);
+  const eventsPerMinutePerKey = integer('rate', values.rate, 1);
+  let store: EventStore;
+  try {
+    store = values.db ? new SqliteEventStore({ path: values.db }) : new MemoryEventStore();
+  } catch (error) {
+    process.stderr.write(`xprotocol-relay: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  const relay = await startRelay({
+    host,
+    port,
+    store,
+    ...(retentionSeconds !== undefined && { retentionSeconds }),
+    ...(eventsPerMinutePerKey !== undefined && { eventsPerMinutePerKey }),
+  });
+  process.stdout.write(`${relay.url}\n`);
+  process.stderr.write(
+    `xprotocol-relay: listening on ${relay.url} (${values.db ? `database ${values.db}` : 'in-memory store'})\n`,
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`xprotocol-relay: ${signal}: closing\n`);
+    relay.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`xprotocol-relay: close failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof RelayError ? error.message : String((error as Error)?.stack ?? error);
+  process.stderr.write(`xprotocol-relay: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+/**
+ * What the relay checks before it stores an event, in the order of docs/protocol.md §4: size and
+ * shape, id, signature (via `@xprotocol/crypto` on the node:crypto backend), then freshness and
+ * expiry. Dedupe and the rate limit follow in the server.
+ * @module
+ */
+import { checkFreshness, eventByteLength, getExpiration, isExpired, verifyEvent } from '@xprotocol/crypto';
+import { nodeSignatures } from '@xprotocol/crypto/node';
+import type { ReasonPrefix } from './messages.js';
+import type { RelayEvent } from './store.js';
+
+/** Limits of {@link checkIncomingEvent}. */
+export interface EventCheckOptions {
+  /** Largest event in bytes of its JSON (at most the protocol's 4 MiB). */
+  maxEventBytes: number;
+  /** How far `created_at` may be in the future, in seconds. */
+  maxFutureSeconds: number;
+  /** How far `created_at` may be in the past: the relay's retention, in seconds. */
+  maxAgeSeconds: number;
+}
+
+/** The verdict: an event to store (with its `expiration`, if any), or a refusal reason. */
+export type EventCheck =
+  | { ok: true; event: RelayEvent; expiration: number | undefined }
+  | { ok: false; id: string; prefix: ReasonPrefix; message: string };
+
+/** Checks an unverified EVENT payload. Never throws. */
+export function checkIncomingEvent(raw: unknown, nowSeconds: number, options: EventCheckOptions): EventCheck {
+  // The OK answer needs an id even for a malformed event: echo a string id when there is one.
+  const claimedId =
+    raw !== null && typeof raw === 'object' && typeof (raw as { id?: unknown }).id === 'string'
+      ? ((raw as { id: string }).id.slice(0, 64) as string)
+      : '';
+  const verdict = verifyEvent(raw, nodeSignatures);
+  if (!verdict.ok) {
+    const prefix: ReasonPrefix = verdict.code === 'size' ? 'too-large' : 'invalid';
+    return { ok: false, id: claimedId, prefix, message: verdict.message };
+  }
+  const { event } = verdict;
+  const size = eventByteLength(event);
+  if (size > options.maxEventBytes) {
+    return {
+      ok: false,
+      id: event.id,
+      prefix: 'too-large',
+      message: `event is ${size} bytes; this relay accepts at most ${options.maxEventBytes}`,
+    };
+  }
+  const freshness = checkFreshness(event, nowSeconds, {
+    maxFutureSeconds: options.maxFutureSeconds,
+    maxAgeSeconds: options.maxAgeSeconds,
+  });
+  if (freshness === 'future') {
+    return {
+      ok: false,
+      id: event.id,
+      prefix: 'invalid',
+      message: `created_at ${event.created_at} is more than ${options.maxFutureSeconds} s ahead of the relay's clock (${nowSeconds})`,
+    };
+  }
+  if (freshness === 'stale') {
+    return {
+      ok: false,
+      id: event.id,
+      prefix: 'invalid',
+      message: `created_at ${event.created_at} is older than this relay's retention of ${options.maxAgeSeconds} s (now ${nowSeconds})`,
+    };
+  }
+  if (isExpired(event, nowSeconds)) {
+    return {
+      ok: false,
+      id: event.id,
+      prefix: 'invalid',
+      message: `event expired at ${getExpiration(event)} (now ${nowSeconds})`,
+    };
+  }
+  return { ok: true, event, expiration: getExpiration(event) };
+}

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type EventStore, MemoryEventStore, type Relay, type RelayEvent, startRelay } from '../src/index.js';
+import { makeEvent, newSecret, TestClient } from './support/client.js';
+
+/** A store whose queries wait until released: it holds a REQ in its loading phase. */
+class SlowQueryStore extends MemoryEventStore {
+  release: () => void = () => {};
+  readonly gate = new Promise<void>((resolve) => {
+    this.release = resolve;
+  });
+  queries = 0;
+  override async query(...args: Parameters<EventStore['query']>): Promise<RelayEvent[]> {
+    this.queries++;
+    const result = await super.query(...args);
+    await this.gate;
+    return result;
+  }
+}
+
+let relay: Relay | undefined;
+afterEach(async () => {
+  await relay?.close();
+});
+
+describe('relay: no gap between stored and live events', () => {
+  it('delivers an event accepted while a REQ is loading exactly once, after EOSE', async () => {
+    const store = new SlowQueryStore();
+    relay = await startRelay({ port: 0, store });
+    const subscriber = await TestClient.connect(relay.url);
+    const publisher = await TestClient.connect(relay.url);
+    const secret = newSecret();
+    const before = makeEvent(secret, { kind: 'com.test.gap', content: 'before' });
+    await store.put(before, Math.floor(Date.now() / 1000) + 60);
+    subscriber.send(['REQ', 'g', { kinds: ['com.test.gap'] }]);
+    while (store.queries === 0) await new Promise((r) => setTimeout(r, 5));
+    // Accepted while the subscription is loading: must not be lost, must not be sent twice.
+    const during = makeEvent(secret, { kind: 'com.test.gap', content: 'during' });
+    expect((await publisher.publish(during))[2]).toBe(true);
+    store.release();
+    await subscriber.waitFor((f) => f[0] === 'EOSE' && f[1] === 'g');
+    await subscriber.waitFor((f) => f[0] === 'EVENT' && (f[2] as RelayEvent).id === during.id);
+    const after = makeEvent(secret, { kind: 'com.test.gap', content: 'after' });
+    await publisher.publish(after);
+    await subscriber.waitFor((f) => f[0] === 'EVENT' && (f[2] as RelayEvent).id === after.id);
+    const kinds = subscriber.frames
+      .filter((f) => f[1] === 'g')
+      .map((f) => (f[0] === 'EVENT' ? (f[2] as RelayEvent).content : f[0]));
+    expect(kinds).toEqual(['before', 'EOSE', 'during', 'after']);
+    subscriber.close();
+    publisher.close();
+  });
+});
