@@ -1,0 +1,28 @@
+/**
+ * The Ed25519 backend interface. Two implementations apply the same rule (docs/protocol.md §3):
+ * `nobleSignatures` (pure JS, every runtime) and `nodeSignatures` (node:crypto, from
+ * `@xprotocol/crypto/node`). Their verdicts are identical on every input; tests cross-check them.
+ * @module
+ */
+
+/** Ed25519 (RFC 8032, pure Ed25519) with the protocol's one verification rule. */
+export interface SignatureBackend {
+  /** Which implementation this is. */
+  readonly name: 'noble' | 'node';
+  /**
+   * The 32-byte public key of a 32-byte secret key (the RFC 8032 seed). Throws
+   * `CryptoError` `INVALID_KEY` when `secretKey` is not 32 bytes.
+   */
+  publicKey(secretKey: Uint8Array): Uint8Array;
+  /**
+   * The deterministic 64-byte RFC 8032 signature of `message`. Throws `CryptoError`
+   * `INVALID_KEY` when `secretKey` is not 32 bytes.
+   */
+  sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array;
+  /**
+   * True when `signature` is valid for `message` and `publicKey` under the one rule: the shared
+   * pre-check (`ed25519PreCheck`) passes and the cofactorless equation `[s]B = R + [k]A` holds.
+   * Never throws; any malformed input (wrong lengths included) is `false`.
+   */
+  verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
+}
