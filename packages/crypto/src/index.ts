@@ -8,19 +8,10 @@
 export { type CanonicalJsonOptions, canonicalJson } from './canonical-json.js';
 export { type CipherBackend, HKDF_SHA256_MAX_LENGTH } from './cipher-backend.js';
 export { nobleCipher } from './cipher-noble.js';
+export { CONVERSATION_KEY_DOMAIN, conversationKey, conversationSalt } from './conversation-key.js';
 export { nobleSignatures } from './ed25519-noble.js';
 export { type Ed25519Rejection, ed25519PreCheck } from './ed25519-rule.js';
 export { CryptoError, type CryptoErrorCode } from './errors.js';
-export { computeEventId, computeEventIdBytes, EVENT_ID_TAG, eventIdPreimage } from './event-id.js';
-export { signEvent } from './event-sign.js';
-export {
-  checkFreshness,
-  DEFAULT_MAX_AGE_SECONDS,
-  DEFAULT_MAX_FUTURE_SECONDS,
-  type FreshnessWindow,
-  isExpired,
-} from './event-time.js';
-export { type EventRejection, type VerifyEventResult, verifyEvent } from './event-verify.js';
 export {
   createEventTemplate,
   EVENT_FIELDS,
@@ -35,6 +26,16 @@ export {
   type UnsignedEvent,
   type XpEvent,
 } from './event.js';
+export { computeEventId, computeEventIdBytes, EVENT_ID_TAG, eventIdPreimage } from './event-id.js';
+export { signEvent } from './event-sign.js';
+export {
+  checkFreshness,
+  DEFAULT_MAX_AGE_SECONDS,
+  DEFAULT_MAX_FUTURE_SECONDS,
+  type FreshnessWindow,
+  isExpired,
+} from './event-time.js';
+export { type EventRejection, type VerifyEventResult, verifyEvent } from './event-verify.js';
 export { bytesToHex, hexToBytes } from './hex.js';
 export {
   type Ed25519KeyString,
@@ -45,4 +46,16 @@ export {
   type X25519KeyString,
 } from './key-string.js';
 export { MAX_EVENT_BYTES, MAX_JSON_DEPTH } from './limits.js';
+export {
+  calcPaddedLength,
+  type DecryptPayloadOptions,
+  decryptPayload,
+  type EncryptPayloadOptions,
+  encryptPayload,
+  MAX_PLAINTEXT_BYTES,
+  MAX_V2_PLAINTEXT_BYTES,
+  type MessageKeys,
+  messageKeys,
+  type PayloadVersion,
+} from './nip44.js';
 export type { SignatureBackend } from './signature-backend.js';
