@@ -38,6 +38,14 @@ export {
 export { type EventRejection, type VerifyEventResult, verifyEvent } from './event-verify.js';
 export { bytesToHex, hexToBytes } from './hex.js';
 export {
+  generateIdentity,
+  type Identity,
+  type IdentityBackends,
+  identityFromSecretKeys,
+  type KeyPair,
+  type PublicIdentity,
+} from './identity.js';
+export {
   type Ed25519KeyString,
   formatKey,
   isKeyString,
