@@ -24,14 +24,38 @@ function der(prefix: Uint8Array, key: Uint8Array): Buffer {
   return out;
 }
 
-function privateKeyObject(secretKey: Uint8Array): KeyObject {
+interface PrivateKeyEntry {
+  /** A copy of the seed, to notice when the caller reuses its array for another key. */
+  readonly seed: Uint8Array;
+  readonly key: KeyObject;
+  publicKey?: Uint8Array;
+}
+
+/**
+ * KeyObjects per secret-key array: a signer signs many events with one key, and building the
+ * KeyObject costs about as much as the signature. Entries die with the caller's array.
+ */
+const privateKeys = new WeakMap<Uint8Array, PrivateKeyEntry>();
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+function privateKeyEntry(secretKey: Uint8Array): PrivateKeyEntry {
   if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32) {
     throw new CryptoError(
       'INVALID_KEY',
       `expected a 32-byte Ed25519 secret key (seed), got ${secretKey instanceof Uint8Array ? `${secretKey.length} bytes` : typeof secretKey}`,
     );
   }
-  return createPrivateKey({ key: der(PKCS8_PREFIX, secretKey), format: 'der', type: 'pkcs8' });
+  const cached = privateKeys.get(secretKey);
+  if (cached && sameBytes(cached.seed, secretKey)) return cached;
+  const key = createPrivateKey({ key: der(PKCS8_PREFIX, secretKey), format: 'der', type: 'pkcs8' });
+  const entry: PrivateKeyEntry = { seed: secretKey.slice(), key };
+  privateKeys.set(secretKey, entry);
+  return entry;
 }
 
 /** Recently used public keys: a verifier sees the same senders again and again. */
@@ -61,11 +85,15 @@ function publicKeyObject(publicKey: Uint8Array): KeyObject {
 export const nodeSignatures: SignatureBackend = Object.freeze({
   name: 'node',
   publicKey(secretKey: Uint8Array): Uint8Array {
-    const spki = createPublicKey(privateKeyObject(secretKey)).export({ format: 'der', type: 'spki' });
-    return new Uint8Array(spki.subarray(spki.length - 32));
+    const entry = privateKeyEntry(secretKey);
+    if (entry.publicKey === undefined) {
+      const spki = createPublicKey(entry.key).export({ format: 'der', type: 'spki' });
+      entry.publicKey = new Uint8Array(spki.subarray(spki.length - 32));
+    }
+    return entry.publicKey.slice();
   },
   sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
-    return new Uint8Array(sign(null, message, privateKeyObject(secretKey)));
+    return new Uint8Array(sign(null, message, privateKeyEntry(secretKey).key));
   },
   verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
     if (ed25519PreCheck(signature, publicKey) !== null) return false;

@@ -281,3 +281,21 @@ describe('the pre-check', () => {
     }
   });
 });
+
+describe('node backend key reuse', () => {
+  it('notices when the caller overwrites its secret-key array with another key (RFC 8032 tests 1 and 2)', () => {
+    const rfc = load<{ secretKey: string; publicKey: string }[]>('rfc8032_ed25519.json');
+    const key = hexToBytes(rfc[0]!.secretKey, 32);
+    expect(bytesToHex(nodeSignatures.publicKey(key))).toBe(rfc[0]!.publicKey);
+    key.set(hexToBytes(rfc[1]!.secretKey, 32));
+    expect(bytesToHex(nodeSignatures.publicKey(key))).toBe(rfc[1]!.publicKey);
+    const sig = nodeSignatures.sign(new Uint8Array([0x72]), key);
+    expect(nobleSignatures.verify(sig, new Uint8Array([0x72]), hexToBytes(rfc[1]!.publicKey))).toBe(true);
+  });
+  it('returns a copy of the public key: changing it does not poison the next call', () => {
+    const key = new Uint8Array(32).fill(9);
+    const first = nodeSignatures.publicKey(key);
+    first.fill(0);
+    expect(nodeSignatures.publicKey(key)).toEqual(nobleSignatures.publicKey(key));
+  });
+});
