@@ -3,3 +3,22 @@
  * @module
  */
 export { GbnfError, type GbnfErrorCode } from './errors.js';
+export type {
+  AnyCharElement,
+  CharClassElement,
+  CharRange,
+  Grammar,
+  GrammarElement,
+  GrammarRule,
+  GrammarSequence,
+  GroupElement,
+  LiteralElement,
+  RepeatElement,
+  RuleRefElement,
+  TokenElement,
+} from './grammar/ast.js';
+export { isRuleName, MAX_REPETITION } from './grammar/ast.js';
+export { GbnfGrammarError, type GrammarLocation } from './grammar/errors.js';
+export { compileMatcher, type GrammarMatcher, matches } from './grammar/match.js';
+export { parseGrammar } from './grammar/parse.js';
+export { printGrammar } from './grammar/print.js';

@@ -1,0 +1,210 @@
+/**
+ * Full-string recognition: does a grammar's `root` derive exactly this text?
+ *
+ * The recognizer works like llama.cpp's (`llama_grammar_advance_stack` / `llama_grammar_accept`):
+ * it keeps the set of parse stacks whose top is a terminal, and for each code point of the text
+ * keeps those whose terminal matches, then expands rule calls until terminals are on top again.
+ * Differences that make it fast and safe:
+ * - stacks are shared, interned linked lists, so equal stacks are the same object and duplicate
+ *   work is skipped; each stack's successor and expansion are computed once per run;
+ * - a repetition `x{m,n}` is one counted frame rather than n generated rules;
+ * - grammars on which llama.cpp's expansion would never end are refused up front (validate.ts).
+ * Character classes match code points, like llama.cpp; a lone surrogate in the text is read as
+ * U+FFFD (what llama.cpp receives after UTF-8 conversion). Token elements never match text.
+ * @module
+ */
+import type { Grammar } from './ast.js';
+import { parseGrammar } from './parse.js';
+import {
+  _classHas,
+  _K_ANY,
+  _K_CALL,
+  _K_CHAR,
+  _K_CLASS,
+  _K_REPEAT,
+  type _Program,
+  _program,
+} from './program.js';
+import { _checkGrammar } from './validate.js';
+
+/** A compiled matcher: `true` when the whole of `text` is derived from the grammar's `root`. */
+export type GrammarMatcher = (text: string) => boolean;
+
+const checked = new WeakSet<Grammar>();
+const textCache = new Map<string, GrammarMatcher>();
+const TEXT_CACHE_SIZE = 32;
+
+/**
+ * Compiles a grammar (GBNF text or a parsed {@link Grammar}) into a reusable matcher. Throws
+ * {@link GbnfGrammarError} for a grammar llama.cpp would refuse.
+ * @example
+ * const isBool = compileMatcher('root ::= "true" | "false"');
+ * isBool('true'); // true
+ * isBool('yes'); // false
+ */
+export function compileMatcher(grammar: string | Grammar): GrammarMatcher {
+  const g = typeof grammar === 'string' ? parseGrammar(grammar) : grammar;
+  if (!checked.has(g)) {
+    _checkGrammar(g);
+    checked.add(g);
+  }
+  const program = _program(g);
+  return (text: string) => run(program, text);
+}
+
+/**
+ * True when `grammar` (GBNF text or a parsed {@link Grammar}) derives exactly `text` from `root`.
+ * Compiled matchers for the last few grammar texts are cached; for many texts against one grammar,
+ * {@link compileMatcher} once.
+ * @example
+ * matches('root ::= [0-9]+ ("." [0-9]+)?', '3.14'); // true
+ */
+export function matches(grammar: string | Grammar, text: string): boolean {
+  if (typeof grammar !== 'string') return compileMatcher(grammar)(text);
+  let m = textCache.get(grammar);
+  if (m) {
+    textCache.delete(grammar);
+  } else {
+    m = compileMatcher(grammar);
+    if (textCache.size >= TEXT_CACHE_SIZE) {
+      const oldest = textCache.keys().next().value;
+      if (oldest !== undefined) textCache.delete(oldest);
+    }
+  }
+  textCache.set(grammar, m);
+  return m(text);
+}
+
+/** One interned stack: `pc`/`count` is the top frame, `below` the rest (null: empty stack). */
+class Stack {
+  kids: Map<number, Stack> | undefined = undefined;
+  /** The stack after the top terminal matched (cached). */
+  succ: Stack | undefined = undefined;
+  /** Its expansion into terminal-topped stacks (cached). */
+  closure: Stack[] | undefined = undefined;
+  /** Dedup marks: `mark` within one expansion, `seen` within one step. */
+  mark = 0;
+  seen = 0;
+  constructor(
+    readonly pc: number,
+    readonly count: number,
+    readonly below: Stack | null,
+  ) {}
+}
+
+function run(p: _Program, text: string): boolean {
+  const { kind, arg, next, alts, classes, repMin, repMax, repBody } = p;
+  const nPc = kind.length;
+  const bottom = new Stack(-1, 0, null); // the empty stack: the root has been matched
+  let markGen = 0;
+  let stepGen = 0;
+
+  const push = (below: Stack, pc: number, count: number): Stack => {
+    const key = count * nPc + pc;
+    let kids = below.kids;
+    if (!kids) {
+      kids = new Map();
+      below.kids = kids;
+    }
+    let s = kids.get(key);
+    if (!s) {
+      s = new Stack(pc, count, below);
+      kids.set(key, s);
+    }
+    return s;
+  };
+  /** `below` with the continuation after node `pc` pushed, if there is one. */
+  const after = (below: Stack, pc: number): Stack => {
+    const nx = next[pc] ?? -1;
+    return nx >= 0 ? push(below, nx, 0) : below;
+  };
+  const expand = (start: Stack): Stack[] => {
+    const out: Stack[] = [];
+    const gen = ++markGen;
+    const todo: Stack[] = [start];
+    while (todo.length > 0) {
+      const s = todo.pop() as Stack;
+      if (s.mark === gen) continue;
+      s.mark = gen;
+      if (s === bottom) {
+        out.push(s);
+        continue;
+      }
+      const pc = s.pc;
+      const k = kind[pc];
+      const below = s.below as Stack;
+      if (k === _K_CALL) {
+        const cont = after(below, pc);
+        for (const first of alts[arg[pc] ?? 0] ?? []) todo.push(first < 0 ? cont : push(cont, first, 0));
+      } else if (k === _K_REPEAT) {
+        const r = arg[pc] ?? 0;
+        const min = repMin[r] ?? 0;
+        const max = repMax[r] ?? -1;
+        const n = s.count;
+        if (n >= min) todo.push(after(below, pc));
+        if (max < 0 || n < max) {
+          const n1 = max < 0 ? Math.min(n + 1, min) : n + 1;
+          const ret = n1 === max ? after(below, pc) : push(below, pc, n1);
+          for (const first of alts[repBody[r] ?? 0] ?? []) todo.push(first < 0 ? ret : push(ret, first, 0));
+        }
+      } else {
+        out.push(s);
+      }
+    }
+    return out;
+  };
+
+  // the initial set: root's alternatives expanded from the empty stack
+  let active: Stack[] = [];
+  let gen = ++stepGen;
+  for (const first of alts[p.root] ?? []) {
+    for (const s of first < 0 ? [bottom] : expand(push(bottom, first, 0))) {
+      if (s.seen !== gen) {
+        s.seen = gen;
+        active.push(s);
+      }
+    }
+  }
+
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+        i++;
+      } else c = 0xfffd;
+    } else if (c >= 0xdc00 && c <= 0xdfff) c = 0xfffd;
+    const nextActive: Stack[] = [];
+    gen = ++stepGen;
+    for (const s of active) {
+      if (s === bottom) continue;
+      const pc = s.pc;
+      const k = kind[pc];
+      let ok: boolean;
+      if (k === _K_CHAR) ok = arg[pc] === c;
+      else if (k === _K_CLASS) ok = _classHas(classes[arg[pc] ?? 0] as (typeof classes)[number], c);
+      else ok = k === _K_ANY;
+      if (!ok) continue;
+      let succ = s.succ;
+      if (!succ) {
+        succ = after(s.below as Stack, pc);
+        s.succ = succ;
+      }
+      let closure = succ.closure;
+      if (!closure) {
+        closure = succ === bottom ? [bottom] : expand(succ);
+        succ.closure = closure;
+      }
+      for (const t of closure) {
+        if (t.seen !== gen) {
+          t.seen = gen;
+          nextActive.push(t);
+        }
+      }
+    }
+    if (nextActive.length === 0) return false;
+    active = nextActive;
+  }
+  return active.includes(bottom);
+}

@@ -1,0 +1,327 @@
+/**
+ * A grammar compiled for matching: a flat array of nodes (one per terminal code point, class,
+ * rule call or repetition) linked into sequences, like llama.cpp's element arrays but with
+ * repetitions kept as one counted node instead of `max` generated rules.
+ * @module
+ */
+import type { Grammar, GrammarElement, GrammarSequence } from './ast.js';
+import { _findCycleNodes } from './validate.js';
+
+/** Node kinds. */
+export const _K_CHAR = 0;
+export const _K_CLASS = 1;
+export const _K_ANY = 2;
+export const _K_TOKEN = 3;
+export const _K_CALL = 4;
+export const _K_REPEAT = 5;
+
+/** A compiled character class: an ASCII bitmap plus sorted ranges for the rest. */
+export interface _Class {
+  readonly negated: boolean;
+  readonly ascii: Uint32Array;
+  /** Flattened `[from, to, from, to, …]` of ranges reaching beyond ASCII. */
+  readonly wide: Int32Array | Float64Array;
+}
+
+/** Compiled grammar. `next[pc]` is the following node of the same sequence, or −1. */
+export interface _Program {
+  readonly kind: Uint8Array;
+  readonly arg: Int32Array;
+  readonly next: Int32Array;
+  /** Per rule: the first node of each alternative, −1 for an empty one. */
+  readonly alts: readonly Int32Array[];
+  /** Per rule: a readable label (user rules by name). */
+  readonly labels: readonly string[];
+  readonly classes: readonly _Class[];
+  readonly repMin: Int32Array;
+  /** −1 for unbounded. */
+  readonly repMax: Int32Array;
+  readonly repBody: Int32Array;
+  readonly root: number;
+  /** Per node: the rule whose alternatives contain it. */
+  readonly owner: Int32Array;
+}
+
+const cache = new WeakMap<Grammar, _Program>();
+
+/** Compiles (and caches per grammar object) a checked grammar. */
+export function _program(grammar: Grammar): _Program {
+  let p = cache.get(grammar);
+  if (!p) {
+    p = compile(grammar);
+    cache.set(grammar, p);
+  }
+  return p;
+}
+
+function compile(grammar: Grammar): _Program {
+  const kind: number[] = [];
+  const arg: number[] = [];
+  const next: number[] = [];
+  const owner: number[] = [];
+  const alts: Int32Array[] = [];
+  const labels: string[] = [];
+  const classes: _Class[] = [];
+  const repMin: number[] = [];
+  const repMax: number[] = [];
+  const repBody: number[] = [];
+  const ruleIndex = new Map<string, number>();
+  for (const rule of grammar.rules) {
+    ruleIndex.set(rule.name, alts.length);
+    alts.push(new Int32Array(0));
+    labels.push(rule.name);
+  }
+  const emit = (k: number, a: number, rule: number): number => {
+    kind.push(k);
+    arg.push(a);
+    next.push(-1);
+    owner.push(rule);
+    return kind.length - 1;
+  };
+  const compileRule = (seqs: readonly GrammarSequence[], rule: number): void => {
+    const firsts = new Int32Array(seqs.length);
+    seqs.forEach((seq, i) => {
+      firsts[i] = compileSeq(seq, rule);
+    });
+    alts[rule] = firsts;
+  };
+  const anonRule = (seqs: readonly GrammarSequence[], label: string): number => {
+    const r = alts.length;
+    alts.push(new Int32Array(0));
+    labels.push(label);
+    compileRule(seqs, r);
+    return r;
+  };
+  const compileSeq = (seq: GrammarSequence, rule: number): number => {
+    const pcs: number[] = [];
+    for (const el of seq) compileElement(el, rule, pcs);
+    for (let i = 0; i + 1 < pcs.length; i++) next[pcs[i] ?? 0] = pcs[i + 1] ?? -1;
+    return pcs[0] ?? -1;
+  };
+  const compileElement = (el: GrammarElement, rule: number, pcs: number[]): void => {
+    const label = labels[rule] ?? '?';
+    switch (el.type) {
+      case 'literal':
+        for (const ch of el.value) pcs.push(emit(_K_CHAR, ch.codePointAt(0) ?? 0, rule));
+        return;
+      case 'class':
+        classes.push(compileClass(el.negated, el.ranges));
+        pcs.push(emit(_K_CLASS, classes.length - 1, rule));
+        return;
+      case 'any':
+        pcs.push(emit(_K_ANY, 0, rule));
+        return;
+      case 'token':
+        pcs.push(emit(_K_TOKEN, el.id | 0, rule));
+        return;
+      case 'ref':
+        pcs.push(emit(_K_CALL, ruleIndex.get(el.name) ?? 0, rule));
+        return;
+      case 'group': {
+        const r = anonRule(el.alternatives, label.startsWith('(') ? label : `(group in ${label})`);
+        pcs.push(emit(_K_CALL, r, rule));
+        return;
+      }
+      case 'repeat': {
+        if (el.max === 0) return;
+        const body =
+          el.item.type === 'group'
+            ? anonRule(el.item.alternatives, `(repetition in ${label})`)
+            : anonRule([[el.item]], `(repetition in ${label})`);
+        repMin.push(el.min);
+        repMax.push(el.max === null ? -1 : el.max);
+        repBody.push(body);
+        pcs.push(emit(_K_REPEAT, repMin.length - 1, rule));
+        return;
+      }
+    }
+  };
+  for (const rule of grammar.rules) compileRule(rule.alternatives, ruleIndex.get(rule.name) ?? 0);
+  return {
+    kind: Uint8Array.from(kind),
+    arg: Int32Array.from(arg),
+    next: Int32Array.from(next),
+    alts,
+    labels,
+    classes,
+    repMin: Int32Array.from(repMin),
+    repMax: Int32Array.from(repMax),
+    repBody: Int32Array.from(repBody),
+    root: ruleIndex.get('root') ?? 0,
+    owner: Int32Array.from(owner),
+  };
+}
+
+function compileClass(negated: boolean, ranges: readonly { from: number; to: number }[]): _Class {
+  const ascii = new Uint32Array(4);
+  const wide: number[] = [];
+  for (const { from, to } of ranges) {
+    for (let c = from; c <= Math.min(to, 127); c++) {
+      const w = ascii[c >>> 5] ?? 0;
+      ascii[c >>> 5] = w | (1 << (c & 31));
+    }
+    if (to > 127 && from <= to) wide.push(Math.max(from, 128), to);
+  }
+  return { negated, ascii, wide: Float64Array.from(wide) };
+}
+
+/** True when code point `c` is in the class (taking negation into account). */
+export function _classHas(cls: _Class, c: number): boolean {
+  let found: boolean;
+  if (c < 128) found = ((cls.ascii[c >>> 5] ?? 0) & (1 << (c & 31))) !== 0;
+  else {
+    found = false;
+    const w = cls.wide;
+    for (let i = 0; i < w.length; i += 2) {
+      if ((w[i] ?? 0) <= c && c <= (w[i + 1] ?? 0)) {
+        found = true;
+        break;
+      }
+    }
+  }
+  return found !== cls.negated;
+}
+
+/** Per rule: can it match the empty string? (fixpoint) */
+export function _nullableRules(p: _Program): Uint8Array {
+  const nullable = new Uint8Array(p.alts.length);
+  const nodeNullable = (pc: number): boolean => {
+    const k = p.kind[pc];
+    if (k === _K_CALL) return nullable[p.arg[pc] ?? 0] === 1;
+    if (k === _K_REPEAT) {
+      const r = p.arg[pc] ?? 0;
+      return (p.repMin[r] ?? 0) === 0 || nullable[p.repBody[r] ?? 0] === 1;
+    }
+    return false;
+  };
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (let r = 0; r < p.alts.length; r++) {
+      if (nullable[r]) continue;
+      for (const first of p.alts[r] ?? []) {
+        let pc = first;
+        while (pc >= 0 && nodeNullable(pc)) pc = p.next[pc] ?? -1;
+        if (pc < 0) {
+          nullable[r] = 1;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return nullable;
+}
+
+/**
+ * A left-recursive cycle along which the matcher's stack would grow (see validate.ts), as rule
+ * labels; undefined when there is none. Nodes of the graph are calls and repetitions; an edge goes
+ * from a call to each call reachable at the left of its target's alternatives, skipping nullable
+ * items; it grows the stack when the call has a continuation (or is a repetition that may run again).
+ */
+export function _growingCycle(p: _Program): string[] | undefined {
+  const n = p.kind.length;
+  const nullable = _nullableRules(p);
+  const nodeNullable = (pc: number): boolean => {
+    const k = p.kind[pc];
+    if (k === _K_CALL) return nullable[p.arg[pc] ?? 0] === 1;
+    if (k === _K_REPEAT) {
+      const r = p.arg[pc] ?? 0;
+      return (p.repMin[r] ?? 0) === 0 || nullable[p.repBody[r] ?? 0] === 1;
+    }
+    return false;
+  };
+  const grows = (pc: number): boolean => {
+    if ((p.next[pc] ?? -1) >= 0) return true;
+    return p.kind[pc] === _K_REPEAT && (p.repMax[p.arg[pc] ?? 0] ?? 0) !== 1;
+  };
+  const edges: number[][] = Array.from({ length: n }, () => []);
+  for (let pc = 0; pc < n; pc++) {
+    const k = p.kind[pc];
+    if (k !== _K_CALL && k !== _K_REPEAT) continue;
+    const target = k === _K_CALL ? (p.arg[pc] ?? 0) : (p.repBody[p.arg[pc] ?? 0] ?? 0);
+    const out = edges[pc] ?? [];
+    for (const first of p.alts[target] ?? []) {
+      let q = first;
+      while (q >= 0) {
+        const kq = p.kind[q];
+        if (kq !== _K_CALL && kq !== _K_REPEAT) break;
+        out.push(q);
+        if (!nodeNullable(q)) break;
+        q = p.next[q] ?? -1;
+      }
+    }
+  }
+  // Only growing edges matter inside a cycle: find strongly connected components (Tarjan,
+  // iterative) and look for a growing edge inside one.
+  const sccOf = tarjan(n, edges);
+  for (let pc = 0; pc < n; pc++) {
+    if (!grows(pc)) continue;
+    for (const q of edges[pc] ?? []) {
+      if (sccOf[q] === sccOf[pc]) {
+        // a cycle through pc → q: report it
+        const inScc = (x: number) => sccOf[x] === sccOf[pc];
+        const path = _findCycleNodes(n, (x) => (inScc(x) ? (edges[x] ?? []).filter(inScc) : []));
+        const labels = (path ?? [pc, q, pc]).map((x) => p.labels[p.owner[x] ?? 0] ?? '?');
+        return labels.filter((l, i) => i === 0 || l !== labels[i - 1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+function tarjan(n: number, edges: readonly (readonly number[])[]): Int32Array {
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const comp = new Int32Array(n).fill(-1);
+  const stack: number[] = [];
+  let counter = 0;
+  let comps = 0;
+  const work: number[] = [];
+  const edgePos: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (index[s] !== -1) continue;
+    work.push(s);
+    edgePos.push(0);
+    index[s] = low[s] = counter++;
+    stack.push(s);
+    onStack[s] = 1;
+    while (work.length > 0) {
+      const top = work.length - 1;
+      const v = work[top] ?? 0;
+      const out = edges[v] ?? [];
+      const i = edgePos[top] ?? 0;
+      if (i < out.length) {
+        edgePos[top] = i + 1;
+        const w = out[i] ?? 0;
+        if (index[w] === -1) {
+          index[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = 1;
+          work.push(w);
+          edgePos.push(0);
+        } else if (onStack[w]) {
+          low[v] = Math.min(low[v] ?? 0, index[w] ?? 0);
+        }
+      } else {
+        work.pop();
+        edgePos.pop();
+        if (work.length > 0) {
+          const u = work[work.length - 1] ?? 0;
+          low[u] = Math.min(low[u] ?? 0, low[v] ?? 0);
+        }
+        if (low[v] === index[v]) {
+          for (;;) {
+            const w = stack.pop() ?? 0;
+            onStack[w] = 0;
+            comp[w] = comps;
+            if (w === v) break;
+          }
+          comps++;
+        }
+      }
+    }
+  }
+  return comp;
+}
