@@ -103,6 +103,33 @@ describe('events', () => {
       { numRuns: 40, seed: 1 },
     );
   });
+  it('refuses every single-bit flip of sig, id and pubkey of one event, on both backends', () => {
+    const event = signEvent(
+      {
+        created_at: 1_700_000_000,
+        kind: 'com.test.echo',
+        tags: [['p', `ed25519:${'11'.repeat(32)}`]],
+        content: 'x',
+      },
+      Uint8Array.from({ length: 32 }, (_, i) => 255 - i),
+      nodeSignatures,
+    );
+    const pubHex = bytesToHex(parseKey(event.pubkey, 'ed25519').bytes);
+    const accepted: string[] = [];
+    for (const backend of [nobleSignatures, nodeSignatures]) {
+      for (let bit = 0; bit < 512; bit++) {
+        if (verifyEvent({ ...event, sig: flipBit(event.sig, bit) }, backend).ok)
+          accepted.push(`${backend.name} sig bit ${bit}`);
+      }
+      for (let bit = 0; bit < 256; bit++) {
+        if (verifyEvent({ ...event, id: flipBit(event.id, bit) }, backend).ok)
+          accepted.push(`${backend.name} id bit ${bit}`);
+        const pubkey = formatKey('ed25519', hexToBytes(flipBit(pubHex, bit)));
+        if (verifyEvent({ ...event, pubkey }, backend).ok) accepted.push(`${backend.name} pubkey bit ${bit}`);
+      }
+    }
+    expect(accepted).toEqual([]);
+  });
   it('gives the same id whatever the member order of JSON in content and tags', () => {
     const shuffled = (value: unknown, order: number): unknown => {
       if (Array.isArray(value)) return value.map((item) => shuffled(item, order));
