@@ -11,6 +11,17 @@ export { nobleCipher } from './cipher-noble.js';
 export { CONVERSATION_KEY_DOMAIN, conversationKey, conversationSalt } from './conversation-key.js';
 export { nobleSignatures } from './ed25519-noble.js';
 export { type Ed25519Rejection, ed25519PreCheck } from './ed25519-rule.js';
+export {
+  type EnvelopeBackends,
+  eventRecipient,
+  type OpenedEvent,
+  type OpenedJsonEvent,
+  openEvent,
+  openEventJson,
+  type SealInput,
+  type SealOptions,
+  sealEvent,
+} from './envelope.js';
 export { CryptoError, type CryptoErrorCode } from './errors.js';
 export {
   createEventTemplate,
