@@ -1,5 +1,120 @@
 /**
- * `@xprotocol/translate` — Deterministic MCP tool <-> XProtocol schema contract translation, capability inference, error maps and schema safety.
+ * `@xprotocol/translate` — deterministic MCP tool ↔ XProtocol schema contract translation,
+ * capability inference, version rules, error maps and schema safety. Pure: runs in a browser.
  * @module
  */
-export {};
+
+export { canonicalJson, canonicalSchemaJson, serializeContract } from './canonical.js';
+export { anyCapabilityMatches, capabilityMatches, isValidCapability, isValidGrant } from './capability.js';
+export {
+  type CapabilityInferenceInput,
+  type CapabilityInferenceMode,
+  type CapabilityInferenceResult,
+  type InferenceBasis,
+  inferCapability,
+  inferCapabilityClass,
+} from './capability-inference.js';
+export type {
+  ContractLike,
+  GrammarStatus,
+  McpPrompt,
+  McpPromptSource,
+  McpTool,
+  McpToolSource,
+  SchemaContract,
+} from './contract.js';
+export { contractToMcpTool, type McpToolDefinition, provenanceNote } from './contract-to-mcp.js';
+export { classifyToolName, type DefaultSeams, defaultSeams } from './defaults.js';
+export { type SchemaDialect, schemaDialect } from './dialect.js';
+export {
+  isXpErrorCode,
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_INVALID_REQUEST,
+  type JsonRpcErrorObject,
+  MCP_REQUEST_TIMEOUT,
+  type McpErrorFace,
+  type McpToolErrorResult,
+  mcpErrorToXp,
+  mcpToolErrorToXp,
+  parseXpErrorPayload,
+  XP_ERROR_CODES,
+  XP_TO_JSONRPC,
+  type XpErrorCode,
+  type XpErrorPayload,
+  xpError,
+  xpErrorPayloadSchema,
+  xpErrorToMcp,
+} from './error-map.js';
+export { TranslateError, type TranslateErrorCode } from './errors.js';
+export { isJsonObject, type JsonObject, type JsonSchema, type JsonValue } from './json.js';
+export {
+  assertNamespace,
+  isReservedKind,
+  isValidKind,
+  type KindResult,
+  MAX_KIND_LENGTH,
+  promptKind,
+  RESERVED_KINDS,
+  resultKind,
+  type SegmentResult,
+  toolKind,
+  toolSegment,
+} from './kind.js';
+export {
+  assignMcpToolNames,
+  MAX_MCP_TOOL_NAME,
+  type McpToolNameAssignment,
+  type McpToolNameOptions,
+  mcpToolBaseName,
+  type Sha256,
+} from './mcp-tool-name.js';
+export { callToolResultSchema, getPromptResultSchema } from './response-schema.js';
+export {
+  checkJsonSafety,
+  checkSchemaSafety,
+  DEFAULT_SCHEMA_LIMITS,
+  FORBIDDEN_KEYS,
+  type SafetyRefusal,
+  type SchemaLimits,
+  type SchemaSafetyResult,
+} from './schema-safety.js';
+export {
+  type CompileResult,
+  KNOWN_FORMATS,
+  SchemaCompiler,
+  type SchemaValidateFunction,
+  unknownFormats,
+} from './schema-validator.js';
+export type {
+  Annotate,
+  AnnotateInput,
+  CapabilityClass,
+  ClassifyToolName,
+  CompiledGrammar,
+  CompileGrammar,
+  SiblingTool,
+  TranslationSeams,
+} from './seams.js';
+export { type TranslatePromptContext, translatePrompt } from './translate-prompt.js';
+export {
+  type SourceTranslation,
+  type TranslateSourceInput,
+  type TranslateSourceOptions,
+  translateSource,
+} from './translate-source.js';
+export {
+  type ToolOverride,
+  type ToolTranslation,
+  type TranslateToolContext,
+  translateTool,
+} from './translate-tool.js';
+export type { Refusal, RefusalCode, TranslationWarning, WarningCode } from './translation-report.js';
+export {
+  bumpVersion,
+  compareContracts,
+  compareSchemas,
+  nextVersion,
+  type VersionBump,
+  type VersionChange,
+} from './version.js';

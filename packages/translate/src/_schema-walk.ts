@@ -1,0 +1,100 @@
+/**
+ * Internal: where the subschemas of a JSON Schema live, across drafts 04 to 2020-12. Used by the
+ * safety check (references and cycles), the canonical serializer (which maps keep declaration
+ * order) and the version comparison.
+ * @module
+ */
+import { _pointerToken } from './_json-util.js';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+
+/**
+ * How a subschema relates to its parent: `same` applies to the same instance location (allOf,
+ * not, if/then/else, dependentSchemas …), `descend` to a child of the instance (properties,
+ * items …), `defs` is not applied at all unless referenced.
+ */
+export type _Relation = 'same' | 'descend' | 'defs';
+
+/** Keywords whose value is one subschema. */
+export const _SINGLE: Readonly<Record<string, _Relation>> = Object.fromEntries([
+  ['not', 'same'],
+  ['if', 'same'],
+  ['then', 'same'],
+  ['else', 'same'],
+  ['items', 'descend'],
+  ['additionalItems', 'descend'],
+  ['additionalProperties', 'descend'],
+  ['propertyNames', 'descend'],
+  ['contains', 'descend'],
+  ['unevaluatedItems', 'descend'],
+  ['unevaluatedProperties', 'descend'],
+] satisfies [string, _Relation][]);
+
+/** Keywords whose value is an array of subschemas. */
+export const _ARRAY: Readonly<Record<string, _Relation>> = {
+  allOf: 'same',
+  anyOf: 'same',
+  oneOf: 'same',
+  prefixItems: 'descend',
+  items: 'descend',
+};
+
+/** Keywords whose value maps names to subschemas. */
+export const _MAP: Readonly<Record<string, _Relation>> = {
+  properties: 'descend',
+  patternProperties: 'descend',
+  dependentSchemas: 'same',
+  dependencies: 'same',
+  $defs: 'defs',
+  definitions: 'defs',
+};
+
+/** A subschema found by {@link _forEachSubschema}. */
+export interface _Subschema {
+  readonly schema: JsonObject | boolean;
+  readonly pointer: string;
+  readonly relation: _Relation;
+  readonly keyword: string;
+}
+
+/**
+ * Calls `visit` for every direct subschema of `schema` (at JSON pointer `pointer`). Values that
+ * are not schemas (a `dependencies` entry that is a string array, a malformed `items`) are skipped:
+ * the validator compile step reports those.
+ */
+export function _forEachSubschema(
+  schema: JsonObject,
+  pointer: string,
+  visit: (sub: _Subschema) => void,
+): void {
+  for (const keyword of Object.keys(schema)) {
+    const value = schema[keyword] as JsonValue;
+    const at = `${pointer}/${_pointerToken(keyword)}`;
+    if (Array.isArray(value)) {
+      const relation = _ARRAY[keyword];
+      if (relation === undefined) continue;
+      value.forEach((item, i) => {
+        if (_isSchema(item)) visit({ schema: item, pointer: `${at}/${i}`, relation, keyword });
+      });
+      continue;
+    }
+    const single = Object.hasOwn(_SINGLE, keyword) ? _SINGLE[keyword] : undefined;
+    if (single !== undefined) {
+      if (_isSchema(value)) visit({ schema: value, pointer: at, relation: single, keyword });
+      continue;
+    }
+    const map = Object.hasOwn(_MAP, keyword) ? _MAP[keyword] : undefined;
+    if (map !== undefined && isJsonObject(value)) {
+      for (const name of Object.keys(value)) {
+        const item = value[name] as JsonValue;
+        if (_isSchema(item)) {
+          visit({ schema: item, pointer: `${at}/${_pointerToken(name)}`, relation: map, keyword });
+        }
+      }
+    }
+  }
+}
+
+/** True for a value usable as a schema: an object or a boolean. */
+export function _isSchema(value: JsonValue | undefined): value is JsonObject | boolean {
+  return typeof value === 'boolean' || isJsonObject(value);
+}

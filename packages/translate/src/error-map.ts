@@ -1,0 +1,229 @@
+/**
+ * XProtocol error payloads and their MCP faces (seed §5.3; DESIGN.md §4 "errors" and "MCP error
+ * channel"). An `xp.error` payload is `{code, message, retry_after?, details?}`.
+ * @module
+ */
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+
+/**
+ * Every XProtocol error code: the seed's seven plus `UPSTREAM_ERROR`, `TIMEOUT`, `TOO_LARGE`.
+ * `REVOKED` and `ENDPOINT_UNAVAILABLE` exist for delegation (a later issue) and Direction 2.
+ */
+export const XP_ERROR_CODES = Object.freeze([
+  'AUTHORIZATION_INSUFFICIENT',
+  'SCHEMA_VIOLATION',
+  'EXPIRED',
+  'REVOKED',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  'ENDPOINT_UNAVAILABLE',
+  'UPSTREAM_ERROR',
+  'TIMEOUT',
+  'TOO_LARGE',
+] as const);
+
+/** One XProtocol error code. */
+export type XpErrorCode = (typeof XP_ERROR_CODES)[number];
+
+/** The payload of an `xp.error` event. */
+export interface XpErrorPayload {
+  code: XpErrorCode;
+  message: string;
+  /** Seconds until a retry may succeed (`RATE_LIMITED`). */
+  retry_after?: number;
+  details?: JsonObject;
+}
+
+/** JSON-RPC error codes used on the MCP face (JSON-RPC 2.0 §5.1). */
+export const JSONRPC_INVALID_REQUEST = -32600;
+/** JSON-RPC "Invalid params". */
+export const JSONRPC_INVALID_PARAMS = -32602;
+/** JSON-RPC "Internal error". */
+export const JSONRPC_INTERNAL_ERROR = -32603;
+/** The MCP SDKs' request-timeout code (`ErrorCode.RequestTimeout`). */
+export const MCP_REQUEST_TIMEOUT = -32001;
+
+/** The JSON-RPC code and fixed message of each XP code (seed §5.3 table; the last three ours). */
+export const XP_TO_JSONRPC: Readonly<Record<XpErrorCode, { code: number; message: string }>> = Object.freeze({
+  AUTHORIZATION_INSUFFICIENT: {
+    code: JSONRPC_INVALID_REQUEST,
+    message: 'Insufficient capability for this operation',
+  },
+  SCHEMA_VIOLATION: {
+    code: JSONRPC_INVALID_PARAMS,
+    message: 'Request payload does not conform to schema',
+  },
+  EXPIRED: { code: JSONRPC_INVALID_REQUEST, message: 'Event has expired' },
+  REVOKED: { code: JSONRPC_INVALID_REQUEST, message: 'Sender key has been revoked' },
+  NOT_FOUND: { code: JSONRPC_INVALID_REQUEST, message: 'Resource or schema not found' },
+  RATE_LIMITED: { code: JSONRPC_INVALID_REQUEST, message: 'Rate limit exceeded' },
+  ENDPOINT_UNAVAILABLE: {
+    code: JSONRPC_INTERNAL_ERROR,
+    message: 'XProtocol endpoint unavailable',
+  },
+  // "(upstream MCP error) → InternalError, forwarded MCP error message": the message is the payload's
+  UPSTREAM_ERROR: { code: JSONRPC_INTERNAL_ERROR, message: 'Upstream MCP server error' },
+  TIMEOUT: { code: JSONRPC_INTERNAL_ERROR, message: 'XProtocol call timed out' },
+  TOO_LARGE: { code: JSONRPC_INTERNAL_ERROR, message: 'Payload exceeds the size limit' },
+});
+
+/** True for a known XP error code. */
+export function isXpErrorCode(value: unknown): value is XpErrorCode {
+  return typeof value === 'string' && (XP_ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** The JSON Schema of an `xp.error` payload; it is the contract's `error_response.payload`. */
+export function xpErrorPayloadSchema(): JsonObject {
+  return {
+    type: 'object',
+    properties: {
+      code: { type: 'string', enum: [...XP_ERROR_CODES] },
+      message: { type: 'string' },
+      retry_after: { type: 'number', minimum: 0 },
+      details: { type: 'object' },
+    },
+    required: ['code', 'message'],
+  };
+}
+
+/**
+ * Builds an `xp.error` payload; an optional `retry_after` / `details` is left out when undefined.
+ * @example
+ * xpError('RATE_LIMITED', 'rate limit exceeded for this key', { retry_after: 2 });
+ */
+export function xpError(
+  code: XpErrorCode,
+  message: string,
+  extra: { retry_after?: number | undefined; details?: JsonObject | undefined } = {},
+): XpErrorPayload {
+  const payload: XpErrorPayload = { code, message };
+  if (extra.retry_after !== undefined) payload.retry_after = extra.retry_after;
+  if (extra.details !== undefined) payload.details = extra.details;
+  return payload;
+}
+
+/**
+ * Reads an `xp.error` payload from untrusted JSON. Returns the payload, or a reason saying what
+ * was expected. An unknown `code` is refused (it cannot be mapped), not passed through.
+ */
+export function parseXpErrorPayload(
+  value: unknown,
+): { ok: true; payload: XpErrorPayload } | { ok: false; reason: string } {
+  if (!isJsonObject(value)) return { ok: false, reason: 'expected an object {code, message}' };
+  if (!isXpErrorCode(value.code)) {
+    return {
+      ok: false,
+      reason: `code: expected one of ${XP_ERROR_CODES.join(', ')}, got ${JSON.stringify(value.code ?? null)}`,
+    };
+  }
+  if (typeof value.message !== 'string') {
+    return { ok: false, reason: `message: expected a string, got ${typeof value.message}` };
+  }
+  const extra: { retry_after?: number; details?: JsonObject } = {};
+  if (value.retry_after !== undefined) {
+    if (typeof value.retry_after !== 'number' || !(value.retry_after >= 0)) {
+      return { ok: false, reason: 'retry_after: expected a non-negative number' };
+    }
+    extra.retry_after = value.retry_after;
+  }
+  if (value.details !== undefined) {
+    if (!isJsonObject(value.details)) return { ok: false, reason: 'details: expected an object' };
+    extra.details = value.details;
+  }
+  return { ok: true, payload: xpError(value.code, value.message, extra) };
+}
+
+/** A JSON-RPC error object as the MCP face sends it. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: JsonValue;
+}
+
+/** An MCP `CallToolResult` carrying a tool-level error (`isError: true`). */
+export interface McpToolErrorResult {
+  content: { type: 'text'; text: string }[];
+  isError: true;
+  structuredContent?: JsonObject;
+}
+
+/** How an XP error appears on the MCP face: a tool result with `isError`, or a JSON-RPC error. */
+export type McpErrorFace =
+  | { channel: 'tool_result'; result: McpToolErrorResult }
+  | { channel: 'jsonrpc_error'; error: JsonRpcErrorObject };
+
+/**
+ * Maps an XP error payload to the MCP face (Direction 2). `SCHEMA_VIOLATION` becomes a tool result
+ * with `isError: true` so the model can correct its arguments (MCP 2025-11-25); every other code
+ * becomes a JSON-RPC error with the seed §5.3 code and message and `data.xp_code`. The endpoint's
+ * own message travels in `data.xp_message` (for `UPSTREAM_ERROR` it is the JSON-RPC message itself:
+ * "forwarded MCP error message").
+ * @example
+ * xpErrorToMcp({ code: 'NOT_FOUND', message: 'no kind com.x.y' }).channel; // 'jsonrpc_error'
+ */
+export function xpErrorToMcp(payload: XpErrorPayload): McpErrorFace {
+  if (payload.code === 'SCHEMA_VIOLATION') {
+    const text = `${XP_TO_JSONRPC.SCHEMA_VIOLATION.message}: ${payload.message}`;
+    const result: McpToolErrorResult = { content: [{ type: 'text', text }], isError: true };
+    const structured: JsonObject = { xp_code: payload.code, message: payload.message };
+    if (payload.details !== undefined) structured.details = payload.details;
+    result.structuredContent = structured;
+    return { channel: 'tool_result', result };
+  }
+  const mapped = XP_TO_JSONRPC[payload.code];
+  const data: JsonObject = { xp_code: payload.code };
+  if (payload.code !== 'UPSTREAM_ERROR') data.xp_message = payload.message;
+  if (payload.retry_after !== undefined) data.retry_after = payload.retry_after;
+  if (payload.details !== undefined) data.details = payload.details;
+  const message =
+    payload.code === 'UPSTREAM_ERROR' && payload.message.length > 0 ? payload.message : mapped.message;
+  return { channel: 'jsonrpc_error', error: { code: mapped.code, message, data } };
+}
+
+/**
+ * Maps a JSON-RPC error (from an upstream MCP server in Direction 1, or from the MCP face in tests)
+ * to an XP error payload. A known `data.xp_code` is kept (the round trip of {@link xpErrorToMcp});
+ * the SDK request timeout (-32001) becomes `TIMEOUT`; anything else is `UPSTREAM_ERROR` with the MCP
+ * message forwarded and the MCP code in `details.mcp_code`.
+ * @example
+ * mcpErrorToXp({ code: -32603, message: 'disk full' }); // { code: 'UPSTREAM_ERROR', message: 'disk full', details: { mcp_code: -32603 } }
+ */
+export function mcpErrorToXp(error: JsonRpcErrorObject): XpErrorPayload {
+  const data = isJsonObject(error.data) ? error.data : undefined;
+  if (data && isXpErrorCode(data.xp_code)) {
+    const code = data.xp_code;
+    const message =
+      typeof data.xp_message === 'string'
+        ? data.xp_message
+        : code === 'UPSTREAM_ERROR'
+          ? error.message
+          : XP_TO_JSONRPC[code].message;
+    return xpError(code, message, {
+      retry_after: typeof data.retry_after === 'number' ? data.retry_after : undefined,
+      details: isJsonObject(data.details) ? data.details : undefined,
+    });
+  }
+  const details: JsonObject = { mcp_code: error.code };
+  if (error.data !== undefined) details.mcp_data = error.data;
+  if (error.code === MCP_REQUEST_TIMEOUT) {
+    return xpError('TIMEOUT', error.message || XP_TO_JSONRPC.TIMEOUT.message, { details });
+  }
+  return xpError('UPSTREAM_ERROR', error.message || XP_TO_JSONRPC.UPSTREAM_ERROR.message, {
+    details,
+  });
+}
+
+/**
+ * Reads the XP error back from an MCP tool result made by {@link xpErrorToMcp} (`isError: true`
+ * with `structuredContent.xp_code`); `undefined` for any other result.
+ */
+export function mcpToolErrorToXp(result: unknown): XpErrorPayload | undefined {
+  if (!isJsonObject(result) || result.isError !== true) return undefined;
+  const sc = result.structuredContent;
+  if (!isJsonObject(sc) || !isXpErrorCode(sc.xp_code) || typeof sc.message !== 'string') {
+    return undefined;
+  }
+  return xpError(sc.xp_code, sc.message, {
+    details: isJsonObject(sc.details) ? sc.details : undefined,
+  });
+}

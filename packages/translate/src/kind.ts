@@ -1,0 +1,126 @@
+/**
+ * Kinds (DESIGN.md §4 "kinds"; seed §4.1, §4.5): `{namespace}.{tool}`, `{kind}.result`,
+ * `{namespace}.prompt.{name}`. A kind is dot-separated segments of `[A-Za-z0-9_-]+`; `.` and `/`
+ * inside a tool name become `_`. The `xp.` namespace is reserved for the protocol's own kinds.
+ * @module
+ */
+import { _preview } from './_json-util.js';
+import { TranslateError } from './errors.js';
+
+/** Longest kind accepted, in characters (a kind is ASCII). Longer kinds are refused. */
+export const MAX_KIND_LENGTH = 255;
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+const KIND = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+
+/** The reserved protocol kinds (DESIGN.md §4); `xp.mcp.*` is reserved as a whole. */
+export const RESERVED_KINDS: readonly string[] = Object.freeze([
+  'xp.endpoint.announce',
+  'xp.schema.catalog',
+  'xp.schema.catalog.result',
+  'xp.schema.describe',
+  'xp.schema.describe.result',
+  'xp.schema.refresh',
+  'xp.error',
+  'xp.key.delegate',
+  'xp.key.revoke',
+]);
+
+/** True when `text` is a well-formed kind (segments of `[A-Za-z0-9_-]+`, at most {@link MAX_KIND_LENGTH}). */
+export function isValidKind(text: unknown): text is string {
+  return typeof text === 'string' && text.length <= MAX_KIND_LENGTH && KIND.test(text);
+}
+
+/** True when `kind` lies in the reserved `xp` namespace (its first segment is `xp`). */
+export function isReservedKind(kind: string): boolean {
+  return kind === 'xp' || kind.startsWith('xp.');
+}
+
+/** The response kind of a call kind: `{kind}.result` (seed §4.1). */
+export function resultKind(kind: string): string {
+  return `${kind}.result`;
+}
+
+/**
+ * Checks a source's `xprotocol_namespace`: a well-formed kind outside the reserved `xp` namespace.
+ * Throws {@link TranslateError} `INVALID_NAMESPACE` saying what was expected.
+ * @example
+ * assertNamespace('com.acme.filesystem'); // ok
+ * assertNamespace('xp.tools'); // throws: the "xp" namespace is reserved
+ */
+export function assertNamespace(namespace: unknown): asserts namespace is string {
+  if (!isValidKind(namespace)) {
+    throw new TranslateError(
+      'INVALID_NAMESPACE',
+      `namespace: expected dot-separated segments of [A-Za-z0-9_-]+ (at most ${MAX_KIND_LENGTH} characters), got ${_preview(namespace)}`,
+    );
+  }
+  if (isReservedKind(namespace)) {
+    throw new TranslateError(
+      'INVALID_NAMESPACE',
+      `namespace: the "xp" namespace is reserved for protocol kinds, got ${JSON.stringify(namespace)}`,
+    );
+  }
+}
+
+/** Outcome of mapping a name to a kind segment: the segment, or why there is none. */
+export type SegmentResult = { ok: true; segment: string } | { ok: false; reason: string };
+
+/**
+ * Maps an MCP tool or prompt name to one kind segment: `.` and `/` become `_`; anything else
+ * outside `[A-Za-z0-9_-]` makes the name unusable (it is refused, never silently rewritten).
+ * @example
+ * toolSegment('files/read.v2'); // { ok: true, segment: 'files_read_v2' }
+ * toolSegment('read file'); // { ok: false, reason: '...' }
+ */
+export function toolSegment(name: unknown): SegmentResult {
+  if (typeof name !== 'string' || name.length === 0) {
+    return { ok: false, reason: `expected a non-empty string name, got ${_preview(name)}` };
+  }
+  const segment = name.replace(/[./]/g, '_');
+  if (!SEGMENT.test(segment)) {
+    const bad = [...segment].find((ch) => !/[A-Za-z0-9_-]/.test(ch)) ?? '';
+    return {
+      ok: false,
+      reason: `name ${_preview(name)} contains ${JSON.stringify(bad)}: a kind segment allows only [A-Za-z0-9_-] (with "." and "/" mapped to "_")`,
+    };
+  }
+  return { ok: true, segment };
+}
+
+/** Outcome of building a kind. */
+export type KindResult = { ok: true; kind: string } | { ok: false; reason: string };
+
+/**
+ * The kind of an MCP tool: `{namespace}.{segment}` (seed §4.1). The namespace must already be
+ * valid ({@link assertNamespace}).
+ * @example
+ * toolKind('com.acme.filesystem', 'read_file'); // { ok: true, kind: 'com.acme.filesystem.read_file' }
+ */
+export function toolKind(namespace: string, toolName: unknown): KindResult {
+  const seg = toolSegment(toolName);
+  if (!seg.ok) return seg;
+  return _finish(`${namespace}.${seg.segment}`);
+}
+
+/**
+ * The kind of an MCP prompt: `{namespace}.prompt.{segment}` (seed §4.5).
+ * @example
+ * promptKind('com.acme.docs', 'summarize'); // { ok: true, kind: 'com.acme.docs.prompt.summarize' }
+ */
+export function promptKind(namespace: string, promptName: unknown): KindResult {
+  const seg = toolSegment(promptName);
+  if (!seg.ok) return seg;
+  return _finish(`${namespace}.prompt.${seg.segment}`);
+}
+
+function _finish(kind: string): KindResult {
+  // `.result` is appended for the response kind, so the call kind leaves room for it
+  if (kind.length + '.result'.length > MAX_KIND_LENGTH) {
+    return {
+      ok: false,
+      reason: `kind ${JSON.stringify(`${kind.slice(0, 40)}...`)} is ${kind.length} characters; with ".result" it must fit in ${MAX_KIND_LENGTH}`,
+    };
+  }
+  return { ok: true, kind };
+}

@@ -1,0 +1,60 @@
+/**
+ * The seams where other packages plug into a translation: semantic annotations (seed §4.6, from
+ * `@xprotocol/semantic`), the GBNF grammar (seed §4.4, from `@xprotocol/gbnf`) and the verb parser
+ * behind capability inference (DESIGN.md §4: one parser, shared with `semantic`). Each is a plain
+ * function so a caller (or a test) can supply its own.
+ * @module
+ */
+import type { McpTool } from './contract.js';
+import type { JsonObject, JsonSchema } from './json.js';
+
+/** A sibling tool of the same source, as the annotator sees it (for `related_schemas`). */
+export interface SiblingTool {
+  readonly name: string;
+  readonly kind: string;
+  readonly description?: string;
+}
+
+/** What the annotator is given for one tool. */
+export interface AnnotateInput {
+  readonly kind: string;
+  readonly namespace: string;
+  /** The tool with any `schema_overrides` description already applied. */
+  readonly tool: McpTool;
+  /** Every tool of the source that translates (this one included), sorted by kind. */
+  readonly siblings: readonly SiblingTool[];
+}
+
+/**
+ * Produces the `semantic` field of a contract (seed §4.6). Must be deterministic and return plain
+ * JSON. Operator overrides (`schema_overrides.<tool>.semantic`) are merged on top by the translator.
+ */
+export type Annotate = (input: AnnotateInput) => JsonObject;
+
+/** A compiled grammar. `exact` is false when the grammar over-approximates the schema. */
+export interface CompiledGrammar {
+  readonly gbnf: string;
+  readonly exact: boolean;
+  readonly warnings: readonly string[];
+}
+
+/** Compiles a payload schema to GBNF; throws when it cannot (the failure is recorded, not fatal). */
+export type CompileGrammar = (schema: JsonSchema) => CompiledGrammar;
+
+/**
+ * Capability classes (seed §4.3): what a tool's verb says it does, and `access` when nothing does.
+ */
+export type CapabilityClass = 'read' | 'write' | 'delete' | 'execute' | 'admin' | 'access';
+
+/**
+ * Classifies a tool name by its verb with the shared verb parser; `undefined` when no verb of the
+ * §4.3 table matches. (Wired to `@xprotocol/semantic`'s `parseToolName` + `capabilityClassOf`.)
+ */
+export type ClassifyToolName = (name: string) => Exclude<CapabilityClass, 'access'> | undefined;
+
+/** The seams of one translation; each is optional and falls back to {@link defaultSeams}. */
+export interface TranslationSeams {
+  readonly annotate?: Annotate | undefined;
+  readonly compileGrammar?: CompileGrammar | undefined;
+  readonly classifyToolName?: ClassifyToolName | undefined;
+}
