@@ -5,7 +5,7 @@
  * `@xprotocol/crypto/node`.
  * @module
  */
-import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import { ed25519PreCheck } from './ed25519-rule.js';
 import { CryptoError } from './errors.js';
 import type { SignatureBackend } from './signature-backend.js';
@@ -103,5 +103,8 @@ export const nodeSignatures: SignatureBackend = Object.freeze({
     } catch {
       return false; // A is not a point on the curve
     }
+  },
+  sha256(data: Uint8Array): Uint8Array {
+    return new Uint8Array(createHash('sha256').update(data).digest());
   },
 });

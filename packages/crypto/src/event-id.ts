@@ -10,6 +10,7 @@ import { CryptoError } from './errors.js';
 import { _checkTemplate, type UnsignedEvent } from './event.js';
 import { bytesToHex } from './hex.js';
 import { isKeyString } from './key-string.js';
+import type { SignatureBackend } from './signature-backend.js';
 
 /** The domain tag that starts every event-id preimage. */
 export const EVENT_ID_TAG = 'xp/1/event';
@@ -42,9 +43,16 @@ export function eventIdPreimage(event: UnsignedEvent): string {
   ]);
 }
 
-/** The 32 id bytes of an event: SHA-256 of its UTF-8 encoded preimage. */
-export function computeEventIdBytes(event: UnsignedEvent): Uint8Array {
-  return sha256(encoder.encode(eventIdPreimage(event)));
+/**
+ * The 32 id bytes of an event: SHA-256 of its UTF-8 encoded preimage, with the backend's SHA-256
+ * when it has one (the result is the same either way).
+ */
+export function computeEventIdBytes(
+  event: UnsignedEvent,
+  backend?: Pick<SignatureBackend, 'sha256'>,
+): Uint8Array {
+  const preimage = encoder.encode(eventIdPreimage(event));
+  return backend?.sha256 ? backend.sha256(preimage) : sha256(preimage);
 }
 
 /**
@@ -53,6 +61,6 @@ export function computeEventIdBytes(event: UnsignedEvent): Uint8Array {
  * @example
  * computeEventId(event) === event.id; // the id check of verifyEvent
  */
-export function computeEventId(event: UnsignedEvent): string {
-  return bytesToHex(computeEventIdBytes(event));
+export function computeEventId(event: UnsignedEvent, backend?: Pick<SignatureBackend, 'sha256'>): string {
+  return bytesToHex(computeEventIdBytes(event, backend));
 }

@@ -5,7 +5,7 @@
  */
 import { nobleSignatures } from './ed25519-noble.js';
 import { CryptoError } from './errors.js';
-import { _checkTemplate, type EventTemplate, eventByteLength, type XpEvent } from './event.js';
+import { _checkTemplate, _oversize, type EventTemplate, type XpEvent } from './event.js';
 import { computeEventIdBytes } from './event-id.js';
 import { bytesToHex } from './hex.js';
 import { formatKey } from './key-string.js';
@@ -36,14 +36,14 @@ export function signEvent(
     tags: checked.tags,
     content: checked.content,
   };
-  const idBytes = computeEventIdBytes(unsigned);
+  const idBytes = computeEventIdBytes(unsigned, backend);
   const event: XpEvent = {
     id: bytesToHex(idBytes),
     ...unsigned,
     sig: bytesToHex(backend.sign(idBytes, secretKey)),
   };
-  const size = eventByteLength(event);
-  if (size > MAX_EVENT_BYTES) {
+  const size = _oversize(event);
+  if (size !== null) {
     throw new CryptoError(
       'INVALID_EVENT',
       `event: expected at most ${MAX_EVENT_BYTES} bytes of JSON, got ${size}; nothing was signed that verifiers accept`,

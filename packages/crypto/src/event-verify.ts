@@ -6,7 +6,7 @@
  */
 import { nobleSignatures } from './ed25519-noble.js';
 import { CryptoError } from './errors.js';
-import { _checkShape, eventByteLength, type XpEvent } from './event.js';
+import { _checkShape, _oversize, type XpEvent } from './event.js';
 import { computeEventIdBytes } from './event-id.js';
 import { bytesToHex, hexToBytes } from './hex.js';
 import { parseKey } from './key-string.js';
@@ -40,15 +40,15 @@ export function verifyEvent(event: unknown, backend: SignatureBackend = nobleSig
       error instanceof CryptoError ? error.message : `event: could not be read (${String(error)})`;
     return { ok: false, code: 'shape', message };
   }
-  const size = eventByteLength(checked);
-  if (size > MAX_EVENT_BYTES) {
+  const size = _oversize(checked);
+  if (size !== null) {
     return {
       ok: false,
       code: 'size',
       message: `event: expected at most ${MAX_EVENT_BYTES} bytes of JSON, got ${size}`,
     };
   }
-  const idBytes = computeEventIdBytes(checked);
+  const idBytes = computeEventIdBytes(checked, backend);
   const id = bytesToHex(idBytes);
   if (id !== checked.id) {
     return {

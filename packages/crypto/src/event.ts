@@ -108,12 +108,8 @@ export function _checkTemplate(value: Record<string, unknown>): EventTemplate {
   return { created_at, kind, tags: copies, content: checkText('content', content) };
 }
 
-/**
- * Length in UTF-8 bytes of `JSON.stringify(event)` (the seven fields in wire order), the measure
- * {@link MAX_EVENT_BYTES} limits.
- */
-export function eventByteLength(event: XpEvent): number {
-  const json = JSON.stringify({
+function eventJson(event: XpEvent): string {
+  return JSON.stringify({
     id: event.id,
     pubkey: event.pubkey,
     created_at: event.created_at,
@@ -122,7 +118,25 @@ export function eventByteLength(event: XpEvent): number {
     content: event.content,
     sig: event.sig,
   });
-  return _utf8Length(json);
+}
+
+/**
+ * Length in UTF-8 bytes of `JSON.stringify(event)` (the seven fields in wire order), the measure
+ * {@link MAX_EVENT_BYTES} limits.
+ */
+export function eventByteLength(event: XpEvent): number {
+  return _utf8Length(eventJson(event));
+}
+
+/**
+ * @internal The event's length in bytes when it exceeds {@link MAX_EVENT_BYTES}, else `null`.
+ * Counts bytes only when the UTF-16 length cannot decide (a UTF-16 unit is at most 3 UTF-8 bytes).
+ */
+export function _oversize(event: XpEvent): number | null {
+  const json = eventJson(event);
+  if (json.length * 3 <= MAX_EVENT_BYTES) return null;
+  const bytes = _utf8Length(json);
+  return bytes > MAX_EVENT_BYTES ? bytes : null;
 }
 
 /** @internal UTF-8 length of a well-formed string without allocating the encoding. */
@@ -186,8 +200,8 @@ export function _checkShape(value: unknown): XpEvent {
  */
 export function parseEvent(value: unknown): XpEvent {
   const event = _checkShape(value);
-  const size = eventByteLength(event);
-  if (size > MAX_EVENT_BYTES) {
+  const size = _oversize(event);
+  if (size !== null) {
     throw new CryptoError(
       'INVALID_EVENT',
       `event: expected at most ${MAX_EVENT_BYTES} bytes of JSON, got ${size}`,

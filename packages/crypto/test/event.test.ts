@@ -5,6 +5,7 @@ import {
   canonicalJson,
   computeEventId,
   createEventTemplate,
+  type Ed25519KeyString,
   type EventTemplate,
   eventByteLength,
   eventIdPreimage,
@@ -25,7 +26,7 @@ import { nodeSignatures } from '../src/node.js';
 
 const BACKENDS: readonly SignatureBackend[] = [nobleSignatures, nodeSignatures];
 const SECRET = hexToBytes('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', 32); // RFC 8032 test 1
-const PUBKEY = 'ed25519:d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
+const PUBKEY: Ed25519KeyString = 'ed25519:d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
 const TEMPLATE: EventTemplate = {
   created_at: 1_700_000_000,
   kind: 'com.test.fs.read_text_file',
@@ -278,6 +279,28 @@ describe(`the size limit (${MAX_EVENT_BYTES} bytes of JSON)`, () => {
       `event: expected at most ${MAX_EVENT_BYTES} bytes of JSON, got ${MAX_EVENT_BYTES + 1}`,
     );
     expect(verifyEvent(tooBig, nodeSignatures)).toMatchObject({ ok: false, code: 'size' });
+  });
+});
+
+describe('id hashing per backend', () => {
+  it('the node backend hashes ids with node:crypto; same ids as @noble/hashes', () => {
+    expect(typeof nodeSignatures.sha256).toBe('function');
+    expect(nobleSignatures.sha256).toBeUndefined();
+    const unsigned = { ...TEMPLATE, pubkey: PUBKEY };
+    expect(computeEventId(unsigned, nodeSignatures)).toBe(computeEventId(unsigned));
+    expect(computeEventId(unsigned, nobleSignatures)).toBe(signed.id);
+  });
+  it('counts bytes, not UTF-16 units: 3-byte characters reach the limit with a third of the units', () => {
+    const base = signEvent({ ...TEMPLATE, tags: [], content: '' }, SECRET, nodeSignatures);
+    const room = MAX_EVENT_BYTES - eventByteLength(base);
+    const fits = '€'.repeat(Math.floor(room / 3));
+    expect(verifyEvent({ ...base, content: fits }, nodeSignatures)).toMatchObject({ ok: false, code: 'id' });
+    const over = `${fits}€`;
+    expect(over.length * 3).toBeGreaterThan(room);
+    expect(verifyEvent({ ...base, content: over }, nodeSignatures)).toMatchObject({
+      ok: false,
+      code: 'size',
+    });
   });
 });
 
