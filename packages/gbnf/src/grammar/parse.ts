@@ -27,7 +27,7 @@
 import type { CharRange, Grammar, GrammarElement, GrammarRule, GrammarSequence } from './ast.js';
 import { MAX_REPETITION } from './ast.js';
 import { _locate, GbnfGrammarError } from './errors.js';
-import { _checkGrammar } from './validate.js';
+import { _checkGrammar, _collectRefs } from './validate.js';
 
 const UINT64_MAX = (1n << 64n) - 1n;
 
@@ -481,16 +481,6 @@ class Parser {
   ): never {
     throw new GbnfGrammarError(code, message, { location: _locate(this.text, at), expected });
   }
-}
-
-/** Adds every rule name referenced in `alternatives` to `into`. */
-export function _collectRefs(alternatives: readonly GrammarSequence[], into: Set<string>): void {
-  const visit = (el: GrammarElement): void => {
-    if (el.type === 'ref') into.add(el.name);
-    else if (el.type === 'group') _collectRefs(el.alternatives, into);
-    else if (el.type === 'repeat') visit(el.item);
-  };
-  for (const seq of alternatives) for (const el of seq) visit(el);
 }
 
 function isDigit(c: number): boolean {

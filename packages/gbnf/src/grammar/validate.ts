@@ -46,6 +46,9 @@ export function _checkGrammar(
       fail(`rule "${rule.name}" has no alternatives (expected at least one, possibly empty)`, rule.name);
     }
   }
+  // references llama.cpp keeps must be defined; those `x{0}` drops need not be
+  const live = new Set<string>();
+  for (const rule of grammar.rules) _collectRefs(rule.alternatives, live);
   for (const rule of grammar.rules) {
     const where = `rule "${rule.name}"`;
     const checkSeqs = (seqs: readonly GrammarSequence[]): void => {
@@ -75,7 +78,14 @@ export function _checkGrammar(
           }
           return;
         case 'ref':
-          if (!names.has(el.name)) fail(`${where}: undefined rule "${el.name}"`, rule.name);
+          if (typeof el.name !== 'string' || !isRuleName(el.name)) {
+            fail(
+              `${where}: expected a rule name of letters, digits and "-", got ${JSON.stringify(el.name)}`,
+              rule.name,
+            );
+          }
+          if (!names.has(el.name) && live.has(el.name))
+            fail(`${where}: undefined rule "${el.name}"`, rule.name);
           return;
         case 'any':
           return;
@@ -130,6 +140,25 @@ export function _checkGrammar(
       growing[0],
     );
   }
+}
+
+/**
+ * Adds to `into` every rule name that stays referenced in the rules llama.cpp builds from
+ * `alternatives`. `x{0}` drops the elements of `x` from its sequence, but rules generated inside
+ * `x` (groups, repetitions with optional copies) are still built, and so are their references.
+ */
+export function _collectRefs(alternatives: readonly GrammarSequence[], into: Set<string>): void {
+  const visit = (el: GrammarElement, dropped: boolean): void => {
+    if (el.type === 'ref') {
+      if (!dropped) into.add(el.name);
+    } else if (el.type === 'group') _collectRefs(el.alternatives, into);
+    else if (el.type === 'repeat') {
+      if (el.max === 0) visit(el.item, true);
+      else if (el.max === null || el.max > el.min) visit(el.item, false);
+      else visit(el.item, dropped);
+    }
+  };
+  for (const seq of alternatives) for (const el of seq) visit(el, false);
 }
 
 /** True for the items llama.cpp compiles to nothing: `""` and `x{0}`. */
@@ -200,7 +229,9 @@ function llamaLeftRecursion(grammar: Grammar): string[] | undefined {
       case 'token':
         return { edges: [], passes: false };
       case 'ref': {
-        const n = index.get(el.name) ?? 0;
+        const n = index.get(el.name);
+        // an undefined name can only be a reference that `x{0}` dropped: it leads nowhere
+        if (n === undefined) return { edges: [], passes: false };
         return { edges: [n], passes: nodes[n]?.directlyEmpty ?? false };
       }
       case 'group': {
