@@ -9,8 +9,8 @@
  * ciphertext); payload = base64(0x02 ‖ nonce ‖ ciphertext ‖ mac).
  *
  * Version 3 (ours): the same with info = 0x03 ‖ nonce (33 bytes, so v2 and v3 message keys never
- * coincide), a 32-bit big-endian length prefix, padding to a multiple of 65,536 bytes, and version
- * byte 0x03. It carries 65,536 … {@link MAX_PLAINTEXT_BYTES} bytes; each plaintext has exactly one
+ * coincide), a 32-bit big-endian length prefix, the padding chunk capped at 65,536 bytes, and
+ * version byte 0x03. It carries 65,536 … {@link MAX_PLAINTEXT_BYTES} bytes; each plaintext has exactly one
  * version.
  * @module
  */
@@ -33,8 +33,8 @@ export const MAX_V2_PLAINTEXT_BYTES = 65_535;
  */
 export const MAX_PLAINTEXT_BYTES = 47 * 65_536;
 
-/** The granularity of version 3 padding. */
-const V3_CHUNK = 65_536;
+/** The largest padding chunk (version 3 above 512 KiB). */
+const MAX_V3_CHUNK = 65_536;
 const NONCE_BYTES = 32;
 const MAC_BYTES = 32;
 
@@ -96,13 +96,15 @@ export function messageKeys(
 
 /**
  * The padded length of a plaintext of `length` bytes (the zero bytes are added after the
- * plaintext; the length prefix comes on top). Version 2 (1 … 65,535 bytes) is NIP-44's
- * `calc_padded_len`: 32 up to 32 bytes, else a multiple of a chunk that is 32 bytes up to 256 and
- * an eighth of the next power of two above. Version 3 (65,536 … {@link MAX_PLAINTEXT_BYTES}):
- * the next multiple of 65,536. Throws `INVALID_PAYLOAD` outside 1 … {@link MAX_PLAINTEXT_BYTES}.
+ * plaintext; the length prefix comes on top): NIP-44's `calc_padded_len` — 32 up to 32 bytes,
+ * else the next multiple of a chunk that is 32 bytes while the next power of two above
+ * `length − 1` is at most 256, and an eighth of that power beyond — with the chunk capped at
+ * 65,536 bytes. The cap never applies to version 2 (1 … 65,535 bytes, chunks up to 8,192), so
+ * version 2 is NIP-44 exactly; in version 3 it bounds the padding to 64 KiB. Throws
+ * `INVALID_PAYLOAD` outside 1 … {@link MAX_PLAINTEXT_BYTES}.
  * @example
  * calcPaddedLength(33); // 64
- * calcPaddedLength(65_537); // 131_072
+ * calcPaddedLength(65_537); // 81_920
  */
 export function calcPaddedLength(length: number): number {
   if (!Number.isInteger(length) || length < 1 || length > MAX_PLAINTEXT_BYTES) {
@@ -110,10 +112,10 @@ export function calcPaddedLength(length: number): number {
       `expected a plaintext length of 1 to ${formatBytes(MAX_PLAINTEXT_BYTES)} bytes, got ${length}`,
     );
   }
-  if (length > MAX_V2_PLAINTEXT_BYTES) return Math.ceil(length / V3_CHUNK) * V3_CHUNK;
   if (length <= 32) return 32;
   const nextPower = 2 ** (Math.floor(Math.log2(length - 1)) + 1);
-  const chunk = nextPower <= 256 ? 32 : nextPower / 8;
+  // The cap only matters above 512 KiB (version 3): it bounds the padding to 64 KiB.
+  const chunk = nextPower <= 256 ? 32 : Math.min(nextPower / 8, MAX_V3_CHUNK);
   return chunk * (Math.floor((length - 1) / chunk) + 1);
 }
 
@@ -200,7 +202,7 @@ export function encryptPayload(
 const OVERHEAD = 1 + NONCE_BYTES + MAC_BYTES;
 const V2_MIN = OVERHEAD + 2 + 32;
 const V2_MAX = OVERHEAD + 2 + 65_536;
-const V3_MIN = OVERHEAD + 4 + V3_CHUNK;
+const V3_MIN = OVERHEAD + 4 + 65_536;
 const V3_MAX = OVERHEAD + 4 + MAX_PLAINTEXT_BYTES;
 /** Shortest and longest base64 payload text this package decodes. */
 const TEXT_MIN = _base64Length(V2_MIN);

@@ -60,7 +60,7 @@ describe.each<CipherBackend>([nobleCipher, nodeCipher])('$name backend', (backen
   it('matches the format as docs/protocol.md §6.2 writes it', () => {
     const plaintext = 'é'.repeat(40_000); // 80,000 UTF-8 bytes
     const bytes = new TextEncoder().encode(plaintext);
-    const expected = referenceV3(bytes, bytes.length, 131_072, backend);
+    const expected = referenceV3(bytes, bytes.length, 81_920, backend); // chunk 131,072 / 8
     expect(encryptPayload(plaintext, KEY, { nonce: NONCE, backend })).toBe(expected);
   });
 
@@ -97,7 +97,7 @@ describe.each<CipherBackend>([nobleCipher, nodeCipher])('$name backend', (backen
     const bytes = new Uint8Array(70_000).fill(0x62);
     const forged = referenceV3(bytes, bytes.length, 196_608, backend);
     expect(() => decryptPayload(forged, KEY, { backend })).toThrow(
-      /^invalid padding: 70,000 bytes pad to 131,076/,
+      /^invalid padding: 70,000 bytes pad to 81,924/,
     );
   });
 
@@ -140,10 +140,18 @@ describe.each<CipherBackend>([nobleCipher, nodeCipher])('$name backend', (backen
 });
 
 describe('padding', () => {
-  it('pads version 3 to the next multiple of 65,536 bytes', () => {
-    expect(calcPaddedLength(65_536)).toBe(65_536);
-    expect(calcPaddedLength(65_537)).toBe(131_072);
+  it('pads version 3 by the NIP-44 rule with the chunk capped at 65,536 bytes', () => {
+    expect(calcPaddedLength(65_536)).toBe(65_536); // chunk 8,192
+    expect(calcPaddedLength(65_537)).toBe(81_920); // chunk 16,384
+    expect(calcPaddedLength(524_289)).toBe(589_824); // chunk 131,072 / 8 capped: 65,536
+    expect(calcPaddedLength(1_000_000)).toBe(1_048_576);
+    expect(calcPaddedLength(2_500_000)).toBe(2_555_904);
     expect(calcPaddedLength(MAX_PLAINTEXT_BYTES)).toBe(MAX_PLAINTEXT_BYTES);
+    // Never more than 25% or 64 KiB of padding above 32 bytes.
+    for (let length = 33; length <= MAX_PLAINTEXT_BYTES; length = Math.ceil(length * 1.37)) {
+      const padding = calcPaddedLength(length) - length;
+      expect(padding, String(length)).toBeLessThan(Math.min(length / 4, 65_536) + 32);
+    }
     expect(() => calcPaddedLength(0)).toThrow(/1 to 3,080,192 bytes, got 0/);
     expect(() => calcPaddedLength(MAX_PLAINTEXT_BYTES + 1)).toThrow(CryptoError);
   });
