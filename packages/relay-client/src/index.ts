@@ -1,0 +1,20 @@
+/**
+ * `@xprotocol/relay-client` — one client over several XProtocol relays: publish resolving on the
+ * first `OK`, a durable outbox, reconnect with backoff and jitter, gap-free resubscription,
+ * verification and deduplication of what arrives, bounded memory.
+ * @module
+ */
+export { type BackoffOptions, reconnectDelay } from './backoff.js';
+export { RelayClientError, type RelayClientErrorCode } from './errors.js';
+export { MemoryOutbox, type Outbox, type OutboxEntry } from './outbox.js';
+export type { ConnectionState } from './relay-connection.js';
+export {
+  type Filter,
+  type PublishResult,
+  RelayPool,
+  type RelayPoolOptions,
+  type Subscription,
+  type SubscriptionHandlers,
+} from './relay-pool.js';
+export { SeenIds } from './seen-ids.js';
+export { SqliteOutbox } from './sqlite-outbox.js';

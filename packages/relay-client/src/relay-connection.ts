@@ -1,0 +1,130 @@
+/**
+ * One relay connection that keeps itself up: it reconnects after every loss with
+ * {@link reconnectDelay}, gives up a connect attempt after `connectTimeoutMs`, and reports each
+ * open, frame and loss to its owner (the pool), which re-sends and resubscribes.
+ * @module
+ */
+import WebSocket from 'ws';
+import { type BackoffOptions, reconnectDelay } from './backoff.js';
+
+/** Where a connection is. `waiting` means a reconnect is scheduled. */
+export type ConnectionState = 'connecting' | 'open' | 'waiting' | 'closed';
+
+/** What a connection tells its owner. */
+export interface ConnectionHandlers {
+  onOpen(): void;
+  onFrame(frame: unknown[]): void;
+  /** The socket was lost (not called after `close()`). */
+  onDisconnect(reason: string): void;
+}
+
+/** Options of {@link RelayConnection}. */
+export interface ConnectionOptions {
+  backoff: BackoffOptions;
+  connectTimeoutMs: number;
+  /** Largest frame accepted from the relay, in bytes. */
+  maxPayload: number;
+  random?: () => number;
+}
+
+/** A self-healing WebSocket to one relay. */
+export class RelayConnection {
+  readonly url: string;
+  #state: ConnectionState = 'waiting';
+  #socket: WebSocket | undefined;
+  #attempt = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #lastError = '';
+  readonly #handlers: ConnectionHandlers;
+  readonly #options: ConnectionOptions;
+
+  constructor(url: string, handlers: ConnectionHandlers, options: ConnectionOptions) {
+    this.url = url;
+    this.#handlers = handlers;
+    this.#options = options;
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** Why the last attempt failed, for status output. */
+  get lastError(): string {
+    return this.#lastError;
+  }
+
+  /** Starts connecting (idempotent). */
+  start(): void {
+    if (this.#state === 'waiting' && this.#timer === undefined) this.#connect();
+  }
+
+  /** Sends a frame when open; returns false (and sends nothing) otherwise. */
+  send(frame: string): boolean {
+    if (this.#state !== 'open' || !this.#socket) return false;
+    this.#socket.send(frame);
+    return true;
+  }
+
+  /** Closes for good; no reconnect follows. */
+  close(): void {
+    this.#state = 'closed';
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const socket = this.#socket;
+    this.#socket = undefined;
+    if (socket) {
+      socket.removeAllListeners();
+      socket.on('error', () => {});
+      socket.terminate();
+    }
+  }
+
+  #connect(): void {
+    this.#timer = undefined;
+    if (this.#state === 'closed') return;
+    this.#state = 'connecting';
+    const socket = new WebSocket(this.url, {
+      maxPayload: this.#options.maxPayload,
+      handshakeTimeout: this.#options.connectTimeoutMs,
+    });
+    this.#socket = socket;
+    let lost = false;
+    const onLost = (reason: string) => {
+      if (lost || this.#socket !== socket) return;
+      lost = true;
+      const wasOpen = this.#state === 'open';
+      this.#socket = undefined;
+      this.#lastError = reason;
+      socket.removeAllListeners();
+      socket.on('error', () => {});
+      socket.terminate();
+      if (this.#state === 'closed') return;
+      this.#state = 'waiting';
+      if (wasOpen) this.#handlers.onDisconnect(reason);
+      const delay = reconnectDelay(this.#attempt++, this.#options.backoff, this.#options.random);
+      this.#timer = setTimeout(() => this.#connect(), delay);
+      this.#timer.unref?.();
+    };
+    socket.on('open', () => {
+      if (this.#socket !== socket) return;
+      this.#state = 'open';
+      this.#attempt = 0;
+      this.#lastError = '';
+      this.#handlers.onOpen();
+    });
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      let frame: unknown;
+      try {
+        frame = JSON.parse(data.toString());
+      } catch {
+        return;
+      }
+      if (Array.isArray(frame)) this.#handlers.onFrame(frame);
+    });
+    socket.on('close', (code, reason) =>
+      onLost(`closed (${code}${reason.length ? `: ${reason.toString()}` : ''})`),
+    );
+    socket.on('error', (error) => onLost(error.message));
+  }
+}

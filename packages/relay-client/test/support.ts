@@ -1,0 +1,45 @@
+// Shared helpers for the pool tests: real relays on loopback and real signed events.
+import { randomBytes } from 'node:crypto';
+import { type EventTemplate, signEvent, type XpEvent } from '@xprotocol/crypto';
+import { nodeSignatures } from '@xprotocol/crypto/node';
+import { type Relay, type RelayOptions, SqliteEventStore, startRelay } from '@xprotocol/relay';
+
+export const secret = (): Uint8Array => new Uint8Array(randomBytes(32));
+
+export function event(key: Uint8Array, overrides: Partial<EventTemplate> = {}): XpEvent {
+  return signEvent(
+    {
+      created_at: Math.floor(Date.now() / 1000),
+      kind: 'com.test.pool',
+      tags: [],
+      content: 'x',
+      ...overrides,
+    },
+    key,
+    nodeSignatures,
+  );
+}
+
+/** A free loopback port: bind a relay to port 0, note the port, close it. */
+export async function freePort(): Promise<number> {
+  const relay = await startRelay({ port: 0 });
+  const { port } = relay;
+  await relay.close();
+  return port;
+}
+
+export function startOn(port: number, db?: string, options: RelayOptions = {}): Promise<Relay> {
+  return startRelay({ port, ...(db && { store: new SqliteEventStore({ path: db }) }), ...options });
+}
+
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 8000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
