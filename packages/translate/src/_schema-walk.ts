@@ -66,7 +66,8 @@ export function _forEachSubschema(
   pointer: string,
   visit: (sub: _Subschema) => void,
 ): void {
-  for (const keyword of Object.keys(schema)) {
+  // sorted: whatever is found first must not depend on the input's key order
+  for (const keyword of Object.keys(schema).sort()) {
     const value = schema[keyword] as JsonValue;
     const at = `${pointer}/${_pointerToken(keyword)}`;
     if (Array.isArray(value)) {
@@ -84,7 +85,7 @@ export function _forEachSubschema(
     }
     const map = Object.hasOwn(_MAP, keyword) ? _MAP[keyword] : undefined;
     if (map !== undefined && isJsonObject(value)) {
-      for (const name of Object.keys(value)) {
+      for (const name of Object.keys(value).sort()) {
         const item = value[name] as JsonValue;
         if (_isSchema(item)) {
           visit({ schema: item, pointer: `${at}/${_pointerToken(name)}`, relation: map, keyword });

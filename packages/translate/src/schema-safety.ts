@@ -88,7 +88,8 @@ export function checkJsonSafety(
       return refuse(where, `${Object.prototype.toString.call(v)} is not a plain JSON object`);
     }
     if (Object.getOwnPropertySymbols(v).length > 0) return refuse(where, 'symbol keys are not JSON');
-    const keys = Object.keys(v);
+    // sorted, so the first problem reported does not depend on the input's key order
+    const keys = Object.keys(v).sort();
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i] as string;
       const child = `${at}/${_pointerToken(key)}`;

@@ -6,6 +6,7 @@
  * @module
  */
 import { _cloneJson, _preview } from './_json-util.js';
+import { canonicalSchemaJson } from './canonical.js';
 import { type CapabilityInferenceMode, inferCapability } from './capability-inference.js';
 import type { GrammarStatus, McpTool, McpToolSource, SchemaContract } from './contract.js';
 import { defaultSeams } from './defaults.js';
@@ -98,7 +99,9 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
     if (!safety.ok) return refuse('UNSAFE_SCHEMA', safety.reason, safety.pointer);
     if (safety.recursive)
       warn('RECURSIVE_SCHEMA', `${field} is recursive (allowed: every cycle steps into a child value)`);
-    const compiled = (ctx.compiler ?? new SchemaCompiler()).compile(schema);
+    // compile the canonical form: ajv reports problems in key order, which must not be the input's
+    const canonical = JSON.parse(canonicalSchemaJson(schema)) as JsonObject;
+    const compiled = (ctx.compiler ?? new SchemaCompiler()).compile(canonical);
     if (!compiled.ok) return refuse('INVALID_SCHEMA', `${field}: ${compiled.reason}`, `/${field}`);
     if (!compiled.unicodeRegExp) {
       warn(

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assertNamespace,
+  isReservedKind,
+  isValidKind,
+  promptKind,
+  RESERVED_KINDS,
+  resultKind,
+  TranslateError,
+  toolKind,
+  toolSegment,
+} from '../src/index.js';
+
+describe('kinds (DESIGN.md §4 "kinds")', () => {
+  it('builds {namespace}.{tool} and {kind}.result (seed §4.1)', () => {
+    expect(toolKind('com.acme.filesystem', 'read_file')).toEqual({
+      ok: true,
+      kind: 'com.acme.filesystem.read_file',
+    });
+    expect(resultKind('com.acme.filesystem.read_file')).toBe('com.acme.filesystem.read_file.result');
+  });
+  it('maps "." and "/" inside a tool name to "_"', () => {
+    expect(toolSegment('files/read.v2')).toEqual({ ok: true, segment: 'files_read_v2' });
+    expect(toolKind('a.b', 'x.y/z')).toEqual({ ok: true, kind: 'a.b.x_y_z' });
+  });
+  it.each([
+    ['read file', '" "'],
+    ['héllo', '"é"'],
+    ['a:b', '":"'],
+    ['', 'non-empty'],
+  ])('refuses %j with a reason naming the culprit', (name, culprit) => {
+    const r = toolSegment(name);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toContain(culprit);
+  });
+  it('builds prompt kinds {namespace}.prompt.{name} (seed §4.5)', () => {
+    expect(promptKind('com.acme.docs', 'summarize')).toEqual({
+      ok: true,
+      kind: 'com.acme.docs.prompt.summarize',
+    });
+  });
+  it('refuses a kind that would not leave room for ".result"', () => {
+    const r = toolKind('a', 'x'.repeat(250));
+    expect(r.ok).toBe(false);
+  });
+  it('validates kinds segment by segment', () => {
+    expect(isValidKind('a.b-c.d_e')).toBe(true);
+    for (const bad of ['', '.a', 'a.', 'a..b', 'a b', 'a/b', 5]) expect(isValidKind(bad)).toBe(false);
+  });
+  it('reserves the xp namespace', () => {
+    for (const kind of RESERVED_KINDS) expect(isReservedKind(kind)).toBe(true);
+    expect(isReservedKind('xp.mcp.progress')).toBe(true);
+    expect(isReservedKind('xpath.tools')).toBe(false);
+    expect(() => assertNamespace('xp.tools')).toThrow(/"xp" namespace is reserved/);
+    expect(() => assertNamespace('xp')).toThrow(TranslateError);
+  });
+  it('refuses a malformed namespace with what was expected and what was received', () => {
+    expect(() => assertNamespace('com.acme..fs')).toThrow(
+      /expected dot-separated segments of \[A-Za-z0-9_-\]\+.*got "com\.acme\.\.fs"/,
+    );
+    try {
+      assertNamespace(42);
+    } catch (error) {
+      expect((error as TranslateError).code).toBe('INVALID_NAMESPACE');
+    }
+  });
+});
