@@ -36,11 +36,16 @@ export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}
   return parts.join('');
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
  * Index of the first lone (unpaired) UTF-16 surrogate in `text`, or -1 when the string is well
  * formed Unicode.
  */
 export function _loneSurrogateIndex(text: string): number {
+  // Fast path: the regex engine rejects a string without any surrogate code unit (all of ASCII and
+  // Latin-1 text, most of the BMP) far faster than a charCodeAt loop.
+  if (!SURROGATE.test(text)) return -1;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0xd800 || code > 0xdfff) continue;

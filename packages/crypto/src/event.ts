@@ -46,6 +46,7 @@ const KIND = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX128 = /^[0-9a-f]{128}$/;
 const DECIMAL = /^(?:0|[1-9][0-9]*)$/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** True when `kind` is dot-separated segments of `[A-Za-z0-9_-]+`. */
 export function isValidKind(kind: unknown): kind is string {
@@ -141,6 +142,7 @@ export function _oversize(event: XpEvent): number | null {
 
 /** @internal UTF-8 length of a well-formed string without allocating the encoding. */
 export function _utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
