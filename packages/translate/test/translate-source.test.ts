@@ -85,7 +85,8 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
       outputSchema: tool.outputSchema,
       execution: { taskSupport: 'optional' },
     });
-    const structured = (c?.response.payload.properties as Record<string, unknown>).structuredContent;
+    if (c === undefined) throw new Error('expected a contract');
+    const structured = (c.response.payload.properties as Record<string, unknown>).structuredContent;
     expect(structured).toEqual(tool.outputSchema);
   });
   it('re-roots local references of an embedded outputSchema so the response schema still compiles and validates', () => {
