@@ -4,7 +4,14 @@
  * `expiration` tag and 1 KiB of content. Verification includes shape, size and id recomputation.
  */
 import { bench, describe } from 'vitest';
-import { nobleSignatures, parseKey, signEvent, verifyEvent } from '../src/index.js';
+import {
+  eventByteLength,
+  MAX_EVENT_BYTES,
+  nobleSignatures,
+  parseKey,
+  signEvent,
+  verifyEvent,
+} from '../src/index.js';
 import { nodeSignatures } from '../src/node.js';
 
 const secret = Uint8Array.from({ length: 32 }, (_, i) => i);
@@ -48,5 +55,20 @@ describe('Ed25519 verify of 32 id bytes (pre-check + equation)', () => {
   });
   bench('noble', () => {
     if (!nobleSignatures.verify(sig, idBytes, publicKey)) throw new Error('verify failed');
+  });
+});
+
+const large = signEvent(
+  { ...template, content: 'x'.repeat(MAX_EVENT_BYTES - eventByteLength({ ...event, content: '' })) },
+  secret,
+  nodeSignatures,
+);
+
+describe('verifyEvent of a 4 MiB event (the size limit)', () => {
+  bench('node', () => {
+    if (!verifyEvent(large, nodeSignatures).ok) throw new Error('verify failed');
+  });
+  bench('noble', () => {
+    if (!verifyEvent(large, nobleSignatures).ok) throw new Error('verify failed');
   });
 });
