@@ -78,7 +78,7 @@ export const VERB_GROUPS: readonly VerbGroup[] = Object.freeze([
   _group(
     'read',
     ['read', 'get', 'fetch', 'retrieve'],
-    ['load', 'obtain', 'download', 'export', 'dump', 'pull', 'receive', 'access', 'open'],
+    ['load', 'obtain', 'download', 'export', 'dump', 'pull', 'receive', 'access', 'open', 'return'],
   ),
   _group('read', ['show', 'view', 'display', 'describe'], ['preview', 'peek', 'print', 'explain', 'see']),
   _group(

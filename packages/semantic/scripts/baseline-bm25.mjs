@@ -1,0 +1,27 @@
+// A plain BM25 baseline for evaluation and benchmarks (not part of the package API): name +
+// description, the same identifier-aware stemmed tokenizer, equal field weights, no annotations,
+// no parameters, no prefix matching, no boosts.
+import MiniSearch from 'minisearch';
+import { tokenizeForSearch } from '../dist/index.js';
+
+export class PlainBm25 {
+  #search = new MiniSearch({
+    idField: 'id',
+    fields: ['name', 'description'],
+    storeFields: [],
+    tokenize: (text) => tokenizeForSearch(text),
+    processTerm: (term) => term,
+  });
+
+  add(documents) {
+    this.#search.addAll(documents.map((d) => ({ id: d.id, name: d.name, description: d.description ?? '' })));
+  }
+
+  search(query, { limit = 10 } = {}) {
+    const hits = this.#search
+      .search(query, { combineWith: 'OR' })
+      .map((r) => ({ id: r.id, score: Math.round(r.score * 1e6) / 1e6 }));
+    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return hits.slice(0, limit);
+  }
+}
