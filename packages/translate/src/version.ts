@@ -202,6 +202,9 @@ export function compareContracts(previous: SchemaContract, next: SchemaContract)
   if (!_jsonEqual(previous.response as unknown as JsonValue, next.response as unknown as JsonValue)) {
     out.add('minor', 'response schema changed (a response change never rejects a call)');
   }
+  if (!_jsonEqual(prevSource.outputSchema, nextSource.outputSchema)) {
+    out.add('minor', 'source.outputSchema changed (a response change never rejects a call)');
+  }
   for (const field of ['description', 'title', 'semantic', 'error_response'] as const) {
     const a = (previous as unknown as JsonObject)[field];
     const b = (next as unknown as JsonObject)[field];
