@@ -15,30 +15,32 @@ export function _base64Length(byteLength: number): number {
   return 4 * Math.ceil(byteLength / 3);
 }
 
+const ALPHABET_CODES = new TextEncoder().encode(ALPHABET);
+const ascii = new TextDecoder('utf-8');
+
 /** Encodes bytes as padded standard base64. @internal */
 export function _base64Encode(bytes: Uint8Array): string {
-  const parts: string[] = [];
-  let chunk = '';
+  // Character codes into one buffer, decoded once: string concatenation is ~30x slower on MiBs.
+  const out = new Uint8Array(_base64Length(bytes.length));
+  const A = ALPHABET_CODES;
+  let o = 0;
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    chunk +=
-      ALPHABET[(n >> 18) & 63]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
-    if (chunk.length >= 8192) {
-      parts.push(chunk);
-      chunk = '';
-    }
+    out[o++] = A[(n >> 18) & 63]!;
+    out[o++] = A[(n >> 12) & 63]!;
+    out[o++] = A[(n >> 6) & 63]!;
+    out[o++] = A[n & 63]!;
   }
   const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = bytes[i]! << 16;
-    chunk += `${ALPHABET[(n >> 18) & 63]}${ALPHABET[(n >> 12) & 63]}==`;
-  } else if (rest === 2) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    chunk += `${ALPHABET[(n >> 18) & 63]}${ALPHABET[(n >> 12) & 63]}${ALPHABET[(n >> 6) & 63]}=`;
+  if (rest > 0) {
+    const n = (bytes[i]! << 16) | (rest === 2 ? bytes[i + 1]! << 8 : 0);
+    out[o++] = A[(n >> 18) & 63]!;
+    out[o++] = A[(n >> 12) & 63]!;
+    out[o++] = rest === 2 ? A[(n >> 6) & 63]! : 61; // '='
+    out[o++] = 61;
   }
-  parts.push(chunk);
-  return parts.join('');
+  return ascii.decode(out);
 }
 
 function sextet(text: string, index: number): number {

@@ -21,22 +21,22 @@ import {
   type CipherBackend,
 } from './cipher-backend.js';
 
-// DER prefixes of an X25519 key (RFC 8410): PKCS#8 private key and SubjectPublicKeyInfo, each
-// followed by the 32 raw key bytes.
-const PKCS8_PREFIX = Uint8Array.from([
-  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20,
-]);
-const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00]);
-
-function withPrefix(prefix: Uint8Array, key: Uint8Array): Buffer {
-  const der = Buffer.allocUnsafe(prefix.length + key.length);
-  der.set(prefix, 0);
-  der.set(key, prefix.length);
-  return der;
+function base64url(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
 }
 
-function privateKey(secretKey: Uint8Array): KeyObject {
-  return createPrivateKey({ key: withPrefix(PKCS8_PREFIX, secretKey), format: 'der', type: 'pkcs8' });
+// Keys are imported as JWK (RFC 8037 OKP): on Node 20 that is over ten times faster than parsing
+// the equivalent PKCS#8/SPKI DER. For a private key node:crypto derives the public key from `d`
+// and only requires `x` to be a string, so none is computed here.
+function privateKeyObject(secretKey: Uint8Array): KeyObject {
+  return createPrivateKey({
+    key: { kty: 'OKP', crv: 'X25519', d: base64url(secretKey), x: '' },
+    format: 'jwk',
+  });
+}
+
+function publicKeyObject(key: Uint8Array): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: base64url(key) }, format: 'jwk' });
 }
 
 function view(buffer: Buffer): Uint8Array {
@@ -48,17 +48,17 @@ export const nodeCipher: CipherBackend = Object.freeze({
   name: 'node' as const,
   x25519PublicKey(secretKey: Uint8Array): Uint8Array {
     _assertBytes(secretKey, 32, 'an X25519 secret key');
-    const spki = createPublicKey(privateKey(secretKey)).export({ format: 'der', type: 'spki' });
-    return Uint8Array.from(spki.subarray(SPKI_PREFIX.length));
+    const { x } = createPublicKey(privateKeyObject(secretKey)).export({ format: 'jwk' });
+    return view(Buffer.from(x ?? '', 'base64url'));
   },
   x25519SharedSecret(secretKey: Uint8Array, publicKey: Uint8Array): Uint8Array {
     _assertBytes(secretKey, 32, 'an X25519 secret key');
     _assertBytes(publicKey, 32, 'an X25519 public key');
-    const pub = createPublicKey({ key: withPrefix(SPKI_PREFIX, publicKey), format: 'der', type: 'spki' });
+    const pub = publicKeyObject(publicKey);
     let shared: Buffer;
     try {
       // OpenSSL fails the derivation when the result is all zero (a low-order point).
-      shared = diffieHellman({ privateKey: privateKey(secretKey), publicKey: pub });
+      shared = diffieHellman({ privateKey: privateKeyObject(secretKey), publicKey: pub });
     } catch (error) {
       throw _lowOrderError(error);
     }

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { _base64Decode, _base64Encode } from '../src/_base64.js';
 import {
   type CipherBackend,
   CryptoError,
@@ -183,5 +184,27 @@ describe('across backends', () => {
     expect(plaintext.length).toBeGreaterThan(MAX_V2_PLAINTEXT_BYTES);
     const payload = encryptPayload(plaintext, KEY, { backend: nodeCipher });
     expect(decryptPayload(payload, KEY, { backend: nobleCipher })).toBe(plaintext);
+  });
+});
+
+describe('the strict base64 codec of payloads', () => {
+  it('agrees with RFC 4648 (Buffer) on every length and refuses what Buffer would tolerate', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
+        const text = _base64Encode(bytes);
+        expect(text).toBe(Buffer.from(bytes).toString('base64'));
+        expect(_base64Decode(text)).toEqual(bytes);
+      }),
+      { numRuns: 300, seed: 4648 },
+    );
+    // RFC 4648 §10 test vectors.
+    expect(
+      ['', 'f', 'fo', 'foo', 'foob', 'fooba', 'foobar'].map((t) =>
+        _base64Encode(new TextEncoder().encode(t)),
+      ),
+    ).toEqual(['', 'Zg==', 'Zm8=', 'Zm9v', 'Zm9vYg==', 'Zm9vYmE=', 'Zm9vYmFy']);
+    for (const bad of ['Zg=', 'Zh==', 'Zm9=', 'Zm 9v', 'Zm9v\n', 'Zm-_', 'Z===', '=Zm9']) {
+      expect(() => _base64Decode(bad), bad).toThrow(/^invalid base64/);
+    }
   });
 });
