@@ -1,1 +1,27 @@
-export {};
+/**
+ * `@xprotocol/mcp-bridge` — the two-way engine between MCP and XProtocol: upstream MCP sessions,
+ * the inbound XProtocol endpoint (Direction 1), the caller of remote endpoints (Direction 2), and
+ * the durable state that makes calls run at most once.
+ * @module
+ */
+export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
+export { compileArgumentValidator } from './argument-validator.js';
+export type { ArgumentCheck, CatalogPage, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
+export { BridgeError, type BridgeErrorCode } from './errors.js';
+export { type BridgeLogger, silentLogger } from './logger.js';
+export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state-database.js';
+export {
+  type UpstreamCallResult,
+  UpstreamSession,
+  type UpstreamSessionOptions,
+  type UpstreamTool,
+  type UpstreamTransport,
+} from './upstream/upstream-session.js';
+export {
+  type Announce,
+  type CallOutcome,
+  type CallRequest,
+  XpCaller,
+  type XpCallerOptions,
+} from './xp-caller.js';
+export { CATALOG_KIND, type InboundOutcome, XpEndpoint, type XpEndpointOptions } from './xp-endpoint.js';

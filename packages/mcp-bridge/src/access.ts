@@ -1,0 +1,52 @@
+/**
+ * Who may call what (DESIGN.md §4 "access"): deny by default; a grant gives a signing key a list
+ * of capabilities, where `a.b.*` matches `a.b.x` and deeper but not `a.b`, and `*` matches all.
+ * `default: allow` opens the endpoint to every key (the adapter warns about it at startup).
+ * Delegation chains from `trusted_issuers` come with a later issue; until then only direct grants
+ * count.
+ * @module
+ */
+import { anyCapabilityMatches } from '@xprotocol/translate';
+
+/** The `access` section, normalized. */
+export interface AccessConfig {
+  default: 'deny' | 'allow';
+  grants: readonly { key: string; capabilities: readonly string[] }[];
+  trustedIssuers?: readonly string[];
+}
+
+/** The verdict of {@link AccessPolicy.check}. */
+export type AccessVerdict = { ok: true } | { ok: false; reason: string };
+
+/** Capability checks for inbound calls. */
+export class AccessPolicy {
+  readonly #default: 'deny' | 'allow';
+  readonly #grants = new Map<string, string[]>();
+
+  constructor(config: AccessConfig) {
+    this.#default = config.default;
+    for (const grant of config.grants) {
+      const list = this.#grants.get(grant.key) ?? [];
+      list.push(...grant.capabilities);
+      this.#grants.set(grant.key, list);
+    }
+  }
+
+  /** Whether `sender` (an `ed25519:` key string) holds `required`. */
+  check(sender: string, required: string): AccessVerdict {
+    if (this.#default === 'allow') return { ok: true };
+    const granted = this.#grants.get(sender);
+    if (granted && anyCapabilityMatches(granted, required)) return { ok: true };
+    return {
+      ok: false,
+      reason: granted
+        ? `this key's grants (${granted.join(', ')}) do not include ${required}`
+        : `this key has no grants here; ${required} is required`,
+    };
+  }
+
+  /** The capabilities granted to `sender` (empty when none). */
+  grantsOf(sender: string): readonly string[] {
+    return this.#grants.get(sender) ?? [];
+  }
+}

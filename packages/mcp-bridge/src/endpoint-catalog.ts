@@ -1,0 +1,36 @@
+/**
+ * What the inbound endpoint needs to know about the tools it serves: a small interface the
+ * adapter's registry fills, so the endpoint's pipeline does not depend on how the catalog is kept.
+ * @module
+ */
+import type { SchemaContract } from '@xprotocol/translate';
+
+/** The verdict of validating call arguments against a tool's input schema. */
+export type ArgumentCheck =
+  | { ok: true }
+  | { ok: false; message: string; errors: { path: string; message: string }[] };
+
+/** A served tool: its contract, where it lives upstream, and its compiled argument validator. */
+export interface EndpointTool {
+  contract: SchemaContract;
+  /** The `mcp_sources[].name` whose session runs it. */
+  source: string;
+  /** The tool's name on the upstream server. */
+  upstreamName: string;
+  /** Validates call arguments against `contract.payload`. */
+  validate(payload: unknown): ArgumentCheck;
+}
+
+/** One page of `xp.schema.catalog`. */
+export interface CatalogPage {
+  contracts: SchemaContract[];
+  next_cursor?: string;
+}
+
+/** The endpoint's view of the registry. */
+export interface EndpointCatalog {
+  /** The tool for `kind`, if served. */
+  tool(kind: string): EndpointTool | undefined;
+  /** A page of the catalog, sorted by kind; throws on a malformed cursor. */
+  page(cursor: string | undefined, limit: number | undefined): CatalogPage;
+}

@@ -1,0 +1,266 @@
+/**
+ * The adapter's state database (SQLite via `libsql`, WAL, `synchronous=FULL`): what must survive a
+ * crash so that nothing is lost and nothing runs twice.
+ *
+ * Inbound calls move through `received → started → answered → done`:
+ * - `received`: the event passed the signature and dedupe checks; its JSON is kept, so a crash
+ *   before the upstream call simply processes it again (it never reached the server).
+ * - `started`: recorded *before* the upstream call. A crash here cannot know whether the server
+ *   acted, so on restart the call is answered `UPSTREAM_ERROR` (interrupted) — never re-run.
+ * - `answered`: the signed answer is stored *before* it is handed to the relay outbox; on restart
+ *   it is handed over again (relays deduplicate by id).
+ * - `done`: the answer is durably in the outbox. Rows are pruned after the dedupe retention.
+ *
+ * The same file also holds Direction 2's assigned MCP tool names and the registry's schema
+ * versions; the relay outbox keeps its own table in it.
+ * @module
+ */
+import type { XpEvent } from '@xprotocol/crypto';
+import Database from 'libsql';
+import { BridgeError } from './errors.js';
+
+/** Where an inbound call is. */
+export type InboundStatus = 'received' | 'started' | 'answered' | 'done';
+
+/** A call found unfinished at startup. */
+export interface UnfinishedCall {
+  id: string;
+  status: 'received' | 'started' | 'answered';
+  /** The request, for `received` and `started` rows. */
+  request: XpEvent | undefined;
+  /** The stored answer, for `answered` rows. */
+  answer: XpEvent | undefined;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS inbound_calls (
+  id TEXT PRIMARY KEY,
+  sender TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  received_at INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  request_json TEXT,
+  answer_json TEXT
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS inbound_calls_received ON inbound_calls (received_at);
+CREATE INDEX IF NOT EXISTS inbound_calls_status ON inbound_calls (status);
+CREATE TABLE IF NOT EXISTS mcp_tool_names (
+  endpoint TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (endpoint, kind)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS schema_versions (
+  kind TEXT PRIMARY KEY,
+  version TEXT NOT NULL,
+  contract_json TEXT NOT NULL
+) WITHOUT ROWID;
+`;
+
+/** The adapter's durable state. All writes are committed before the method returns. */
+export class StateDatabase {
+  readonly path: string;
+  readonly #db: Database.Database;
+  #closed = false;
+
+  /** Opens (or creates) the database at `path` (`:memory:` for tests that need no durability). */
+  constructor(path: string) {
+    this.path = path;
+    try {
+      this.#db = new Database(path);
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.pragma('synchronous = FULL');
+      this.#db.pragma('busy_timeout = 5000');
+      this.#db.exec(SCHEMA);
+    } catch (error) {
+      throw new BridgeError(
+        'STATE_DATABASE',
+        `cannot open the state database ${path}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  /**
+   * Records a verified inbound event. Returns `'new'` the first time an id is seen, `'duplicate'`
+   * after that — across restarts, for as long as the row is kept.
+   */
+  claim(event: XpEvent, nowSeconds: number): 'new' | 'duplicate' {
+    const info = this.#run(
+      `INSERT OR IGNORE INTO inbound_calls (id, sender, kind, received_at, status, request_json)
+       VALUES (?, ?, ?, ?, 'received', ?)`,
+      event.id,
+      event.pubkey,
+      event.kind,
+      nowSeconds,
+      JSON.stringify(event),
+    );
+    return info.changes > 0 ? 'new' : 'duplicate';
+  }
+
+  /** Records that the upstream call is about to start: from here on it is never re-run. */
+  markStarted(id: string): void {
+    this.#transition(id, 'started', ['received']);
+  }
+
+  /** Stores the signed answer before it is handed to the outbox. */
+  markAnswered(id: string, answer: XpEvent): void {
+    const info = this.#run(
+      `UPDATE inbound_calls SET status = 'answered', answer_json = ? WHERE id = ? AND status IN ('received', 'started')`,
+      JSON.stringify(answer),
+      id,
+    );
+    if (info.changes === 0) this.#badTransition(id, 'answered');
+  }
+
+  /** The answer is durably in the outbox: forget the payloads, keep the id for dedupe. */
+  markDone(id: string): void {
+    const info = this.#run(
+      `UPDATE inbound_calls SET status = 'done', request_json = NULL, answer_json = NULL WHERE id = ?`,
+      id,
+    );
+    if (info.changes === 0) this.#badTransition(id, 'done');
+  }
+
+  /** A call dropped without an answer (decryption failed, stale): keep only the id for dedupe. */
+  markDropped(id: string): void {
+    this.markDone(id);
+  }
+
+  /** The status of an inbound call, if known. */
+  status(id: string): InboundStatus | undefined {
+    const row = this.#db.prepare<unknown[]>('SELECT status FROM inbound_calls WHERE id = ?').get(id) as
+      | { status: InboundStatus }
+      | undefined;
+    return row?.status;
+  }
+
+  /** Calls a crash left unfinished, oldest first. */
+  unfinished(): UnfinishedCall[] {
+    this.#assertOpen();
+    const rows = this.#db
+      .prepare(
+        `SELECT id, status, request_json, answer_json FROM inbound_calls
+         WHERE status IN ('received', 'started', 'answered') ORDER BY received_at, id`,
+      )
+      .all() as {
+      id: string;
+      status: UnfinishedCall['status'];
+      request_json: string | null;
+      answer_json: string | null;
+    }[];
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      request: row.request_json ? (JSON.parse(row.request_json) as XpEvent) : undefined,
+      answer: row.answer_json ? (JSON.parse(row.answer_json) as XpEvent) : undefined,
+    }));
+  }
+
+  /** Forgets finished calls received before `cutoff` (unix seconds); returns how many. */
+  prune(cutoff: number): number {
+    return this.#run(`DELETE FROM inbound_calls WHERE status = 'done' AND received_at < ?`, cutoff).changes;
+  }
+
+  /** The MCP tool name assigned to `kind` of `endpoint`, if any. */
+  toolName(endpoint: string, kind: string): string | undefined {
+    this.#assertOpen();
+    const row = this.#db
+      .prepare<unknown[]>('SELECT name FROM mcp_tool_names WHERE endpoint = ? AND kind = ?')
+      .get(endpoint, kind) as { name: string } | undefined;
+    return row?.name;
+  }
+
+  /** Every assigned tool name: `endpoint → kind → name`. */
+  toolNames(): Map<string, Map<string, string>> {
+    this.#assertOpen();
+    const rows = this.#db.prepare('SELECT endpoint, kind, name FROM mcp_tool_names').all() as {
+      endpoint: string;
+      kind: string;
+      name: string;
+    }[];
+    const out = new Map<string, Map<string, string>>();
+    for (const { endpoint, kind, name } of rows) {
+      if (!out.has(endpoint)) out.set(endpoint, new Map());
+      out.get(endpoint)!.set(kind, name);
+    }
+    return out;
+  }
+
+  /** Persists a tool name so a refresh never renames the tool. */
+  saveToolName(endpoint: string, kind: string, name: string): void {
+    this.#run(
+      'INSERT OR REPLACE INTO mcp_tool_names (endpoint, kind, name) VALUES (?, ?, ?)',
+      endpoint,
+      kind,
+      name,
+    );
+  }
+
+  /** The stored version and contract of `kind`. */
+  schemaVersion(kind: string): { version: string; contractJson: string } | undefined {
+    this.#assertOpen();
+    const row = this.#db
+      .prepare<unknown[]>('SELECT version, contract_json FROM schema_versions WHERE kind = ?')
+      .get(kind) as { version: string; contract_json: string } | undefined;
+    return row && { version: row.version, contractJson: row.contract_json };
+  }
+
+  /** Stores the version and contract of `kind`. */
+  saveSchemaVersion(kind: string, version: string, contractJson: string): void {
+    this.#run(
+      'INSERT OR REPLACE INTO schema_versions (kind, version, contract_json) VALUES (?, ?, ?)',
+      kind,
+      version,
+      contractJson,
+    );
+  }
+
+  /** The journal mode and synchronous level in force (synchronous 2 is FULL). */
+  durability(): { journalMode: string; synchronous: number } {
+    this.#assertOpen();
+    const journal = this.#db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
+    const sync = this.#db.prepare('PRAGMA synchronous').get() as { synchronous: number };
+    return { journalMode: journal.journal_mode, synchronous: sync.synchronous };
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  #transition(id: string, to: InboundStatus, from: InboundStatus[]): void {
+    const info = this.#run(
+      `UPDATE inbound_calls SET status = ? WHERE id = ? AND status IN (${from.map(() => '?').join(',')})`,
+      to,
+      id,
+      ...from,
+    );
+    if (info.changes === 0) this.#badTransition(id, to);
+  }
+
+  #badTransition(id: string, to: InboundStatus): never {
+    throw new BridgeError(
+      'STATE_DATABASE',
+      `inbound call ${id}: cannot move to "${to}" from "${this.status(id) ?? 'unknown'}"`,
+    );
+  }
+
+  #run(sql: string, ...params: unknown[]): { changes: number } {
+    this.#assertOpen();
+    try {
+      return this.#db.prepare<unknown[]>(sql).run(...params);
+    } catch (error) {
+      throw new BridgeError('STATE_DATABASE', `state database write failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new BridgeError('CLOSED', 'the state database is closed');
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * Calling XProtocol endpoints (Direction 2 and the `call` command): seal a request to the
+ * recipient, publish it through the relays, wait for the answer correlated by its `e` tag,
+ * verify and open it.
+ *
+ * The request carries `expiration = now + timeout`, so an endpoint never runs a call after the
+ * caller gave up; the answer subscription is opened before the request is published, so a fast
+ * answer cannot be missed.
+ * @module
+ */
+import {
+  type CipherBackend,
+  createEventTemplate,
+  getTag,
+  type Identity,
+  isKeyString,
+  openEvent,
+  type PublicIdentity,
+  type SignatureBackend,
+  sealEvent,
+  signEvent,
+  type X25519KeyString,
+  type XpEvent,
+} from '@xprotocol/crypto';
+import { RelayClientError, type RelayPool } from '@xprotocol/relay-client';
+import { parseXpErrorPayload, type XpErrorPayload, xpError } from '@xprotocol/translate';
+import { BridgeError } from './errors.js';
+
+/** Options of {@link XpCaller}. */
+export interface XpCallerOptions {
+  identity: Identity;
+  pool: RelayPool;
+  signatures: SignatureBackend;
+  cipher: CipherBackend;
+  /** The clock, in ms. */
+  now?: () => number;
+}
+
+/** The outcome of a call: the answer's payload, or an XProtocol error. */
+export type CallOutcome =
+  | { ok: true; payload: unknown; answer: XpEvent }
+  | { ok: false; error: XpErrorPayload; answer: XpEvent | undefined };
+
+/** What {@link XpCaller.call} needs. */
+export interface CallRequest {
+  /** The recipient's keys; see {@link XpCaller.resolve} to find its X25519 key. */
+  to: PublicIdentity;
+  kind: string;
+  payload: unknown;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** A recipient's announce, as far as the caller needs it. */
+export interface Announce {
+  keys: PublicIdentity;
+  payload: Record<string, unknown>;
+  event: XpEvent;
+}
+
+/** Sends requests and waits for their answers. */
+export class XpCaller {
+  readonly #o: XpCallerOptions;
+  readonly #now: () => number;
+
+  constructor(options: XpCallerOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Finds the newest `xp.endpoint.announce` of `ed25519Key` on the relays and returns its keys.
+   * Rejects with `CALL_FAILED` when none arrives within `timeoutMs` or it carries no X25519 key.
+   */
+  async resolve(ed25519Key: string, timeoutMs: number): Promise<Announce> {
+    if (!isKeyString(ed25519Key, 'ed25519')) {
+      throw new BridgeError(
+        'INVALID_OPTIONS',
+        `expected an ed25519: key string, got ${JSON.stringify(ed25519Key)}`,
+      );
+    }
+    const announces: XpEvent[] = [];
+    await this.#collect(
+      [{ kinds: ['xp.endpoint.announce'], authors: [ed25519Key], limit: 5 }],
+      timeoutMs,
+      announces,
+      true,
+    );
+    const newest = announces.sort((a, b) => b.created_at - a.created_at)[0];
+    if (!newest) {
+      throw new BridgeError(
+        'CALL_FAILED',
+        `no xp.endpoint.announce from ${ed25519Key} on the relays within ${timeoutMs} ms: is the endpoint running and on the same relay?`,
+      );
+    }
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(newest.content) as Record<string, unknown>;
+    } catch {
+      throw new BridgeError('CALL_FAILED', `the announce of ${ed25519Key} is not JSON`);
+    }
+    const x25519 = typeof payload.x25519 === 'string' ? payload.x25519 : getTag(newest, 'x25519');
+    if (!isKeyString(x25519, 'x25519')) {
+      throw new BridgeError('CALL_FAILED', `the announce of ${ed25519Key} carries no x25519 key`);
+    }
+    return { keys: { ed25519: newest.pubkey, x25519: x25519 as X25519KeyString }, payload, event: newest };
+  }
+
+  /** Sends a sealed request and resolves with its answer, or a `TIMEOUT` error. Never rejects on a remote error. */
+  async call(request: CallRequest): Promise<CallOutcome> {
+    const nowSeconds = Math.floor(this.#now() / 1000);
+    const expiration = nowSeconds + Math.max(1, Math.ceil(request.timeoutMs / 1000));
+    const sealed = sealEvent(
+      { kind: request.kind, payload: request.payload, created_at: nowSeconds, expiration },
+      this.#o.identity,
+      request.to,
+      { signatures: this.#o.signatures, cipher: this.#o.cipher },
+    );
+    return this.#exchange(sealed, request.to.ed25519, request.timeoutMs, request.signal, (answer) => {
+      const opened = openEvent(answer, this.#o.identity, {
+        signatures: this.#o.signatures,
+        cipher: this.#o.cipher,
+      });
+      return JSON.parse(opened.plaintext) as unknown;
+    });
+  }
+
+  /** Fetches every page of `to`'s `xp.schema.catalog` (public answers; the request is plaintext). */
+  async catalog(to: string, timeoutMs: number): Promise<Record<string, unknown>[]> {
+    const contracts: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const nowSeconds = Math.floor(this.#now() / 1000);
+      const request = signEvent(
+        createEventTemplate({
+          kind: 'xp.schema.catalog',
+          content: JSON.stringify(cursor === undefined ? {} : { cursor }),
+          tags: [['p', to]],
+          created_at: nowSeconds,
+          expiration: nowSeconds + Math.max(1, Math.ceil(timeoutMs / 1000)),
+        }),
+        this.#o.identity.ed25519.secretKey,
+        this.#o.signatures,
+      );
+      const outcome = await this.#exchange(request, to, timeoutMs, undefined, (answer) =>
+        JSON.parse(answer.content),
+      );
+      if (!outcome.ok) {
+        throw new BridgeError(
+          'CALL_FAILED',
+          `catalog of ${to}: ${outcome.error.code}: ${outcome.error.message}`,
+        );
+      }
+      const body = outcome.payload as { contracts?: unknown; next_cursor?: unknown };
+      if (!Array.isArray(body.contracts))
+        throw new BridgeError('CALL_FAILED', `catalog of ${to}: the answer has no contracts array`);
+      contracts.push(...(body.contracts as Record<string, unknown>[]));
+      if (typeof body.next_cursor !== 'string') return contracts;
+      cursor = body.next_cursor;
+    }
+    throw new BridgeError('CALL_FAILED', `catalog of ${to}: more than 1000 pages`);
+  }
+
+  /** Publishes `request` and waits for the answer from `from` that names it in an `e` tag. */
+  async #exchange(
+    request: XpEvent,
+    from: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    readResult: (answer: XpEvent) => unknown,
+  ): Promise<CallOutcome> {
+    return new Promise<CallOutcome>((resolve) => {
+      let settled = false;
+      const finish = (outcome: CallOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        subscription.close();
+        signal?.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      const timer = setTimeout(
+        () =>
+          finish({
+            ok: false,
+            error: xpError('TIMEOUT', `no answer to ${request.kind} within ${timeoutMs} ms`),
+            answer: undefined,
+          }),
+        timeoutMs,
+      );
+      const onAbort = () =>
+        finish({
+          ok: false,
+          error: xpError('TIMEOUT', `the call of ${request.kind} was cancelled`),
+          answer: undefined,
+        });
+      signal?.addEventListener('abort', onAbort);
+      const subscription = this.#o.pool.subscribe([{ '#e': [request.id], authors: [from] }], {
+        onEvent: (answer) => {
+          if (getTag(answer, 'e') !== request.id) return;
+          try {
+            if (answer.kind === 'xp.error') {
+              const opened = openEvent(answer, this.#o.identity, {
+                signatures: this.#o.signatures,
+                cipher: this.#o.cipher,
+              });
+              const parsed = parseXpErrorPayload(JSON.parse(opened.plaintext));
+              const error = parsed.ok
+                ? parsed.payload
+                : xpError('UPSTREAM_ERROR', `malformed xp.error: ${parsed.reason}`);
+              finish({ ok: false, error, answer });
+            } else {
+              finish({ ok: true, payload: readResult(answer), answer });
+            }
+          } catch (error) {
+            finish({
+              ok: false,
+              error: xpError('UPSTREAM_ERROR', `cannot open the answer: ${(error as Error).message}`),
+              answer,
+            });
+          }
+        },
+      });
+      this.#o.pool.publish(request).catch((error: unknown) => {
+        const message =
+          error instanceof RelayClientError ? `${error.code}: ${error.message}` : (error as Error).message;
+        finish({
+          ok: false,
+          error: xpError('ENDPOINT_UNAVAILABLE', `the request was not published: ${message}`),
+          answer: undefined,
+        });
+      });
+    });
+  }
+
+  /** Collects events matching `filters` until EOSE from every relay (or `timeoutMs`). */
+  #collect(filters: object[], timeoutMs: number, into: XpEvent[], stopAtFirstEose: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const relays = this.#o.pool.relays().length;
+      let eoses = 0;
+      const done = () => {
+        clearTimeout(timer);
+        subscription.close();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const subscription = this.#o.pool.subscribe(filters, {
+        onEvent: (event) => into.push(event),
+        onEose: () => {
+          eoses++;
+          if ((stopAtFirstEose && into.length > 0) || eoses >= relays) done();
+        },
+      });
+    });
+  }
+}

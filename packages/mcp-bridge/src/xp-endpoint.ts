@@ -1,0 +1,434 @@
+/**
+ * Direction 1: the XProtocol endpoint in front of the wrapped MCP servers.
+ *
+ * Every event addressed to the adapter runs the checks of DESIGN.md §4 in this order:
+ * size/shape → id → signature → dedupe → freshness → kind lookup → authority → rate limit →
+ * decrypt → schema, and only then the upstream `tools/call`. What fails early never reaches the
+ * MCP server. Refusals that could serve as an oracle or an amplifier (bad shape, id, signature or
+ * encryption; duplicates; stale events) are dropped and logged; everything else is answered with
+ * a signed, encrypted `xp.error` carrying an `e` tag.
+ *
+ * Calls run at most once: the state database records a call as started before the upstream call
+ * and stores every answer before it reaches the outbox (see {@link StateDatabase}); `recover()`
+ * finishes what a crash left behind.
+ * @module
+ */
+import {
+  type CipherBackend,
+  CryptoError,
+  checkFreshness,
+  createEventTemplate,
+  getExpiration,
+  getTag,
+  type Identity,
+  isExpired,
+  isKeyString,
+  MAX_PLAINTEXT_BYTES,
+  openEvent,
+  type PublicIdentity,
+  type SignatureBackend,
+  sealEvent,
+  signEvent,
+  verifyEvent,
+  type X25519KeyString,
+  type XpEvent,
+} from '@xprotocol/crypto';
+import { TokenBuckets } from '@xprotocol/relay';
+import type { RelayPool, Subscription } from '@xprotocol/relay-client';
+import { type JsonObject, type XpErrorCode, type XpErrorPayload, xpError } from '@xprotocol/translate';
+import type { AccessPolicy } from './access.js';
+import type { EndpointCatalog } from './endpoint-catalog.js';
+import { BridgeError } from './errors.js';
+import { type BridgeLogger, silentLogger } from './logger.js';
+import type { StateDatabase } from './state-database.js';
+import type { UpstreamSession } from './upstream/upstream-session.js';
+
+/** Kinds the endpoint answers itself. */
+export const CATALOG_KIND = 'xp.schema.catalog';
+
+/** Options of {@link XpEndpoint}. */
+export interface XpEndpointOptions {
+  identity: Identity;
+  pool: RelayPool;
+  state: StateDatabase;
+  catalog: EndpointCatalog;
+  /** Upstream sessions by `mcp_sources[].name`. */
+  upstreams: ReadonlyMap<string, UpstreamSession>;
+  access: AccessPolicy;
+  /** `rate_limit.requests_per_minute` by source name; default 600. */
+  requestsPerMinute?: ReadonlyMap<string, number>;
+  /** Longest an upstream call may run, in ms (also bounded by the request's expiration). Default 30000. */
+  callTimeoutMs?: number;
+  /** Clock skew allowed for `created_at`, in s. Default 300. */
+  maxFutureSeconds?: number;
+  /** Dedupe retention: older events are dropped as stale, in s. Default 3600. */
+  retentionSeconds?: number;
+  /** Lifetime of the answers the endpoint publishes when the request had no expiration, in s. Default 3600. */
+  answerTtlSeconds?: number;
+  /** Calls run at once; more wait in line. Default 32. */
+  maxConcurrentCalls?: number;
+  signatures: SignatureBackend;
+  cipher: CipherBackend;
+  logger?: BridgeLogger;
+  /** The clock, in ms. */
+  now?: () => number;
+}
+
+/** What became of one inbound event (returned for tests and logs). */
+export type InboundOutcome =
+  | { action: 'dropped'; reason: string }
+  | { action: 'ignored'; reason: string }
+  | { action: 'answered'; kind: string; code: XpErrorCode | undefined; answer: XpEvent };
+
+/** Kinds that are answers to our own requests (Direction 2 handles them), not calls. */
+function isAnswerKind(kind: string): boolean {
+  return kind === 'xp.error' || kind.endsWith('.result') || kind === 'xp.endpoint.announce';
+}
+
+type ResolvedOptions = Required<Omit<XpEndpointOptions, 'requestsPerMinute' | 'logger' | 'now'>>;
+
+/** The endpoint's inbound side. */
+export class XpEndpoint {
+  readonly #o: ResolvedOptions;
+  readonly #logger: BridgeLogger;
+  readonly #now: () => number;
+  readonly #buckets = new Map<string, TokenBuckets>();
+  readonly #perMinute: ReadonlyMap<string, number>;
+  #subscription: Subscription | undefined;
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
+  readonly #inflight = new Set<Promise<unknown>>();
+
+  constructor(options: XpEndpointOptions) {
+    this.#o = {
+      callTimeoutMs: 30_000,
+      maxFutureSeconds: 300,
+      retentionSeconds: 3600,
+      answerTtlSeconds: 3600,
+      maxConcurrentCalls: 32,
+      ...options,
+    } as ResolvedOptions;
+    this.#logger = options.logger ?? silentLogger;
+    this.#now = options.now ?? Date.now;
+    this.#perMinute = options.requestsPerMinute ?? new Map();
+  }
+
+  /** The adapter's own public keys. */
+  get keys(): PublicIdentity {
+    return this.#o.identity.keys;
+  }
+
+  /**
+   * Finishes what a crash left (re-sends stored answers, answers interrupted calls, processes calls
+   * that never started), then subscribes to events addressed to the adapter.
+   */
+  async start(): Promise<void> {
+    await this.recover();
+    this.#subscription = this.#o.pool.subscribe([{ '#p': [this.#o.identity.keys.ed25519] }], {
+      onEvent: (event) => {
+        this.#track(this.handleEvent(event));
+      },
+      onClosed: (relay, reason) =>
+        this.#logger.warn({ relay, reason }, 'relay closed the inbound subscription'),
+    });
+  }
+
+  /** Stops receiving and waits for calls in flight to be answered. */
+  async stop(): Promise<void> {
+    this.#subscription?.close();
+    this.#subscription = undefined;
+    await Promise.allSettled([...this.#inflight]);
+  }
+
+  /** Finishes the calls a crash left unfinished (see {@link StateDatabase}). */
+  async recover(): Promise<void> {
+    const { state } = this.#o;
+    for (const call of state.unfinished()) {
+      if (call.status === 'answered' && call.answer) {
+        await this.#deliver(call.id, call.answer);
+      } else if (call.status === 'started' && call.request) {
+        this.#logger.warn(
+          { id: call.id, kind: call.request.kind },
+          'answering a call interrupted by a restart; it is not re-run',
+        );
+        await this.#answerError(
+          call.request,
+          xpError(
+            'UPSTREAM_ERROR',
+            'interrupted: the adapter stopped while this call was running; it was not retried',
+          ),
+        );
+      } else if (call.status === 'received' && call.request) {
+        // It never reached the server: process it now (dedupe already recorded it).
+        await this.#process(call.request, false);
+      } else {
+        state.markDropped(call.id);
+      }
+    }
+  }
+
+  /**
+   * Runs one event through the whole pipeline. Public so tests can inject events below the relay;
+   * the subscription calls it for everything the relays deliver. Never throws.
+   */
+  async handleEvent(raw: unknown): Promise<InboundOutcome> {
+    try {
+      const verdict = verifyEvent(raw, this.#o.signatures);
+      if (!verdict.ok) return this.#drop(undefined, `${verdict.code}: ${verdict.message}`);
+      const event = verdict.event;
+      if (event.pubkey === this.#o.identity.keys.ed25519)
+        return { action: 'ignored', reason: 'our own event' };
+      if (getTag(event, 'p') !== this.#o.identity.keys.ed25519) {
+        return this.#drop(undefined, 'not addressed to this adapter (p tag)');
+      }
+      if (isAnswerKind(event.kind))
+        return { action: 'ignored', reason: `${event.kind} is an answer, not a call` };
+      return await this.#process(event, true);
+    } catch (error) {
+      this.#logger.error({ error: (error as Error).message }, 'inbound event failed unexpectedly');
+      return { action: 'dropped', reason: `internal error: ${(error as Error).message}` };
+    }
+  }
+
+  async #process(event: XpEvent, claim: boolean): Promise<InboundOutcome> {
+    const { state } = this.#o;
+    const nowSeconds = Math.floor(this.#now() / 1000);
+    if (claim && state.claim(event, nowSeconds) === 'duplicate') {
+      return this.#drop(undefined, `duplicate of ${event.id}; its answer is already on the relay`);
+    }
+    const freshness = checkFreshness(event, nowSeconds, {
+      maxFutureSeconds: this.#o.maxFutureSeconds,
+      maxAgeSeconds: this.#o.retentionSeconds,
+    });
+    if (freshness !== 'ok') {
+      return this.#drop(event.id, `${freshness}: created_at ${event.created_at}, now ${nowSeconds}`);
+    }
+    if (isExpired(event, nowSeconds)) {
+      return this.#answerError(event, xpError('EXPIRED', `the request expired at ${getExpiration(event)}`));
+    }
+    if (event.kind === CATALOG_KIND) return this.#answerCatalog(event);
+    const tool = this.#o.catalog.tool(event.kind);
+    if (!tool) return this.#answerError(event, xpError('NOT_FOUND', `no schema ${event.kind} here`));
+    const required = tool.contract.auth.required_capability;
+    const access = this.#o.access.check(event.pubkey, required);
+    if (!access.ok) {
+      return this.#answerError(
+        event,
+        xpError('AUTHORIZATION_INSUFFICIENT', `${required} is required: ${access.reason}`, {
+          details: { required_capability: required },
+        }),
+      );
+    }
+    const limited = this.#bucket(tool.source).take(event.pubkey, this.#now());
+    if (!limited.ok) {
+      return this.#answerError(
+        event,
+        xpError('RATE_LIMITED', `rate limit of source ${tool.source} exceeded`, {
+          retry_after: limited.retryAfterSeconds,
+        }),
+      );
+    }
+    let payload: unknown;
+    try {
+      const opened = openEvent(event, this.#o.identity, {
+        signatures: this.#o.signatures,
+        cipher: this.#o.cipher,
+      });
+      payload = JSON.parse(opened.plaintext);
+    } catch (error) {
+      if (error instanceof SyntaxError) {
+        return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
+      }
+      return this.#drop(event.id, `cannot decrypt: ${(error as Error).message}`);
+    }
+    const check = tool.validate(payload);
+    if (!check.ok) {
+      return this.#answerError(
+        event,
+        xpError('SCHEMA_VIOLATION', check.message, {
+          details: { errors: check.errors } as unknown as JsonObject,
+        }),
+      );
+    }
+    return this.#call(event, tool.source, tool.upstreamName, payload as Record<string, unknown>);
+  }
+
+  async #call(
+    event: XpEvent,
+    source: string,
+    upstreamName: string,
+    args: Record<string, unknown>,
+  ): Promise<InboundOutcome> {
+    const upstream = this.#o.upstreams.get(source);
+    if (!upstream) return this.#answerError(event, xpError('NOT_FOUND', `source ${source} is not running`));
+    await this.#acquire();
+    let result: Record<string, unknown>;
+    try {
+      const expiration = getExpiration(event);
+      const untilExpiry =
+        expiration === undefined ? Number.POSITIVE_INFINITY : (expiration + 1) * 1000 - this.#now();
+      const timeoutMs = Math.max(1, Math.min(this.#o.callTimeoutMs, untilExpiry));
+      // From here on the call is never run again, whatever happens to this process.
+      this.#o.state.markStarted(event.id);
+      this.#logger.info(
+        { id: event.id, kind: event.kind, sender: event.pubkey, source },
+        'calling upstream tool',
+      );
+      result = await upstream.callTool(upstreamName, args, { timeoutMs });
+    } catch (error) {
+      const bridge = error instanceof BridgeError ? error : undefined;
+      const code: XpErrorCode = bridge?.code === 'UPSTREAM_TIMEOUT' ? 'TIMEOUT' : 'UPSTREAM_ERROR';
+      return this.#answerError(event, xpError(code, (error as Error).message));
+    } finally {
+      this.#release();
+    }
+    try {
+      return await this.#answer(event, `${event.kind}.result`, result, undefined);
+    } catch (error) {
+      if (error instanceof CryptoError && error.code === 'INVALID_PAYLOAD') {
+        return this.#answerError(
+          event,
+          xpError(
+            'TOO_LARGE',
+            `the result does not fit in one event (at most ${MAX_PLAINTEXT_BYTES} bytes of JSON)`,
+          ),
+        );
+      }
+      throw error;
+    }
+  }
+
+  #answerCatalog(event: XpEvent): Promise<InboundOutcome> {
+    let request: { cursor?: unknown; limit?: unknown } = {};
+    if (event.content !== '') {
+      try {
+        const text = getTag(event, 'x25519')
+          ? openEvent(event, this.#o.identity, { signatures: this.#o.signatures, cipher: this.#o.cipher })
+              .plaintext
+          : event.content;
+        request = JSON.parse(text) as typeof request;
+      } catch {
+        return this.#answerError(
+          event,
+          xpError('SCHEMA_VIOLATION', 'a catalog request is empty or JSON {cursor?, limit?}'),
+        );
+      }
+    }
+    const cursor = typeof request.cursor === 'string' ? request.cursor : undefined;
+    const limit = typeof request.limit === 'number' ? request.limit : undefined;
+    let page: ReturnType<EndpointCatalog['page']>;
+    try {
+      page = this.#o.catalog.page(cursor, limit);
+    } catch (error) {
+      return this.#answerError(event, xpError('SCHEMA_VIOLATION', (error as Error).message));
+    }
+    // Catalog pages are public (DESIGN.md §4 "plaintext kinds"): signed, not encrypted.
+    const nowSeconds = Math.floor(this.#now() / 1000);
+    const answer = signEvent(
+      createEventTemplate({
+        kind: `${CATALOG_KIND}.result`,
+        content: JSON.stringify(page),
+        tags: [
+          ['p', event.pubkey],
+          ['e', event.id],
+        ],
+        created_at: nowSeconds,
+        expiration: this.#answerExpiration(event, nowSeconds),
+      }),
+      this.#o.identity.ed25519.secretKey,
+      this.#o.signatures,
+    );
+    return this.#deliver(event.id, answer).then(() => ({
+      action: 'answered',
+      kind: answer.kind,
+      code: undefined,
+      answer,
+    }));
+  }
+
+  async #answerError(request: XpEvent, error: XpErrorPayload): Promise<InboundOutcome> {
+    this.#logger.info(
+      { id: request.id, kind: request.kind, sender: request.pubkey, code: error.code },
+      error.message,
+    );
+    return this.#answer(request, 'xp.error', error, error.code);
+  }
+
+  /** Seals `payload` to the requester, stores it, then hands it to the outbox. */
+  async #answer(
+    request: XpEvent,
+    kind: string,
+    payload: unknown,
+    code: XpErrorCode | undefined,
+  ): Promise<InboundOutcome> {
+    const senderX25519 = getTag(request, 'x25519');
+    if (!senderX25519 || !isKeyString(senderX25519, 'x25519')) {
+      // Nowhere to seal an answer to: the request was not a sealed event.
+      return this.#drop(request.id, 'the request has no x25519 tag to answer to');
+    }
+    const nowSeconds = Math.floor(this.#now() / 1000);
+    const answer = sealEvent(
+      {
+        kind,
+        payload,
+        replyTo: request.id,
+        created_at: nowSeconds,
+        expiration: this.#answerExpiration(request, nowSeconds),
+      },
+      this.#o.identity,
+      { ed25519: request.pubkey, x25519: senderX25519 as X25519KeyString },
+      { signatures: this.#o.signatures, cipher: this.#o.cipher },
+    );
+    await this.#deliver(request.id, answer);
+    return { action: 'answered', kind, code, answer };
+  }
+
+  /** Answers live as long as the request (the caller gave up then), else for the answer TTL. */
+  #answerExpiration(request: XpEvent, nowSeconds: number): number {
+    const requested = getExpiration(request);
+    return requested !== undefined && requested > nowSeconds
+      ? requested
+      : nowSeconds + this.#o.answerTtlSeconds;
+  }
+
+  async #deliver(requestId: string, answer: XpEvent): Promise<void> {
+    const { state, pool } = this.#o;
+    if (state.status(requestId) !== 'answered') state.markAnswered(requestId, answer);
+    await pool.enqueue(answer);
+    state.markDone(requestId);
+  }
+
+  #drop(id: string | undefined, reason: string): InboundOutcome {
+    if (id !== undefined && this.#o.state.status(id) !== 'done') this.#o.state.markDropped(id);
+    this.#logger.debug({ id, reason }, 'inbound event dropped');
+    return { action: 'dropped', reason };
+  }
+
+  #bucket(source: string): TokenBuckets {
+    let bucket = this.#buckets.get(source);
+    if (!bucket) {
+      bucket = new TokenBuckets(this.#perMinute.get(source) ?? 600);
+      this.#buckets.set(source, bucket);
+    }
+    return bucket;
+  }
+
+  async #acquire(): Promise<void> {
+    if (this.#running < this.#o.maxConcurrentCalls) {
+      this.#running++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#running--;
+  }
+
+  #track(promise: Promise<unknown>): void {
+    this.#inflight.add(promise);
+    void promise.finally(() => this.#inflight.delete(promise));
+  }
+}

@@ -1,0 +1,160 @@
+// A real Direction 1 stack for tests: a relay on loopback, the official filesystem MCP server as a
+// child process, an endpoint with a state database, and a client with its own keys and pool.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateIdentity, type Identity } from '@xprotocol/crypto';
+import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { type Relay, startRelay } from '@xprotocol/relay';
+import { RelayPool, SqliteOutbox } from '@xprotocol/relay-client';
+import { translateSource } from '@xprotocol/translate';
+import {
+  AccessPolicy,
+  compileArgumentValidator,
+  type EndpointCatalog,
+  type EndpointTool,
+  StateDatabase,
+  UpstreamSession,
+  XpCaller,
+  XpEndpoint,
+} from '../../src/index.js';
+
+export const FS_SERVER = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
+export const backends = { signatures: nodeSignatures, cipher: nodeCipher };
+
+export interface Stack {
+  dir: string;
+  relay: Relay;
+  adapter: Identity;
+  client: Identity;
+  upstream: UpstreamSession;
+  upstreamCalls: () => number;
+  endpoint: XpEndpoint;
+  state: StateDatabase;
+  adapterPool: RelayPool;
+  clientPool: RelayPool;
+  caller: XpCaller;
+  catalog: EndpointCatalog;
+  /** Starts a second endpoint on the same state database and keys (a restarted adapter). */
+  restart(): Promise<XpEndpoint>;
+  close(): Promise<void>;
+}
+
+export async function startStack(
+  options: { requestsPerMinute?: number; grants?: string[] } = {},
+): Promise<Stack> {
+  const dir = mkdtempSync(join(tmpdir(), 'xp-bridge-'));
+  writeFileSync(join(dir, 'hello.txt'), 'hello from the filesystem\n');
+  const relay = await startRelay({ port: 0 });
+  const adapter = generateIdentity();
+  const client = generateIdentity();
+  const statePath = join(dir, 'state.db');
+  let state = new StateDatabase(statePath);
+  let adapterPool = await RelayPool.open({
+    urls: [relay.url],
+    outbox: new SqliteOutbox(statePath),
+    reconnect: { initialMs: 50, maxMs: 200 },
+  });
+  const upstream = new UpstreamSession({
+    name: 'fs',
+    transport: { type: 'stdio', command: [process.execPath, FS_SERVER, dir] },
+  });
+  let calls = 0;
+  const callTool = upstream.callTool.bind(upstream);
+  upstream.callTool = (...args) => {
+    calls++;
+    return callTool(...args);
+  };
+  const tools = await upstream.listTools();
+  const translation = translateSource({
+    name: 'fs',
+    namespace: 'com.test.fs',
+    tools,
+    adapterVersion: '0.0.0-test',
+  });
+  const byKind = new Map<string, EndpointTool>();
+  for (const contract of translation.contracts) {
+    const source = contract.source as { mcp_tool: string };
+    byKind.set(contract.kind, {
+      contract,
+      source: 'fs',
+      upstreamName: source.mcp_tool,
+      validate: compileArgumentValidator(contract.payload),
+    });
+  }
+  const catalog: EndpointCatalog = {
+    tool: (kind) => byKind.get(kind),
+    page: () => ({ contracts: translation.contracts }),
+  };
+  const access = new AccessPolicy({
+    default: 'deny',
+    grants: [{ key: client.keys.ed25519, capabilities: options.grants ?? ['com.test.fs.read'] }],
+  });
+  const makeEndpoint = (s: StateDatabase, pool: RelayPool) =>
+    new XpEndpoint({
+      identity: adapter,
+      pool,
+      state: s,
+      catalog,
+      upstreams: new Map([['fs', upstream]]),
+      access,
+      requestsPerMinute: new Map([['fs', options.requestsPerMinute ?? 600]]),
+      ...backends,
+    });
+  let endpoint = makeEndpoint(state, adapterPool);
+  await endpoint.start();
+  const clientPool = await RelayPool.open({ urls: [relay.url], reconnect: { initialMs: 50, maxMs: 200 } });
+  const caller = new XpCaller({ identity: client, pool: clientPool, ...backends });
+  const stack: Stack = {
+    dir,
+    relay,
+    adapter,
+    client,
+    upstream,
+    upstreamCalls: () => calls,
+    get endpoint() {
+      return endpoint;
+    },
+    get state() {
+      return state;
+    },
+    get adapterPool() {
+      return adapterPool;
+    },
+    clientPool,
+    caller,
+    catalog,
+    async restart() {
+      await endpoint.stop();
+      await adapterPool.close();
+      state.close();
+      state = new StateDatabase(statePath);
+      adapterPool = await RelayPool.open({
+        urls: [relay.url],
+        outbox: new SqliteOutbox(statePath),
+        reconnect: { initialMs: 50, maxMs: 200 },
+      });
+      endpoint = makeEndpoint(state, adapterPool);
+      return endpoint;
+    },
+    async close() {
+      await endpoint.stop();
+      await clientPool.close();
+      await adapterPool.close();
+      state.close();
+      await upstream.close();
+      await relay.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
