@@ -1,0 +1,406 @@
+/**
+ * Rules that relate several values (DESIGN.md §4–5), checked on the raw interpolated values so
+ * they are reported together with shape problems; each rule only looks at values of the right
+ * type (the shape check reports the others). Also emits the warnings: later-issue keys, public
+ * binds, open or empty `access`, wildcard grants, keys that have no effect.
+ * @module
+ */
+import type { _Collector } from './_collector.js';
+import type { KeyPath } from './_path.js';
+import { splitCommandLine } from './command-line.js';
+
+type Obj = Record<string, unknown>;
+
+/** Capability classes a tool can infer (translate's `CapabilityClass`, DESIGN.md §4). */
+const CAPABILITY_CLASSES = ['read', 'write', 'delete', 'execute', 'admin', 'access'];
+
+function _obj(v: unknown): Obj | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+function _list(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+function _str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+function _has(o: Obj | undefined, key: string): boolean {
+  return o !== undefined && Object.hasOwn(o, key);
+}
+/** True for a bind address that listens on every interface. */
+export function _isPublicHost(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]' || host === '0:0:0:0:0:0:0:0';
+}
+
+/** Runs every cross-field rule over the raw values. */
+export function _crossChecks(c: _Collector, env: Readonly<Record<string, string | undefined>>): void {
+  const root = _obj(c.source.value);
+  if (root === undefined) {
+    c.error(
+      [],
+      `expected a mapping of settings (identity, relay, mcp_sources, …), got ${_shape(c.source.value)}`,
+    );
+    return;
+  }
+  const names = new Map<string, string>();
+  const mcpSources = _list(root.mcp_sources);
+  _identity(c, _obj(root.identity));
+  _relay(c, _obj(root.relay), mcpSources.length);
+  const namespaces = new Map<string, number>();
+  mcpSources.forEach((item, i) => {
+    _mcpSource(c, _obj(item), i, names, namespaces, env);
+  });
+  _list(root.xprotocol_sources).forEach((item, i) => {
+    _xprotocolSource(c, _obj(item), i, names);
+  });
+  const server = _obj(root.mcp_server);
+  _mcpServer(c, server);
+  _discovery(c, _obj(root.discovery), server);
+  _logging(c, _obj(root.logging), server);
+  _access(c, root, mcpSources.length);
+}
+
+function _shape(v: unknown): string {
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'string' ? 'a string' : String(v);
+}
+
+function _identity(c: _Collector, identity: Obj | undefined): void {
+  if (_has(identity, 'parent_key')) {
+    c.warn(
+      'NOT_IMPLEMENTED',
+      ['identity', 'parent_key'],
+      'organizational trust chains are not implemented yet: the key is checked and otherwise ignored',
+      'key',
+    );
+  }
+  if (_has(identity, 'parent_delegation_event')) {
+    c.warn(
+      'NOT_IMPLEMENTED',
+      ['identity', 'parent_delegation_event'],
+      'delegation events are not implemented yet: the path is ignored',
+      'key',
+    );
+  }
+}
+
+function _relay(c: _Collector, relay: Obj | undefined, mcpSourceCount: number): void {
+  const urls = _list(relay?.urls);
+  const seen = new Map<string, number>();
+  urls.forEach((url, i) => {
+    if (typeof url !== 'string') return;
+    const first = seen.get(url);
+    if (first !== undefined)
+      c.error(['relay', 'urls', i], `${JSON.stringify(url)} is already listed at relay.urls[${first}]`);
+    else seen.set(url, i);
+  });
+  if (urls.length === 0 && mcpSourceCount > 0) {
+    const path: KeyPath = relay === undefined ? ['relay'] : ['relay', 'urls'];
+    c.error(
+      path,
+      'missing, expected at least one ws:// or wss:// URL: mcp_sources are served to XProtocol clients through a relay',
+      c.source.hasKey(path) ? 'key' : 'value',
+    );
+  }
+}
+
+function _mcpSource(
+  c: _Collector,
+  src: Obj | undefined,
+  i: number,
+  names: Map<string, string>,
+  namespaces: Map<string, number>,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  if (src === undefined) return;
+  const at = (...rest: (string | number)[]): KeyPath => ['mcp_sources', i, ...rest];
+  _uniqueName(c, _str(src.name), at('name'), `mcp_sources[${i}]`, names);
+
+  const ns = _str(src.xprotocol_namespace);
+  if (ns !== undefined) {
+    const first = namespaces.get(ns);
+    if (first !== undefined) {
+      c.error(
+        at('xprotocol_namespace'),
+        `namespace ${JSON.stringify(ns)} is already used by mcp_sources[${first}]`,
+      );
+    } else namespaces.set(ns, i);
+  }
+
+  const transport = _str(src.transport);
+  if (transport === 'stdio') {
+    if (!_has(src, 'command'))
+      c.error(at('command'), 'missing, expected a command line: transport "stdio" runs a command');
+    for (const key of ['url', 'auth']) {
+      if (_has(src, key))
+        c.error(at(key), `${key} applies to transport "sse" or "streamable_http", not "stdio"`, 'key');
+    }
+  } else if (transport === 'sse' || transport === 'streamable_http') {
+    if (!_has(src, 'url'))
+      c.error(
+        at('url'),
+        `missing, expected an http:// or https:// URL: transport "${transport}" connects to one`,
+      );
+    for (const key of ['command', 'args', 'env']) {
+      if (_has(src, key)) c.error(at(key), `${key} applies to transport "stdio", not "${transport}"`, 'key');
+    }
+  }
+
+  const command = src.command;
+  if (typeof command === 'string' && command !== '') {
+    const split = splitCommandLine(command);
+    if (!split.ok) c.error(at('command'), `cannot split the command: ${split.reason}`);
+  }
+
+  const auth = _obj(src.auth);
+  const tokenEnv = _str(auth?.token_env);
+  if (tokenEnv !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) {
+    const token = env[tokenEnv];
+    if (token === undefined || token === '') {
+      c.error(
+        at('auth', 'token_env'),
+        `environment variable ${tokenEnv} is ${token === undefined ? 'not set' : 'empty'}: it must hold the bearer token`,
+      );
+    }
+  }
+
+  const mode = _str(src.capability_inference) ?? 'auto';
+  const capabilities = _list(src.capabilities);
+  if (mode === 'explicit') {
+    if (capabilities.length === 0) {
+      const path = at('capabilities');
+      c.error(
+        path,
+        'missing, expected a non-empty list of capabilities: capability_inference is "explicit"',
+        c.source.hasKey(path) ? 'key' : 'value',
+      );
+    }
+    const byClass = new Map<string, number>();
+    capabilities.forEach((cap, j) => {
+      if (typeof cap !== 'string') return;
+      const last = cap.slice(cap.lastIndexOf('.') + 1);
+      const first = byClass.get(last);
+      if (first !== undefined) {
+        c.error(
+          at('capabilities', j),
+          `ends in ${JSON.stringify(last)} like capabilities[${first}]: explicit inference maps each tool class to the one capability ending in it`,
+        );
+      } else byClass.set(last, j);
+      if (!CAPABILITY_CLASSES.includes(last)) {
+        c.warn(
+          'IGNORED_KEY',
+          at('capabilities', j),
+          `ends in ${JSON.stringify(last)}, which no tool class maps to (${CAPABILITY_CLASSES.join(', ')}); only schema_overrides.<tool>.required_capability can use it`,
+        );
+      }
+    });
+  } else if (capabilities.length > 0) {
+    c.warn(
+      'IGNORED_KEY',
+      at('capabilities'),
+      'ignored: capability_inference is "auto" (capabilities are used by "explicit")',
+      'key',
+    );
+  }
+
+  const threshold = src.description_quality_threshold;
+  const floor = src.description_quality_floor;
+  const t = typeof threshold === 'number' ? threshold : 0.4;
+  if (typeof floor === 'number' && floor >= 0 && floor <= 1 && t >= 0 && t <= 1 && floor > t) {
+    c.error(
+      at('description_quality_floor'),
+      `expected at most description_quality_threshold (${t}), got ${floor}`,
+    );
+  }
+
+  const allow = src.tool_allowlist;
+  if (Array.isArray(allow)) {
+    const seen = new Set<unknown>();
+    allow.forEach((tool, j) => {
+      if (seen.has(tool)) c.error(at('tool_allowlist', j), `${JSON.stringify(tool)} is listed twice`);
+      seen.add(tool);
+    });
+    const overrides = _obj(src.schema_overrides);
+    for (const tool of Object.keys(overrides ?? {})) {
+      if (!allow.includes(tool)) {
+        c.warn(
+          'IGNORED_KEY',
+          at('schema_overrides', tool),
+          `ignored: ${JSON.stringify(tool)} is not in tool_allowlist`,
+          'key',
+        );
+      }
+    }
+  }
+}
+
+function _uniqueName(
+  c: _Collector,
+  name: string | undefined,
+  path: KeyPath,
+  where: string,
+  names: Map<string, string>,
+): void {
+  if (name === undefined) return;
+  const first = names.get(name);
+  if (first !== undefined)
+    c.error(path, `name ${JSON.stringify(name)} is already used by ${first} (source names are unique)`);
+  else names.set(name, where);
+}
+
+function _xprotocolSource(c: _Collector, src: Obj | undefined, i: number, names: Map<string, string>): void {
+  if (src === undefined) return;
+  const at = (...rest: (string | number)[]): KeyPath => ['xprotocol_sources', i, ...rest];
+  _uniqueName(c, _str(src.name), at('name'), `xprotocol_sources[${i}]`, names);
+  const hasEndpoint = _has(src, 'endpoint');
+  const hasKey = _has(src, 'key');
+  const hasRelay = _has(src, 'relay');
+  if (hasEndpoint) {
+    for (const key of ['key', 'relay']) {
+      if (_has(src, key)) c.error(at(key), 'give either endpoint, or key with relay, not both', 'key');
+    }
+  } else if (hasKey && !hasRelay) {
+    c.error(
+      at('relay'),
+      'missing, expected a ws:// or wss:// URL (or a list): key needs the relay the endpoint listens on',
+    );
+  } else if (hasRelay && !hasKey) {
+    c.error(
+      at('key'),
+      'missing, expected "ed25519:" followed by 64 lowercase hex digits: relay needs the endpoint key',
+    );
+  } else if (!hasKey && !hasRelay) {
+    c.error(at('endpoint'), 'missing, expected an xp://host[:port] endpoint, or key and relay');
+  }
+}
+
+function _mcpServer(c: _Collector, server: Obj | undefined): void {
+  if (server === undefined) return;
+  for (const [key, alias] of [
+    ['port', 'sse_port'],
+    ['host', 'sse_host'],
+  ] as const) {
+    if (_has(server, key) && _has(server, alias)) {
+      c.error(['mcp_server', alias], `${alias} is an alias of ${key}: give one of them`, 'key');
+    }
+  }
+  const transport = _str(server.transport);
+  if (transport === 'stdio') {
+    for (const key of ['host', 'sse_host', 'port', 'sse_port', 'path']) {
+      if (_has(server, key)) {
+        c.warn(
+          'IGNORED_KEY',
+          ['mcp_server', key],
+          'ignored: transport is "stdio" (it applies to "streamable_http" and "sse")',
+          'key',
+        );
+      }
+    }
+  } else if (transport !== undefined) {
+    const key = _has(server, 'host') ? 'host' : 'sse_host';
+    const host = _str(server[key]);
+    if (host !== undefined && _isPublicHost(host)) {
+      c.warn(
+        'PUBLIC_BIND',
+        ['mcp_server', key],
+        `${host} listens on every network interface: the MCP face is reachable from other machines`,
+      );
+    }
+  }
+}
+
+function _discovery(c: _Collector, discovery: Obj | undefined, server: Obj | undefined): void {
+  if (discovery === undefined) return;
+  if (discovery.publish_dns === true) {
+    c.warn(
+      'NOT_IMPLEMENTED',
+      ['discovery', 'publish_dns'],
+      'DNS TXT publication is not implemented yet: ignored',
+    );
+  }
+  const port = discovery.well_known_port;
+  const host = _str(discovery.well_known_host);
+  if (port === undefined) {
+    if (host !== undefined) {
+      c.warn(
+        'IGNORED_KEY',
+        ['discovery', 'well_known_host'],
+        'ignored: discovery is served only when well_known_port is set',
+        'key',
+      );
+    }
+    return;
+  }
+  if (host !== undefined && _isPublicHost(host)) {
+    c.warn(
+      'PUBLIC_BIND',
+      ['discovery', 'well_known_host'],
+      `${host} listens on every network interface: discovery is reachable from other machines`,
+    );
+  }
+  const transport = _str(server?.transport);
+  if (server !== undefined && transport !== 'stdio') {
+    const serverPort = server.port ?? server.sse_port ?? 8767;
+    if (serverPort === port) {
+      c.error(
+        ['discovery', 'well_known_port'],
+        `port ${String(port)} is already used by the MCP face (mcp_server.port)`,
+      );
+    }
+  }
+}
+
+function _logging(c: _Collector, logging: Obj | undefined, server: Obj | undefined): void {
+  if (logging?.output === 'stdout' && _str(server?.transport) === 'stdio') {
+    c.error(
+      ['logging', 'output'],
+      'expected "stderr" or a file path, got "stdout": mcp_server.transport is "stdio", so stdout carries the MCP protocol',
+    );
+  }
+}
+
+function _access(c: _Collector, root: Obj, mcpSourceCount: number): void {
+  const access = _obj(root.access);
+  if (access === undefined) {
+    if (mcpSourceCount > 0) {
+      c.warn(
+        'ACCESS_NO_GRANTS',
+        ['access'],
+        'no access section: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")',
+      );
+    }
+    return;
+  }
+  if (access.default === 'allow') {
+    c.warn(
+      'ACCESS_ALLOW_ALL',
+      ['access', 'default'],
+      '"allow": any key may call every tool of the mcp_sources',
+    );
+  } else if (_list(access.grants).length === 0 && mcpSourceCount > 0) {
+    c.warn(
+      'ACCESS_NO_GRANTS',
+      ['access'],
+      'no access.grants: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT (access.default is "deny")',
+      'key',
+    );
+  }
+  _list(access.grants).forEach((g, i) => {
+    _list(_obj(g)?.capabilities).forEach((cap, j) => {
+      if (cap === '*') {
+        c.warn(
+          'WILDCARD_GRANT',
+          ['access', 'grants', i, 'capabilities', j],
+          '"*" grants every capability, on every source',
+        );
+      }
+    });
+  });
+  if (_list(access.trusted_issuers).length > 0) {
+    c.warn(
+      'NOT_IMPLEMENTED',
+      ['access', 'trusted_issuers'],
+      'delegation chains are not implemented yet: only direct grants are honoured',
+      'key',
+    );
+  }
+}

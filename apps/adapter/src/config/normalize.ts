@@ -1,0 +1,126 @@
+/**
+ * From the validated file (snake_case, defaults filled in) to the {@link AdapterConfig} the
+ * runtime uses: camelCase, paths expanded, commands split, bearer tokens resolved, aliases merged.
+ * Runs only after every check passed, so what it reads is known to be valid.
+ * @module
+ */
+import { dirname } from 'node:path';
+import { splitCommandLine } from './command-line.js';
+import { expandConfigPath } from './paths.js';
+import type { ConfigFile } from './schema.js';
+import type { AdapterConfig, McpSourceConfig, XprotocolSourceConfig } from './types.js';
+
+/** Where the configuration is and what its paths resolve against. */
+export interface _NormalizeContext {
+  /** Absolute path of the configuration file. */
+  readonly file: string;
+  readonly homeDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Builds the normalized configuration. */
+export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterConfig {
+  const where = { homeDir: ctx.homeDir, baseDir: dirname(ctx.file) };
+  const server = file.mcp_server;
+  const output = file.logging.output;
+  return {
+    file: ctx.file,
+    identity: {
+      keyFile: expandConfigPath(file.identity.key_file, where),
+      displayName: file.identity.display_name,
+    },
+    relay: {
+      urls: [...file.relay.urls],
+      reconnectIntervalSeconds: file.relay.reconnect_interval_seconds,
+      eventTtlSeconds: file.relay.event_ttl_seconds,
+    },
+    mcpSources: file.mcp_sources.map((s) => _mcpSource(s, ctx)),
+    xprotocolSources: file.xprotocol_sources.map(_xprotocolSource),
+    mcpServer:
+      server === undefined
+        ? undefined
+        : {
+            transport: server.transport,
+            host: _unbracket(server.host ?? server.sse_host ?? '127.0.0.1'),
+            port: server.port ?? server.sse_port ?? 8767,
+            path: server.path ?? '/mcp',
+            expose: [...new Set(server.expose ?? (['xprotocol_sources'] as const))],
+          },
+    discovery: {
+      wellKnownPort: file.discovery.well_known_port,
+      wellKnownHost: _unbracket(file.discovery.well_known_host ?? '127.0.0.1'),
+    },
+    logging: {
+      level: file.logging.level,
+      format: file.logging.format,
+      output: output === 'stderr' || output === 'stdout' ? output : { file: expandConfigPath(output, where) },
+    },
+    access: {
+      default: file.access?.default ?? 'deny',
+      grants: (file.access?.grants ?? []).map((g) => ({ key: g.key, capabilities: [...g.capabilities] })),
+      trustedIssuers: [...(file.access?.trusted_issuers ?? [])],
+    },
+    stateDatabase:
+      file.state_database === undefined || file.state_database === ':memory:'
+        ? file.state_database
+        : expandConfigPath(file.state_database, where),
+    callTimeoutMs: Math.round(file.call_timeout_seconds * 1000),
+  };
+}
+
+function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext): McpSourceConfig {
+  let command: string[] | undefined;
+  if (s.transport === 'stdio' && s.command !== undefined) {
+    const base =
+      typeof s.command === 'string' ? splitCommandLine(s.command) : { ok: true as const, argv: s.command };
+    // the cross-checks refused a command that does not split, so this cannot happen
+    if (!base.ok)
+      throw new Error(`internal: mcp_sources ${s.name}: command reached normalization unsplittable`);
+    command = [...base.argv, ...s.args.map(String)];
+  }
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(s.env)) env[name] = String(value);
+  const overrides: McpSourceConfig['schemaOverrides'] = {};
+  for (const [tool, o] of Object.entries(s.schema_overrides)) {
+    const entry: McpSourceConfig['schemaOverrides'][string] = {};
+    if (o.description !== undefined) entry.description = o.description;
+    if (o.title !== undefined) entry.title = o.title;
+    if (o.required_capability !== undefined) entry.required_capability = o.required_capability;
+    if (o.semantic !== undefined) entry.semantic = { ...o.semantic };
+    overrides[tool] = entry;
+  }
+  const tokenEnv = s.auth?.token_env;
+  return {
+    name: s.name,
+    namespace: s.xprotocol_namespace,
+    transport: s.transport,
+    command,
+    env,
+    url: s.transport === 'stdio' ? undefined : s.url,
+    bearerToken: tokenEnv === undefined ? undefined : ctx.env[tokenEnv],
+    capabilityInference: s.capability_inference,
+    capabilities: [...s.capabilities],
+    schemaOverrides: overrides,
+    toolAllowlist: s.tool_allowlist === undefined ? undefined : [...s.tool_allowlist],
+    rateLimit: { requestsPerMinute: s.rate_limit.requests_per_minute },
+    descriptionQualityThreshold: s.description_quality_threshold,
+    descriptionQualityFloor: s.description_quality_floor,
+    schemaRefreshIntervalSeconds: s.schema_refresh_interval_seconds,
+  };
+}
+
+function _xprotocolSource(s: ConfigFile['xprotocol_sources'][number]): XprotocolSourceConfig {
+  return {
+    name: s.name,
+    endpoint: s.endpoint,
+    key: s.key,
+    relays: s.relay === undefined ? [] : typeof s.relay === 'string' ? [s.relay] : [...s.relay],
+    mcpToolPrefix: s.mcp_tool_prefix,
+    schemaFilter: [...s.schema_filter],
+  };
+}
+
+/** `[::1]` → `::1` (the bind APIs take the bare address). */
+function _unbracket(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}

@@ -1,0 +1,24 @@
+/**
+ * A copy of the configuration that is safe to log: the bearer tokens and the values of each
+ * source's `env` are replaced. Log this, never the configuration itself.
+ * @module
+ */
+import type { AdapterConfig } from './types.js';
+
+/** What replaces a secret in {@link redactConfig}. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Returns a deep copy of `config` with `mcpSources[].bearerToken` and every `mcpSources[].env`
+ * value replaced by {@link REDACTED}.
+ * @example
+ * logger.info({ config: redactConfig(config) }, 'configuration loaded');
+ */
+export function redactConfig(config: AdapterConfig): AdapterConfig {
+  const copy = structuredClone(config);
+  for (const source of copy.mcpSources) {
+    if (source.bearerToken !== undefined) source.bearerToken = REDACTED;
+    for (const name of Object.keys(source.env)) source.env[name] = REDACTED;
+  }
+  return copy;
+}

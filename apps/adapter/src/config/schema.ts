@@ -1,0 +1,444 @@
+/**
+ * The shape of the YAML configuration file (seed §3.1 plus `access`, DESIGN.md §4–5), as a zod
+ * schema. It checks each value on its own; rules that relate several values live in
+ * `cross-checks.ts`. The same schema generates `config.schema.json` for editors
+ * ({@link configJsonSchema}), so every key carries a description and its default.
+ *
+ * Values are validated after `${ENV}` interpolation. Each leaf schema is registered with the
+ * phrase that completes "expected …" in messages (`_expectedPhrase`).
+ * @module
+ */
+import { isKeyString } from '@xprotocol/crypto';
+import { isReservedKind, isValidCapability, isValidGrant, isValidKind } from '@xprotocol/translate';
+import { z } from 'zod';
+
+// Keyed by the schema definition: `.describe()` and `.meta()` clone a schema but keep its definition.
+const EXPECTED = new WeakMap<object, string>();
+
+/** Registers the "expected …" phrase of a schema (used by the error map of `load.ts`). */
+function phrased<T extends z.ZodType>(schema: T, phrase: string): T {
+  EXPECTED.set(schema._zod.def, phrase);
+  return schema;
+}
+
+/** The "expected …" phrase registered for a schema, if any. */
+export function _expectedPhrase(schema: unknown): string | undefined {
+  if (!(schema instanceof z.ZodType)) return undefined;
+  return EXPECTED.get(schema._zod.def);
+}
+
+// ─── Leaf values ────────────────────────────────────────────────────────────────────────────
+
+const ED25519_PATTERN = '^ed25519:[0-9a-f]{64}$';
+const ED25519_PHRASE = '"ed25519:" followed by 64 lowercase hex digits';
+
+/** An identity key string (`ed25519:` + 64 lowercase hex), checked with `@xprotocol/crypto`. */
+const ed25519Key = () =>
+  phrased(
+    z
+      .string()
+      .refine((s) => isKeyString(s, 'ed25519'), { error: `expected ${ED25519_PHRASE}` })
+      .meta({ pattern: ED25519_PATTERN }),
+    ED25519_PHRASE,
+  );
+
+const nonEmpty = (phrase = 'a non-empty string') => phrased(z.string().min(1), phrase);
+
+/** A file path: `~` and `~/…` expand to the home directory, relative paths to the config's folder. */
+const filePath = () =>
+  phrased(
+    z
+      .string()
+      .min(1)
+      .refine((s) => !/^~[^/\\]/.test(s), {
+        error: 'expected a path ("~" and "~/…" are expanded; "~user" is not supported)',
+      }),
+    'a file path',
+  );
+
+const port = () => phrased(z.number().int().min(1).max(65535), 'a port number from 1 to 65535');
+
+const HOST_PATTERN = /^(\[[0-9A-Fa-f:.]+(%[A-Za-z0-9_.-]+)?\]|[A-Za-z0-9._:%-]+)$/;
+const host = () => phrased(z.string().regex(HOST_PATTERN), 'a host name or IP address (no scheme, no port)');
+
+function _urlWith(text: string, protocols: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return protocols.includes(url.protocol) && url.hostname !== '';
+}
+
+const WS_PHRASE = 'a ws:// or wss:// URL';
+const wsUrl = () =>
+  phrased(
+    z
+      .string()
+      .refine((s) => _urlWith(s, ['ws:', 'wss:']), { error: `expected ${WS_PHRASE}` })
+      .meta({ pattern: '^wss?://', format: 'uri' }),
+    WS_PHRASE,
+  );
+
+const HTTP_PHRASE = 'an http:// or https:// URL';
+const httpUrl = () =>
+  phrased(
+    z
+      .string()
+      .refine((s) => _urlWith(s, ['http:', 'https:']), { error: `expected ${HTTP_PHRASE}` })
+      .meta({ pattern: '^https?://', format: 'uri' }),
+    HTTP_PHRASE,
+  );
+
+const XP_ENDPOINT = /^xp:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*)(:(\d{1,5}))?\/?$/;
+const XP_PHRASE = 'an xp://host[:port] endpoint';
+const xpEndpoint = () =>
+  phrased(
+    z
+      .string()
+      .refine(
+        (s) => {
+          const m = XP_ENDPOINT.exec(s);
+          if (!m) return false;
+          const p = m[4] === undefined ? 443 : Number(m[4]);
+          return p >= 1 && p <= 65535;
+        },
+        { error: `expected ${XP_PHRASE}` },
+      )
+      .meta({ pattern: XP_ENDPOINT.source }),
+    XP_PHRASE,
+  );
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const envName = () =>
+  phrased(z.string().regex(ENV_NAME), 'an environment variable name ([A-Za-z_][A-Za-z0-9_]*)');
+
+const NAMESPACE_PHRASE =
+  'a namespace of dot-separated segments of [A-Za-z0-9_-]+ (for example com.acme.files)';
+const namespace = () =>
+  phrased(
+    z
+      .string()
+      .refine(isValidKind, { error: `expected ${NAMESPACE_PHRASE}`, abort: true })
+      .refine((s) => !isReservedKind(s), {
+        error: 'expected a namespace outside "xp", which is reserved for protocol kinds',
+      })
+      .meta({ pattern: '^(?!xp(\\.|$))[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' }),
+    NAMESPACE_PHRASE,
+  );
+
+const KIND_PHRASE = 'a kind of dot-separated segments of [A-Za-z0-9_-]+';
+const kind = () =>
+  phrased(
+    z
+      .string()
+      .refine(isValidKind, { error: `expected ${KIND_PHRASE}` })
+      .meta({ pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' }),
+    KIND_PHRASE,
+  );
+
+const CAPABILITY_PHRASE = 'a capability of dot-separated segments of [A-Za-z0-9_-]+';
+const capability = () =>
+  phrased(
+    z
+      .string()
+      .refine(isValidCapability, { error: `expected ${CAPABILITY_PHRASE}` })
+      .meta({ pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' }),
+    CAPABILITY_PHRASE,
+  );
+
+const GRANT_PHRASE = 'a capability, a capability ending in ".*", or "*"';
+const grant = () =>
+  phrased(
+    z
+      .string()
+      .refine(isValidGrant, { error: `expected ${GRANT_PHRASE}` })
+      .meta({ pattern: '^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$' }),
+    GRANT_PHRASE,
+  );
+
+const SOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const sourceName = () =>
+  phrased(
+    z.string().regex(SOURCE_NAME),
+    'a name of letters, digits, ".", "_" and "-" (at most 64, starting with a letter or digit)',
+  );
+
+const ratio = () => phrased(z.number().min(0).max(1), 'a number from 0 to 1');
+
+/** A scalar that becomes a string (`DEBUG: 1` and `args: [8080]` are fine in YAML). */
+const scalarText = () =>
+  phrased(z.union([z.string(), z.number(), z.boolean()]), 'a string (or a number or boolean)');
+
+const stringList = <T extends z.ZodType>(item: T, phrase: string) => phrased(z.array(item), phrase);
+
+// ─── Sections ───────────────────────────────────────────────────────────────────────────────
+
+const identitySchema = z
+  .strictObject({
+    key_file: filePath().describe(
+      'Path of the adapter key file (Ed25519 + X25519, JSON, mode 0600). Created on first start if missing.',
+    ),
+    display_name: phrased(z.string().min(1).max(128), 'a non-empty string of at most 128 characters')
+      .default('XProtocol MCP Adapter')
+      .describe('Human-readable name published in xp.endpoint.announce.'),
+    parent_key: ed25519Key().describe(
+      'Not implemented yet (accepted with a warning): parent key of the organizational trust chain.',
+    ),
+    parent_delegation_event: filePath().describe(
+      'Not implemented yet (accepted with a warning): path of the delegation event signed by parent_key.',
+    ),
+  })
+  .partial({ parent_key: true, parent_delegation_event: true })
+  .describe('The adapter identity.');
+
+const relaySchema = z
+  .strictObject({
+    urls: stringList(wsUrl(), 'a list of ws:// or wss:// URLs')
+      .default([])
+      .describe(
+        'Relays to publish to and receive from (ws:// or wss://). The first OK acknowledges a publish.',
+      ),
+    reconnect_interval_seconds: phrased(
+      z.number().gt(0).max(3600),
+      'a number of seconds above 0, at most 3600',
+    )
+      .default(5)
+      .describe('Base delay before reconnecting to a relay (backoff and jitter are added).'),
+    event_ttl_seconds: phrased(
+      z.number().int().min(1).max(86400),
+      'a whole number of seconds from 1 to 86400',
+    )
+      .default(3600)
+      .describe('The expiration the adapter puts on what it publishes, in seconds.'),
+  })
+  .describe('XProtocol relay connection.');
+
+const semanticSchema = z
+  .strictObject({
+    intent_verbs: stringList(nonEmpty(), 'a list of verbs').describe(
+      'Verbs an agent would use for this tool.',
+    ),
+    data_subjects: stringList(nonEmpty(), 'a list of nouns').describe('What the tool acts on.'),
+    domain: nonEmpty().describe('The domain (defaults to the last namespace segment).'),
+    related_schemas: stringList(kind(), 'a list of kinds').describe('Kinds of related tools.'),
+    use_when: nonEmpty().describe('When an agent should use this tool.'),
+    do_not_use_when: nonEmpty().describe('When it should not (and what to use instead).'),
+    example_inputs: phrased(
+      z.array(z.record(z.string(), z.unknown())),
+      'a list of argument mappings',
+    ).describe('Example arguments.'),
+  })
+  .partial()
+  .describe('Semantic annotations that replace the generated ones (seed §4.6).');
+
+const overrideSchema = z
+  .strictObject({
+    description: nonEmpty().describe('Replaces the tool description.'),
+    title: nonEmpty().describe('Replaces the tool title.'),
+    required_capability: capability().describe('The capability a caller needs; always wins over inference.'),
+    semantic: semanticSchema,
+  })
+  .partial()
+  .describe('Overrides for one tool.');
+
+const authSchema = z
+  .strictObject({
+    type: phrased(z.literal('bearer'), '"bearer"')
+      .default('bearer')
+      .describe('Only bearer tokens are supported.'),
+    token_env: envName().describe(
+      'Name of the environment variable holding the token (never the token itself).',
+    ),
+  })
+  .describe('Authentication to a remote (sse / streamable_http) MCP server.');
+
+const mcpSourceSchema = z
+  .strictObject({
+    name: sourceName().describe('Unique name of the source (used in logs and the announce).'),
+    transport: phrased(
+      z.enum(['stdio', 'sse', 'streamable_http']),
+      '"stdio" | "sse" | "streamable_http"',
+    ).describe('How to reach the MCP server.'),
+    command: phrased(
+      z.union([z.string().min(1), z.array(z.string()).min(1)]),
+      'a command line or a non-empty list of arguments',
+    ).describe('stdio: the command, split shell-style (never run through a shell), or an argv list.'),
+    args: stringList(scalarText(), 'a list of arguments')
+      .default([])
+      .describe('stdio: arguments appended to the command.'),
+    env: phrased(z.record(envName(), scalarText()), 'a mapping of environment variables')
+      .default({})
+      .describe('stdio: extra environment for the child (added to the SDK safe default environment).'),
+    url: httpUrl().describe('sse / streamable_http: the server URL.'),
+    auth: authSchema,
+    xprotocol_namespace: namespace().describe(
+      'Namespace of the generated kinds: tool read_file → {namespace}.read_file.',
+    ),
+    capability_inference: phrased(z.enum(['auto', 'explicit']), '"auto" | "explicit"')
+      .default('auto')
+      .describe(
+        'auto: {namespace}.{class}; explicit: the listed capability whose last segment is the class.',
+      ),
+    capabilities: stringList(capability(), 'a list of capabilities')
+      .default([])
+      .describe(
+        'Capabilities for capability_inference: explicit (for example internal.read, internal.write).',
+      ),
+    schema_overrides: phrased(z.record(nonEmpty('a tool name'), overrideSchema), 'a mapping of tool names')
+      .default({})
+      .describe('Per-tool overrides, keyed by MCP tool name.'),
+    tool_allowlist: stringList(nonEmpty('a tool name'), 'a list of tool names').describe(
+      'Expose only these tools (all when absent).',
+    ),
+    rate_limit: z
+      .strictObject({
+        requests_per_minute: phrased(
+          z.number().int().min(1).max(1_000_000),
+          'a whole number from 1 to 1000000',
+        )
+          .default(600)
+          .describe('Token bucket capacity per (caller key, source); refills rpm/60 per second.'),
+      })
+      .default({ requests_per_minute: 600 })
+      .describe('Per-caller rate limit.'),
+    description_quality_threshold: ratio()
+      .default(0.4)
+      .describe('Warn about tools whose description scores below this.'),
+    description_quality_floor: ratio()
+      .default(0.2)
+      .describe('Refuse to publish tools whose description scores below this.'),
+    schema_refresh_interval_seconds: phrased(
+      z.number().int().min(1).max(86400),
+      'a whole number of seconds from 1 to 86400',
+    )
+      .default(300)
+      .describe('How often tools/list is fetched again.'),
+  })
+  .partial({ command: true, url: true, auth: true, tool_allowlist: true })
+  .describe('An MCP server to expose as an XProtocol endpoint.');
+
+const xprotocolSourceSchema = z
+  .strictObject({
+    name: sourceName().describe('Unique name of the source.'),
+    endpoint: xpEndpoint().describe('xp://host[:port]: resolved through /.well-known/xprotocol-endpoint.'),
+    key: ed25519Key().describe('The endpoint key, with relay (instead of endpoint).'),
+    relay: phrased(
+      z.union([wsUrl(), z.array(wsUrl()).min(1)]),
+      'a ws:// or wss:// URL or a non-empty list of them',
+    ).describe('Relay(s) where the endpoint listens, with key.'),
+    mcp_tool_prefix: phrased(
+      z.string().regex(/^[A-Za-z0-9_-]{0,32}$/),
+      'at most 32 characters of [A-Za-z0-9_-]',
+    )
+      .default('')
+      .describe('Prefix of the MCP tool names (weather_ + weather.current.get → weather_current_get).'),
+    schema_filter: stringList(kind(), 'a list of kinds')
+      .default([])
+      .describe('Kinds to expose as tools; empty exposes all.'),
+  })
+  .partial({ endpoint: true, key: true, relay: true })
+  .describe('An XProtocol endpoint to expose as MCP tools.');
+
+const mcpServerSchema = z
+  .strictObject({
+    transport: phrased(
+      z.enum(['stdio', 'streamable_http', 'sse']),
+      '"stdio" | "streamable_http" | "sse"',
+    ).describe('How MCP clients connect to this adapter.'),
+    host: host().describe('HTTP bind address (default 127.0.0.1).'),
+    sse_host: host().describe('Alias of host.'),
+    port: port().describe('HTTP port (default 8767).'),
+    sse_port: port().describe('Alias of port.'),
+    path: phrased(z.string().regex(/^\/[^\s?#]*$/), 'a URL path starting with "/"').describe(
+      'HTTP path (default /mcp).',
+    ),
+    expose: phrased(
+      z.array(z.enum(['xprotocol_sources', 'mcp_sources'])).min(1),
+      'a non-empty list of "xprotocol_sources" | "mcp_sources"',
+    ).describe('What the MCP face lists as tools (default [xprotocol_sources]).'),
+  })
+  .partial({ host: true, sse_host: true, port: true, sse_port: true, path: true, expose: true })
+  .describe('The MCP face of the adapter (none when absent).');
+
+const discoverySchema = z
+  .strictObject({
+    publish_dns: phrased(z.boolean(), 'true or false').describe(
+      'Not implemented yet: true is accepted with a warning.',
+    ),
+    well_known_port: port().describe(
+      'Serve /.well-known/xprotocol-endpoint and /xp/schemas on this port (off when absent).',
+    ),
+    well_known_host: host().describe('Bind address of the discovery server (default 127.0.0.1).'),
+  })
+  .partial()
+  .describe('HTTP discovery.');
+
+const loggingSchema = z
+  .strictObject({
+    level: phrased(z.enum(['debug', 'info', 'warn', 'error']), '"debug" | "info" | "warn" | "error"')
+      .default('info')
+      .describe('Lowest level logged.'),
+    format: phrased(z.enum(['json', 'text']), '"json" | "text"')
+      .default('json')
+      .describe('JSON lines or readable text.'),
+    output: nonEmpty('"stderr", "stdout" or a file path')
+      .default('stderr')
+      .describe('stderr (default), stdout (not with mcp_server.transport: stdio) or a file path.'),
+  })
+  .describe('Logging.');
+
+const accessSchema = z
+  .strictObject({
+    default: phrased(z.enum(['deny', 'allow']), '"deny" | "allow"')
+      .default('deny')
+      .describe('deny: only granted keys may call; allow: anyone may (warned).'),
+    grants: phrased(
+      z.array(
+        z.strictObject({
+          key: ed25519Key().describe('The caller key.'),
+          capabilities: phrased(z.array(grant()).min(1), 'a non-empty list of capabilities').describe(
+            'Capabilities granted: exact, a.b.* (a.b.x and deeper) or * (everything).',
+          ),
+        }),
+      ),
+      'a list of grants',
+    )
+      .default([])
+      .describe('Keys allowed to call, with their capabilities.'),
+    trusted_issuers: stringList(ed25519Key(), 'a list of ed25519 keys')
+      .default([])
+      .describe('Keys whose delegations are trusted (delegation chains are not implemented yet).'),
+  })
+  .describe('Who may call the wrapped MCP servers.');
+
+/** The zod schema of the YAML configuration file (snake_case keys, as written). */
+export const configFileSchema = z
+  .strictObject({
+    identity: identitySchema,
+    relay: relaySchema.default({ urls: [], reconnect_interval_seconds: 5, event_ttl_seconds: 3600 }),
+    mcp_sources: phrased(z.array(mcpSourceSchema), 'a list of MCP sources')
+      .default([])
+      .describe('MCP servers to expose as XProtocol endpoints.'),
+    xprotocol_sources: phrased(z.array(xprotocolSourceSchema), 'a list of XProtocol sources')
+      .default([])
+      .describe('XProtocol endpoints to expose as MCP tools.'),
+    mcp_server: mcpServerSchema,
+    discovery: discoverySchema.default({}),
+    logging: loggingSchema.default({ level: 'info', format: 'json', output: 'stderr' }),
+    access: accessSchema,
+    state_database: filePath().describe(
+      'State database (dedupe, outbox, schema versions); default ~/.xprotocol/state/<ed25519 hex>.db.',
+    ),
+    call_timeout_seconds: phrased(z.number().gt(0).max(3600), 'a number of seconds above 0, at most 3600')
+      .default(30)
+      .describe('Timeout of calls to XProtocol endpoints.'),
+  })
+  .partial({ mcp_server: true, access: true, state_database: true })
+  .describe('XProtocol MCP Adapter configuration (docs/config.md).');
+
+/** The configuration file as written (input side: defaults may be left out). */
+export type ConfigFileInput = z.input<typeof configFileSchema>;
+/** The configuration file after validation, with defaults filled in. */
+export type ConfigFile = z.output<typeof configFileSchema>;

@@ -1,0 +1,128 @@
+/**
+ * The normalized configuration the runtime works from: camelCase, defaults filled in, `${ENV}`
+ * interpolated, paths absolute, commands split, tokens resolved. Produced by `loadConfig` /
+ * `parseConfig` from the snake_case YAML (docs/config.md lists every key).
+ * @module
+ */
+import type { ConfigWarning } from './errors.js';
+
+/** The whole adapter configuration. */
+export interface AdapterConfig {
+  /** Absolute path of the configuration file. */
+  file: string;
+  identity: {
+    /** Absolute path of the key file (`~` expanded, relative to the config file's folder). */
+    keyFile: string;
+    /** Published in the announce; default `XProtocol MCP Adapter`. */
+    displayName: string;
+  };
+  relay: {
+    /** ws:// or wss:// URLs, in the order written (may be empty when nothing needs a relay). */
+    urls: string[];
+    /** Default 5. */
+    reconnectIntervalSeconds: number;
+    /** The `expiration` put on published events, in seconds from now; default 3600. */
+    eventTtlSeconds: number;
+  };
+  mcpSources: McpSourceConfig[];
+  xprotocolSources: XprotocolSourceConfig[];
+  /** The MCP face; `undefined` when the file has no `mcp_server` section. */
+  mcpServer:
+    | {
+        transport: 'stdio' | 'streamable_http' | 'sse';
+        /** Bind address; default `127.0.0.1` (`sse_host` is an alias). */
+        host: string;
+        /** Default 8767 (`sse_port` is an alias). */
+        port: number;
+        /** Default `/mcp`. */
+        path: string;
+        /** Default `['xprotocol_sources']`. */
+        expose: ('xprotocol_sources' | 'mcp_sources')[];
+      }
+    | undefined;
+  discovery: {
+    /** The well-known + catalog HTTP server runs only when this is set. */
+    wellKnownPort: number | undefined;
+    /** Default `127.0.0.1`. */
+    wellKnownHost: string;
+  };
+  logging: {
+    level: 'debug' | 'info' | 'warn' | 'error';
+    format: 'json' | 'text';
+    /** Default `stderr`; `stdout` is refused when `mcpServer.transport` is `stdio`. */
+    output: 'stderr' | 'stdout' | { file: string };
+  };
+  access: {
+    /** Default `deny`. */
+    default: 'deny' | 'allow';
+    grants: { key: string; capabilities: string[] }[];
+    trustedIssuers: string[];
+  };
+  /** Absolute path; `undefined` → the runtime derives `~/.xprotocol/state/<ed25519 hex>.db`. */
+  stateDatabase: string | undefined;
+  /** Default 30000 (from `call_timeout_seconds`, default 30). */
+  callTimeoutMs: number;
+}
+
+/** One `mcp_sources` entry. */
+export interface McpSourceConfig {
+  name: string;
+  /** `xprotocol_namespace`: a valid kind outside the reserved `xp` namespace. */
+  namespace: string;
+  transport: 'stdio' | 'sse' | 'streamable_http';
+  /** stdio: argv (`command` split shell-style, then `args` appended); `undefined` otherwise. */
+  command: string[] | undefined;
+  /** stdio: extra environment for the child (values are secrets: never log them). */
+  env: Record<string, string>;
+  /** sse / streamable_http: the server URL; `undefined` for stdio. */
+  url: string | undefined;
+  /** The token read from the variable `auth.token_env` names (a secret: never log it). */
+  bearerToken: string | undefined;
+  capabilityInference: 'auto' | 'explicit';
+  /** The `capabilities` list (used by `explicit`). */
+  capabilities: string[];
+  schemaOverrides: Record<
+    string,
+    { description?: string; title?: string; required_capability?: string; semantic?: Record<string, unknown> }
+  >;
+  /** Only these tools are exposed; `undefined` exposes all. */
+  toolAllowlist: string[] | undefined;
+  /** Default 600. */
+  rateLimit: { requestsPerMinute: number };
+  /** Default 0.40. */
+  descriptionQualityThreshold: number;
+  /** Default 0.20. */
+  descriptionQualityFloor: number;
+  /** Default 300. */
+  schemaRefreshIntervalSeconds: number;
+}
+
+/** One `xprotocol_sources` entry: either `endpoint`, or `key` with `relays`. */
+export interface XprotocolSourceConfig {
+  name: string;
+  /** `xp://host[:port]`, resolved through the well-known document. */
+  endpoint: string | undefined;
+  /** The endpoint's `ed25519:` key (given with `relay`). */
+  key: string | undefined;
+  /** The `relay` URL(s) given with `key`; `[]` with `endpoint`. */
+  relays: string[];
+  /** Default `''`. */
+  mcpToolPrefix: string;
+  /** Kinds to expose; `[]` exposes all. */
+  schemaFilter: string[];
+}
+
+/** What `loadConfig` / `parseConfig` return. */
+export interface LoadedConfig {
+  config: AdapterConfig;
+  /** Accepted but noteworthy settings; the runtime logs each at warn level. */
+  warnings: ConfigWarning[];
+}
+
+/** Options of `loadConfig` / `parseConfig`. */
+export interface LoadConfigOptions {
+  /** Variables for `${NAME}` and `token_env`; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** What `~` expands to; default `os.homedir()`. */
+  homeDir?: string;
+}
