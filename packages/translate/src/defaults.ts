@@ -1,12 +1,13 @@
 /**
  * The default wiring of the seams to the real packages: capability inference reads the verb with
  * `@xprotocol/semantic`'s `parseToolName` + `capabilityClassOf` (the one verb parser, DESIGN.md
- * §4). Until `@xprotocol/semantic` exports its annotator and `@xprotocol/gbnf` its compiler, the
- * default translation leaves `semantic` to the operator's overrides and records the grammar as
- * `not_compiled` (each contract says so in `gbnf_status`; nothing is silently invented).
+ * §4); annotations come from its `annotateTool`. Until `@xprotocol/gbnf` exports its compiler, the
+ * default translation records the grammar as `not_compiled` (each contract says so in
+ * `gbnf_status`; nothing is silently invented).
  * @module
  */
-import { capabilityClassOf, parseToolName } from '@xprotocol/semantic';
+import { annotateTool, capabilityClassOf, parseToolName, type SemanticOverrides } from '@xprotocol/semantic';
+import type { JsonObject } from './json.js';
 import type { Annotate, ClassifyToolName, CompileGrammar } from './seams.js';
 
 /**
@@ -18,6 +19,13 @@ import type { Annotate, ClassifyToolName, CompileGrammar } from './seams.js';
 export const classifyToolName: ClassifyToolName = (name) =>
   capabilityClassOf(parseToolName(name).verbClass) ?? undefined;
 
+/**
+ * Annotates a tool with `@xprotocol/semantic`'s `annotateTool` (seed §4.6): intent verbs, data
+ * subjects, domain, related schemas, use / do-not-use sentences, description quality score.
+ */
+export const semanticAnnotate: Annotate = ({ tool, siblings, namespace, override }) =>
+  annotateTool(tool, siblings, namespace, override as SemanticOverrides | undefined) as unknown as JsonObject;
+
 /** The seams used where a translation is given none; `undefined` means "not wired yet". */
 export interface DefaultSeams {
   readonly classifyToolName: ClassifyToolName;
@@ -28,6 +36,6 @@ export interface DefaultSeams {
 /** The default seams (see the module comment for what is wired). */
 export const defaultSeams: DefaultSeams = Object.freeze({
   classifyToolName,
-  annotate: undefined,
+  annotate: semanticAnnotate,
   compileGrammar: undefined,
 });

@@ -23,11 +23,14 @@ export interface AnnotateInput {
   readonly tool: McpTool;
   /** Every tool of the source that translates (this one included), sorted by kind. */
   readonly siblings: readonly SiblingTool[];
+  /** `schema_overrides.<tool>.semantic`, when the operator gave one. */
+  readonly override?: JsonObject | undefined;
 }
 
 /**
  * Produces the `semantic` field of a contract (seed §4.6). Must be deterministic and return plain
- * JSON. Operator overrides (`schema_overrides.<tool>.semantic`) are merged on top by the translator.
+ * JSON. The translator also merges the operator's override on top of the result (overrides always
+ * win) and then sets `auto_generated: false` when the result carries that flag.
  */
 export type Annotate = (input: AnnotateInput) => JsonObject;
 

@@ -166,7 +166,10 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
         namespace: ctx.namespace,
         tool: effective,
         siblings: ctx.siblings ?? [{ name: tool.name, kind: kind.kind, description }],
+        override: override?.semantic,
       });
+      const json = checkJsonSafety(semantic);
+      if (!json.ok) throw new Error(`the annotation is not plain JSON at ${json.pointer}: ${json.reason}`);
     } catch (error) {
       warn(
         'ANNOTATE_FAILED',
@@ -174,7 +177,10 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
       );
     }
   }
-  if (override?.semantic !== undefined) semantic = { ...(semantic ?? {}), ..._cloneJson(override.semantic) };
+  if (override?.semantic !== undefined && Object.keys(override.semantic).length > 0) {
+    semantic = { ...(semantic ?? {}), ..._cloneJson(override.semantic) };
+    if (typeof semantic.auto_generated === 'boolean') semantic.auto_generated = false;
+  }
 
   const grammar = _grammar(tool.inputSchema, seams.compileGrammar ?? defaultSeams.compileGrammar, warn);
 

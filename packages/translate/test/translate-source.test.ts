@@ -41,6 +41,7 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
       'kind',
       'version',
       'description',
+      'semantic',
       'source',
       'payload',
       'response',
@@ -49,6 +50,11 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
       'gbnf_grammar',
       'gbnf_status',
     ]);
+    // the default annotator is @xprotocol/semantic's annotateTool (seed §4.6)
+    expect(c.semantic).toMatchObject({ domain: 'filesystem', auto_generated: true });
+    expect(c.semantic?.intent_verbs).toContain('read');
+    expect(c.semantic?.data_subjects).toContain('file');
+    expect(typeof c.semantic?.description_quality_score).toBe('number');
     expect(c.kind).toBe('com.acme.filesystem.read_file');
     expect(c.version).toBe('1.0.0');
     expect(c.description).toBe(READ_FILE.description);
@@ -231,7 +237,10 @@ describe('source options (seed §3.1)', () => {
     });
     const c = out.contracts[0];
     expect(c?.description).toBe('Process an incoming data record');
-    expect(c?.semantic).toEqual({ use_when: 'Agent needs to validate a record' });
+    expect(c?.semantic).toMatchObject({
+      use_when: 'Agent needs to validate a record',
+      auto_generated: false,
+    });
     expect(out.warnings.map((w) => w.code)).toEqual(['UNKNOWN_OVERRIDE']);
   });
   it('refuses an invalid override value', () => {
@@ -268,7 +277,7 @@ describe('seams', () => {
     ]);
     expect(out.contracts[1]?.semantic).toEqual({
       domain: 'files',
-      auto_generated: true,
+      auto_generated: false,
       described: 'Write',
       kind: 'com.acme.filesystem.write_file',
     });
@@ -381,5 +390,32 @@ describe('every tool of ../shared/data/mcp-servers translates or is refused with
     }
     // what the recorded servers are known to give: everything translates
     expect(out.refused, file).toEqual([]);
+  });
+});
+
+describe('capabilities of a real server (modelcontextprotocol__server-filesystem.json)', () => {
+  it('infers read / write per tool with the shared verb parser and the annotations', () => {
+    const server = loadServers().find((s) => s.file === 'modelcontextprotocol__server-filesystem.json');
+    if (server === undefined) throw new Error('modelcontextprotocol__server-filesystem.json missing');
+    const out = translateSource({
+      name: 'filesystem',
+      namespace: 'com.test.fs',
+      tools: server.tools,
+      adapterVersion: '0.1.0',
+    });
+    const caps = Object.fromEntries(
+      out.contracts.map((c) => [(c.source as { mcp_tool: string }).mcp_tool, c.auth.required_capability]),
+    );
+    expect(caps).toMatchObject({
+      read_text_file: 'com.test.fs.read',
+      read_multiple_files: 'com.test.fs.read',
+      list_directory: 'com.test.fs.read',
+      search_files: 'com.test.fs.read',
+      get_file_info: 'com.test.fs.read',
+      write_file: 'com.test.fs.write',
+      edit_file: 'com.test.fs.write',
+      create_directory: 'com.test.fs.write',
+      move_file: 'com.test.fs.write',
+    });
   });
 });
