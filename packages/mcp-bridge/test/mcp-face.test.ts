@@ -1,0 +1,85 @@
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Announcer, McpFace, StateDatabase } from '../src/index.js';
+import { type Stack, startStack } from './support/stack.js';
+
+let stack: Stack | undefined;
+let client: Client | undefined;
+afterEach(async () => {
+  await client?.close();
+  await stack?.close();
+  stack = undefined;
+  client = undefined;
+});
+
+async function faceOverStack(s: Stack): Promise<{ client: Client; face: McpFace }> {
+  const announcer = new Announcer({
+    pool: s.adapterPool,
+    identity: s.adapter,
+    relays: [s.relay.url],
+    payload: () => ({ display_name: 'B' }),
+    signatures: nodeSignatures,
+  });
+  await announcer.publish();
+  const face = new McpFace({
+    caller: s.caller,
+    state: new StateDatabase(':memory:'),
+    sources: [{ name: 'fs', key: s.adapter.keys.ed25519, label: 'xp-test', prefix: 'fs_', schemaFilter: [] }],
+    callTimeoutMs: 10_000,
+    sha256: nodeCipher.sha256,
+    serverInfo: { name: 'face-test', version: '0.0.0' },
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await face.server.connect(serverSide);
+  const mcp = new Client({ name: 'test-client', version: '0.0.0' }, { capabilities: {} });
+  await mcp.connect(clientSide);
+  return { client: mcp, face };
+}
+
+describe('Direction 2: the MCP face over a real XProtocol endpoint', () => {
+  it('lists the endpoint catalog as prefixed tools and calls one through the relay', async () => {
+    stack = await startStack();
+    const { client: mcp } = await faceOverStack(stack);
+    client = mcp;
+    const { tools } = await mcp.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('fs_read_text_file');
+    expect(names).toHaveLength(14);
+    const read = tools.find((t) => t.name === 'fs_read_text_file')!;
+    expect(read.description).toMatch(/\[XProtocol: com\.test\.fs\.read_text_file via xp-test\]$/);
+    const result = await mcp.callTool({
+      name: 'fs_read_text_file',
+      arguments: { path: `${stack.dir}/hello.txt` },
+    });
+    expect(result.isError).not.toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toBe('hello from the filesystem\n');
+    expect(stack.upstreamCalls()).toBe(1);
+  });
+
+  it('returns a schema violation as an isError tool result without sending anything', async () => {
+    stack = await startStack();
+    const { client: mcp } = await faceOverStack(stack);
+    client = mcp;
+    const result = await mcp.callTool({ name: 'fs_read_text_file', arguments: { path: 42 } });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(
+      /^Request payload does not conform to schema: \/path: must be string/,
+    );
+    expect(stack.upstreamCalls()).toBe(0);
+  });
+
+  it('turns AUTHORIZATION_INSUFFICIENT into InvalidRequest with data.xp_code, and an unknown tool into InvalidParams', async () => {
+    stack = await startStack();
+    const { client: mcp } = await faceOverStack(stack);
+    client = mcp;
+    const denied = await mcp
+      .callTool({ name: 'fs_write_file', arguments: { path: `${stack.dir}/x`, content: 'y' } })
+      .catch((e: unknown) => e);
+    expect(denied).toMatchObject({ code: -32600, data: { xp_code: 'AUTHORIZATION_INSUFFICIENT' } });
+    const unknown = await mcp.callTool({ name: 'fs_nope', arguments: {} }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ code: -32602 });
+    expect(stack.upstreamCalls()).toBe(0);
+  });
+});
