@@ -177,10 +177,9 @@ function onlyTag(event: XpEvent, name: string): string {
 
 /**
  * Verifies and decrypts an event sealed to `recipient`, checking in order: the event's shape,
- * size, id and signature (`verifyEvent`); exactly one `["p", key]` tag, naming this recipient;
- * exactly one well-formed `["x25519", key]` tag; then the payload under the conversation key of
- * `event.pubkey` + that X25519 key and the recipient. It does not check freshness or expiration
- * (see `checkFreshness`, `isExpired`) — the verification order puts those first.
+ * size, id and signature (`verifyEvent`), then everything {@link decryptVerifiedEvent} checks.
+ * It does not check freshness or expiration (see `checkFreshness`, `isExpired`) — the
+ * verification order puts those before decryption.
  *
  * Throws {@link CryptoError}: `INVALID_EVENT` (shape, size, id, tags, another recipient),
  * `INVALID_SIGNATURE`, `INVALID_KEY` (a low-order sender X25519 key), `INVALID_PAYLOAD` or
@@ -189,7 +188,6 @@ function onlyTag(event: XpEvent, name: string): string {
  * const { plaintext, sender } = openEvent(JSON.parse(text), me, { signatures: nodeSignatures, cipher: nodeCipher });
  */
 export function openEvent(event: unknown, recipient: Identity, options: EnvelopeBackends = {}): OpenedEvent {
-  const cipher = options.cipher ?? nobleCipher;
   const verdict = verifyEvent(event, options.signatures ?? nobleSignatures);
   if (!verdict.ok) {
     throw new CryptoError(
@@ -197,14 +195,30 @@ export function openEvent(event: unknown, recipient: Identity, options: Envelope
       verdict.message,
     );
   }
-  const checked = verdict.event;
-  const to = onlyTag(checked, 'p');
+  return decryptVerifiedEvent(verdict.event, recipient, options);
+}
+
+/**
+ * The decryption step alone, for an event that already passed `verifyEvent` (the `event` of an
+ * `ok` verdict) and the checks that follow it in the verification order — so the signature is not
+ * checked twice. Passing an unverified event here skips the signature check: use
+ * {@link openEvent} for that. Checks exactly one `["p", key]` tag naming `recipient`, exactly one
+ * well-formed `["x25519", key]` tag, then decrypts under the conversation key of `event.pubkey` +
+ * that X25519 key and the recipient. Throws as {@link openEvent} does, minus the signature.
+ */
+export function decryptVerifiedEvent(
+  event: XpEvent,
+  recipient: Identity,
+  options: Pick<EnvelopeBackends, 'cipher'> = {},
+): OpenedEvent {
+  const cipher = options.cipher ?? nobleCipher;
+  const to = onlyTag(event, 'p');
   if (to !== recipient.keys.ed25519) {
     throw invalidEvent(
       `event.tags: the event is addressed to ${to}, not to this identity (${recipient.keys.ed25519})`,
     );
   }
-  const senderX = onlyTag(checked, 'x25519');
+  const senderX = onlyTag(event, 'x25519');
   if (!isKeyString(senderX, 'x25519')) {
     throw invalidEvent(
       `event.tags: expected the "x25519" tag's key as "x25519:" followed by 64 lowercase hex digits, got ${JSON.stringify(senderX.slice(0, 80))}`,
@@ -214,16 +228,16 @@ export function openEvent(event: unknown, recipient: Identity, options: Envelope
     recipient.x25519.secretKey,
     parseKey(senderX, 'x25519').bytes,
     recipient.ed25519.publicKey,
-    parseKey(checked.pubkey, 'ed25519').bytes,
+    parseKey(event.pubkey, 'ed25519').bytes,
     cipher,
   );
-  const plaintext = decryptPayload(checked.content, key, { backend: cipher });
+  const plaintext = decryptPayload(event.content, key, { backend: cipher });
   return {
-    event: checked,
-    sender: { ed25519: checked.pubkey, x25519: senderX as X25519KeyString },
+    event,
+    sender: { ed25519: event.pubkey, x25519: senderX as X25519KeyString },
     plaintext,
     // decryptPayload accepted the content, so its first byte is the version (2 or 3).
-    version: _base64Decode(checked.content.slice(0, 4))[0] as PayloadVersion,
+    version: _base64Decode(event.content.slice(0, 4))[0] as PayloadVersion,
   };
 }
 

@@ -12,6 +12,7 @@ export { CONVERSATION_KEY_DOMAIN, conversationKey, conversationSalt } from './co
 export { nobleSignatures } from './ed25519-noble.js';
 export { type Ed25519Rejection, ed25519PreCheck } from './ed25519-rule.js';
 export {
+  decryptVerifiedEvent,
   type EnvelopeBackends,
   eventRecipient,
   type OpenedEvent,

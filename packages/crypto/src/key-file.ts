@@ -198,7 +198,11 @@ export async function writeKeyFile(
   options: WriteKeyFileOptions = {},
 ): Promise<void> {
   const directory = dirname(path);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
+  try {
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    fail(path, `cannot create the directory ${directory}: ${String(error)}`, error);
+  }
   if (!options.force) {
     const exists = await stat(path).then(
       () => true,

@@ -6,6 +6,7 @@ import {
   type CipherBackend,
   CryptoError,
   conversationKey,
+  decryptVerifiedEvent,
   type EnvelopeBackends,
   encryptPayload,
   eventRecipient,
@@ -21,6 +22,7 @@ import {
   type SignatureBackend,
   sealEvent,
   signEvent,
+  verifyEvent,
   type XpEvent,
 } from '../src/index.js';
 import { nodeCipher, nodeSignatures } from '../src/node.js';
@@ -275,4 +277,47 @@ it('backends are interchangeable per call (type check of mixed options)', () => 
   };
   const event = sealEvent({ kind: 'k', plaintext: 'mixed' }, alice, bob.keys, mixed);
   expect(openEvent(event, bob, { signatures: nodeSignatures, cipher: nobleCipher }).plaintext).toBe('mixed');
+});
+
+describe('the bridge flow', () => {
+  it('an xp.error answers a request: e tag, sealed to the requester, opened after verifyEvent', () => {
+    const request = sealEvent(
+      { kind: 'com.test.fs.write_file', payload: { path: '/x' } },
+      alice,
+      bob.keys,
+      node,
+    );
+    const verdict = verifyEvent(request, nodeSignatures);
+    if (!verdict.ok) throw new Error(verdict.message);
+    // … dedupe, freshness, kind lookup, authority and rate limit happen here; then decrypt:
+    const opened = decryptVerifiedEvent(verdict.event, bob, node);
+    expect(JSON.parse(opened.plaintext)).toEqual({ path: '/x' });
+    const error = sealEvent(
+      {
+        kind: 'xp.error',
+        payload: {
+          code: 'AUTHORIZATION_INSUFFICIENT',
+          message: 'Insufficient capability for this operation',
+        },
+        replyTo: opened.event.id,
+      },
+      bob,
+      opened.sender,
+      node,
+    );
+    expect(getTag(error, 'e')).toBe(request.id);
+    const answer = openEventJson(error, alice, noble);
+    expect(answer.payload).toEqual({
+      code: 'AUTHORIZATION_INSUFFICIENT',
+      message: 'Insufficient capability for this operation',
+    });
+    expect(answer.sender).toEqual(bob.keys);
+  });
+
+  it('decryptVerifiedEvent checks the tags and the MAC too', () => {
+    const event = sealEvent({ kind: 'k', plaintext: 'x' }, alice, bob.keys, node);
+    expect(thrown(() => decryptVerifiedEvent(event, eve, node)).message).toMatch(/is addressed to/);
+    const altered = { ...event, content: encryptPayload('y', new Uint8Array(32).fill(1)) };
+    expect(thrown(() => decryptVerifiedEvent(altered, bob, node)).code).toBe('DECRYPT_FAILED');
+  });
 });

@@ -173,6 +173,13 @@ describe('on disk', () => {
     expect((await readKeyFile(path, backends)).keys).toEqual(fixed.keys);
   });
 
+  it('names a parent that cannot be a directory', async () => {
+    const file = join(dir, 'plain-file');
+    await writeFile(file, 'not a directory');
+    const error = await keyFileError(writeKeyFile(join(file, 'adapter.key'), fixed));
+    expect(error.message).toMatch(/cannot create the directory/);
+  });
+
   it('names a missing file and a directory', async () => {
     expect((await keyFileError(readKeyFile(join(dir, 'absent.key')))).message).toMatch(
       /no such file; create one with/,
