@@ -22,14 +22,13 @@ export function _formatPath(path: KeyPath): string {
 
 /**
  * True for values that must never be shown in a message or a log: everything under an
- * `mcp_sources[i].env` or `mcp_sources[i].auth` mapping, and any key that names a secret.
+ * `mcp_sources[i].env` or `mcp_sources[i].auth` mapping except `auth.type` (a wrong `token_env`
+ * is often the token itself), and any key that names a secret.
  */
 export function _isSecretPath(path: KeyPath): boolean {
-  for (let i = 0; i < path.length; i++) {
-    const part = path[i];
-    if (typeof part !== 'string') continue;
-    if (i === 2 && path[0] === 'mcp_sources' && (part === 'env' || part === 'auth')) return true;
-    if (/token|secret|password|passwd|api_?key|credential/i.test(part) && part !== 'token_env') return true;
-  }
-  return false;
+  if (path[0] === 'mcp_sources' && path[2] === 'env') return true;
+  if (path[0] === 'mcp_sources' && path[2] === 'auth') return !(path.length === 4 && path[3] === 'type');
+  return path.some(
+    (part) => typeof part === 'string' && /token|secret|password|passwd|api_?key|credential/i.test(part),
+  );
 }

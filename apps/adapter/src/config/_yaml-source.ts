@@ -46,12 +46,12 @@ export class _YamlSource {
     const doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
     for (const error of doc.errors) {
       const at = this.position(error.pos[0]);
-      this.syntaxIssues.push({
-        file,
-        ...at,
-        path: '',
-        message: `invalid YAML: ${_yamlMessage(error.message)}`,
-      });
+      const key = (/^("[^"\n]*"|'[^'\n]*'|[^:#\n]+)/.exec(text.slice(error.pos[0]))?.[1] ?? '').trim();
+      const message =
+        error.code === 'DUPLICATE_KEY' && key !== ''
+          ? `duplicate key ${JSON.stringify(key)}: a key may appear once in a mapping`
+          : _yamlMessage(error.message);
+      this.syntaxIssues.push({ file, ...at, path: '', message: `invalid YAML: ${message}` });
     }
     for (const warning of doc.warnings) {
       const at = this.position(warning.pos[0]);

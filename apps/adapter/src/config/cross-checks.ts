@@ -34,13 +34,8 @@ export function _isPublicHost(host: string): boolean {
 /** Runs every cross-field rule over the raw values. */
 export function _crossChecks(c: _Collector, env: Readonly<Record<string, string | undefined>>): void {
   const root = _obj(c.source.value);
-  if (root === undefined) {
-    c.error(
-      [],
-      `expected a mapping of settings (identity, relay, mcp_sources, …), got ${_shape(c.source.value)}`,
-    );
-    return;
-  }
+  // not a mapping: the shape check says so
+  if (root === undefined) return;
   const names = new Map<string, string>();
   const mcpSources = _list(root.mcp_sources);
   _identity(c, _obj(root.identity));
@@ -57,11 +52,6 @@ export function _crossChecks(c: _Collector, env: Readonly<Record<string, string 
   _discovery(c, _obj(root.discovery), server);
   _logging(c, _obj(root.logging), server);
   _access(c, root, mcpSources.length);
-}
-
-function _shape(v: unknown): string {
-  if (Array.isArray(v)) return 'a list';
-  return typeof v === 'string' ? 'a string' : String(v);
 }
 
 function _identity(c: _Collector, identity: Obj | undefined): void {
@@ -153,13 +143,15 @@ function _mcpSource(
 
   const auth = _obj(src.auth);
   const tokenEnv = _str(auth?.token_env);
-  if (tokenEnv !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) {
+  if (transport !== 'stdio' && tokenEnv !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) {
     const token = env[tokenEnv];
     if (token === undefined || token === '') {
-      c.error(
-        at('auth', 'token_env'),
-        `environment variable ${tokenEnv} is ${token === undefined ? 'not set' : 'empty'}: it must hold the bearer token`,
-      );
+      const state = token === undefined ? 'not set' : 'empty';
+      // token_env takes a name; a value that does not look like one may be the token itself
+      const message = /^[A-Z_][A-Z0-9_]{0,63}$/.test(tokenEnv)
+        ? `environment variable ${tokenEnv} is ${state}: it must hold the bearer token`
+        : `the environment variable named here is ${state} (its name is not shown: it does not look like a variable name, and token_env takes the name of the variable that holds the token, not the token)`;
+      c.error(at('auth', 'token_env'), message);
     }
   }
 

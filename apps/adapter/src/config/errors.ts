@@ -57,15 +57,15 @@ export interface ConfigWarning extends ConfigLocation {
 }
 
 /**
- * Formats an issue or warning as one line: `file:line:column path: message` (the location parts
- * that are unknown are left out).
+ * Formats an issue or warning as one line: `file:line:column path: message`, or `file: message`
+ * when the problem concerns the whole file.
  * @example
  * formatConfigIssue({ file: 'config.yml', line: 14, column: 7, path: 'mcp_sources[0].transport',
  *   message: 'expected "stdio" | "sse" | "streamable_http", got "tcp"' });
  * // 'config.yml:14:7 mcp_sources[0].transport: expected "stdio" | "sse" | "streamable_http", got "tcp"'
  */
 export function formatConfigIssue(issue: ConfigIssue | ConfigWarning): string {
-  const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.column}` : issue.file;
+  const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.column}` : `${issue.file}:`;
   return issue.path === '' ? `${where} ${issue.message}` : `${where} ${issue.path}: ${issue.message}`;
 }
 

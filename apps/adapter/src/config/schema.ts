@@ -192,6 +192,7 @@ const identitySchema = z
   })
   .partial({ parent_key: true, parent_delegation_event: true })
   .describe('The adapter identity.');
+phrased(identitySchema, 'a mapping with key_file (and display_name)');
 
 const relaySchema = z
   .strictObject({
@@ -414,29 +415,32 @@ const accessSchema = z
   .describe('Who may call the wrapped MCP servers.');
 
 /** The zod schema of the YAML configuration file (snake_case keys, as written). */
-export const configFileSchema = z
-  .strictObject({
-    identity: identitySchema,
-    relay: relaySchema.default({ urls: [], reconnect_interval_seconds: 5, event_ttl_seconds: 3600 }),
-    mcp_sources: phrased(z.array(mcpSourceSchema), 'a list of MCP sources')
-      .default([])
-      .describe('MCP servers to expose as XProtocol endpoints.'),
-    xprotocol_sources: phrased(z.array(xprotocolSourceSchema), 'a list of XProtocol sources')
-      .default([])
-      .describe('XProtocol endpoints to expose as MCP tools.'),
-    mcp_server: mcpServerSchema,
-    discovery: discoverySchema.default({}),
-    logging: loggingSchema.default({ level: 'info', format: 'json', output: 'stderr' }),
-    access: accessSchema,
-    state_database: filePath().describe(
-      'State database (dedupe, outbox, schema versions); default ~/.xprotocol/state/<ed25519 hex>.db.',
-    ),
-    call_timeout_seconds: phrased(z.number().gt(0).max(3600), 'a number of seconds above 0, at most 3600')
-      .default(30)
-      .describe('Timeout of calls to XProtocol endpoints.'),
-  })
-  .partial({ mcp_server: true, access: true, state_database: true })
-  .describe('XProtocol MCP Adapter configuration (docs/config.md).');
+export const configFileSchema = phrased(
+  z
+    .strictObject({
+      identity: identitySchema,
+      relay: relaySchema.default({ urls: [], reconnect_interval_seconds: 5, event_ttl_seconds: 3600 }),
+      mcp_sources: phrased(z.array(mcpSourceSchema), 'a list of MCP sources')
+        .default([])
+        .describe('MCP servers to expose as XProtocol endpoints.'),
+      xprotocol_sources: phrased(z.array(xprotocolSourceSchema), 'a list of XProtocol sources')
+        .default([])
+        .describe('XProtocol endpoints to expose as MCP tools.'),
+      mcp_server: mcpServerSchema,
+      discovery: discoverySchema.default({}),
+      logging: loggingSchema.default({ level: 'info', format: 'json', output: 'stderr' }),
+      access: accessSchema,
+      state_database: filePath().describe(
+        'State database (dedupe, outbox, schema versions); default ~/.xprotocol/state/<ed25519 hex>.db.',
+      ),
+      call_timeout_seconds: phrased(z.number().gt(0).max(3600), 'a number of seconds above 0, at most 3600')
+        .default(30)
+        .describe('Timeout of calls to XProtocol endpoints.'),
+    })
+    .partial({ mcp_server: true, access: true, state_database: true })
+    .describe('XProtocol MCP Adapter configuration (docs/config.md).'),
+  'a mapping of settings (identity, relay, mcp_sources, …)',
+);
 
 /** The configuration file as written (input side: defaults may be left out). */
 export type ConfigFileInput = z.input<typeof configFileSchema>;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { type _Collector, _render } from './_collector.js';
+import { _homeOf, _keyIndex } from './_key-index.js';
 import type { KeyPath } from './_path.js';
 import { _nearestKey } from './_suggest.js';
 import { _expectedPhrase, type ConfigFile, configFileSchema } from './schema.js';
@@ -49,20 +50,30 @@ export function _validateShape(collector: _Collector): ConfigFile | undefined {
   }
   if (result.success) return result.data;
 
+  // a typo explains the key it misspells: `keyFile` is reported, `key_file` is not also "missing"
+  const suggested = new Set<string>();
   for (const issue of result.error.issues) {
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-    if (issue.code === 'unrecognized_keys') {
-      const holder = collector.get(path);
-      const known = (typeof holder === 'object' && holder !== null && knownKeys.get(holder)) || [];
-      for (const key of issue.keys) collector.error([...path, key], _unknownKeyMessage(key, known), 'key');
-      continue;
+    if (issue.code !== 'unrecognized_keys') continue;
+    const path = _keyPath(issue.path);
+    const holder = collector.get(path);
+    const known = (typeof holder === 'object' && holder !== null && knownKeys.get(holder)) || [];
+    for (const key of issue.keys) {
+      const near = _nearestKey(key, known);
+      if (near !== undefined) suggested.add(JSON.stringify([...path, near]));
+      collector.error([...path, key], _unknownKeyMessage(key, near, known, path), 'key');
     }
+  }
+
+  for (const issue of result.error.issues) {
+    const path = _keyPath(issue.path);
+    if (issue.code === 'unrecognized_keys') continue;
     if (issue.code === 'invalid_key') {
       collector.error(path, `${issue.message}, got ${JSON.stringify(path[path.length - 1])}`, 'key');
       continue;
     }
     const value = collector.get(path);
     if (value === undefined) {
+      if (suggested.has(JSON.stringify(path))) continue;
       const message = collector.source.hasKey(path)
         ? `${issue.message}, got an empty value`
         : `missing, ${issue.message}`;
@@ -74,9 +85,27 @@ export function _validateShape(collector: _Collector): ConfigFile | undefined {
   return undefined;
 }
 
-function _unknownKeyMessage(key: string, known: readonly string[]): string {
-  const near = _nearestKey(key, known);
+function _keyPath(path: readonly PropertyKey[]): (string | number)[] {
+  return path.filter((p): p is string | number => typeof p !== 'symbol');
+}
+
+function _unknownKeyMessage(
+  key: string,
+  near: string | undefined,
+  known: readonly string[],
+  path: KeyPath,
+): string {
   if (near !== undefined) return `unknown key, did you mean ${JSON.stringify(near)}?`;
+  // the right key in the wrong section: `well_known_port` at the top level belongs in discovery
+  const here = _homeOf(path);
+  const index = _keyIndex();
+  const elsewhere = _nearestKey(key, [...index.keys()]);
+  const homes = elsewhere === undefined ? [] : (index.get(elsewhere) ?? []).filter((h) => h !== here);
+  if (elsewhere !== undefined && homes.length > 0) {
+    const where = homes.map((h) => (h === '' ? 'the top level' : h)).join(' or ');
+    if (elsewhere === key) return `unknown key here: ${key} belongs under ${where}`;
+    return `unknown key here, did you mean ${JSON.stringify(elsewhere)} (under ${where})?`;
+  }
   if (known.length === 0) return 'unknown key';
   return `unknown key, expected one of ${known.map((k) => JSON.stringify(k)).join(', ')}`;
 }
@@ -115,7 +144,7 @@ function _coerceInterpolated(collector: _Collector, issues: readonly z.core.$Zod
   let changed = false;
   for (const issue of issues) {
     if (issue.code !== 'invalid_type') continue;
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol') as KeyPath;
+    const path = _keyPath(issue.path);
     if (!collector.source.interpolated.has(JSON.stringify(path))) continue;
     const value = collector.get(path);
     if (typeof value !== 'string') continue;
