@@ -208,3 +208,38 @@ describe('the strict base64 codec of payloads', () => {
     }
   });
 });
+
+describe('robustness', () => {
+  it('decryptPayload throws only CryptoError on arbitrary text and on mutated payloads', () => {
+    const valid = encryptPayload('hello, robustness', KEY, { nonce: NONCE });
+    const outcome = (text: string) => {
+      try {
+        decryptPayload(text, KEY);
+        return 'opened';
+      } catch (error) {
+        if (!(error instanceof CryptoError)) throw error;
+        return error.code;
+      }
+    };
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (text) => {
+        expect(['INVALID_PAYLOAD', 'DECRYPT_FAILED']).toContain(outcome(text));
+      }),
+      { numRuns: 300, seed: 1 },
+    );
+    fc.assert(
+      fc.property(
+        fc.nat({ max: valid.length - 1 }),
+        fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=#é '),
+        (at, char) => {
+          const mutated = valid.slice(0, at) + char + valid.slice(at + 1);
+          // Strict base64 gives every payload one text form: any other text must be refused.
+          expect(outcome(mutated)).toEqual(
+            mutated === valid ? 'opened' : expect.stringMatching(/^(INVALID_PAYLOAD|DECRYPT_FAILED)$/),
+          );
+        },
+      ),
+      { numRuns: 300, seed: 2 },
+    );
+  });
+});
