@@ -1,5 +1,35 @@
 /**
- * `@xprotocol/registry` — The live XProtocol catalog: kind and tool maps, persisted schema versions, announce payloads and catalog pages.
+ * `@xprotocol/registry` — the live XProtocol catalog: kind and tool maps, persisted schema
+ * versions, refresh diffs, announce payloads and catalog pages. Pure: runs in a browser.
  * @module
  */
-export {};
+export {
+  type AnnounceInput,
+  type AnnounceMcpSource,
+  type AnnounceOptions,
+  type AnnouncePayload,
+  type AnnounceXpSource,
+  buildAnnouncePayload,
+  publicUrl,
+  serializeAnnouncePayload,
+} from './announce.js';
+export {
+  type CatalogPage,
+  type CatalogRequest,
+  catalogPage,
+  DEFAULT_CATALOG_LIMIT,
+  DEFAULT_CATALOG_MAX_BYTES,
+  MAX_CATALOG_LIMIT,
+  parseCatalogRequest,
+  serializeCatalogPage,
+} from './catalog-page.js';
+export { RegistryError, type RegistryErrorCode } from './errors.js';
+export {
+  type McpFaceSource,
+  McpToolTable,
+  type McpToolTarget,
+  type McpToolUpdate,
+} from './mcp-tool-table.js';
+export { MemoryNameStore, type NameStore } from './name-store.js';
+export { type ChangedKind, type ContractOrigin, type RefreshDiff, Registry } from './registry.js';
+export { MemoryVersionStore, type VersionRecord, type VersionStore } from './version-store.js';

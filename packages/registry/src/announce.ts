@@ -1,0 +1,289 @@
+/**
+ * The `xp.endpoint.announce` payload (seed §6.3 trust disclosure, §4.6 low-quality flags; DESIGN.md
+ * §4 "announce"): who the adapter is, how to reach it, what it wraps and which schemas describe
+ * themselves too vaguely to be found. Plaintext and signed, so it never carries a credential: a
+ * source URL loses its user name, password, query string and fragment (tokens live there), and a
+ * stdio source has no URL at all.
+ * @module
+ */
+import {
+  descriptionQualityScore,
+  type LowQualitySchema,
+  lowQualitySchemas,
+  type QualityScore,
+  type QualityThresholds,
+} from '@xprotocol/semantic';
+import { canonicalJson, isValidKind, type JsonValue, type SchemaContract } from '@xprotocol/translate';
+import { RegistryError } from './errors.js';
+import type { Registry } from './registry.js';
+
+/** One `mcp_sources` entry as the announce needs it (from the configuration). */
+export interface AnnounceMcpSource {
+  readonly name: string;
+  readonly transport: 'stdio' | 'sse' | 'streamable_http';
+  /** For `sse` / `streamable_http`; disclosed without credentials. */
+  readonly url?: string | undefined;
+  readonly namespace: string;
+  /** Seed §4.6 per-source thresholds (defaults 0.40 / 0.20). */
+  readonly description_quality_threshold?: number | undefined;
+  readonly description_quality_floor?: number | undefined;
+}
+
+/** One `xprotocol_sources` entry as the announce needs it. */
+export interface AnnounceXpSource {
+  readonly name: string;
+  /** `xp://host` when configured that way. */
+  readonly endpoint?: string | undefined;
+  /** `ed25519:…` when configured by key. */
+  readonly key?: string | undefined;
+  /** How many MCP tools this endpoint's catalog became. */
+  readonly tool_count: number;
+}
+
+/** Input of {@link buildAnnouncePayload}. */
+export interface AnnounceInput {
+  readonly display_name: string;
+  readonly adapter_version: string;
+  /** The adapter's encryption key, `x25519:<64 hex>`. */
+  readonly x25519: string;
+  readonly relays: readonly string[];
+  readonly mcp_sources: readonly AnnounceMcpSource[];
+  readonly xprotocol_sources: readonly AnnounceXpSource[];
+}
+
+/** Options: the scoring seam (default: `@xprotocol/semantic`'s `descriptionQualityScore`). */
+export interface AnnounceOptions {
+  readonly score?: ((contract: SchemaContract) => QualityScore) | undefined;
+}
+
+/** The announce payload. Objects built here have exactly this key order. */
+export interface AnnouncePayload {
+  display_name: string;
+  adapter_version: string;
+  x25519: string;
+  relays: string[];
+  mcp_sources: {
+    name: string;
+    transport: string;
+    url?: string;
+    namespace: string;
+    tool_count: number;
+    prompt_count: number;
+  }[];
+  xprotocol_sources: { name: string; endpoint?: string; key?: string; tool_count: number }[];
+  counts: {
+    mcp_sources: number;
+    xprotocol_sources: number;
+    schemas: number;
+    tools: number;
+    prompts: number;
+    low_quality_schemas: number;
+  };
+  low_quality_schemas: LowQualitySchema[];
+}
+
+const X25519 = /^x25519:[0-9a-f]{64}$/;
+const ED25519 = /^ed25519:[0-9a-f]{64}$/;
+
+/**
+ * Builds the announce payload from the configuration and the live registry.
+ * @example
+ * const payload = buildAnnouncePayload({ display_name: 'Acme', adapter_version: '0.1.0', x25519,
+ *   relays: ['wss://relay.example'], mcp_sources: [{ name: 'filesystem', transport: 'stdio',
+ *   namespace: 'com.acme.filesystem' }], xprotocol_sources: [] }, registry);
+ */
+export function buildAnnouncePayload(
+  input: AnnounceInput,
+  registry: Registry,
+  options: AnnounceOptions = {},
+): AnnouncePayload {
+  if (
+    typeof input.display_name !== 'string' ||
+    input.display_name.trim() === '' ||
+    input.display_name.length > 256
+  ) {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `display_name: expected 1 to 256 characters, got ${JSON.stringify(input.display_name)}`,
+    );
+  }
+  if (typeof input.adapter_version !== 'string' || input.adapter_version === '') {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `adapter_version: expected a version string, got ${JSON.stringify(input.adapter_version)}`,
+    );
+  }
+  if (typeof input.x25519 !== 'string' || !X25519.test(input.x25519)) {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `x25519: expected "x25519:" followed by 64 lowercase hex digits, got ${JSON.stringify(input.x25519)}`,
+    );
+  }
+  const relays = input.relays.map((url, i) => {
+    const clean = publicUrl(url, ['ws:', 'wss:']);
+    if (clean === undefined)
+      throw new RegistryError(
+        'INVALID_ANNOUNCE',
+        `relays[${i}]: expected a ws:// or wss:// URL, got ${JSON.stringify(url)}`,
+      );
+    return clean;
+  });
+  const score = options.score ?? _defaultScore;
+
+  const lowQuality: LowQualitySchema[] = [];
+  let tools = 0;
+  let prompts = 0;
+  const mcp = input.mcp_sources.map((s, i) => {
+    if (!['stdio', 'sse', 'streamable_http'].includes(s.transport)) {
+      throw new RegistryError(
+        'INVALID_ANNOUNCE',
+        `mcp_sources[${i}].transport: expected "stdio" | "sse" | "streamable_http", got ${JSON.stringify(s.transport)}`,
+      );
+    }
+    if (!isValidKind(s.namespace)) {
+      throw new RegistryError(
+        'INVALID_ANNOUNCE',
+        `mcp_sources[${i}].namespace: expected a namespace, got ${JSON.stringify(s.namespace)}`,
+      );
+    }
+    const contracts = registry.contractsOf(s.name);
+    const toolCount = contracts.filter((c) => 'mcp_tool' in c.source).length;
+    const promptCount = contracts.length - toolCount;
+    tools += toolCount;
+    prompts += promptCount;
+    const thresholds: QualityThresholds = {
+      ...(s.description_quality_threshold !== undefined
+        ? { description_quality_threshold: s.description_quality_threshold }
+        : {}),
+      ...(s.description_quality_floor !== undefined
+        ? { description_quality_floor: s.description_quality_floor }
+        : {}),
+    };
+    lowQuality.push(
+      ...lowQualitySchemas(
+        contracts.map((c) => ({ kind: c.kind, quality: score(c) })),
+        thresholds,
+      ),
+    );
+    const entry: AnnouncePayload['mcp_sources'][number] = {
+      name: s.name,
+      transport: s.transport,
+      namespace: s.namespace,
+      tool_count: toolCount,
+      prompt_count: promptCount,
+    };
+    if (s.transport !== 'stdio' && s.url !== undefined) {
+      const url = publicUrl(s.url, ['http:', 'https:']);
+      if (url === undefined)
+        throw new RegistryError(
+          'INVALID_ANNOUNCE',
+          `mcp_sources[${i}].url: expected an http(s) URL, got a value that does not parse`,
+        );
+      return {
+        name: entry.name,
+        transport: entry.transport,
+        url,
+        namespace: entry.namespace,
+        tool_count: toolCount,
+        prompt_count: promptCount,
+      };
+    }
+    return entry;
+  });
+  const xp = input.xprotocol_sources.map((s, i) => {
+    const entry: AnnouncePayload['xprotocol_sources'][number] = { name: s.name, tool_count: s.tool_count };
+    if (s.endpoint !== undefined) {
+      const url = publicUrl(s.endpoint, ['xp:']);
+      if (url === undefined)
+        throw new RegistryError(
+          'INVALID_ANNOUNCE',
+          `xprotocol_sources[${i}].endpoint: expected xp://host[:port], got ${JSON.stringify(s.endpoint)}`,
+        );
+      entry.endpoint = url;
+    }
+    if (s.key !== undefined) {
+      if (!ED25519.test(s.key))
+        throw new RegistryError(
+          'INVALID_ANNOUNCE',
+          `xprotocol_sources[${i}].key: expected "ed25519:" followed by 64 lowercase hex digits`,
+        );
+      entry.key = s.key;
+    }
+    if (!Number.isInteger(s.tool_count) || s.tool_count < 0) {
+      throw new RegistryError(
+        'INVALID_ANNOUNCE',
+        `xprotocol_sources[${i}].tool_count: expected a non-negative integer, got ${JSON.stringify(s.tool_count)}`,
+      );
+    }
+    return {
+      name: entry.name,
+      ...(entry.endpoint !== undefined ? { endpoint: entry.endpoint } : {}),
+      ...(entry.key !== undefined ? { key: entry.key } : {}),
+      tool_count: entry.tool_count,
+    };
+  });
+  lowQuality.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  return {
+    display_name: input.display_name,
+    adapter_version: input.adapter_version,
+    x25519: input.x25519,
+    relays,
+    mcp_sources: mcp,
+    xprotocol_sources: xp,
+    counts: {
+      mcp_sources: mcp.length,
+      xprotocol_sources: xp.length,
+      schemas: registry.size,
+      tools,
+      prompts,
+      low_quality_schemas: lowQuality.length,
+    },
+    low_quality_schemas: lowQuality,
+  };
+}
+
+/** The canonical JSON (RFC 8785) of an announce payload: the event's content. */
+export function serializeAnnouncePayload(payload: AnnouncePayload): string {
+  return canonicalJson(payload as unknown as JsonValue);
+}
+
+/**
+ * A URL as it may be disclosed: no user name or password, no query string, no fragment. Returns
+ * `undefined` when `url` does not parse or its scheme is not in `schemes`.
+ * @example
+ * publicUrl('https://user:secret@mcp.example.com/sse?token=abc#x', ['https:']); // 'https://mcp.example.com/sse'
+ */
+export function publicUrl(url: string, schemes: readonly string[]): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!schemes.includes(parsed.protocol)) return undefined;
+  // unchanged when there is nothing to remove (keeps the configured spelling, e.g. no trailing "/")
+  if (
+    parsed.username === '' &&
+    parsed.password === '' &&
+    parsed.search === '' &&
+    parsed.hash === '' &&
+    !/[?#@]/.test(url)
+  )
+    return url;
+  parsed.username = '';
+  parsed.password = '';
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed.toString();
+}
+
+function _defaultScore(contract: SchemaContract): QualityScore {
+  const s = contract.source as { mcp_tool?: unknown; mcp_prompt?: unknown };
+  const name =
+    typeof s.mcp_tool === 'string'
+      ? s.mcp_tool
+      : typeof s.mcp_prompt === 'string'
+        ? s.mcp_prompt
+        : contract.kind;
+  return descriptionQualityScore(contract.description, { name });
+}
