@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts',  'src/bin.ts'],
   format: ['esm'],
-  dts: true,
+  // Types for the library entry only: the bin has no importers.
+  dts: { entry: 'src/index.ts' },
   sourcemap: true,
   clean: true,
   target: 'es2022',

@@ -11,6 +11,7 @@ export type { ArgumentCheck, CatalogPage, EndpointCatalog, EndpointTool } from '
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
 export { McpFace, type McpFaceOptions, type XpToolSource } from './mcp-face.js';
+export { type McpFaceServeOptions, type McpFaceServer, serveMcpFace } from './serve-mcp-face.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state-database.js';
 export {
   type UpstreamCallResult,

@@ -1,0 +1,162 @@
+/**
+ * The commands that read a config file: `validate`, `schemas`, `test-mcp` and `start`.
+ * @module
+ */
+import { UpstreamSession } from '@xprotocol/mcp-bridge';
+import { MemoryVersionStore, Registry } from '@xprotocol/registry';
+import { type SchemaContract, type ToolOverride, translateSource } from '@xprotocol/translate';
+import {
+  type AdapterConfig,
+  ConfigError,
+  formatConfigIssue,
+  type LoadedConfig,
+  loadConfig,
+} from '../config/index.js';
+import { createLogger } from '../runtime/logger.js';
+import { startAdapter } from '../runtime/start-adapter.js';
+import { ADAPTER_VERSION } from '../version.js';
+import { CliError, EXIT, usageError } from './cli-error.js';
+import type { CliIo } from './io.js';
+
+/** Loads the config, printing warnings on stderr; turns a ConfigError into a CliError (exit 1). */
+export function readConfig(path: string, io: CliIo): LoadedConfig {
+  try {
+    const loaded = loadConfig(path);
+    for (const warning of loaded.warnings) io.err(`warning: ${formatConfigIssue(warning)}\n`);
+    return loaded;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      for (const warning of error.warnings) io.err(`warning: ${formatConfigIssue(warning)}\n`);
+      const count = error.issues.length;
+      throw new CliError(
+        `${error.message}\n${count} problem${count === 1 ? '' : 's'} in ${path}`,
+        EXIT.failure,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** `validate --config FILE [--connect]`: exit 0 when the file is valid (and, with --connect, every source translates). */
+export async function validate(options: { config: string; connect?: boolean }, io: CliIo): Promise<void> {
+  const { config } = readConfig(options.config, io);
+  if (options.connect) {
+    const problems: string[] = [];
+    for (const source of config.mcpSources) {
+      try {
+        const { refused } = await translateOne(config, source.name);
+        for (const r of refused) problems.push(`mcp_sources "${source.name}": tool ${r.tool}: ${r.reason}`);
+      } catch (error) {
+        problems.push(`mcp_sources "${source.name}": ${(error as Error).message}`);
+      }
+    }
+    if (problems.length > 0) throw new CliError(problems.join('\n'));
+  }
+  io.err(
+    `${config.file}: valid (${config.mcpSources.length} mcp_sources, ${config.xprotocolSources.length} xprotocol_sources${options.connect ? ', every source reached and translated' : ''})\n`,
+  );
+}
+
+/** Connects to one source, lists and translates its tools. */
+async function translateOne(
+  config: AdapterConfig,
+  name: string,
+): Promise<{ contracts: SchemaContract[]; refused: { tool: string; reason: string }[] }> {
+  const source = config.mcpSources.find((s) => s.name === name);
+  if (!source)
+    throw usageError(
+      `--source: no mcp_sources entry named ${JSON.stringify(name)}; have ${config.mcpSources.map((s) => s.name).join(', ') || 'none'}`,
+    );
+  const upstream = new UpstreamSession({
+    name: source.name,
+    transport:
+      source.transport === 'stdio'
+        ? { type: 'stdio', command: source.command ?? [], env: source.env }
+        : {
+            type: source.transport,
+            url: source.url ?? '',
+            ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
+          },
+  });
+  try {
+    const tools = await upstream.listTools();
+    const translation = translateSource({
+      name: source.name,
+      namespace: source.namespace,
+      tools,
+      overrides: source.schemaOverrides as Record<string, ToolOverride>,
+      capabilityInference: source.capabilityInference,
+      capabilities: source.capabilities,
+      allowlist: source.toolAllowlist,
+      adapterVersion: ADAPTER_VERSION,
+    });
+    return {
+      contracts: translation.contracts,
+      refused: translation.refused.map((r) => ({ tool: r.tool, reason: r.reason })),
+    };
+  } finally {
+    await upstream.close();
+  }
+}
+
+/** `schemas --config FILE [--json] [--gbnf]`: every contract the adapter would publish, sorted by kind. */
+export async function schemas(
+  options: { config: string; json?: boolean; gbnf?: boolean },
+  io: CliIo,
+): Promise<void> {
+  const { config } = readConfig(options.config, io);
+  const registry = new Registry({ versionStore: new MemoryVersionStore() });
+  for (const source of config.mcpSources) {
+    const { contracts, refused } = await translateOne(config, source.name);
+    for (const r of refused)
+      io.err(`warning: mcp_sources "${source.name}": tool ${r.tool} not published: ${r.reason}\n`);
+    await registry.refreshSource(source.name, contracts);
+  }
+  const contracts = registry.contracts().sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  if (options.json) {
+    io.out(`${JSON.stringify(contracts, null, 2)}\n`);
+    return;
+  }
+  if (options.gbnf) {
+    for (const contract of contracts) {
+      io.out(
+        `# ${contract.kind} ${contract.version} (${contract.gbnf_status.state})\n${contract.gbnf_grammar ?? '# no grammar\n'}\n`,
+      );
+    }
+    return;
+  }
+  for (const contract of contracts) {
+    const score = (contract.semantic as { description_quality_score?: number } | undefined)
+      ?.description_quality_score;
+    io.out(
+      `${contract.kind}\t${contract.version}\t${contract.auth.required_capability}\t${score === undefined ? '-' : score.toFixed(2)}\n`,
+    );
+  }
+}
+
+/** `test-mcp --config FILE --source NAME`: connects to one source and prints what it offers. */
+export async function testMcp(options: { config: string; source: string }, io: CliIo): Promise<void> {
+  const { config } = readConfig(options.config, io);
+  const { contracts, refused } = await translateOne(config, options.source);
+  io.out(
+    `${JSON.stringify({ source: options.source, tools: contracts.length, kinds: contracts.map((c) => c.kind), refused }, null, 2)}\n`,
+  );
+}
+
+/** `start --config FILE`: runs until SIGINT or SIGTERM. */
+export async function start(options: { config: string }, io: CliIo): Promise<void> {
+  // readConfig already printed the warnings on stderr.
+  const { config } = readConfig(options.config, io);
+  const logger = createLogger(config.logging);
+  const adapter = await startAdapter(config, { logger });
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'stopping');
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await adapter.stop();
+}

@@ -1,0 +1,117 @@
+/**
+ * The `xprotocol-adapter` command line (seed Appendix A plus `call`). One entry point maps every
+ * failure to an exit code; stdout carries only data, help goes to stdout only when asked for, and
+ * errors with usage hints go to stderr.
+ * @module
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { ADAPTER_VERSION } from '../version.js';
+import { call } from './call.js';
+import { CliError, EXIT } from './cli-error.js';
+import { schemas, start, testMcp, validate } from './config-commands.js';
+import { type CliIo, processIo } from './io.js';
+import { keygen } from './keygen.js';
+
+function positiveInteger(value: string): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`expected a positive integer, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Builds the program; `setExit` receives each command's exit code. */
+function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
+  const program = new Command('xprotocol-adapter')
+    .description('Bridge MCP servers and XProtocol endpoints, both ways, from one YAML file.')
+    .version(ADAPTER_VERSION, '-V, --version')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
+
+  program
+    .command('keygen')
+    .description('create a key file (Ed25519 + X25519) and print its public keys as JSON')
+    .requiredOption('-o, --output <file>', 'where to write the key file (mode 0600)')
+    .option('--force', 'replace an existing key file')
+    .action(async (options: { output: string; force?: boolean }) => keygen(options, io));
+
+  program
+    .command('start')
+    .description(
+      'run the adapter: serve wrapped MCP servers over XProtocol, and XProtocol endpoints over MCP',
+    )
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .action(async (options: { config: string }) => start(options, io));
+
+  program
+    .command('validate')
+    .description('check a configuration file; exit 0 when it is valid')
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .option('--connect', 'also connect to every MCP source and translate its tools')
+    .action(async (options: { config: string; connect?: boolean }) => validate(options, io));
+
+  program
+    .command('schemas')
+    .description('print the schema contracts the adapter publishes, sorted by kind')
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .addOption(new Option('--json', 'print the contracts as a JSON array').conflicts('gbnf'))
+    .option('--gbnf', "print each contract's GBNF grammar")
+    .action(async (options: { config: string; json?: boolean; gbnf?: boolean }) => schemas(options, io));
+
+  program
+    .command('test-mcp')
+    .description('connect to one MCP source and print what it offers')
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .requiredOption('-s, --source <name>', 'the mcp_sources entry')
+    .action(async (options: { config: string; source: string }) => testMcp(options, io));
+
+  program
+    .command('call')
+    .description('call an XProtocol endpoint once; prints the answer payload as JSON')
+    .requiredOption('-k, --key <file>', 'your key file')
+    .requiredOption('-r, --relay <url>', 'a relay URL (repeat for several)', collect)
+    .requiredOption('-t, --to <ed25519>', 'the endpoint key, ed25519:<64 hex>')
+    .requiredOption('--kind <kind>', 'the schema kind to call')
+    .requiredOption('-p, --payload <json>', 'the call payload as JSON')
+    .option('--timeout-ms <n>', 'give up after this many milliseconds', positiveInteger, 30_000)
+    .action(
+      async (options: {
+        key: string;
+        relay: string[];
+        to: string;
+        kind: string;
+        payload: string;
+        timeoutMs: number;
+      }) => setExit(await call(options, io)),
+    );
+  return program;
+}
+
+/**
+ * Runs the CLI with `argv` (as `process.argv`) and resolves with the exit code. Never calls
+ * `process.exit`: the bin sets `process.exitCode` so streams flush.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end with code 0; usage mistakes exit 2 (commander printed the message).
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof CliError) {
+      io.err(`xprotocol-adapter: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.err(`xprotocol-adapter: ${(error as Error)?.message ?? String(error)}\n`);
+    return EXIT.failure;
+  }
+}

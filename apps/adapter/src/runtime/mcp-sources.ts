@@ -1,0 +1,247 @@
+/**
+ * The wrapped MCP servers at run time: one upstream session per `mcp_sources` entry, its tools
+ * translated into contracts (per source, deterministic), the description-quality floor applied,
+ * the registry refreshed (versions persisted), and an {@link EndpointCatalog} view for the inbound
+ * endpoint. A server that cannot be reached is retried in the background with a clear message;
+ * the adapter serves the others meanwhile.
+ * @module
+ */
+import {
+  compileArgumentValidator,
+  type EndpointCatalog,
+  type EndpointTool,
+  UpstreamSession,
+  type UpstreamTransport,
+} from '@xprotocol/mcp-bridge';
+import type { RefreshDiff, Registry } from '@xprotocol/registry';
+import {
+  SchemaCompiler,
+  type SchemaContract,
+  type ToolOverride,
+  translateSource,
+} from '@xprotocol/translate';
+import type { McpSourceConfig } from '../config/index.js';
+import { ADAPTER_VERSION } from '../version.js';
+import { catalogPage } from './catalog-page.js';
+import type { AdapterLogger } from './logger.js';
+
+/** One source's last refresh, for status output and the announce. */
+export interface SourceStatus {
+  name: string;
+  transport: McpSourceConfig['transport'];
+  url: string | undefined;
+  namespace: string;
+  connected: boolean;
+  toolCount: number;
+  refused: { tool: string; reason: string }[];
+  lowQuality: { kind: string; description_quality_score: number; issue: string }[];
+  error: string | undefined;
+}
+
+/** Options of {@link McpSources}. */
+export interface McpSourcesOptions {
+  sources: readonly McpSourceConfig[];
+  registry: Registry;
+  logger: AdapterLogger;
+  /** Called after a refresh changed the catalog (publish a new announce). */
+  onChange: (diff: RefreshDiff) => void;
+}
+
+/** Every wrapped MCP server, kept in the registry. */
+export class McpSources implements EndpointCatalog {
+  readonly upstreams = new Map<string, UpstreamSession>();
+  readonly #o: McpSourcesOptions;
+  readonly #status = new Map<string, SourceStatus>();
+  readonly #validators = new Map<string, EndpointTool['validate']>();
+  readonly #compiler = new SchemaCompiler();
+  readonly #timers: ReturnType<typeof setTimeout>[] = [];
+  #stopped = false;
+
+  constructor(options: McpSourcesOptions) {
+    this.#o = options;
+    for (const source of options.sources) {
+      this.upstreams.set(
+        source.name,
+        new UpstreamSession({
+          name: source.name,
+          transport: _transportOf(source),
+          clientInfo: { name: 'xprotocol-mcp-adapter', version: ADAPTER_VERSION },
+          logger: options.logger,
+          onToolsChanged: () => {
+            this.refresh(source).catch(() => {});
+          },
+        }),
+      );
+      this.#status.set(source.name, {
+        name: source.name,
+        transport: source.transport,
+        url: source.url === undefined ? undefined : _publicUrl(source.url),
+        namespace: source.namespace,
+        connected: false,
+        toolCount: 0,
+        refused: [],
+        lowQuality: [],
+        error: undefined,
+      });
+    }
+  }
+
+  /**
+   * Refreshes every source once (connecting), then keeps each one fresh on its
+   * `schema_refresh_interval_seconds`. Sources that fail are retried with backoff.
+   */
+  async start(): Promise<void> {
+    await Promise.all(this.#o.sources.map((source) => this.#refreshWithRetry(source, 0)));
+  }
+
+  /** Lists the source's tools again and updates the registry. Throws when the server cannot be reached. */
+  async refresh(source: McpSourceConfig): Promise<RefreshDiff> {
+    const upstream = this.upstreams.get(source.name)!;
+    const status = this.#status.get(source.name)!;
+    const tools = await upstream.listTools();
+    const translation = translateSource({
+      name: source.name,
+      namespace: source.namespace,
+      tools,
+      // Overrides come from YAML, so every value in them is JSON.
+      overrides: source.schemaOverrides as Record<string, ToolOverride>,
+      capabilityInference: source.capabilityInference,
+      capabilities: source.capabilities,
+      allowlist: source.toolAllowlist,
+      adapterVersion: ADAPTER_VERSION,
+    });
+    const published: SchemaContract[] = [];
+    const lowQuality: SourceStatus['lowQuality'] = [];
+    const refused = translation.refused.map((r) => ({ tool: r.tool, reason: r.reason }));
+    for (const contract of translation.contracts) {
+      const score = _qualityOf(contract);
+      if (score !== undefined && score < source.descriptionQualityFloor) {
+        refused.push({
+          tool: contract.kind,
+          reason: `description quality ${score.toFixed(2)} is below the floor ${source.descriptionQualityFloor.toFixed(2)}; improve the description or set schema_overrides.<tool>.description`,
+        });
+        continue;
+      }
+      if (score !== undefined && score < source.descriptionQualityThreshold) {
+        lowQuality.push({
+          kind: contract.kind,
+          description_quality_score: score,
+          issue: 'Description too vague for reliable agent discovery',
+        });
+      }
+      published.push(contract);
+    }
+    for (const r of refused)
+      this.#o.logger.warn({ source: source.name, tool: r.tool }, `not published: ${r.reason}`);
+    for (const l of lowQuality) {
+      this.#o.logger.warn(
+        { source: source.name, kind: l.kind, score: l.description_quality_score },
+        `low description quality (below ${source.descriptionQualityThreshold.toFixed(2)})`,
+      );
+    }
+    const diff = await this.#o.registry.refreshSource(source.name, published);
+    Object.assign(status, {
+      connected: true,
+      toolCount: published.length,
+      refused,
+      lowQuality,
+      error: undefined,
+    });
+    if (diff.dirty) {
+      this.#o.logger.info(
+        {
+          source: source.name,
+          added: diff.added.length,
+          removed: diff.removed.length,
+          changed: diff.changed.length,
+        },
+        'catalog changed',
+      );
+      this.#o.onChange(diff);
+    }
+    return diff;
+  }
+
+  /** Each source's state. */
+  status(): SourceStatus[] {
+    return this.#o.sources.map((source) => ({ ...this.#status.get(source.name)! }));
+  }
+
+  /** {@link EndpointCatalog.tool}: the served tool for `kind`. */
+  tool(kind: string): EndpointTool | undefined {
+    const contract = this.#o.registry.get(kind);
+    const origin = this.#o.registry.origin(kind);
+    if (!contract || !origin?.tool) return undefined;
+    const key = `${kind}@${contract.version}`;
+    let validate = this.#validators.get(key);
+    if (!validate) {
+      validate = compileArgumentValidator(contract.payload, this.#compiler);
+      this.#validators.set(key, validate);
+    }
+    return { contract, source: origin.source, upstreamName: origin.tool, validate };
+  }
+
+  /** {@link EndpointCatalog.page}. */
+  page(cursor: string | undefined, limit: number | undefined) {
+    return catalogPage(this.#o.registry.contracts(), cursor, limit);
+  }
+
+  /** Stops refreshing and closes every upstream session (ending stdio children). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    await Promise.allSettled([...this.upstreams.values()].map((u) => u.close()));
+  }
+
+  async #refreshWithRetry(source: McpSourceConfig, failures: number): Promise<void> {
+    if (this.#stopped) return;
+    let delayMs = source.schemaRefreshIntervalSeconds * 1000;
+    try {
+      await this.refresh(source);
+    } catch (error) {
+      const status = this.#status.get(source.name)!;
+      status.connected = false;
+      status.error = (error as Error).message;
+      delayMs = Math.min(60_000, 1000 * 2 ** Math.min(failures, 6));
+      this.#o.logger.warn(
+        { source: source.name, retryInSeconds: Math.round(delayMs / 1000) },
+        `cannot reach MCP source "${source.name}": ${status.error}; retrying`,
+      );
+      failures++;
+    }
+    if (this.#stopped) return;
+    const timer = setTimeout(() => {
+      void this.#refreshWithRetry(source, failures);
+    }, delayMs);
+    timer.unref();
+    this.#timers.push(timer);
+  }
+}
+
+function _transportOf(source: McpSourceConfig): UpstreamTransport {
+  if (source.transport === 'stdio') return { type: 'stdio', command: source.command ?? [], env: source.env };
+  return {
+    type: source.transport,
+    url: source.url ?? '',
+    ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
+  };
+}
+
+/** A URL fit for the announce: no credentials, no query (tokens hide there). */
+function _publicUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString();
+  } catch {
+    return '(invalid url)';
+  }
+}
+
+function _qualityOf(contract: SchemaContract): number | undefined {
+  const score = (contract.semantic as { description_quality_score?: unknown } | undefined)
+    ?.description_quality_score;
+  return typeof score === 'number' ? score : undefined;
+}

@@ -1,0 +1,112 @@
+// Real child processes for end-to-end tests: the relay bin, the adapter bin, its CLI commands.
+// Every child is killed (by PID) when the test ends.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const here = import.meta.dirname;
+export const ADAPTER_BIN = join(here, '..', '..', 'dist', 'bin.js');
+export const RELAY_BIN = join(here, '..', '..', 'node_modules', '@xprotocol', 'relay', 'dist', 'bin.js');
+export const FS_SERVER = join(
+  here,
+  '..',
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
+
+export class Processes {
+  readonly children: ChildProcess[] = [];
+  readonly dir = mkdtempSync(join(tmpdir(), 'xp-e2e-'));
+
+  file(name: string, text: string): string {
+    const path = join(this.dir, name);
+    writeFileSync(path, text);
+    return path;
+  }
+
+  /** Starts the relay bin on a free port; resolves with its URL (printed on stdout). */
+  async relay(args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+    const child = this.#spawn(RELAY_BIN, ['--port', '0', ...args]);
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`relay exited ${code}`)));
+    });
+    return { url, child };
+  }
+
+  /** Starts `xprotocol-adapter start` and resolves once it logs {"event":"ready"}. */
+  async adapter(config: string): Promise<{ child: ChildProcess; logs: string[] }> {
+    const child = this.#spawn(ADAPTER_BIN, ['start', '--config', config]);
+    const logs: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`adapter not ready after 30 s:\n${logs.join('\n')}`)),
+        30_000,
+      );
+      createInterface({ input: child.stderr! }).on('line', (line) => {
+        logs.push(line);
+        if (line.includes('"event":"ready"')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`adapter exited ${code}:\n${logs.join('\n')}`));
+      });
+    });
+    return { child, logs };
+  }
+
+  /** Runs the adapter CLI to completion. */
+  async cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = this.#spawn(ADAPTER_BIN, args);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, stdout, stderr };
+  }
+
+  async keygen(name: string): Promise<{ path: string; ed25519: string; x25519: string }> {
+    const path = join(this.dir, name);
+    const { code, stdout, stderr } = await this.cli(['keygen', '--output', path]);
+    if (code !== 0) throw new Error(`keygen failed: ${stderr}`);
+    return { path, ...(JSON.parse(stdout) as { ed25519: string; x25519: string }) };
+  }
+
+  #spawn(script: string, args: string[]): ChildProcess {
+    const child = spawn(process.execPath, [script, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: this.dir,
+    });
+    this.children.push(child);
+    return child;
+  }
+
+  async close(): Promise<void> {
+    for (const child of this.children) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve(undefined);
+          }, 5000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve(undefined);
+          });
+        });
+      }
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
