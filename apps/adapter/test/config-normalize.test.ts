@@ -1,0 +1,315 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  expandConfigPath,
+  formatConfigIssue,
+  loadConfig,
+  parseConfig,
+} from '../src/config/index.js';
+import { base, KEY_A, KEY_B, load, yaml } from './config-helpers.js';
+
+describe('defaults', () => {
+  it('fills in every default from a file with only identity.key_file', () => {
+    const { config, warnings } = parseConfig(yaml('identity:', '  key_file: keys/a.key'), '/etc/xp/a.yml', {
+      env: {},
+      homeDir: '/home/ada',
+    });
+    expect(warnings).toEqual([]);
+    expect(config).toEqual({
+      file: '/etc/xp/a.yml',
+      identity: { keyFile: '/etc/xp/keys/a.key', displayName: 'XProtocol MCP Adapter' },
+      relay: { urls: [], reconnectIntervalSeconds: 5, eventTtlSeconds: 3600 },
+      mcpSources: [],
+      xprotocolSources: [],
+      mcpServer: undefined,
+      discovery: { wellKnownPort: undefined, wellKnownHost: '127.0.0.1' },
+      logging: { level: 'info', format: 'json', output: 'stderr' },
+      access: { default: 'deny', grants: [], trustedIssuers: [] },
+      stateDatabase: undefined,
+      callTimeoutMs: 30000,
+    });
+  });
+  it('gives the MCP face its defaults', () => {
+    const { config } = load(base('mcp_server:', '  transport: streamable_http'));
+    expect(config.mcpServer).toEqual({
+      transport: 'streamable_http',
+      host: '127.0.0.1',
+      port: 8767,
+      path: '/mcp',
+      expose: ['xprotocol_sources'],
+    });
+  });
+});
+
+describe('values', () => {
+  it('takes sse_port and sse_host as aliases of port and host, and unbrackets IPv6', () => {
+    const { config } = load(
+      base('mcp_server:', '  transport: sse', '  sse_port: 9001', '  sse_host: "[::1]"'),
+    );
+    expect(config.mcpServer).toMatchObject({ transport: 'sse', host: '::1', port: 9001 });
+  });
+  it('keeps expose entries once each', () => {
+    const { config } = load(
+      base('mcp_server:', '  transport: stdio', '  expose: [mcp_sources, xprotocol_sources, mcp_sources]'),
+    );
+    expect(config.mcpServer?.expose).toEqual(['mcp_sources', 'xprotocol_sources']);
+  });
+  it('converts call_timeout_seconds to milliseconds', () => {
+    expect(load(base('call_timeout_seconds: 2.5')).config.callTimeoutMs).toBe(2500);
+  });
+  it('reads an xprotocol source given by key and one or several relays', () => {
+    const { config } = load(
+      base(
+        'xprotocol_sources:',
+        '  - name: one',
+        `    key: ${KEY_A}`,
+        '    relay: ws://127.0.0.1:8765',
+        '  - name: two',
+        `    key: ${KEY_B}`,
+        '    relay: [wss://a.example, wss://b.example]',
+        '    mcp_tool_prefix: two_',
+        '    schema_filter: [com.test.fs.read_text_file]',
+      ),
+    );
+    expect(config.xprotocolSources).toEqual([
+      {
+        name: 'one',
+        endpoint: undefined,
+        key: KEY_A,
+        relays: ['ws://127.0.0.1:8765'],
+        mcpToolPrefix: '',
+        schemaFilter: [],
+      },
+      {
+        name: 'two',
+        endpoint: undefined,
+        key: KEY_B,
+        relays: ['wss://a.example', 'wss://b.example'],
+        mcpToolPrefix: 'two_',
+        schemaFilter: ['com.test.fs.read_text_file'],
+      },
+    ]);
+  });
+  it('reads access grants and trusted issuers', () => {
+    const { config } = load(
+      base().replace('access:\n', `access:\n  default: deny\n  trusted_issuers: [${KEY_B}]\n`),
+    );
+    expect(config.access).toEqual({
+      default: 'deny',
+      grants: [{ key: KEY_A, capabilities: ['com.test.fs.read'] }],
+      trustedIssuers: [KEY_B],
+    });
+  });
+  it('reads an explicit source with overrides and an allowlist', () => {
+    const { config } = load(
+      base(
+        '    capability_inference: explicit',
+        '    capabilities: [fs.read, fs.write]',
+        '    tool_allowlist: [read_text_file, write_file]',
+        '    schema_overrides:',
+        '      read_text_file:',
+        '        title: Read',
+        '        required_capability: fs.read',
+        '    rate_limit: { requests_per_minute: 30 }',
+        '    description_quality_threshold: 0.5',
+        '    description_quality_floor: 0.1',
+        '    schema_refresh_interval_seconds: 60',
+      ),
+    );
+    expect(config.mcpSources[0]).toMatchObject({
+      capabilityInference: 'explicit',
+      capabilities: ['fs.read', 'fs.write'],
+      toolAllowlist: ['read_text_file', 'write_file'],
+      schemaOverrides: { read_text_file: { title: 'Read', required_capability: 'fs.read' } },
+      rateLimit: { requestsPerMinute: 30 },
+      descriptionQualityThreshold: 0.5,
+      descriptionQualityFloor: 0.1,
+      schemaRefreshIntervalSeconds: 60,
+    });
+  });
+  it('treats empty values as absent', () => {
+    const { config } = load(base('    args:', '    env:', '    tool_allowlist:'));
+    expect(config.mcpSources[0]?.env).toEqual({});
+    expect(config.mcpSources[0]?.toolAllowlist).toBeUndefined();
+  });
+  it('follows YAML anchors and aliases', () => {
+    const { config } = load(
+      base(
+        '    env: &common',
+        '      LEVEL: debug',
+        '  - name: fs2',
+        '    transport: stdio',
+        '    command: x',
+        '    xprotocol_namespace: com.test.fs2',
+        '    env: *common',
+      ),
+    );
+    expect(config.mcpSources[1]?.env).toEqual({ LEVEL: 'debug' });
+  });
+});
+
+describe('paths', () => {
+  const where = { homeDir: '/home/ada', baseDir: '/etc/xp' };
+  it.each([
+    ['~', '/home/ada'],
+    ['~/.xprotocol/a.key', '/home/ada/.xprotocol/a.key'],
+    ['/abs/a.key', '/abs/a.key'],
+    ['rel/a.key', '/etc/xp/rel/a.key'],
+    ['../a.key', '/etc/a.key'],
+    ['~x', '/etc/xp/~x'],
+  ])('%s → %s', (path, expected) => {
+    expect(expandConfigPath(path, where)).toBe(expected);
+  });
+  it('expands key_file, parent_delegation_event, logging.output and state_database', () => {
+    const { config } = parseConfig(
+      yaml(
+        'identity:',
+        '  key_file: ~/.xprotocol/adapter.key',
+        '  parent_delegation_event: ./delegation.json',
+        'logging:',
+        '  output: ~/logs/xp.log',
+        '  level: debug',
+        '  format: text',
+        'state_database: state/xp.db',
+      ),
+      '/etc/xp/adapter.yml',
+      { env: {}, homeDir: '/home/ada' },
+    );
+    expect(config.identity.keyFile).toBe('/home/ada/.xprotocol/adapter.key');
+    expect(config.logging).toEqual({
+      level: 'debug',
+      format: 'text',
+      output: { file: '/home/ada/logs/xp.log' },
+    });
+    expect(config.stateDatabase).toBe('/etc/xp/state/xp.db');
+  });
+  it('passes :memory: and stdout through', () => {
+    const { config } = load(
+      yaml('identity:', '  key_file: /k', 'state_database: ":memory:"', 'logging:', '  output: stdout'),
+    );
+    expect(config.stateDatabase).toBe(':memory:');
+    expect(config.logging.output).toBe('stdout');
+  });
+});
+
+describe('warnings', () => {
+  const lines = (text: string) => load(text).warnings.map(formatConfigIssue);
+  it('access.default: allow', () => {
+    expect(lines(base().replace('access:\n', 'access:\n  default: allow\n'))).toEqual([
+      'config.yml:6:12 access.default: "allow": any key may call every tool of the mcp_sources',
+    ]);
+  });
+  it('an access section without grants', () => {
+    expect(lines(base().replace(/access:\n(.*\n){3}/, 'access:\n  default: deny\n'))).toEqual([
+      'config.yml:5:1 access: no access.grants: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT (access.default is "deny")',
+    ]);
+  });
+  it('no access section, only when there are mcp_sources', () => {
+    expect(lines(base().replace(/access:\n(.*\n){3}/, ''))).toEqual([
+      'config.yml:1:1 access: no access section: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")',
+    ]);
+    expect(lines(yaml('identity:', '  key_file: /k'))).toEqual([]);
+  });
+  it('a wildcard grant', () => {
+    expect(lines(base().replace('[com.test.fs.read]', '[com.test.fs.read, "*"]'))).toEqual([
+      'config.yml:8:40 access.grants[0].capabilities[1]: "*" grants every capability, on every source',
+    ]);
+  });
+  it('public binds, honoured', () => {
+    const { config, warnings } = load(
+      base(
+        'mcp_server:',
+        '  transport: streamable_http',
+        '  host: 0.0.0.0',
+        'discovery:',
+        '  well_known_port: 8766',
+        '  well_known_host: "::"',
+      ),
+    );
+    expect(warnings.map(formatConfigIssue)).toEqual([
+      'config.yml:16:9 mcp_server.host: 0.0.0.0 listens on every network interface: the MCP face is reachable from other machines',
+      'config.yml:19:20 discovery.well_known_host: :: listens on every network interface: discovery is reachable from other machines',
+    ]);
+    expect(config.mcpServer?.host).toBe('0.0.0.0');
+    expect(config.discovery).toEqual({ wellKnownPort: 8766, wellKnownHost: '::' });
+  });
+  it('later-issue keys: publish_dns, parent_key, parent_delegation_event, trusted_issuers', () => {
+    const text = base('discovery:', '  publish_dns: true')
+      .replace(
+        '  key_file: ./adapter.key',
+        `  key_file: ./adapter.key\n  parent_key: ${KEY_B}\n  parent_delegation_event: d.json`,
+      )
+      .replace('access:\n', `access:\n  trusted_issuers: [${KEY_B}]\n`);
+    expect(load(text).warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
+      'NOT_IMPLEMENTED identity.parent_key',
+      'NOT_IMPLEMENTED identity.parent_delegation_event',
+      'NOT_IMPLEMENTED access.trusted_issuers',
+      'NOT_IMPLEMENTED discovery.publish_dns',
+    ]);
+    expect(load(base('discovery:', '  publish_dns: false')).warnings).toEqual([]);
+  });
+  it('keys without effect', () => {
+    const text = base(
+      '    capabilities: [fs.read]',
+      '    tool_allowlist: [read_text_file]',
+      '    schema_overrides:',
+      '      write_file: { description: Writes a file }',
+      'discovery:',
+      '  well_known_host: 127.0.0.2',
+    );
+    expect(load(text).warnings.map(formatConfigIssue)).toEqual([
+      'config.yml:14:5 mcp_sources[0].capabilities: ignored: capability_inference is "auto" (capabilities are used by "explicit")',
+      'config.yml:17:7 mcp_sources[0].schema_overrides.write_file: ignored: "write_file" is not in tool_allowlist',
+      'config.yml:19:3 discovery.well_known_host: ignored: discovery is served only when well_known_port is set',
+    ]);
+  });
+  it('an explicit capability no tool class maps to', () => {
+    expect(
+      lines(base('    capability_inference: explicit', '    capabilities: [fs.read, fs.browse]')),
+    ).toEqual([
+      'config.yml:15:29 mcp_sources[0].capabilities[1]: ends in "browse", which no tool class maps to (read, write, delete, execute, admin, access); only schema_overrides.<tool>.required_capability can use it',
+    ]);
+  });
+  it('the YAML parser’s own warnings', () => {
+    expect(lines(yaml('identity:', '  key_file: !custom /k'))).toEqual([
+      'config.yml:2:13 unresolved tag: !custom',
+    ]);
+  });
+});
+
+describe('loadConfig', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'xp-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a file (with a byte order mark) and resolves paths from its folder', () => {
+    const file = join(dir, 'adapter.yml');
+    writeFileSync(file, `\uFEFF${yaml('identity:', '  key_file: adapter.key')}`);
+    const { config } = loadConfig(file, { env: {}, homeDir: '/home/ada' });
+    expect(config.file).toBe(file);
+    expect(config.identity.keyFile).toBe(join(dir, 'adapter.key'));
+  });
+  it('names the file as given in messages', () => {
+    const file = join(dir, 'bad.yml');
+    writeFileSync(file, yaml('identity:', '  key_file: /k', 'logging:', '  level: loud'));
+    expect(() => loadConfig(file, { env: {} })).toThrow(
+      `${file}:4:10 logging.level: expected "debug" | "info" | "warn" | "error", got "loud"`,
+    );
+  });
+  it.each([
+    ['a missing file', 'missing.yml', 'cannot read the configuration: no such file'],
+    ['a directory', '.', 'cannot read the configuration: it is a directory, expected a YAML file'],
+  ])('refuses %s with CONFIG_READ', (_id, name, message) => {
+    const path = join(dir, name);
+    try {
+      loadConfig(path);
+      expect.unreachable('loadConfig should have thrown');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).code).toBe('CONFIG_READ');
+      expect((error as ConfigError).message).toBe(`${path}: ${message}`);
+    }
+  });
+});
