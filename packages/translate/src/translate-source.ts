@@ -19,7 +19,12 @@ import type { SchemaLimits } from './schema-safety.js';
 import { SchemaCompiler } from './schema-validator.js';
 import type { SiblingTool, TranslationSeams } from './seams.js';
 import { translatePrompt } from './translate-prompt.js';
-import { type ToolOverride, translateTool } from './translate-tool.js';
+import {
+  DEFAULT_QUALITY_FLOOR,
+  DEFAULT_QUALITY_THRESHOLD,
+  type ToolOverride,
+  translateTool,
+} from './translate-tool.js';
 import type { Refusal, TranslationWarning } from './translation-report.js';
 
 /** One `mcp_sources` entry and what its server listed. */
@@ -40,6 +45,10 @@ export interface TranslateSourceInput {
   readonly allowlist?: readonly string[] | undefined;
   /** The adapter's version, recorded in every contract's `source.adapter_version`. */
   readonly adapterVersion: string;
+  /** Seed §4.6 `description_quality_threshold` (warn below; default 0.40). */
+  readonly descriptionQualityThreshold?: number | undefined;
+  /** Seed §4.6 `description_quality_floor` (refuse below; default 0.20). */
+  readonly descriptionQualityFloor?: number | undefined;
 }
 
 /** Options that are not part of the configuration. */
@@ -86,6 +95,25 @@ export function translateSource(
         `${input.name}.capabilities: expected dot-separated segments of [A-Za-z0-9_-]+, got ${JSON.stringify(cap)}`,
       );
     }
+  }
+  const threshold = input.descriptionQualityThreshold ?? DEFAULT_QUALITY_THRESHOLD;
+  const floor = input.descriptionQualityFloor ?? DEFAULT_QUALITY_FLOOR;
+  for (const [key, value] of [
+    ['description_quality_threshold', threshold],
+    ['description_quality_floor', floor],
+  ] as const) {
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+      throw new TranslateError(
+        'INVALID_CONTRACT',
+        `${input.name}.${key}: expected a number from 0 to 1, got ${JSON.stringify(value)}`,
+      );
+    }
+  }
+  if (floor > threshold) {
+    throw new TranslateError(
+      'INVALID_CONTRACT',
+      `${input.name}: description_quality_floor (${floor}) must not exceed description_quality_threshold (${threshold})`,
+    );
   }
   const compiler = options.compiler ?? new SchemaCompiler();
   const contracts: SchemaContract[] = [];
@@ -203,6 +231,7 @@ export function translateSource(
       seams: options.seams,
       limits: options.limits,
       compiler,
+      quality: { threshold, floor },
     });
     if (r.ok) {
       contracts.push(r.contract);

@@ -48,7 +48,20 @@ export interface TranslateToolContext {
   readonly limits?: SchemaLimits | undefined;
   /** Reuse one compiler across tools (it caches an ajv instance per dialect). */
   readonly compiler?: SchemaCompiler | undefined;
+  /**
+   * Seed §4.6 description quality: below `floor` the tool is refused (`LOW_QUALITY`), below
+   * `threshold` it is published with a warning. Read from `semantic.description_quality_score`;
+   * without a score nothing is checked. Defaults 0.40 / 0.20.
+   */
+  readonly quality?:
+    | { readonly threshold?: number | undefined; readonly floor?: number | undefined }
+    | undefined;
 }
+
+/** Seed §4.6 default: warn below this description quality score. */
+export const DEFAULT_QUALITY_THRESHOLD = 0.4;
+/** Seed §4.6 default: refuse publication below this description quality score. */
+export const DEFAULT_QUALITY_FLOOR = 0.2;
 
 /** A translated tool, or its refusal. */
 export type ToolTranslation =
@@ -180,6 +193,29 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
   if (override?.semantic !== undefined && Object.keys(override.semantic).length > 0) {
     semantic = { ...(semantic ?? {}), ..._cloneJson(override.semantic) };
     if (typeof semantic.auto_generated === 'boolean') semantic.auto_generated = false;
+  }
+
+  const score = semantic?.description_quality_score;
+  if (typeof score === 'number') {
+    const floor = ctx.quality?.floor ?? DEFAULT_QUALITY_FLOOR;
+    const threshold = ctx.quality?.threshold ?? DEFAULT_QUALITY_THRESHOLD;
+    if (score < floor - 1e-9) {
+      const r = refuse(
+        'LOW_QUALITY',
+        `description quality score ${score} is below the publication floor ${floor} (description_quality_floor); improve the description or set schema_overrides.${tool.name}.description`,
+      );
+      if (!r.ok) {
+        r.refusal.kind = kind.kind;
+        r.refusal.description_quality_score = score;
+      }
+      return r;
+    }
+    if (score < threshold - 1e-9) {
+      warn(
+        'LOW_QUALITY_DESCRIPTION',
+        `description quality score ${score} is below ${threshold} (description_quality_threshold): agents may not find this tool; it is flagged in the announce`,
+      );
+    }
   }
 
   const grammar = _grammar(tool.inputSchema, seams.compileGrammar ?? defaultSeams.compileGrammar, warn);

@@ -12,7 +12,8 @@ export type RefusalCode =
   | 'UNSAFE_SCHEMA'
   | 'INVALID_SCHEMA'
   | 'INVALID_OVERRIDE'
-  | 'CAPABILITY_UNMAPPED';
+  | 'CAPABILITY_UNMAPPED'
+  | 'LOW_QUALITY';
 
 /** A tool (or prompt) that did not become a contract. */
 export interface Refusal {
@@ -23,6 +24,10 @@ export interface Refusal {
   reason: string;
   /** JSON pointer from the tool object's root, for schema refusals (e.g. `/inputSchema/properties/a/$ref`). */
   pointer?: string;
+  /** The kind the tool would have had, when the refusal came after its name was mapped. */
+  kind?: string;
+  /** For `LOW_QUALITY`: the description quality score (seed §4.6). */
+  description_quality_score?: number;
 }
 
 /** Kinds of warning. None of them stops a contract from being published. */
@@ -30,6 +35,7 @@ export type WarningCode =
   | 'NO_DESCRIPTION'
   | 'UNKNOWN_FORMAT'
   | 'NON_UNICODE_PATTERN'
+  | 'LOW_QUALITY_DESCRIPTION'
   | 'RECURSIVE_SCHEMA'
   | 'GRAMMAR_FAILED'
   | 'GRAMMAR_APPROXIMATE'

@@ -141,15 +141,16 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
 
 describe('naming and collisions (DESIGN.md §4 "kinds")', () => {
   const schema = { type: 'object' };
+  const description = 'Read the record named by the path. Use when the agent needs one record.';
   it('refuses tools whose names collide after mapping, whatever the order', () => {
     const tools = [
-      { name: 'a.b', inputSchema: schema },
-      { name: 'a_b', inputSchema: schema },
-      { name: 'x/y', inputSchema: schema },
-      { name: 'x.y', inputSchema: schema },
-      { name: 'dup', inputSchema: schema },
-      { name: 'dup', inputSchema: schema },
-      { name: 'bad name', inputSchema: schema },
+      { name: 'a.b', description, inputSchema: schema },
+      { name: 'a_b', description, inputSchema: schema },
+      { name: 'x/y', description, inputSchema: schema },
+      { name: 'x.y', description, inputSchema: schema },
+      { name: 'dup', description, inputSchema: schema },
+      { name: 'dup', description, inputSchema: schema },
+      { name: 'bad name', description, inputSchema: schema },
     ];
     const forward = translateSource({ ...BASE, tools });
     const backward = translateSource({ ...BASE, tools: [...tools].reverse() });
@@ -253,6 +254,53 @@ describe('source options (seed §3.1)', () => {
       code: 'CAPABILITY_UNMAPPED',
       reason: expect.stringContaining('required_capability'),
     });
+  });
+});
+
+describe('description quality (seed §4.6)', () => {
+  const vague = { name: 'handle_thing', description: '', inputSchema: { type: 'object' } };
+  it('refuses publication below the floor, naming the score, and warns below the threshold', () => {
+    const out = translateSource({ ...BASE, tools: [vague, READ_FILE] });
+    expect(out.refused).toHaveLength(1);
+    expect(out.refused[0]).toMatchObject({
+      tool: 'handle_thing',
+      code: 'LOW_QUALITY',
+      kind: 'com.acme.filesystem.handle_thing',
+      description_quality_score: 0,
+    });
+    expect(out.refused[0]?.reason).toMatch(/description quality score 0 is below the publication floor 0\.2/);
+    const strict = translateSource({
+      ...BASE,
+      tools: [READ_FILE],
+      descriptionQualityThreshold: 1,
+      descriptionQualityFloor: 0,
+    });
+    expect(strict.contracts).toHaveLength(1);
+    expect(strict.warnings.map((w) => w.code)).toContain('LOW_QUALITY_DESCRIPTION');
+    const lax = translateSource({ ...BASE, tools: [vague], descriptionQualityFloor: 0 });
+    expect(lax.contracts).toHaveLength(1);
+    expect(lax.warnings.map((w) => w.code)).toEqual(['LOW_QUALITY_DESCRIPTION', 'NO_DESCRIPTION']);
+  });
+  it('an operator description fixes it (schema_overrides)', () => {
+    const out = translateSource({
+      ...BASE,
+      tools: [vague],
+      overrides: {
+        handle_thing: {
+          description:
+            'Validate an incoming data record and submit it for processing. Use when a record must be checked.',
+        },
+      },
+    });
+    expect(out.refused).toEqual([]);
+  });
+  it('refuses thresholds outside 0..1 or a floor above the threshold', () => {
+    expect(() => translateSource({ ...BASE, tools: [], descriptionQualityFloor: 2 })).toThrow(
+      /description_quality_floor: expected a number from 0 to 1, got 2/,
+    );
+    expect(() =>
+      translateSource({ ...BASE, tools: [], descriptionQualityFloor: 0.5, descriptionQualityThreshold: 0.3 }),
+    ).toThrow(/must not exceed/);
   });
 });
 
