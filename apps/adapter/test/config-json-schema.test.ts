@@ -46,9 +46,8 @@ describe('config.schema.json', () => {
 
   it('agrees with the loader on the key patterns it states', () => {
     const schema = configJsonSchema() as Schema;
-    const ns = new RegExp(
-      String((schema.properties?.mcp_sources?.items as Schema).properties?.xprotocol_namespace?.pattern),
-    );
+    const source = (schema.properties?.mcp_sources?.items ?? {}) as Schema;
+    const ns = new RegExp(String(source.properties?.xprotocol_namespace?.pattern));
     expect(['com.acme.files', 'a', 'x-y_z.1'].every((s) => ns.test(s))).toBe(true);
     expect(['xp', 'xp.tools', 'com..a', '.a', 'a.', 'a b'].some((s) => ns.test(s))).toBe(false);
   });
