@@ -8,7 +8,7 @@
 import MiniSearch from 'minisearch';
 import { _verbLemma } from './_lemma.js';
 import { annotateTool, type SemanticAnnotations } from './annotate.js';
-import { CONCEPT_PREFIX, conceptTerms } from './concepts.js';
+import { CONCEPT_PREFIX, conceptWeights } from './concepts.js';
 import { SemanticError } from './errors.js';
 import { singularize } from './inflect.js';
 import { parseToolName } from './parse-tool-name.js';
@@ -45,8 +45,8 @@ export interface ToolIndexOptions {
   readonly verbBoost?: number;
   /** Multiplier added when the query names the tool's data subject (default 0.1). */
   readonly subjectBoost?: number;
-  /** BM25 parameters (default k1 1.2, b 0.75, d 0.5 as in MiniSearch). */
-  readonly bm25?: { readonly k: number; readonly b: number; readonly d: number };
+  /** BM25F parameters: saturation `k1` (default 2) and length normalisation `b` (default 0.75). */
+  readonly bm25?: { readonly k1?: number; readonly b?: number };
   /** Let query terms of at least this many characters match as prefixes (default 5; 0 = off). */
   readonly prefixMinLength?: number;
   /**
@@ -54,12 +54,8 @@ export interface ToolIndexOptions {
    * the verb class boost carries their meaning, so as words they count less (default 0.5).
    */
   readonly verbTermWeight?: number;
-  /** Count a concept once per query word that evokes it (default true) rather than once. */
-  readonly conceptPerWord?: boolean;
-  /** Coordination exponent: scores are multiplied by (matched query terms ÷ query terms)^this (default 0). */
-  readonly coordination?: number;
-  /** Count a concept once per document word that evokes it (default false). */
-  readonly conceptTf?: boolean;
+  /** Use the concept lexicon ({@link CONCEPT_LEXICON}) as a sixth field (default true). */
+  readonly concepts?: boolean;
 }
 
 /** Options of {@link ToolIndex.search}. */
@@ -91,7 +87,7 @@ export const DEFAULT_FIELD_BOOSTS: Readonly<Record<SearchField, number>> = Objec
   description: 1,
   params: 0.4,
   namespace: 0.5,
-  concepts: 0.5,
+  concepts: 0.7,
 });
 
 const FIELDS: readonly SearchField[] = [
@@ -110,7 +106,18 @@ interface _Entry {
   readonly subjects: ReadonlySet<string>;
   readonly domain: string;
   readonly row: Readonly<Record<string, string>>;
+  /** Term frequencies per field, for BM25F. */
+  readonly tf: Readonly<Record<SearchField, ReadonlyMap<string, number>>>;
+  /** Field lengths in terms. */
+  readonly len: Readonly<Record<SearchField, number>>;
 }
+
+function _fieldTerms(field: SearchField, text: string): string[] {
+  return field === 'concepts' ? text.split(' ').filter((t) => t.length > 0) : tokenizeForSearch(text);
+}
+
+/** Weight of a query term matched only as a prefix of an index term (MiniSearch's default). */
+const PREFIX_WEIGHT = 0.375;
 
 /** Property names and descriptions of a JSON Schema, depth-first, bounded. */
 function _paramText(schema: unknown, depth = 0, out: string[] = []): string[] {
@@ -131,6 +138,13 @@ function _paramText(schema: unknown, depth = 0, out: string[] = []): string[] {
   const items = node.items;
   if (items !== null && typeof items === 'object') _paramText(items, depth + 1, out);
   return out;
+}
+
+/** The distinct words of some phrases, in first-seen order (so a subject counts once). */
+function _uniqueWords(phrases: readonly string[]): string {
+  const seen = new Set<string>();
+  for (const phrase of phrases) for (const word of phrase.split(/\s+/)) if (word.length > 0) seen.add(word);
+  return [...seen].join(' ');
 }
 
 /** Stems of the strong verbs of the verb table. */
@@ -160,10 +174,21 @@ export class ToolIndex {
   readonly #subjectBoost: number;
   readonly #prefixMin: number;
   readonly #verbTermWeight: number;
-  readonly #coordination: number;
-  readonly #conceptTf: boolean;
+  readonly #concepts: boolean;
   readonly #entries = new Map<string, _Entry>();
   readonly #search: MiniSearch;
+  readonly #k1: number;
+  readonly #b: number;
+  /** Documents containing each term in any field. */
+  readonly #df = new Map<string, number>();
+  readonly #totalLen: Record<SearchField, number> = {
+    name: 0,
+    annotations: 0,
+    description: 0,
+    params: 0,
+    namespace: 0,
+    concepts: 0,
+  };
 
   constructor(options: ToolIndexOptions = {}) {
     this.#boosts = Object.freeze({ ...DEFAULT_FIELD_BOOSTS, ...(options.fieldBoosts ?? {}) });
@@ -171,21 +196,19 @@ export class ToolIndex {
     this.#subjectBoost = options.subjectBoost ?? 0.1;
     this.#prefixMin = options.prefixMinLength ?? 5;
     this.#verbTermWeight = options.verbTermWeight ?? 0.5;
-    this.#coordination = options.coordination ?? 0;
-    this.#conceptTf = options.conceptTf ?? true;
-    const bm25 = options.bm25 ?? { k: 1.2, b: 0.75, d: 0.5 };
+    this.#concepts = options.concepts ?? true;
+    this.#k1 = options.bm25?.k1 ?? 2;
+    this.#b = options.bm25?.b ?? 0.75;
     this.#search = new MiniSearch({
       idField: 'id',
       fields: [...FIELDS],
       storeFields: [],
-      tokenize: (text: string, field?: string) =>
-        field === 'concepts' ? text.split(' ').filter((t) => t.length > 0) : tokenizeForSearch(text),
+      tokenize: (text: string, field?: string) => _fieldTerms((field ?? 'description') as SearchField, text),
       processTerm: (term: string) => term,
       searchOptions: {
-        bm25: { ...bm25 },
         tokenize: (text: string) => {
           const terms = tokenizeForSearch(text);
-          return [...terms, ...conceptTerms(terms, !(options.conceptPerWord ?? true))];
+          return this.#concepts ? [...terms, ...conceptWeights(terms).keys()] : terms;
         },
       },
       autoVacuum: false,
@@ -247,17 +270,46 @@ export class ToolIndex {
       const row = {
         id: doc.id,
         name: doc.name,
-        annotations: [...semantic.intent_verbs, ...semantic.data_subjects].join(' '),
+        annotations: _uniqueWords([...semantic.intent_verbs, ...semantic.data_subjects]),
         description: doc.description ?? '',
         params: _paramText(doc.inputSchema).join(' '),
         namespace,
         concepts: '',
       };
-      row.concepts = conceptTerms(
-        tokenizeForSearch(`${row.name} ${row.annotations} ${row.description} ${namespace}`),
-        !this.#conceptTf,
-      ).join(' ');
-      this.#entries.set(doc.id, { doc, semantic, verbClass, subjects, domain: semantic.domain, row });
+      const conceptSource = this.#concepts
+        ? `${row.name} ${row.annotations} ${row.description} ${namespace}`
+        : '';
+      row.concepts = [...conceptWeights(_fieldTerms('description', conceptSource)).keys()].join(' ');
+      const tf = {} as Record<SearchField, Map<string, number>>;
+      const len = {} as Record<SearchField, number>;
+      const distinct = new Set<string>();
+      for (const field of FIELDS) {
+        let counts = new Map<string, number>();
+        if (field === 'concepts') {
+          counts = conceptWeights(_fieldTerms('description', conceptSource));
+        } else {
+          for (const t of _fieldTerms(field, row[field])) counts.set(t, (counts.get(t) ?? 0) + 1);
+        }
+        let length = 0;
+        for (const [t, c] of counts) {
+          distinct.add(t);
+          length += c;
+        }
+        tf[field] = counts;
+        len[field] = length;
+        this.#totalLen[field] += length;
+      }
+      for (const t of distinct) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
+      this.#entries.set(doc.id, {
+        doc,
+        semantic,
+        verbClass,
+        subjects,
+        domain: semantic.domain,
+        row,
+        tf,
+        len,
+      });
       rows.push(row);
     }
     this.#search.addAll(rows);
@@ -273,6 +325,16 @@ export class ToolIndex {
       // those of an index built from scratch.
       this.#search.remove(entry.row);
       this.#entries.delete(id);
+      const distinct = new Set<string>();
+      for (const field of FIELDS) {
+        this.#totalLen[field] -= entry.len[field];
+        for (const t of entry.tf[field].keys()) distinct.add(t);
+      }
+      for (const t of distinct) {
+        const n = (this.#df.get(t) ?? 0) - 1;
+        if (n > 0) this.#df.set(t, n);
+        else this.#df.delete(t);
+      }
       removed++;
     }
     return removed;
@@ -314,25 +376,25 @@ export class ToolIndex {
     const prefixMin = this.#prefixMin;
     const raw = this.#search.search(queryText, {
       fields: FIELDS.filter((f) => this.#boosts[f] > 0),
-      boost: { ...this.#boosts },
       prefix:
         prefixMin > 0
           ? (term: string) => term.length >= prefixMin && !term.startsWith(CONCEPT_PREFIX)
           : false,
       combineWith: 'OR',
-      boostTerm: (term: string) => (_VERB_STEMS.has(term) ? this.#verbTermWeight : 1),
     });
-    const queryTerms = new Set(tokenizeForSearch(queryText)).size;
-    const hits: SearchHit[] = [];
+    const base = tokenizeForSearch(queryText);
+    const queryTf = new Map<string, number>();
+    for (const t of base) queryTf.set(t, (queryTf.get(t) ?? 0) + 1);
+    if (this.#concepts) for (const [t, w] of conceptWeights(base)) queryTf.set(t, w);
+    const n = this.#entries.size;
+    const avg = {} as Record<SearchField, number>;
+    for (const f of FIELDS) avg[f] = n > 0 && this.#totalLen[f] > 0 ? this.#totalLen[f] / n : 1;
+    const scored: { entry: _Entry; lex: number; con: number; bonus: number }[] = [];
     for (const r of raw) {
       const entry = this.#entries.get(r.id as string);
       if (entry === undefined) continue;
       if (domain !== undefined && entry.domain !== domain) continue;
-      let factor = 1;
-      if (this.#coordination > 0) {
-        const matched = r.terms.filter((t) => !t.startsWith(CONCEPT_PREFIX)).length;
-        factor = ((matched + 1) / (queryTerms + 1)) ** this.#coordination;
-      }
+      const [lex, con] = this.#bm25f(entry, Object.keys(r.match), queryTf, avg, n);
       let bonus = 1;
       if (entry.verbClass !== null && classes.has(entry.verbClass)) bonus += this.#verbBoost;
       for (const s of entry.subjects) {
@@ -341,14 +403,51 @@ export class ToolIndex {
           break;
         }
       }
-      hits.push({
-        id: entry.doc.id,
-        score: Math.round(r.score * factor * bonus * 1e6) / 1e6,
-        use_when: entry.semantic.use_when,
-      });
+      scored.push({ entry, lex, con, bonus });
     }
+    const hits: SearchHit[] = scored.map(({ entry, lex, con, bonus }) => ({
+      id: entry.doc.id,
+      score: Math.round((lex + con) * bonus * 1e6) / 1e6,
+      use_when: entry.semantic.use_when,
+    }));
     hits.sort(_byScoreThenId);
     return hits.slice(0, limit);
+  }
+
+  /**
+   * BM25F (Robertson, Zaragoza and Taylor 2004): per term, field frequencies are normalised by
+   * field length, weighted by field boost and summed before one saturation, so a term found in
+   * the name, the annotations and the description counts once, strongly, not three times.
+   */
+  #bm25f(
+    entry: _Entry,
+    matched: readonly string[],
+    queryTf: ReadonlyMap<string, number>,
+    avg: Readonly<Record<SearchField, number>>,
+    n: number,
+  ): [number, number] {
+    const k1 = this.#k1;
+    const b = this.#b;
+    let lex = 0;
+    let con = 0;
+    for (const term of [...matched].sort()) {
+      const exact = queryTf.get(term);
+      const weight =
+        (exact !== undefined ? exact : PREFIX_WEIGHT) * (_VERB_STEMS.has(term) ? this.#verbTermWeight : 1);
+      let tf = 0;
+      for (const f of FIELDS) {
+        const count = entry.tf[f].get(term);
+        if (count === undefined) continue;
+        tf += (this.#boosts[f] * count) / (1 - b + (b * entry.len[f]) / avg[f]);
+      }
+      if (tf === 0) continue;
+      const df = this.#df.get(term) ?? 0;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const part = weight * idf * ((tf * (k1 + 1)) / (k1 + tf));
+      if (term.startsWith(CONCEPT_PREFIX)) con += part;
+      else lex += part;
+    }
+    return [lex, con];
   }
 
   /** Tools of a domain (all tools when `domain` is undefined), sorted by id. @internal */
