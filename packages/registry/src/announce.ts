@@ -13,7 +13,13 @@ import {
   type QualityScore,
   type QualityThresholds,
 } from '@xprotocol/semantic';
-import { canonicalJson, isValidKind, type JsonValue, type SchemaContract } from '@xprotocol/translate';
+import {
+  canonicalJson,
+  isValidKind,
+  type JsonValue,
+  type Refusal,
+  type SchemaContract,
+} from '@xprotocol/translate';
 import { RegistryError } from './errors.js';
 import type { Registry } from './registry.js';
 
@@ -27,6 +33,11 @@ export interface AnnounceMcpSource {
   /** Seed §4.6 per-source thresholds (defaults 0.40 / 0.20). */
   readonly description_quality_threshold?: number | undefined;
   readonly description_quality_floor?: number | undefined;
+  /**
+   * The source's refusals from `translateSource`: those refused for description quality
+   * (`LOW_QUALITY`) are listed in `low_quality_schemas` too, so the announce says why they are missing.
+   */
+  readonly refused?: readonly Refusal[] | undefined;
 }
 
 /** One `xprotocol_sources` entry as the announce needs it. */
@@ -165,6 +176,14 @@ export function buildAnnouncePayload(
         thresholds,
       ),
     );
+    for (const r of s.refused ?? []) {
+      if (r.code !== 'LOW_QUALITY' || r.kind === undefined) continue;
+      lowQuality.push({
+        kind: r.kind,
+        description_quality_score: r.description_quality_score ?? 0,
+        issue: `Not published: ${r.reason}`,
+      });
+    }
     const entry: AnnouncePayload['mcp_sources'][number] = {
       name: s.name,
       transport: s.transport,

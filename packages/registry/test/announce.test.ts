@@ -1,4 +1,5 @@
 import { descriptionQualityScore } from '@xprotocol/semantic';
+import { translateSource } from '@xprotocol/translate';
 import { describe, expect, it } from 'vitest';
 import {
   buildAnnouncePayload,
@@ -12,25 +13,27 @@ import { recorded, tool, translate } from './_fixtures.js';
 const X25519 = `x25519:${'0f'.repeat(32)}`;
 const KEY = `ed25519:${'1a'.repeat(32)}`;
 
+const CRM_TOOLS = [
+  tool('handle_thing', ''),
+  tool('process_record', 'Handles the thing'),
+  tool(
+    'get_opportunity_by_stage',
+    'Get the sales opportunities at a given pipeline stage. Use when the agent needs deals by stage.',
+  ),
+];
+const crm = translateSource({
+  name: 'crm',
+  namespace: 'com.salesforce.crm',
+  tools: CRM_TOOLS,
+  prompts: [{ name: 'summary', description: 'Summarize an account' }],
+  adapterVersion: '0.1.0',
+});
+
 async function fixture() {
   const registry = new Registry();
   const fs = recorded('modelcontextprotocol__server-filesystem.json');
   await registry.refreshSource('filesystem', translate('filesystem', 'com.acme.filesystem', fs.tools));
-  await registry.refreshSource(
-    'crm',
-    translate(
-      'crm',
-      'com.salesforce.crm',
-      [
-        tool('handle_thing', 'does something'),
-        tool(
-          'get_opportunity_by_stage',
-          'Get the sales opportunities at a given pipeline stage. Use when the agent needs deals by stage.',
-        ),
-      ],
-      [{ name: 'summary', description: 'Summarize an account' }],
-    ),
-  );
+  await registry.refreshSource('crm', crm.contracts);
   return registry;
 }
 
@@ -51,6 +54,7 @@ const INPUT = {
       transport: 'sse' as const,
       url: 'https://bot:s3cret@mcp.salesforce.com/sse?token=abc#frag',
       namespace: 'com.salesforce.crm',
+      refused: crm.refused,
     },
   ],
   xprotocol_sources: [
@@ -103,14 +107,29 @@ describe('xp.endpoint.announce payload (seed §6.3, §4.6)', () => {
       low_quality_schemas: payload.low_quality_schemas.length,
     });
     const flagged = payload.low_quality_schemas.map((l) => l.kind);
-    expect(flagged).toContain('com.salesforce.crm.handle_thing');
     expect(flagged).not.toContain('com.salesforce.crm.get_opportunity_by_stage');
-    const handle = payload.low_quality_schemas.find((l) => l.kind === 'com.salesforce.crm.handle_thing');
-    expect(handle?.description_quality_score).toBe(
-      descriptionQualityScore('does something', { name: 'handle_thing' }).score,
+    // published but flagged (0.2: not below the floor, below the threshold)
+    const processRecord = payload.low_quality_schemas.find(
+      (l) => l.kind === 'com.salesforce.crm.process_record',
     );
-    expect(handle?.issue).toMatch(/^Description too vague for reliable agent discovery/);
+    expect(processRecord?.description_quality_score).toBe(
+      descriptionQualityScore('Handles the thing', { name: 'process_record' }).score,
+    );
+    expect(processRecord?.issue).toMatch(/^Description too vague for reliable agent discovery/);
+    // refused by translateSource below the floor: listed, saying why it is missing
+    const handle = payload.low_quality_schemas.find((l) => l.kind === 'com.salesforce.crm.handle_thing');
+    expect(handle).toMatchObject({
+      description_quality_score: 0,
+      issue: expect.stringMatching(
+        /^Not published: description quality score 0 is below the publication floor/,
+      ),
+    });
     expect([...flagged].sort()).toEqual(flagged);
+  });
+  it('lists a refused schema although the registry does not hold it', async () => {
+    const registry = await fixture();
+    expect(registry.get('com.salesforce.crm.handle_thing')).toBeUndefined();
+    expect(crm.refused.map((r) => r.code)).toEqual(['LOW_QUALITY']);
   });
   it('never discloses credentials', async () => {
     const text = serializeAnnouncePayload(buildAnnouncePayload(INPUT, await fixture()));
@@ -125,7 +144,8 @@ describe('xp.endpoint.announce payload (seed §6.3, §4.6)', () => {
     const none = buildAnnouncePayload(INPUT, registry, {
       score: () => ({ score: 1, findings: [] }) as never,
     });
-    expect(none.low_quality_schemas).toEqual([]);
+    // every published schema scores 1 now; only the one refused for quality remains listed
+    expect(none.low_quality_schemas.map((l) => l.kind)).toEqual(['com.salesforce.crm.handle_thing']);
     const strict = buildAnnouncePayload(
       {
         ...INPUT,
