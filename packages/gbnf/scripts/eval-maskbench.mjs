@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Whole-corpus evaluation of compileSchema on MaskBench (JSONSchemaBench) dev data.
+// Usage: node scripts/eval-maskbench.mjs [--data FILE] [--limit N] [--failures N]
+// Every test instance is checked twice — JSON.stringify(data) and JSON.stringify(data, null, 2) —
+// with this package's matcher. A schema passes when it compiles, every valid instance is accepted
+// in both spellings and every invalid one is rejected in both.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { compileMatcher, compileSchema, GbnfCompileError } from '../dist/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : def;
+};
+const file = opt('--data', resolve(here, '../../../../shared/data/jsonschema/maskbench-dev.jsonl.gz'));
+const limit = Number(opt('--limit', 'Infinity'));
+const showFailures = Number(opt('--failures', '0'));
+const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).slice(0, limit);
+
+const t = {
+  schemas: 0,
+  compiled: 0,
+  exact: 0,
+  passed: 0,
+  validRejected: 0,
+  invalidAccepted: 0,
+  crashes: 0,
+  schemasInvalidAccepted: 0,
+  schemasValidRejected: 0,
+};
+const reasons = new Map();
+const times = [];
+const failures = [];
+const started = performance.now();
+for (const line of lines) {
+  const row = JSON.parse(line);
+  t.schemas++;
+  let compiled;
+  const t0 = performance.now();
+  try {
+    compiled = compileSchema(row.schema);
+  } catch (e) {
+    times.push(performance.now() - t0);
+    if (e instanceof GbnfCompileError) reasons.set(e.reason, (reasons.get(e.reason) ?? 0) + 1);
+    else {
+      t.crashes++;
+      reasons.set(`CRASH ${e?.constructor?.name}`, (reasons.get(`CRASH ${e?.constructor?.name}`) ?? 0) + 1);
+      if (failures.length < showFailures)
+        failures.push({ file: row.file, crash: String(e?.stack ?? e).slice(0, 400) });
+    }
+    continue;
+  }
+  times.push(performance.now() - t0);
+  t.compiled++;
+  if (compiled.exact) t.exact++;
+  let match;
+  try {
+    match = compileMatcher(compiled.gbnf);
+  } catch (e) {
+    t.crashes++;
+    reasons.set('CRASH grammar refused', (reasons.get('CRASH grammar refused') ?? 0) + 1);
+    if (failures.length < showFailures) failures.push({ file: row.file, grammar: String(e).slice(0, 300) });
+    continue;
+  }
+  let ok = true;
+  let va = 0;
+  let vr = 0;
+  for (const test of row.tests) {
+    for (const text of [JSON.stringify(test.data), JSON.stringify(test.data, null, 2)]) {
+      const accepted = match(text);
+      if (accepted !== test.valid) {
+        ok = false;
+        if (test.valid) vr++;
+        else va++;
+        if (failures.length < showFailures)
+          failures.push({
+            file: row.file,
+            valid: test.valid,
+            text: text.slice(0, 200),
+            warnings: compiled.warnings.slice(0, 3),
+          });
+        break;
+      }
+    }
+  }
+  t.validRejected += vr;
+  t.invalidAccepted += va;
+  if (va > 0) t.schemasInvalidAccepted++;
+  if (vr > 0) t.schemasValidRejected++;
+  if (ok) t.passed++;
+}
+const total = performance.now() - started;
+times.sort((a, b) => a - b);
+const q = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? 0;
+const pct = (n) => `${((100 * n) / t.schemas).toFixed(1)}%`;
+console.log(`MaskBench dev: ${t.schemas} schemas (${file})`);
+console.log(`compiled        ${t.compiled} (${pct(t.compiled)})`);
+console.log(`exact           ${t.exact} (${pct(t.exact)})`);
+console.log(`passed          ${t.passed} (${pct(t.passed)})`);
+console.log(`valid rejected  ${t.validRejected} instances in ${t.schemasValidRejected} schemas`);
+console.log(`invalid accepted ${t.invalidAccepted} instances in ${t.schemasInvalidAccepted} schemas`);
+console.log(`crashes         ${t.crashes}`);
+console.log('compile errors by reason:');
+for (const [r, n] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  ${r.padEnd(22)} ${n}`);
+const sum = times.reduce((a, b) => a + b, 0);
+console.log(
+  `compile time per schema: median ${q(0.5).toFixed(2)} ms, p99 ${q(0.99).toFixed(2)} ms, total ${(sum / 1000).toFixed(2)} s (whole run ${(total / 1000).toFixed(1)} s)`,
+);
+if (failures.length > 0) console.log(JSON.stringify(failures, null, 1));
+if (t.invalidAccepted > 0 || t.crashes > 0) process.exitCode = 1;

@@ -1,0 +1,164 @@
+/**
+ * `anyOf`, `oneOf`, `not`, `if`/`then`/`else` and `dependentSchemas`. Disjunctions are
+ * distributed over the rest of the conjunction (A ∧ (B ∨ C) = (A ∧ B) ∨ (A ∧ C)); a `oneOf` is
+ * an `anyOf` when its branches are provably disjoint, else each branch is joined with the
+ * negation of the others (exact when those negations are expressible, else an error);
+ * `not` and the `else` side of `if` use {@link _negate}.
+ * @module
+ */
+import { GbnfCompileError } from './compile-error.js';
+import type { _Ctx } from './context.js';
+import { _disjoint } from './disjoint.js';
+import { _expand, type _Flat, type _Group, _merge, type _Parts } from './flat.js';
+import { _negate } from './negate.js';
+import type { _Loc } from './refs.js';
+
+/** Most alternatives one conjunction may distribute into. */
+const MAX_ALTERNATIVES = 128;
+
+/**
+ * @internal Rewrites `not` and conditionals into plain schemas and groups, then distributes the
+ * groups. Returns the alternatives (each a list of conjunct locations without combinators).
+ */
+export function _alternatives(ctx: _Ctx, parts: _Parts, depth = 0): _Loc[][] {
+  if (depth > 8)
+    throw new GbnfCompileError('TOO_LARGE', parts.plain[0]?.ptr ?? '#', 'combinators nest too deeply');
+  const plain = [...parts.plain];
+  const groups: _Group[] = [...parts.groups];
+  let combos: _Loc[][] = [plain];
+  const product = (alts: _Loc[][], ptr: string) => {
+    const next: _Loc[][] = [];
+    for (const combo of combos) for (const a of alts) next.push([...combo, ...a]);
+    if (next.length > MAX_ALTERNATIVES) {
+      throw new GbnfCompileError(
+        'TOO_LARGE',
+        ptr,
+        `combinators expand into more than ${MAX_ALTERNATIVES} alternatives`,
+      );
+    }
+    combos = next;
+  };
+  for (const n of parts.nots) {
+    const neg = ctx.synth(_negate(ctx, n), n.ptr, n.base);
+    const sub = _expand(ctx, [neg]);
+    if (sub.never !== undefined) return [];
+    product(
+      sub.groups.length + sub.nots.length + sub.conds.length > 0
+        ? _alternatives(ctx, sub, depth + 1)
+        : [sub.plain],
+      n.ptr,
+    );
+  }
+  for (const c of parts.conds) {
+    const thenSide = c.thenLoc ? [c.cond, c.thenLoc] : [c.cond];
+    let elseSide: _Loc[];
+    try {
+      elseSide = [ctx.synth(_negate(ctx, c.cond), c.cond.ptr, c.cond.base)];
+    } catch (e) {
+      if (e instanceof GbnfCompileError) {
+        throw new GbnfCompileError(
+          'NOT_NEGATABLE',
+          c.ptr,
+          `the "else" side of this condition needs its negation: ${e.message}`,
+        );
+      }
+      throw e;
+    }
+    if (c.elseLoc) elseSide.push(c.elseLoc);
+    groups.push({
+      kind: 'anyOf',
+      branches: [
+        ctx.synth({ allOf: thenSide.map((l) => l.schema) }, c.ptr, c.cond.base),
+        ctx.synth({ allOf: elseSide.map((l) => l.schema) }, c.ptr, c.cond.base),
+      ],
+      ptr: c.ptr,
+    });
+  }
+  for (const group of groups) {
+    const next: _Loc[][] = [];
+    for (const combo of combos) {
+      const branches =
+        group.kind === 'oneOf' ? exclusiveBranches(ctx, combo, group) : group.branches.map((b) => [b]);
+      for (const b of branches) {
+        const sub = _expand(ctx, b);
+        if (sub.never !== undefined) continue;
+        const subAlts =
+          sub.groups.length + sub.nots.length + sub.conds.length > 0
+            ? _alternatives(ctx, sub, depth + 1)
+            : [sub.plain];
+        for (const s of subAlts) next.push([...combo, ...s]);
+        if (next.length > MAX_ALTERNATIVES) {
+          throw new GbnfCompileError(
+            'TOO_LARGE',
+            group.ptr,
+            `combinators expand into more than ${MAX_ALTERNATIVES} alternatives`,
+          );
+        }
+      }
+    }
+    combos = next;
+  }
+  return combos;
+}
+
+/** Branches of a oneOf, each joined with the negation of the others unless provably disjoint. */
+function exclusiveBranches(ctx: _Ctx, base: _Loc[], group: _Group): _Loc[][] {
+  const n = group.branches.length;
+  const flats: (_Flat | undefined)[] = group.branches.map((b) => flatOf(ctx, [...base, b]));
+  const out: _Loc[][] = [];
+  for (let i = 0; i < n; i++) {
+    const list: _Loc[] = [group.branches[i]!];
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const fi = flats[i];
+      const fj = flats[j];
+      if (fi && fj && _disjoint(ctx, fi, fj)) continue;
+      if (fi === undefined && fj === undefined) {
+        // neither branch is a plain schema: compare every pair of their alternatives
+        if (altsDisjoint(ctx, base, group.branches[i]!, group.branches[j]!)) continue;
+      }
+      try {
+        list.push(
+          ctx.synth(_negate(ctx, group.branches[j]!), group.branches[j]!.ptr, group.branches[j]!.base),
+        );
+      } catch (e) {
+        if (e instanceof GbnfCompileError) {
+          throw new GbnfCompileError(
+            'OVERLAPPING_ONEOF',
+            group.ptr,
+            `branches ${i} and ${j} may both match and branch ${j} cannot be negated (${e.message})`,
+          );
+        }
+        throw e;
+      }
+    }
+    out.push(list);
+  }
+  return out;
+}
+
+function altsDisjoint(ctx: _Ctx, base: _Loc[], a: _Loc, b: _Loc): boolean {
+  try {
+    const aa = _alternatives(ctx, _expand(ctx, [...base, a]), 6).map((l) => _merge(ctx, l, a));
+    const bb = _alternatives(ctx, _expand(ctx, [...base, b]), 6).map((l) => _merge(ctx, l, b));
+    return aa.every((x) => bb.every((y) => _disjoint(ctx, x, y)));
+  } catch {
+    return false;
+  }
+}
+
+function flatOf(ctx: _Ctx, locs: _Loc[]): _Flat | undefined {
+  try {
+    const parts = _expand(ctx, locs);
+    if (
+      parts.groups.length > 0 ||
+      parts.nots.length > 0 ||
+      parts.conds.length > 0 ||
+      parts.never !== undefined
+    )
+      return undefined;
+    return _merge(ctx, parts.plain, locs[locs.length - 1]!);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * `format` as an assertion, the way the adapter's validator (ajv + ajv-formats, "full" mode)
+ * checks it. Each known string format compiles to a grammar of the string's content; every
+ * character is spelled literally (these formats only use printable ASCII other than `"` and `\`).
+ * Where ajv-formats accepts more than a grammar here does, `exact` is false and the gap is named.
+ * @module
+ */
+import type { _GrammarBuilder } from './grammar-builder.js';
+
+/** @internal A compiled string format. */
+export interface _FormatGrammar {
+  /** GBNF for the string content (without quotes); `null` = accept any string. */
+  readonly content: string | null;
+  /** `null` when exact; otherwise what is left out. */
+  readonly gap: string | null;
+  /** Length bounds of the content, for intersecting with minLength/maxLength. */
+  readonly minLength: number;
+  readonly maxLength: number | undefined;
+}
+
+/** @internal Formats ajv-formats applies to numbers, with the integer bounds they impose. */
+export const _NUMBER_FORMATS: Record<string, { integer: boolean; lo?: number; hi?: number }> = {
+  int32: { integer: true, lo: -2147483648, hi: 2147483647 },
+  int64: { integer: true },
+  float: { integer: false },
+  double: { integer: false },
+};
+
+/** @internal Every format name ajv-formats knows. */
+export const _KNOWN_FORMATS = new Set([
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
+]);
+
+const ci = (word: string) =>
+  word
+    .split('')
+    .map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : `"${c}"`))
+    .join(' ');
+
+/** @internal The grammar of a known string format, or `undefined` for a number format / unknown. */
+export function _formatGrammar(g: _GrammarBuilder, name: string): _FormatGrammar | undefined {
+  const r = (n: string, body: string) => g.fixed(n, () => body);
+  const hexd = () => r('fmt-hex', '[0-9a-fA-F]');
+  const octet = () => r('fmt-octet', '"25" [0-5] | "2" [0-4] [0-9] | "1" [0-9] [0-9] | [1-9]? [0-9]');
+  const ipv4 = () => r('fmt-ipv4', `${octet()} "." ${octet()} "." ${octet()} "." ${octet()}`);
+  const date = () => {
+    r('fmt-d31', '"0" [1-9] | [12] [0-9] | "3" [01]');
+    r('fmt-d30', '"0" [1-9] | [12] [0-9] | "30"');
+    r('fmt-d28', '"0" [1-9] | "1" [0-9] | "2" [0-8]');
+    r(
+      'fmt-leap-year',
+      '[0-9] [0-9] ( "0" [48] | [2468] [048] | [13579] [26] ) | ( [02468] [048] | [13579] [26] ) "00"',
+    );
+    return r(
+      'fmt-date',
+      '[0-9]{4} "-" ( ( "01" | "03" | "05" | "07" | "08" | "10" | "12" ) "-" fmt-d31 | ( "04" | "06" | "09" | "11" ) "-" fmt-d30 | "02-" fmt-d28 ) | fmt-leap-year "-02-29"',
+    );
+  };
+  const time = (tzRequired: boolean) => {
+    r('fmt-hh', '[01] [0-9] | "2" [0-3]');
+    r('fmt-mm', '[0-5] [0-9]');
+    r('fmt-tz', '[zZ] | [+-] fmt-hh ( ":"? fmt-mm )?');
+    return r(
+      tzRequired ? 'fmt-time' : 'fmt-iso-time',
+      `fmt-hh ":" fmt-mm ":" fmt-mm ( "." [0-9]+ )? fmt-tz${tzRequired ? '' : '?'}`,
+    );
+  };
+  const LEAP = 'leap seconds (":60") are not accepted';
+  const pct = () => r('fmt-pct', `"%" ${hexd()} ${hexd()}`);
+  switch (name) {
+    case 'date':
+      return { content: date(), gap: null, minLength: 10, maxLength: 10 };
+    case 'time':
+      return { content: time(true), gap: LEAP, minLength: 9, maxLength: undefined };
+    case 'iso-time':
+      return { content: time(false), gap: LEAP, minLength: 8, maxLength: undefined };
+    case 'date-time':
+      return {
+        content: r('fmt-date-time', `${date()} [tT ] ${time(true)}`),
+        gap: `${LEAP}; only "T", "t" or a space separate date and time`,
+        minLength: 20,
+        maxLength: undefined,
+      };
+    case 'iso-date-time':
+      return {
+        content: r('fmt-iso-date-time', `${date()} [tT ] ${time(false)}`),
+        gap: `${LEAP}; only "T", "t" or a space separate date and time`,
+        minLength: 19,
+        maxLength: undefined,
+      };
+    case 'duration': {
+      r(
+        'fmt-dur-date',
+        '[0-9]+ "Y" ( [0-9]+ "M" )? ( [0-9]+ "D" )? | [0-9]+ "M" ( [0-9]+ "D" )? | [0-9]+ "D"',
+      );
+      r(
+        'fmt-dur-time',
+        '"T" ( [0-9]+ "H" ( [0-9]+ "M" )? ( [0-9]+ "S" )? | [0-9]+ "M" ( [0-9]+ "S" )? | [0-9]+ "S" )',
+      );
+      return {
+        content: r('fmt-duration', '"P" ( fmt-dur-date fmt-dur-time? | fmt-dur-time | [0-9]+ "W" )'),
+        gap: null,
+        minLength: 3,
+        maxLength: undefined,
+      };
+    }
+    case 'uuid': {
+      const h = hexd();
+      return {
+        content: r(
+          'fmt-uuid',
+          `( ${ci('urn:uuid:')} )? ${h}{8} "-" ${h}{4} "-" ${h}{4} "-" ${h}{4} "-" ${h}{12}`,
+        ),
+        gap: null,
+        minLength: 36,
+        maxLength: 45,
+      };
+    }
+    case 'ipv4':
+      return { content: ipv4(), gap: null, minLength: 7, maxLength: 15 };
+    case 'ipv6': {
+      const h = r('fmt-h16', `${hexd()}{1,4}`);
+      const c = `( ":" ${h} )`;
+      const l = `( ${h} ":" )`;
+      const v4 = ipv4();
+      const body = [
+        `${l}{7} ( ${h} | ":" )`,
+        `${l}{6} ( ":" ${h} | ${v4} | ":" )`,
+        `${l}{5} ( ${c}{1,2} | ":" ${v4} | ":" )`,
+        `${l}{4} ( ${c}{1,3} | ${c}? ":" ${v4} | ":" )`,
+        `${l}{3} ( ${c}{1,4} | ${c}{0,2} ":" ${v4} | ":" )`,
+        `${l}{2} ( ${c}{1,5} | ${c}{0,3} ":" ${v4} | ":" )`,
+        `${l} ( ${c}{1,6} | ${c}{0,4} ":" ${v4} | ":" )`,
+        `":" ( ${c}{1,7} | ${c}{0,5} ":" ${v4} | ":" )`,
+      ].join(' | ');
+      return { content: r('fmt-ipv6', body), gap: null, minLength: 2, maxLength: 45 };
+    }
+    case 'hostname': {
+      r('fmt-label63', '[a-zA-Z0-9] ( [a-zA-Z0-9-]{0,61} [a-zA-Z0-9] )?');
+      r('fmt-label20', '[a-zA-Z0-9] ( [a-zA-Z0-9-]{0,18} [a-zA-Z0-9] )?');
+      return {
+        content: r('fmt-hostname', 'fmt-label63 ( "." fmt-label20 ){0,8} "."?'),
+        gap: 'hostnames are limited to a first label of up to 63 characters and 8 more labels of up to 20 (keeps the 253-character limit)',
+        minLength: 1,
+        maxLength: 232,
+      };
+    }
+    case 'email': {
+      r('fmt-email-atom', "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+");
+      r('fmt-email-label', '[a-zA-Z0-9] ( [a-zA-Z0-9-]* [a-zA-Z0-9] )?');
+      return {
+        content: r(
+          'fmt-email',
+          'fmt-email-atom ( "." fmt-email-atom )* "@" ( fmt-email-label "." )+ fmt-email-label',
+        ),
+        gap: null,
+        minLength: 5,
+        maxLength: undefined,
+      };
+    }
+    case 'uri':
+    case 'uri-reference': {
+      const ref = name === 'uri-reference';
+      const q = ref ? '\\"' : '';
+      const p = pct();
+      const pchar = r(
+        ref ? 'fmt-uriref-pchar' : 'fmt-uri-pchar',
+        `[a-zA-Z0-9._~!$&'()*+,;=:@-] | ${p}${ref ? ' | "\\""' : ''}`,
+      );
+      const reg = r(
+        ref ? 'fmt-uriref-reg' : 'fmt-uri-reg',
+        `[a-zA-Z0-9._~!$&'()*+,;=-] | ${p}${ref ? ' | "\\""' : ''}`,
+      );
+      const qf = r('fmt-uri-qf', `[a-zA-Z0-9._~!$&'()*+,;=:@/?-] | ${p}`);
+      const user = r('fmt-uri-user', `[a-zA-Z0-9._~!$&'()*+,;=:-] | ${p}`);
+      void q;
+      const hier = `"/"? "/" ( ${user}* "@" )? ${reg}* ( ":" [0-9]* )? ( "/" ${pchar}* )* | "/" ( ${pchar}+ ( "/" ${pchar}* )* )? | ${pchar}+ ( "/" ${pchar}* )*`;
+      const scheme = r('fmt-uri-scheme', '[a-zA-Z] [a-zA-Z0-9+.-]* ":"');
+      const body = ref
+        ? `${scheme}? ( ${hier} )? ( "?" ${qf}* )? ( "#" ${qf}* )?`
+        : `${scheme} ( ${hier} ) ( "?" ${qf}* )? ( "#" ${qf}* )?`;
+      return {
+        content: r(ref ? 'fmt-uri-reference' : 'fmt-uri', body),
+        gap: 'IP-literal hosts ("[...]") are not accepted',
+        minLength: ref ? 0 : 2,
+        maxLength: undefined,
+      };
+    }
+    case 'url': {
+      r('fmt-url-label', '[a-zA-Z0-9]+ ( "-" [a-zA-Z0-9]+ )*');
+      return {
+        content: r(
+          'fmt-url',
+          `( ${ci('http')} ${ci('s')}? | ${ci('ftp')} ) "://" fmt-url-label ( "." fmt-url-label )* "." [a-zA-Z]{2} [a-zA-Z]* ( ":" [0-9]{2,5} )? ( "/" [!#-[\\]-~]* )?`,
+        ),
+        gap: 'only ASCII domain names (no IP addresses, user info, or non-ASCII/escaped path characters)',
+        minLength: 10,
+        maxLength: undefined,
+      };
+    }
+    case 'byte':
+      r('fmt-b64', '[A-Za-z0-9+/]');
+      return {
+        content: r(
+          'fmt-byte',
+          '( fmt-b64 fmt-b64 fmt-b64 fmt-b64 )* ( fmt-b64 fmt-b64 "==" | fmt-b64 fmt-b64 fmt-b64 "=" )?',
+        ),
+        gap: null,
+        minLength: 0,
+        maxLength: undefined,
+      };
+    case 'json-pointer': {
+      const cc = _canonChar(g);
+      void cc;
+      r(
+        'fmt-jp-char',
+        '[^"\\\\\\x00-\\x1f~/] | "\\\\" ["\\\\bfnrt] | "\\\\u00" ( "0" [0-7bef] | "1" [0-9a-f] ) | "~0" | "~1"',
+      );
+      return {
+        content: r('fmt-json-pointer', '( "/" fmt-jp-char* )*'),
+        gap: null,
+        minLength: 0,
+        maxLength: undefined,
+      };
+    }
+    case 'password':
+    case 'binary':
+      return { content: null, gap: null, minLength: 0, maxLength: undefined };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * @internal `canon-char`: one character spelled as `JSON.stringify` spells it (literal, or `\"`
+ * `\\` `\b` `\f` `\n` `\r` `\t`, or `\u00xx` lowercase for other control characters).
+ */
+export function _canonChar(g: _GrammarBuilder): string {
+  return g.fixed(
+    'canon-char',
+    () => '[^"\\\\\\x00-\\x1f] | "\\\\" ["\\\\bfnrt] | "\\\\u00" ( "0" [0-7bef] | "1" [0-9a-f] )',
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * A rule table that hands out unique, deterministic names and shares identical rule bodies.
+ * @module
+ */
+import { GbnfCompileError } from './compile-error.js';
+import { _ruleName } from './rule-names.js';
+
+/** @internal Collects the rules of one grammar, in the order they are first named. */
+export class _GrammarBuilder {
+  private readonly bodies = new Map<string, string>();
+  private readonly byBody = new Map<string, string>();
+  private readonly maxRules: number;
+
+  constructor(maxRules: number) {
+    this.maxRules = maxRules;
+  }
+
+  /** Reserves a fresh name derived from `label` (for recursive rules defined later). */
+  reserve(label: string): string {
+    const base = _ruleName(label);
+    let name = base;
+    for (let i = 2; this.bodies.has(name) || (RESERVED.has(name) && label !== 'root'); i++)
+      name = `${base}-${i}`;
+    if (this.bodies.size >= this.maxRules) {
+      throw new GbnfCompileError('TOO_LARGE', '#', `grammar exceeds maxRules (${this.maxRules})`);
+    }
+    this.bodies.set(name, '');
+    return name;
+  }
+
+  /** Sets the body of a reserved name. */
+  define(name: string, body: string): void {
+    this.bodies.set(name, body);
+    if (!this.byBody.has(body)) this.byBody.set(body, name);
+  }
+
+  /** A rule named after `label` with `body`; an existing rule with the same body is reused. */
+  rule(label: string, body: string): string {
+    const existing = this.byBody.get(body);
+    if (existing !== undefined) return existing;
+    if (/^[a-z0-9-]+$/.test(body) && this.bodies.has(body)) return body;
+    const name = this.reserve(label);
+    this.define(name, body);
+    return name;
+  }
+
+  /** A fixed, shared rule (e.g. `ws`, `string`) defined once under exactly `name`. */
+  fixed(name: string, body: () => string): string {
+    if (!this.bodies.has(name)) {
+      this.bodies.set(name, '');
+      this.define(name, body());
+    }
+    return name;
+  }
+
+  /** Forgets a reserved name that turned out not to be needed. */
+  drop(name: string): void {
+    const body = this.bodies.get(name);
+    this.bodies.delete(name);
+    if (body !== undefined && this.byBody.get(body) === name) this.byBody.delete(body);
+  }
+
+  has(name: string): boolean {
+    return this.bodies.has(name);
+  }
+
+  /** The grammar text: `root` first, then rules in creation order. */
+  print(): string {
+    const lines: string[] = [];
+    const root = this.bodies.get('root');
+    if (root !== undefined) lines.push(`root ::= ${root}`);
+    for (const [name, body] of this.bodies) if (name !== 'root') lines.push(`${name} ::= ${body}`);
+    return `${lines.join('\n')}\n`;
+  }
+}
+
+/** Names of the shared rules ({@link _GrammarBuilder.fixed}); labels never take them. */
+const RESERVED = new Set<string>([
+  'root',
+  'ws',
+  'value',
+  'object',
+  'array',
+  'string',
+  'char',
+  'hex',
+  'number',
+  'integer',
+  'boolean',
+  'null',
+  'char-cp',
+  'hex-ns',
+  'canon-char',
+  'digit',
+  'int',
+  'frac',
+  'exp',
+  'nat',
+]);

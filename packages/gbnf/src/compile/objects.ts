@@ -1,0 +1,245 @@
+/**
+ * Objects. Convention: declared properties (`properties`, in declaration order, then names that
+ * are only `required`) come first, each present or absent as the schema allows; additional
+ * properties (when allowed) come after them, in any order. An additional name never equals a
+ * declared one. Names are spelled as `JSON.stringify` spells them.
+ * @module
+ */
+import type { _Ctx } from './context.js';
+import type { _Flat } from './flat.js';
+import { _check } from './instance-check.js';
+import { _stringLiteral, _value } from './json-primitives.js';
+import { _patternContent } from './pattern.js';
+import { _child, type _Loc } from './refs.js';
+import { type _Member, _sequence } from './sequence.js';
+import { _stringNotIn } from './string-complement.js';
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function regexTest(p: string, s: string): boolean | undefined {
+  try {
+    return new RegExp(p, 'u').test(s);
+  } catch {
+    return undefined;
+  }
+}
+
+const isTrivial = (s: unknown) => s === true || (isObj(s) && Object.keys(s).length === 0);
+
+/** @internal The object part of a flat, or `null` when no object is allowed. */
+export function _compileObject(ctx: _Ctx, f: _Flat, label: string): string | null {
+  const g = ctx.g;
+  const ws = ctx.ws;
+  const parts = f.objParts;
+  const required = new Set(f.required);
+  const names: string[] = [];
+  for (const part of parts) {
+    const props = (part.schema as Record<string, unknown>).properties;
+    if (isObj(props)) for (const k of Object.keys(props)) if (!names.includes(k)) names.push(k);
+  }
+  for (const r of f.required) if (!names.includes(r)) names.push(r);
+  const hasAddl = parts.some((p) => 'additionalProperties' in (p.schema as object));
+  // dependentRequired: exact when the trigger is required; otherwise the trigger is left out
+  const forbidden = new Set<string>();
+  for (const d of f.dependentRequired) {
+    if (required.has(d.name)) {
+      for (const x of d.deps) {
+        required.add(x);
+        if (!names.includes(x)) names.push(x);
+      }
+    } else if (!d.deps.every((x) => required.has(x))) {
+      forbidden.add(d.name);
+      ctx.narrow(
+        d.ptr,
+        `property ${JSON.stringify(d.name)} is left out (its dependencies cannot be tracked in declaration order)`,
+      );
+    }
+  }
+  const members: _Member[] = [];
+  for (const name of names) {
+    const vals: _Loc[] = [];
+    let out = forbidden.has(name);
+    let evaluated = false;
+    for (const part of parts) {
+      const o = part.schema as Record<string, unknown>;
+      const props = isObj(o.properties) ? o.properties : {};
+      let matched = false;
+      if (Object.hasOwn(props, name)) {
+        vals.push(_child(part, props[name], 'properties', name));
+        matched = true;
+      }
+      if (isObj(o.patternProperties)) {
+        for (const [p, ps] of Object.entries(o.patternProperties)) {
+          const m = regexTest(p, name);
+          if (m === undefined) {
+            out = true;
+            ctx.narrow(
+              `${part.ptr}/patternProperties`,
+              `pattern ${JSON.stringify(p)} is not a valid u-mode regex; property ${JSON.stringify(name)} is left out`,
+            );
+          } else if (m) {
+            vals.push(_child(part, ps, 'patternProperties', p));
+            matched = true;
+          }
+        }
+      }
+      if (!matched && 'additionalProperties' in o)
+        vals.push(_child(part, o.additionalProperties, 'additionalProperties'));
+      if (matched || 'additionalProperties' in o) evaluated = true;
+      if ('propertyNames' in o) {
+        const ok = _check(name, _child(part, o.propertyNames, 'propertyNames'), ctx.index);
+        if (ok !== true) {
+          out = true;
+          if (ok === undefined)
+            ctx.narrow(
+              `${part.ptr}/propertyNames`,
+              `cannot decide whether ${JSON.stringify(name)} is a valid name; it is left out`,
+            );
+        }
+      }
+    }
+    if (!evaluated && !hasAddl) vals.push(...f.unevaluatedProperties);
+    let value: string | null = null;
+    if (!out) value = ctx.conj(vals, `${label}-${name}`);
+    if (value === null) {
+      if (required.has(name)) return null;
+      continue;
+    }
+    members.push({
+      expr: `${_stringLiteral(name)} ${ws} ":" ${ws} ${value} ${ws}`,
+      required: required.has(name),
+    });
+  }
+  const extra = extras(ctx, f, names, label);
+  const inner = _sequence(ctx, members, extra, f.minProperties, f.maxProperties, `${label}-obj`, f.ptr);
+  if (inner === null) return null;
+  return g.rule(`${label}-obj`, `"{" ${ws} ${inner === '""' ? '' : `${inner} `}"}"`.replace(/ {2,}/g, ' '));
+}
+
+/** The grammar of one additional member (`"name" : value`), or `null` when none may appear. */
+function extras(ctx: _Ctx, f: _Flat, declared: string[], label: string): string | null {
+  const ws = ctx.ws;
+  const parts = f.objParts;
+  const withPatterns = parts.filter((p) => {
+    const pp = (p.schema as Record<string, unknown>).patternProperties;
+    return isObj(pp) && Object.keys(pp).length > 0;
+  });
+  const addlOf = (p: _Loc) => (p.schema as Record<string, unknown>).additionalProperties;
+  const hasNames = parts.find((p) => 'propertyNames' in (p.schema as object));
+  const member = (key: string, vals: _Loc[], keyLabel: string): string | null => {
+    const v = vals.length === 0 ? _value(ctx.g, ctx.options.maxWhitespace) : ctx.conj(vals, keyLabel);
+    return v === null ? null : ctx.g.rule(`${label}-extra`, `${key} ${ws} ":" ${ws} ${v} ${ws}`);
+  };
+  const hasAddl = parts.some((p) => 'additionalProperties' in (p.schema as object));
+  const addlVals = parts
+    .filter((p) => addlOf(p) !== undefined)
+    .map((p) => _child(p, addlOf(p), 'additionalProperties'));
+  if (!hasAddl) addlVals.push(...f.unevaluatedProperties);
+  if (withPatterns.length === 0) {
+    if (parts.some((p) => addlOf(p) === false) || addlVals.some((l) => l.schema === false)) return null;
+    if (hasNames) {
+      const pn = (hasNames.schema as Record<string, unknown>).propertyNames;
+      const values = isObj(pn)
+        ? 'const' in pn
+          ? [pn.const]
+          : Array.isArray(pn.enum)
+            ? pn.enum
+            : undefined
+        : undefined;
+      const namesOk = values?.filter(
+        (v): v is string =>
+          typeof v === 'string' &&
+          !declared.includes(v) &&
+          parts.every(
+            (p) =>
+              !('propertyNames' in (p.schema as object)) ||
+              _check(
+                v,
+                _child(p, (p.schema as Record<string, unknown>).propertyNames, 'propertyNames'),
+                ctx.index,
+              ) === true,
+          ),
+      );
+      if (namesOk === undefined) {
+        if (pn === false) return null;
+        if (isTrivial(pn))
+          return member(_stringNotIn(ctx.g, declared, `${label}-key`), addlVals, `${label}-additional`);
+        ctx.narrow(
+          `${hasNames.ptr}/propertyNames`,
+          'additional properties under propertyNames (other than enum/const) are not accepted',
+        );
+        return null;
+      }
+      if (namesOk.length === 0) return null;
+      const key = ctx.g.rule(`${label}-key`, namesOk.map((n) => _stringLiteral(n)).join(' | '));
+      return member(key, addlVals, `${label}-additional`);
+    }
+    return member(_stringNotIn(ctx.g, declared, `${label}-key`), addlVals, `${label}-additional`);
+  }
+  if (withPatterns.length > 1 || hasNames) {
+    ctx.narrow(
+      withPatterns[0]!.ptr,
+      'additional properties are not accepted (patternProperties in several merged schemas, or with propertyNames)',
+    );
+    return null;
+  }
+  const P = withPatterns[0]!;
+  const po = P.schema as Record<string, unknown>;
+  const pats = Object.entries(po.patternProperties as Record<string, unknown>);
+  const patVals = pats.map(([p, s]) => _child(P, s, 'patternProperties', p));
+  const others = parts.filter((p) => p !== P);
+  if (others.some((p) => addlOf(p) === false)) return null;
+  const otherVals = others
+    .filter((p) => addlOf(p) !== undefined)
+    .map((p) => _child(p, addlOf(p), 'additionalProperties'));
+  if (po.additionalProperties === false) {
+    const keys: string[] = [];
+    const vals = [...patVals, ...otherVals];
+    if (pats.length > 1 && !pats.every(([, s]) => isTrivial(s))) {
+      ctx.narrow(
+        `${P.ptr}/patternProperties`,
+        'each pattern-matched value must satisfy every patternProperties schema (a name may match several patterns)',
+      );
+    }
+    for (const [p] of pats) {
+      const c = _patternContent(ctx, p, `${P.ptr}/patternProperties`, `${label}-pkey`);
+      if (c === null) {
+        ctx.narrow(
+          `${P.ptr}/patternProperties`,
+          `pattern ${JSON.stringify(p)} could not be translated; such names are not accepted`,
+        );
+        continue;
+      }
+      keys.push(`"\\"" ${c} "\\""`);
+    }
+    if (keys.length === 0) return null;
+    for (const d of declared) {
+      if (pats.some(([p]) => regexTest(p, d) !== false)) {
+        const props = isObj(po.properties) ? po.properties : {};
+        if (Object.hasOwn(props, d)) vals.push(_child(P, props[d], 'properties', d));
+        ctx.narrow(
+          `${P.ptr}/patternProperties`,
+          `a pattern-matched name may repeat declared property ${JSON.stringify(d)}, so its value must also satisfy that property`,
+        );
+      }
+    }
+    return member(ctx.g.rule(`${label}-pkey`, keys.join(' | ')), vals, `${label}-pattern-value`);
+  }
+  // additionalProperties true or a schema: any undeclared name; the value must satisfy every
+  // pattern schema (a name may match any of them) and additionalProperties
+  const vals = [...patVals, ...otherVals];
+  if (po.additionalProperties !== undefined)
+    vals.push(_child(P, po.additionalProperties, 'additionalProperties'));
+  if (!hasAddl) vals.push(...f.unevaluatedProperties);
+  if (
+    !pats.every(([, s]) => isTrivial(s)) ||
+    (po.additionalProperties !== undefined && !isTrivial(po.additionalProperties))
+  ) {
+    ctx.narrow(
+      `${P.ptr}/patternProperties`,
+      'additional property values must satisfy every patternProperties schema and additionalProperties',
+    );
+  }
+  return member(_stringNotIn(ctx.g, declared, `${label}-key`), vals, `${label}-additional`);
+}

@@ -1,0 +1,265 @@
+/**
+ * Strings (length, pattern, format, excluded values) and numbers (bounds, multipleOf, excluded
+ * values) of a merged schema.
+ * @module
+ */
+
+import { GbnfCompileError } from './compile-error.js';
+import type { _Ctx } from './context.js';
+import type { _Flat } from './flat.js';
+import { _formatGrammar, _KNOWN_FORMATS, _NUMBER_FORMATS } from './formats.js';
+import { _charCp, _integer, _lit, _number, _string } from './json-primitives.js';
+import { type _Bound, _boundedInteger, _boundedNumber } from './number-range.js';
+import { _patternContent } from './pattern.js';
+import { _stringNotIn } from './string-complement.js';
+
+function rep(unit: string, min: number, max: number | undefined): string {
+  if (max === undefined) return min === 0 ? `${unit}*` : min === 1 ? `${unit}+` : `${unit}{${min},}`;
+  if (min === max) return min === 1 ? unit : `${unit}{${min}}`;
+  if (min === 0 && max === 1) return `${unit}?`;
+  return `${unit}{${min},${max}}`;
+}
+
+/** @internal The string part of a flat, or `null` when no string is allowed. */
+export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | null {
+  const g = ctx.g;
+  let maxLen = f.maxLength;
+  if (maxLen !== undefined && f.minLength > maxLen) return null;
+  const formats = f.formats.filter((x) => !(x.name in _NUMBER_FORMATS));
+  const known = formats.filter((x) => _KNOWN_FORMATS.has(x.name));
+  for (const x of formats) {
+    if (_KNOWN_FORMATS.has(x.name)) continue;
+    if (ctx.options.unknownFormats === 'error') {
+      throw new GbnfCompileError(
+        'UNSUPPORTED_FORMAT',
+        x.ptr,
+        `unknown format ${JSON.stringify(x.name)} (unknownFormats: "error")`,
+      );
+    }
+    ctx.note(x.ptr, `unknown format ${JSON.stringify(x.name)} ignored (ajv ignores unknown formats)`);
+  }
+  const contents: { expr: string | null; ptr: string; minLength: number; maxLength: number | undefined }[] =
+    [];
+  for (const x of known) {
+    const fg = _formatGrammar(g, x.name);
+    if (fg === undefined) continue;
+    if (fg.content === null) continue;
+    if (fg.gap !== null) ctx.narrow(x.ptr, `format ${JSON.stringify(x.name)}: ${fg.gap}`);
+    contents.push({ expr: fg.content, ptr: x.ptr, minLength: fg.minLength, maxLength: fg.maxLength });
+  }
+  if (known.some((x) => _formatGrammar(g, x.name) === undefined)) {
+    const x = known.find((y) => _formatGrammar(g, y.name) === undefined)!;
+    ctx.narrow(
+      x.ptr,
+      `format ${JSON.stringify(x.name)} cannot be expressed as a grammar; no string is accepted here`,
+    );
+    return null;
+  }
+  for (const p of f.patterns) {
+    const c = _patternContent(ctx, p.src, p.ptr, `${label}-pattern`);
+    if (c === null) {
+      ctx.narrow(
+        p.ptr,
+        `pattern ${JSON.stringify(p.src)} could not be translated; no string is accepted here`,
+      );
+      return null;
+    }
+    contents.push({ expr: c, ptr: p.ptr, minLength: 0, maxLength: undefined });
+  }
+  const notIn = f.notIn.filter((v): v is string => typeof v === 'string');
+  if (contents.length > 1) {
+    ctx.narrow(
+      contents[1]!.ptr,
+      'a string cannot satisfy two patterns/formats in one grammar; no string is accepted here',
+    );
+    return null;
+  }
+  const lengthConstrained = f.minLength > 0 || maxLen !== undefined;
+  if (contents.length === 1) {
+    const c = contents[0]!;
+    if (notIn.length > 0) {
+      ctx.narrow(
+        c.ptr,
+        'excluded values cannot be combined with a pattern or format; no string is accepted here',
+      );
+      return null;
+    }
+    if (
+      lengthConstrained &&
+      (f.minLength > c.minLength ||
+        (maxLen !== undefined && (c.maxLength === undefined || c.maxLength > maxLen)))
+    ) {
+      ctx.narrow(
+        c.ptr,
+        'minLength/maxLength cannot be combined with this pattern or format; no string is accepted here',
+      );
+      return null;
+    }
+    return c.expr === null ? _string(g) : g.rule(`${label}-string`, `"\\"" ${c.expr} "\\""`);
+  }
+  if (notIn.length > 0) {
+    if (lengthConstrained) {
+      ctx.narrow(
+        f.ptr,
+        'excluded string values cannot be combined with minLength/maxLength; no string is accepted here',
+      );
+      return null;
+    }
+    return g.rule(`${label}-string`, _stringNotIn(g, notIn, `${label}-not`));
+  }
+  if (!lengthConstrained) return _string(g);
+  if (maxLen !== undefined && maxLen > ctx.options.maxRepetition) {
+    ctx.narrow(f.ptr, `maxLength ${maxLen} narrowed to maxRepetition ${ctx.options.maxRepetition}`);
+    maxLen = ctx.options.maxRepetition;
+    if (f.minLength > maxLen) return null;
+  }
+  let min = f.minLength;
+  if (min > ctx.options.maxRepetition) {
+    throw new GbnfCompileError(
+      'TOO_LARGE',
+      f.ptr,
+      `minLength ${min} exceeds maxRepetition ${ctx.options.maxRepetition}`,
+    );
+  }
+  if (maxLen === undefined && min > 0) min = Math.min(min, ctx.options.maxRepetition);
+  return g.rule(`${label}-string`, `"\\"" ${rep(_charCp(g), min, maxLen)} "\\""`);
+}
+
+/** @internal The number part (`number` or `integer`) of a flat, or `null`. */
+export function _compileNumber(ctx: _Ctx, f: _Flat, label: string): string | null {
+  const g = ctx.g;
+  let integer = !f.types.has('number');
+  let lo = f.lo;
+  let hi = f.hi;
+  for (const x of f.formats) {
+    const nf = _NUMBER_FORMATS[x.name];
+    if (!nf) continue;
+    if (nf.integer) integer = true;
+    if (nf.lo !== undefined) lo = tighter(lo, { value: nf.lo, exclusive: false }, true);
+    if (nf.hi !== undefined) hi = tighter(hi, { value: nf.hi, exclusive: false }, false);
+    if (x.name === 'int64') {
+      lo = tighter(lo, { value: Number.MIN_SAFE_INTEGER, exclusive: false }, true);
+      hi = tighter(hi, { value: Number.MAX_SAFE_INTEGER, exclusive: false }, false);
+    }
+  }
+  const multiples = f.multipleOf.map((m) => m.value);
+  const intMultiples = multiples.filter((m) => Number.isInteger(m));
+  if (multiples.includes(1)) integer = true;
+  const nonInt = f.multipleOf.find((m) => !Number.isInteger(m.value));
+  if (nonInt) {
+    // ajv divides in binary floating point; only 0 is a multiple of every number for certain
+    ctx.narrow(nonInt.ptr, `multipleOf ${nonInt.value} is not an integer; only 0 is accepted`);
+    return inBounds(0, lo, hi) && !f.notIn.some((v) => v === 0) ? g.rule(`${label}-zero`, '"-"? "0"') : null;
+  }
+  const m = intMultiples.reduce((a, b) => lcm(a, b), 1);
+  const notIn = f.notIn.filter((v): v is number => typeof v === 'number');
+  if (m > 1) {
+    integer = true;
+    const range = bigRange(lo, hi);
+    if (range.lo !== undefined && range.hi !== undefined && (range.hi - range.lo) / BigInt(m) <= 256n) {
+      const vals: string[] = [];
+      const bm = BigInt(m);
+      let q = range.lo / bm;
+      if (q * bm < range.lo) q += 1n;
+      const start = q * bm;
+      for (let v = start; v <= range.hi; v += bm) {
+        if (v >= range.lo && !notIn.some((x) => BigInt(x) === v)) vals.push(_lit(v.toString()));
+      }
+      if (vals.length === 0) return null;
+      if (range.lo <= 0n && range.hi >= 0n) vals.push('"-0"');
+      return g.rule(`${label}-multiple`, vals.join(' | '));
+    }
+    if (range.lo === undefined && range.hi === undefined && m <= 1000 && notIn.length === 0) {
+      return multipleDfa(ctx, m, label);
+    }
+    ctx.narrow(f.multipleOf[0]!.ptr, `multipleOf ${m} with a wide range: only 0 is accepted`);
+    return inBounds(0, lo, hi) ? g.rule(`${label}-zero`, '"-"? "0"') : null;
+  }
+  const notInInts = notIn.filter((v) => Number.isInteger(v));
+  if (notIn.length > notInInts.length) {
+    ctx.narrow(f.ptr, 'excluding a non-integer number cannot be expressed; no number is accepted here');
+    return null;
+  }
+  if (lo === undefined && hi === undefined && notInInts.length === 0)
+    return integer ? _integer(g) : _number(g);
+  // split the range around excluded integers
+  const cuts = [...new Set(notInInts)].sort((a, b) => a - b);
+  const pieces: [_Bound | undefined, _Bound | undefined][] = [];
+  let curLo = lo;
+  for (const c of cuts) {
+    pieces.push([curLo, tighter(hi, { value: c, exclusive: true }, false)]);
+    curLo = tighter(lo, { value: c, exclusive: true }, true);
+  }
+  pieces.push([curLo, hi]);
+  const alts: string[] = [];
+  for (const [a, b] of pieces) {
+    if (integer) {
+      const e = _boundedInteger(a, b);
+      if (e !== null) alts.push(e);
+    } else {
+      const r = _boundedNumber(a, b);
+      if (r.narrowed)
+        ctx.narrow(
+          f.ptr,
+          'a non-integer minimum/maximum is narrowed to the nearest integer inside the range',
+        );
+      if (r.expr !== null) alts.push(r.expr);
+    }
+  }
+  if (alts.length === 0) return null;
+  return g.rule(`${label}-${integer ? 'int' : 'num'}`, alts.join(' | '));
+}
+
+function tighter(a: _Bound | undefined, b: _Bound, isLo: boolean): _Bound {
+  if (a === undefined) return b;
+  if (isLo ? b.value > a.value : b.value < a.value) return b;
+  if (b.value === a.value && b.exclusive) return b;
+  return a;
+}
+
+function inBounds(v: number, lo: _Bound | undefined, hi: _Bound | undefined): boolean {
+  if (lo && (lo.exclusive ? v <= lo.value : v < lo.value)) return false;
+  if (hi && (hi.exclusive ? v >= hi.value : v > hi.value)) return false;
+  return true;
+}
+
+function bigRange(
+  lo: _Bound | undefined,
+  hi: _Bound | undefined,
+): { lo: bigint | undefined; hi: bigint | undefined } {
+  return {
+    lo: lo === undefined ? undefined : BigInt(lo.exclusive ? Math.floor(lo.value) + 1 : Math.ceil(lo.value)),
+    hi: hi === undefined ? undefined : BigInt(hi.exclusive ? Math.ceil(hi.value) - 1 : Math.floor(hi.value)),
+  };
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+function lcm(a: number, b: number): number {
+  return (a / gcd(a, b)) * b;
+}
+
+/** Multiples of m (unbounded, plain decimal): a DFA over the digits, states = remainder. */
+function multipleDfa(ctx: _Ctx, m: number, label: string): string {
+  const g = ctx.g;
+  const names: string[] = [];
+  for (let r = 0; r < m; r++) names.push(g.reserve(`${label}-mod${m}-r${r}`));
+  for (let r = 0; r < m; r++) {
+    const alts: string[] = [];
+    if (r === 0) alts.push('""');
+    const byNext = new Map<number, number[]>();
+    for (let d = 0; d <= 9; d++) {
+      const nx = (r * 10 + d) % m;
+      byNext.set(nx, [...(byNext.get(nx) ?? []), d]);
+    }
+    for (const [nx, ds] of [...byNext].sort((a, b) => a[0] - b[0])) {
+      alts.push(`[${ds.join('')}] ${names[nx]}`);
+    }
+    g.define(names[r]!, alts.join(' | '));
+  }
+  const starts = new Map<number, number[]>();
+  for (let d = 1; d <= 9; d++) starts.set(d % m, [...(starts.get(d % m) ?? []), d]);
+  const first = [...starts].sort((a, b) => a[0] - b[0]).map(([nx, ds]) => `[${ds.join('')}] ${names[nx]}`);
+  return g.rule(`${label}-multiple`, `"-"? ( "0" | ${first.join(' | ')} )`);
+}
