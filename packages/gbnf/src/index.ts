@@ -22,3 +22,6 @@ export { GbnfGrammarError, type GrammarLocation } from './grammar/errors.js';
 export { compileMatcher, type GrammarMatcher, matches } from './grammar/match.js';
 export { parseGrammar } from './grammar/parse.js';
 export { printGrammar } from './grammar/print.js';
+export { GbnfRegexError } from './regex/errors.js';
+export type { JsonEscapes } from './regex/json-chars.js';
+export { type RegexGrammar, type RegexToGbnfOptions, regexToGbnf } from './regex/to-gbnf.js';
