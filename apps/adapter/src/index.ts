@@ -5,7 +5,7 @@
  */
 export { runCli } from './cli/program.js';
 export * from './config/index.js';
-export { buildAnnouncePayload } from './runtime/announce-payload.js';
+export { announcePayload } from './runtime/announce-payload.js';
 export { type AdapterLogger, createLogger } from './runtime/logger.js';
 export { McpSources, type SourceStatus } from './runtime/mcp-sources.js';
 export { type RunningAdapter, type StartAdapterOptions, startAdapter } from './runtime/start-adapter.js';

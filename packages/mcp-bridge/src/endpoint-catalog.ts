@@ -3,6 +3,7 @@
  * adapter's registry fills, so the endpoint's pipeline does not depend on how the catalog is kept.
  * @module
  */
+import type { CatalogPage } from '@xprotocol/registry';
 import type { SchemaContract } from '@xprotocol/translate';
 
 /** The verdict of validating call arguments against a tool's input schema. */
@@ -21,16 +22,13 @@ export interface EndpointTool {
   validate(payload: unknown): ArgumentCheck;
 }
 
-/** One page of `xp.schema.catalog`. */
-export interface CatalogPage {
-  contracts: SchemaContract[];
-  next_cursor?: string;
-}
-
 /** The endpoint's view of the registry. */
 export interface EndpointCatalog {
   /** The tool for `kind`, if served. */
   tool(kind: string): EndpointTool | undefined;
-  /** A page of the catalog, sorted by kind; throws on a malformed cursor. */
-  page(cursor: string | undefined, limit: number | undefined): CatalogPage;
+  /**
+   * A page of the catalog for a request payload (`{cursor?, limit?, kinds?}`, or undefined);
+   * throws an error whose message says what is wrong with the request.
+   */
+  page(request: unknown): CatalogPage;
 }

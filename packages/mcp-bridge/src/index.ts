@@ -7,7 +7,7 @@
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
 export { ANNOUNCE_INTERVAL_MS, ANNOUNCE_KIND, Announcer, buildAnnounce } from './announce.js';
 export { compileArgumentValidator } from './argument-validator.js';
-export type { ArgumentCheck, CatalogPage, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
+export type { ArgumentCheck, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
 export { McpFace, type McpFaceOptions, type XpToolSource } from './mcp-face.js';

@@ -17,10 +17,9 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import type { PublicIdentity } from '@xprotocol/crypto';
+import { McpToolTable } from '@xprotocol/registry';
 import {
-  assignMcpToolNames,
   type ContractLike,
-  contractToMcpTool,
   type JsonObject,
   type McpToolDefinition,
   xpError,
@@ -62,16 +61,9 @@ export interface McpFaceOptions {
   logger?: BridgeLogger;
 }
 
-interface FaceTool {
-  definition: McpToolDefinition;
-  source: XpToolSource;
-  kind: string;
-  validate: (args: unknown) => ArgumentCheck;
-}
-
 interface SourceState {
   keys: PublicIdentity | undefined;
-  tools: FaceTool[];
+  tools: number;
   error: string | undefined;
 }
 
@@ -81,13 +73,20 @@ export class McpFace {
   readonly #o: McpFaceOptions;
   readonly #logger: BridgeLogger;
   readonly #sources = new Map<string, SourceState>();
-  #tools = new Map<string, FaceTool>();
+  readonly #table: McpToolTable;
+  /** Compiled argument validators by tool name, with the contract they were compiled from. */
+  readonly #validators = new Map<
+    string,
+    { contract: ContractLike; validate: (args: unknown) => ArgumentCheck }
+  >();
   #firstRefresh: Promise<void> | undefined;
   #listed = false;
 
   constructor(options: McpFaceOptions) {
     this.#o = options;
     this.#logger = options.logger ?? silentLogger;
+    // The state database is the name store: a refresh or a restart never renames a tool.
+    this.#table = new McpToolTable({ sha256: options.sha256, nameStore: options.state });
     this.server = new Server(options.serverInfo, {
       capabilities: { tools: { listChanged: true } },
       ...(options.instructions !== undefined && { instructions: options.instructions }),
@@ -96,7 +95,7 @@ export class McpFace {
       await this.ready();
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
-      return { tools: [...this.#tools.values()].map((tool) => tool.definition) } as ListToolsResult;
+      return { tools: this.#table.list() } as ListToolsResult;
     });
     this.server.setRequestHandler('tools/call', async (request) => {
       await this.ready();
@@ -113,14 +112,14 @@ export class McpFace {
 
   /** The tools currently listed. */
   tools(): McpToolDefinition[] {
-    return [...this.#tools.values()].map((tool) => tool.definition);
+    return this.#table.list();
   }
 
   /** Per-source status: tool count and the last error. */
   status(): { name: string; tools: number; error: string | undefined }[] {
     return this.#o.sources.map((source) => {
       const state = this.#sources.get(source.name);
-      return { name: source.name, tools: state?.tools.length ?? 0, error: state?.error };
+      return { name: source.name, tools: state?.tools ?? 0, error: state?.error };
     });
   }
 
@@ -130,75 +129,55 @@ export class McpFace {
    */
   async refresh(): Promise<void> {
     const timeout = this.#o.catalogTimeoutMs ?? 10_000;
-    await Promise.all(
+    const updates = await Promise.all(
       this.#o.sources.map(async (source) => {
-        const state = this.#sources.get(source.name) ?? { keys: undefined, tools: [], error: undefined };
+        const state = this.#sources.get(source.name) ?? { keys: undefined, tools: 0, error: undefined };
         this.#sources.set(source.name, state);
         try {
           state.keys ??= (await this.#o.caller.resolve(source.key, timeout)).keys;
           const contracts = await this.#o.caller.catalog(source.key, timeout);
-          state.tools = this.#toolsOf(source, contracts as unknown as ContractLike[]);
+          const update = await this.#table.setSource(
+            {
+              name: source.name,
+              type: 'xprotocol',
+              endpoint: source.label,
+              endpointKey: source.key,
+              prefix: source.prefix,
+              schemaFilter: source.schemaFilter,
+            },
+            contracts as unknown as ContractLike[],
+          );
+          for (const { kind, reason } of update.refused) {
+            this.#logger.warn({ source: source.name, kind }, `not exposed: ${reason}`);
+          }
+          state.tools = update.tools.length;
           state.error = undefined;
+          return update.changed;
         } catch (error) {
           state.error = (error as Error).message;
           this.#logger.warn(
             { source: source.name, error: state.error },
             'cannot fetch the catalog of an XProtocol source',
           );
+          return false;
         }
       }),
     );
-    const before = JSON.stringify([...this.#tools.keys()].sort());
-    const next = new Map<string, FaceTool>();
-    for (const source of this.#o.sources) {
-      for (const tool of this.#sources.get(source.name)?.tools ?? []) next.set(tool.definition.name, tool);
-    }
-    this.#tools = new Map([...next.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    if (this.#listed && JSON.stringify([...this.#tools.keys()].sort()) !== before) {
-      await this.server.sendToolListChanged();
-    }
+    if (this.#listed && updates.some(Boolean)) await this.server.sendToolListChanged();
   }
 
-  #toolsOf(source: XpToolSource, contracts: ContractLike[]): FaceTool[] {
-    const wanted =
-      source.schemaFilter.length === 0
-        ? contracts
-        : contracts.filter((c) => source.schemaFilter.includes(c.kind));
-    const taken = new Set<string>();
-    for (const [name, tool] of this.#tools) if (tool.source.name !== source.name) taken.add(name);
-    const { names, refused } = assignMcpToolNames(wanted, {
-      prefix: source.prefix,
-      endpointKey: source.key,
-      sha256: this.#o.sha256,
-      persisted: this.#o.state.toolNames().get(source.key),
-      taken,
-    });
-    for (const { kind, reason } of refused)
-      this.#logger.warn({ source: source.name, kind }, `not exposed: ${reason}`);
-    const tools: FaceTool[] = [];
-    for (const contract of wanted) {
-      const name = names.get(contract.kind);
-      if (name === undefined) continue;
-      const converted = contractToMcpTool(contract, { name, endpoint: source.label });
-      if (!converted.ok) {
-        this.#logger.warn({ source: source.name, kind: contract.kind }, `not exposed: ${converted.reason}`);
-        continue;
-      }
-      this.#o.state.saveToolName(source.key, contract.kind, name);
-      tools.push({
-        definition: converted.tool,
-        source,
-        kind: contract.kind,
-        validate: compileArgumentValidator(contract.payload),
-      });
-    }
-    return tools;
+  #validator(name: string, contract: ContractLike): (args: unknown) => ArgumentCheck {
+    const cached = this.#validators.get(name);
+    if (cached?.contract === contract) return cached.validate;
+    const validate = compileArgumentValidator(contract.payload);
+    this.#validators.set(name, { contract, validate });
+    return validate;
   }
 
   async #call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const tool = this.#tools.get(name);
-    if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
-    const check = tool.validate(args);
+    const target = this.#table.resolve(name);
+    if (!target) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    const check = this.#validator(name, target.contract)(args);
     if (!check.ok) {
       const face = xpErrorToMcp(
         xpError('SCHEMA_VIOLATION', check.message, {
@@ -207,15 +186,15 @@ export class McpFace {
       );
       if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
     }
-    const keys = this.#sources.get(tool.source.name)?.keys;
+    const keys = this.#sources.get(target.source)?.keys;
     if (!keys) {
-      throw new ProtocolError(-32603, `XProtocol endpoint unavailable: ${tool.source.name}`, {
+      throw new ProtocolError(-32603, `XProtocol endpoint unavailable: ${target.source}`, {
         xp_code: 'ENDPOINT_UNAVAILABLE',
       });
     }
     const outcome = await this.#o.caller.call({
       to: keys,
-      kind: tool.kind,
+      kind: target.kind,
       payload: args,
       timeoutMs: this.#o.callTimeoutMs,
     });

@@ -11,11 +11,12 @@
  *   it is handed over again (relays deduplicate by id).
  * - `done`: the answer is durably in the outbox. Rows are pruned after the dedupe retention.
  *
- * The same file also holds Direction 2's assigned MCP tool names and the registry's schema
- * versions; the relay outbox keeps its own table in it.
+ * The same file also holds Direction 2's assigned MCP tool names (it is the registry's
+ * `NameStore`) and the registry's schema versions; the relay outbox keeps its own table in it.
  * @module
  */
 import type { XpEvent } from '@xprotocol/crypto';
+import type { NameStore } from '@xprotocol/registry';
 import Database from 'libsql';
 import { BridgeError } from './errors.js';
 
@@ -45,10 +46,10 @@ CREATE TABLE IF NOT EXISTS inbound_calls (
 CREATE INDEX IF NOT EXISTS inbound_calls_received ON inbound_calls (received_at);
 CREATE INDEX IF NOT EXISTS inbound_calls_status ON inbound_calls (status);
 CREATE TABLE IF NOT EXISTS mcp_tool_names (
-  endpoint TEXT NOT NULL,
+  source TEXT NOT NULL,
   kind TEXT NOT NULL,
   name TEXT NOT NULL,
-  PRIMARY KEY (endpoint, kind)
+  PRIMARY KEY (source, kind)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS schema_versions (
   kind TEXT PRIMARY KEY,
@@ -58,7 +59,7 @@ CREATE TABLE IF NOT EXISTS schema_versions (
 `;
 
 /** The adapter's durable state. All writes are committed before the method returns. */
-export class StateDatabase {
+export class StateDatabase implements NameStore {
   readonly path: string;
   readonly #db: Database.Database;
   #closed = false;
@@ -164,36 +165,23 @@ export class StateDatabase {
     return this.#run(`DELETE FROM inbound_calls WHERE status = 'done' AND received_at < ?`, cutoff).changes;
   }
 
-  /** The MCP tool name assigned to `kind` of `endpoint`, if any. */
-  toolName(endpoint: string, kind: string): string | undefined {
+  /** The MCP tool names assigned for a face source, by kind (the registry's `NameStore.load`). */
+  load(source: string): Map<string, string> {
     this.#assertOpen();
-    const row = this.#db
-      .prepare<unknown[]>('SELECT name FROM mcp_tool_names WHERE endpoint = ? AND kind = ?')
-      .get(endpoint, kind) as { name: string } | undefined;
-    return row?.name;
-  }
-
-  /** Every assigned tool name: `endpoint → kind → name`. */
-  toolNames(): Map<string, Map<string, string>> {
-    this.#assertOpen();
-    const rows = this.#db.prepare('SELECT endpoint, kind, name FROM mcp_tool_names').all() as {
-      endpoint: string;
+    const rows = this.#db
+      .prepare<unknown[]>('SELECT kind, name FROM mcp_tool_names WHERE source = ?')
+      .all(source) as {
       kind: string;
       name: string;
     }[];
-    const out = new Map<string, Map<string, string>>();
-    for (const { endpoint, kind, name } of rows) {
-      if (!out.has(endpoint)) out.set(endpoint, new Map());
-      out.get(endpoint)!.set(kind, name);
-    }
-    return out;
+    return new Map(rows.map((row) => [row.kind, row.name]));
   }
 
-  /** Persists a tool name so a refresh never renames the tool. */
-  saveToolName(endpoint: string, kind: string, name: string): void {
+  /** Persists a tool name so a refresh never renames the tool (the registry's `NameStore.save`). */
+  save(source: string, kind: string, name: string): void {
     this.#run(
-      'INSERT OR REPLACE INTO mcp_tool_names (endpoint, kind, name) VALUES (?, ?, ?)',
-      endpoint,
+      'INSERT OR REPLACE INTO mcp_tool_names (source, kind, name) VALUES (?, ?, ?)',
+      source,
       kind,
       name,
     );

@@ -299,26 +299,24 @@ export class XpEndpoint {
   }
 
   #answerCatalog(event: XpEvent): Promise<InboundOutcome> {
-    let request: { cursor?: unknown; limit?: unknown } = {};
+    let request: unknown;
     if (event.content !== '') {
       try {
         const text = getTag(event, 'x25519')
           ? openEvent(event, this.#o.identity, { signatures: this.#o.signatures, cipher: this.#o.cipher })
               .plaintext
           : event.content;
-        request = JSON.parse(text) as typeof request;
+        request = JSON.parse(text);
       } catch {
         return this.#answerError(
           event,
-          xpError('SCHEMA_VIOLATION', 'a catalog request is empty or JSON {cursor?, limit?}'),
+          xpError('SCHEMA_VIOLATION', 'a catalog request is empty or JSON {cursor?, limit?, kinds?}'),
         );
       }
     }
-    const cursor = typeof request.cursor === 'string' ? request.cursor : undefined;
-    const limit = typeof request.limit === 'number' ? request.limit : undefined;
     let page: ReturnType<EndpointCatalog['page']>;
     try {
-      page = this.#o.catalog.page(cursor, limit);
+      page = this.#o.catalog.page(request);
     } catch (error) {
       return this.#answerError(event, xpError('SCHEMA_VIOLATION', (error as Error).message));
     }

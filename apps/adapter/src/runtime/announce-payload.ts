@@ -1,37 +1,41 @@
 /**
- * The content of `xp.endpoint.announce` (seed §6.3 trust disclosure, §4.6 low-quality flags):
- * what the adapter is and what it wraps, so a client can decide whether to trust it. URLs never
- * carry credentials; commands and environments of stdio sources are not disclosed.
+ * The content of `xp.endpoint.announce` (seed §6.3 trust disclosure, §4.6 low-quality flags),
+ * built by the registry from the configuration and the live catalog. URLs never carry
+ * credentials; stdio commands and environments are not disclosed.
  * @module
  */
+import { type AnnouncePayload, buildAnnouncePayload, type Registry } from '@xprotocol/registry';
 import type { AdapterConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
-import type { SourceStatus } from './mcp-sources.js';
 
-/** Builds the announce payload from the configuration and the sources' current state. */
-export function buildAnnouncePayload(
+/** The announce payload for this adapter right now. */
+export function announcePayload(
   config: AdapterConfig,
-  sources: readonly SourceStatus[],
-  faceSources: readonly { name: string; tools: number }[],
-): Record<string, unknown> {
-  const tools = new Map(faceSources.map((s) => [s.name, s.tools]));
-  return {
-    display_name: config.identity.displayName,
-    adapter: true,
-    adapter_version: ADAPTER_VERSION,
-    mcp_sources: sources.map((s) => ({
-      name: s.name,
-      transport: s.transport,
-      ...(s.url !== undefined && { url: s.url }),
-      namespace: s.namespace,
-      tool_count: s.toolCount,
-    })),
-    xprotocol_sources: config.xprotocolSources.map((s) => ({
-      name: s.name,
-      endpoint: s.endpoint ?? s.key,
-      tool_count: tools.get(s.name) ?? 0,
-    })),
-    schema_count: sources.reduce((sum, s) => sum + s.toolCount, 0),
-    low_quality_schemas: sources.flatMap((s) => s.lowQuality),
-  };
+  registry: Registry,
+  keys: { x25519: string; relays: readonly string[] },
+  faceTools: ReadonlyMap<string, number>,
+): AnnouncePayload {
+  return buildAnnouncePayload(
+    {
+      display_name: config.identity.displayName,
+      adapter_version: ADAPTER_VERSION,
+      x25519: keys.x25519,
+      relays: keys.relays,
+      mcp_sources: config.mcpSources.map((source) => ({
+        name: source.name,
+        transport: source.transport,
+        url: source.url,
+        namespace: source.namespace,
+        description_quality_threshold: source.descriptionQualityThreshold,
+        description_quality_floor: source.descriptionQualityFloor,
+      })),
+      xprotocol_sources: config.xprotocolSources.map((source) => ({
+        name: source.name,
+        endpoint: source.endpoint,
+        key: source.key,
+        tool_count: faceTools.get(source.name) ?? 0,
+      })),
+    },
+    registry,
+  );
 }

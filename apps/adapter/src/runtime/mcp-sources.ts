@@ -13,7 +13,7 @@ import {
   UpstreamSession,
   type UpstreamTransport,
 } from '@xprotocol/mcp-bridge';
-import type { RefreshDiff, Registry } from '@xprotocol/registry';
+import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
 import {
   SchemaCompiler,
   type SchemaContract,
@@ -22,7 +22,6 @@ import {
 } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
-import { catalogPage } from './catalog-page.js';
 import type { AdapterLogger } from './logger.js';
 
 /** One source's last refresh, for status output and the announce. */
@@ -181,9 +180,9 @@ export class McpSources implements EndpointCatalog {
     return { contract, source: origin.source, upstreamName: origin.tool, validate };
   }
 
-  /** {@link EndpointCatalog.page}. */
-  page(cursor: string | undefined, limit: number | undefined) {
-    return catalogPage(this.#o.registry.contracts(), cursor, limit);
+  /** {@link EndpointCatalog.page}: the registry's pages (sorted by kind, byte-bounded). */
+  page(request: unknown) {
+    return catalogPage(this.#o.registry, parseCatalogRequest(request));
   }
 
   /** Stops refreshing and closes every upstream session (ending stdio children). */

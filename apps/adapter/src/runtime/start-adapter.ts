@@ -20,7 +20,7 @@ import { Registry, type VersionStore } from '@xprotocol/registry';
 import { RelayPool, SqliteOutbox } from '@xprotocol/relay-client';
 import type { AdapterConfig, ConfigWarning } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
-import { buildAnnouncePayload } from './announce-payload.js';
+import { announcePayload } from './announce-payload.js';
 import { type AdapterLogger, createLogger } from './logger.js';
 import { McpSources } from './mcp-sources.js';
 import { stateDatabasePath } from './state-path.js';
@@ -125,7 +125,13 @@ export async function startAdapter(
     pool,
     identity,
     relays: relayUrls,
-    payload: () => buildAnnouncePayload(config, sources.status(), face?.status() ?? []),
+    payload: () =>
+      announcePayload(
+        config,
+        registry,
+        { x25519: identity.keys.x25519, relays: relayUrls },
+        new Map((face?.status() ?? []).map((s) => [s.name, s.tools])),
+      ) as unknown as Record<string, unknown>,
     signatures: nodeSignatures,
     logger,
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateIdentity, type Identity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { catalogPage, parseCatalogRequest } from '@xprotocol/registry';
 import { type Relay, startRelay } from '@xprotocol/relay';
 import { RelayPool, SqliteOutbox } from '@xprotocol/relay-client';
 import { translateSource } from '@xprotocol/translate';
@@ -93,7 +94,7 @@ export async function startStack(
   }
   const catalog: EndpointCatalog = {
     tool: (kind) => byKind.get(kind),
-    page: () => ({ contracts: translation.contracts }),
+    page: (request) => catalogPage(translation.contracts, parseCatalogRequest(request)),
   };
   const access = new AccessPolicy({
     default: 'deny',
