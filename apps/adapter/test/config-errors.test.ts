@@ -76,6 +76,16 @@ const CASES: [string, string, string[]][] = [
     ],
   ],
   [
+    'empty program name',
+    base().replace(FS_COMMAND, `command: "'' -y x"`),
+    ['config.yml:12:14 mcp_sources[0].command: the program to run (the first word) is empty'],
+  ],
+  [
+    'empty program in an argv list',
+    base().replace(FS_COMMAND, 'command: ["", x]'),
+    ['config.yml:12:15 mcp_sources[0].command[0]: the program to run (the first entry) is empty'],
+  ],
+  [
     'command of the wrong type',
     base().replace(FS_COMMAND, 'command: 42'),
     [

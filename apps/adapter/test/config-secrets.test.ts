@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type ConfigError, REDACTED, redactConfig } from '../src/config/index.js';
-import { base, load, refusal } from './config-helpers.js';
+import { base, KEY_B, load, refusal } from './config-helpers.js';
 
 const SECRET = 'sk-live-4f9c2b7e1d';
 
@@ -65,6 +65,38 @@ describe('secrets are never echoed', () => {
     expect(error.message).toBe(
       'config.yml:15:16 mcp_sources[0].env.API_KEY: environment variable SECRET_KEY is not set (use ${SECRET_KEY:-default} to give a default)',
     );
+  });
+});
+
+describe('credentials in URLs', () => {
+  it('are refused where the URL is published, without repeating them', () => {
+    const text = base(
+      'xprotocol_sources:',
+      '  - name: w',
+      `    key: ${KEY_B}`,
+      `    relay: [wss://bob:${SECRET}@r.example]`,
+    )
+      .replace('ws://127.0.0.1:8765', `wss://alice:${SECRET}@relay.example`)
+      .replace('transport: stdio', 'transport: sse')
+      .replace(
+        'command: npx -y @modelcontextprotocol/server-filesystem /tmp',
+        `url: https://carol:${SECRET}@mcp.example.com/sse`,
+      );
+    const error = refusal(text);
+    expect(error.message.split('\n')).toEqual([
+      'config.yml:4:10 relay.urls[0]: expected a URL without a user or password, got one with credentials (not shown): relay URLs are disclosed in the announce',
+      'config.yml:12:10 mcp_sources[0].url: expected a URL without a user or password, got one with credentials (not shown): it is disclosed in the announce: use auth.token_env',
+      'config.yml:17:13 xprotocol_sources[0].relay[0]: expected a URL without a user or password, got one with credentials (not shown): relay URLs are shared with peers',
+    ]);
+    expect(everything(error)).not.toContain(SECRET);
+  });
+  it('are left out when a URL of the wrong scheme is shown', () => {
+    const error = refusal(base().replace('ws://127.0.0.1:8765', `https://dave:${SECRET}@relay.example`));
+    expect(error.message.split('\n')).toEqual([
+      'config.yml:4:10 relay.urls[0]: expected a ws:// or wss:// URL, got "https://(credentials not shown)@relay.example"',
+      'config.yml:4:10 relay.urls[0]: expected a URL without a user or password, got one with credentials (not shown): relay URLs are disclosed in the announce',
+    ]);
+    expect(everything(error)).not.toContain(SECRET);
   });
 });
 

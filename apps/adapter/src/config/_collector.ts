@@ -44,15 +44,18 @@ export class _Collector {
 }
 
 /**
- * A value as a message may show it: strings quoted (and shortened), lists and mappings by their
- * shape, and anything under a secret path as "a value (not shown)".
+ * A value as a message may show it: strings quoted (and shortened, a URL's credentials left
+ * out), lists and mappings by their shape, and anything under a secret path as "a value (not
+ * shown)".
  */
 export function _render(value: unknown, path: KeyPath): string {
   if (_isSecretPath(path)) return 'a value (not shown)';
   if (value === null) return 'null';
   if (typeof value === 'string') {
     if (value === '') return 'an empty string';
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+    // a URL's user and password are not repeated
+    const shown = value.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#@\s]*@/, '$1(credentials not shown)@');
+    return JSON.stringify(shown.length > 60 ? `${shown.slice(0, 57)}...` : shown);
   }
   if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : `a list of ${value.length}`;
   if (typeof value === 'object') return 'a mapping';

@@ -78,6 +78,7 @@ function _relay(c: _Collector, relay: Obj | undefined, mcpSourceCount: number): 
   const seen = new Map<string, number>();
   urls.forEach((url, i) => {
     if (typeof url !== 'string') return;
+    _noCredentials(c, ['relay', 'urls', i], url, 'relay URLs are disclosed in the announce');
     const first = seen.get(url);
     if (first !== undefined)
       c.error(['relay', 'urls', i], `${JSON.stringify(url)} is already listed at relay.urls[${first}]`);
@@ -139,7 +140,11 @@ function _mcpSource(
   if (typeof command === 'string' && command !== '') {
     const split = splitCommandLine(command);
     if (!split.ok) c.error(at('command'), `cannot split the command: ${split.reason}`);
+    else if (split.argv[0] === '') c.error(at('command'), 'the program to run (the first word) is empty');
+  } else if (Array.isArray(command) && command[0] === '') {
+    c.error(at('command', 0), 'the program to run (the first entry) is empty');
   }
+  _noCredentials(c, at('url'), src.url, 'it is disclosed in the announce: use auth.token_env');
 
   const auth = _obj(src.auth);
   const tokenEnv = _str(auth?.token_env);
@@ -225,6 +230,23 @@ function _mcpSource(
   }
 }
 
+/**
+ * URLs are published (the announce discloses `mcp_sources[].url` and the relays), so a URL that
+ * carries a user or password is refused, without repeating it.
+ */
+function _noCredentials(c: _Collector, path: KeyPath, url: unknown, why: string): void {
+  if (typeof url !== 'string') return;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return;
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    c.error(path, `expected a URL without a user or password, got one with credentials (not shown): ${why}`);
+  }
+}
+
 function _uniqueName(
   c: _Collector,
   name: string | undefined,
@@ -243,6 +265,13 @@ function _xprotocolSource(c: _Collector, src: Obj | undefined, i: number, names:
   if (src === undefined) return;
   const at = (...rest: (string | number)[]): KeyPath => ['xprotocol_sources', i, ...rest];
   _uniqueName(c, _str(src.name), at('name'), `xprotocol_sources[${i}]`, names);
+  const relay = src.relay;
+  if (typeof relay === 'string') _noCredentials(c, at('relay'), relay, 'relay URLs are shared with peers');
+  else if (Array.isArray(relay)) {
+    relay.forEach((url, j) => {
+      _noCredentials(c, at('relay', j), url, 'relay URLs are shared with peers');
+    });
+  }
   const hasEndpoint = _has(src, 'endpoint');
   const hasKey = _has(src, 'key');
   const hasRelay = _has(src, 'relay');

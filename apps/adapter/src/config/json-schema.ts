@@ -12,8 +12,8 @@
 import { z } from 'zod';
 import { configFileSchema } from './schema.js';
 
-/** Where the published schema lives (its `$id`). */
-export const CONFIG_SCHEMA_ID = 'https://xprotocol.dev/schemas/mcp-adapter/config.schema.json';
+/** The schema's `$id` (a name, not a location: editors find the file by path). */
+export const CONFIG_SCHEMA_ID = 'urn:xprotocol:mcp-adapter:config';
 
 /** The JSON Schema (draft 2020-12) of the YAML configuration file. */
 export function configJsonSchema(): Record<string, unknown> {
