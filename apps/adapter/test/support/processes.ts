@@ -9,6 +9,16 @@ import { createInterface } from 'node:readline';
 const here = import.meta.dirname;
 export const ADAPTER_BIN = join(here, '..', '..', 'dist', 'bin.js');
 export const RELAY_BIN = join(here, '..', '..', 'node_modules', '@xprotocol', 'relay', 'dist', 'bin.js');
+export const EVERYTHING_SERVER = join(
+  here,
+  '..',
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
 export const FS_SERVER = join(
   here,
   '..',
@@ -32,7 +42,7 @@ export class Processes {
 
   /** Starts the relay bin on a free port; resolves with its URL (printed on stdout). */
   async relay(args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
-    const child = this.#spawn(RELAY_BIN, ['--port', '0', ...args]);
+    const child = this.#spawn(RELAY_BIN, args.includes('--port') ? args : ['--port', '0', ...args]);
     const url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`relay exited ${code}`)));

@@ -1,0 +1,141 @@
+// Faults through the real path: the relay dies while a call runs upstream. The caller gets its
+// answer after the relay returns (or a clear TIMEOUT), the upstream tool runs exactly once, and no
+// answer is lost while its event is unexpired.
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
+import { XpCaller } from '@xprotocol/mcp-bridge';
+import { RelayPool } from '@xprotocol/relay-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EVERYTHING_SERVER, Processes } from './support/processes.js';
+
+let procs: Processes;
+let pool: RelayPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+  await procs.close();
+});
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise<void>((r) => child.once('exit', () => r()));
+
+/** Relay with a database on a fixed port, adapter B wrapping server-everything, and a caller. */
+async function setUp() {
+  procs = new Processes();
+  const port = await freePort();
+  const db = join(procs.dir, 'relay.db');
+  const relayArgs = ['--port', String(port), '--db', db];
+  let relay = await procs.relay(relayArgs);
+  const b = await procs.keygen('b.key');
+  const client = await procs.keygen('client.key');
+  const config = procs.file(
+    'b.yml',
+    `identity:
+  key_file: ./b.key
+relay:
+  urls: [${relay.url}]
+  reconnect_interval_seconds: 1
+mcp_sources:
+  - name: every
+    transport: stdio
+    command: ${process.execPath} ${EVERYTHING_SERVER} stdio
+    xprotocol_namespace: com.test.every
+access:
+  grants:
+    - key: ${client.ed25519}
+      capabilities: ["com.test.every.*"]
+state_database: ./b-state.db
+logging:
+  level: info
+  format: json
+`,
+  );
+  const adapter = await procs.adapter(config);
+  const identity = await readKeyFile(client.path, { signatures: nodeSignatures, cipher: nodeCipher });
+  pool = await RelayPool.open({ urls: [relay.url], reconnect: { initialMs: 200, maxMs: 500 } });
+  const caller = new XpCaller({ identity, pool, signatures: nodeSignatures, cipher: nodeCipher });
+  const target = await caller.resolve(b.ed25519, 10_000);
+  const upstreamCalls = () =>
+    adapter.logs.filter((line) => line.includes('"msg":"calling upstream tool"')).length;
+  return {
+    caller,
+    target,
+    upstreamCalls,
+    adapterLogs: adapter.logs,
+    killRelay: async () => {
+      relay.child.kill('SIGKILL');
+      await exited(relay.child);
+    },
+    restartRelay: async () => {
+      relay = await procs.relay(relayArgs);
+    },
+  };
+}
+
+describe('faults: the relay dies mid-call', () => {
+  it('the call completes after the relay returns; the tool ran once; the answer was not lost', async () => {
+    const s = await setUp();
+    const pending = s.caller.call({
+      to: s.target.keys,
+      kind: 'com.test.every.trigger-long-running-operation',
+      payload: { duration: 3, steps: 3 },
+      timeoutMs: 30_000,
+    });
+    await until(() => s.upstreamCalls() === 1, 15_000, 'the upstream call to start');
+    await s.killRelay();
+    await new Promise((r) => setTimeout(r, 1500));
+    await s.restartRelay();
+    const outcome = await pending;
+    expect(outcome.ok).toBe(true);
+    if (outcome.ok) expect(JSON.stringify(outcome.payload)).toMatch(/Long running operation completed/);
+    // After the restart the relay re-delivers the stored request to B: it must not run again.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(s.upstreamCalls()).toBe(1);
+  });
+
+  it('a relay that stays down past the timeout gives the caller a clear TIMEOUT; the tool still ran once', async () => {
+    const s = await setUp();
+    const started = Date.now();
+    const pending = s.caller.call({
+      to: s.target.keys,
+      kind: 'com.test.every.trigger-long-running-operation',
+      payload: { duration: 1, steps: 1 },
+      timeoutMs: 4000,
+    });
+    await until(() => s.upstreamCalls() === 1, 15_000, 'the upstream call to start');
+    await s.killRelay();
+    const outcome = await pending;
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.code).toBe('TIMEOUT');
+      expect(outcome.error.message).toMatch(
+        /no answer to com\.test\.every\.trigger-long-running-operation within 4000 ms/,
+      );
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await s.restartRelay();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(s.upstreamCalls()).toBe(1);
+  });
+});
