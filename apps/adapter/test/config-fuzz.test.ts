@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${NAME} text
 /**
  * Properties of the loader: whatever the text, it returns a configuration or throws a
  * ConfigError whose every issue has a position and a message (never another exception); the same
