@@ -391,6 +391,13 @@ describe('unknown keys', () => {
       'config.yml:14:1 xprotocol_namspace: unknown key here, did you mean "xprotocol_namespace" (under mcp_sources[])?',
     ]);
   });
+  it('explains that YAML merge keys are not supported', () => {
+    expect(problems(yaml('base: &b', '  key_file: /k', 'identity:', '  <<: *b'))).toEqual([
+      'config.yml:1:1 base: unknown key, expected one of "identity", "relay", "mcp_sources", "xprotocol_sources", "mcp_server", "discovery", "logging", "access", "state_database", "call_timeout_seconds"',
+      'config.yml:4:3 identity.key_file: missing, expected a file path',
+      'config.yml:4:3 identity["<<"]: YAML merge keys ("<<") are not supported: write the keys out, or alias a whole value',
+    ]);
+  });
   it('lists the known keys when nothing is close', () => {
     expect(problems(base('logging:', '  colour: true'))).toEqual([
       'config.yml:15:3 logging.colour: unknown key, expected one of "level", "format", "output"',

@@ -71,7 +71,7 @@ describe('interpolation in the configuration', () => {
     expect(config.mcpServer?.path).toBe('/mcp');
   });
   it('reads an interpolated number or boolean where one is expected', () => {
-    const { config } = load(
+    const { config, warnings } = load(
       base(
         'mcp_server:',
         '  transport: streamable_http',
@@ -79,9 +79,10 @@ describe('interpolation in the configuration', () => {
         'discovery:',
         '  publish_dns: ${DNS}',
       ),
-      { env: { MCP_PORT: '9123', DNS: 'false' }, homeDir: '/h' },
+      { env: { MCP_PORT: '9123', DNS: 'true' }, homeDir: '/h' },
     );
     expect(config.mcpServer?.port).toBe(9123);
+    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual(['NOT_IMPLEMENTED discovery.publish_dns']);
   });
   it('still refuses an interpolated value that is not a number', () => {
     expect(

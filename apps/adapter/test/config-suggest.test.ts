@@ -48,7 +48,7 @@ describe('nearest key', () => {
   ])('%s → %s', (typo, expected) => {
     expect(_nearestKey(typo, source)).toBe(expected);
   });
-  it.each([['colour'], ['x'], ['database'], ['']])('nothing close to %j', (typo) => {
+  it.each([['colour'], ['x'], ['base'], ['lity'], ['']])('nothing close to %j', (typo) => {
     expect(_nearestKey(typo, source)).toBeUndefined();
   });
 });

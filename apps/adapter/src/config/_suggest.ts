@@ -1,7 +1,7 @@
 /**
  * "Did you mean …?" for unknown keys: the nearest known key by optimal-string-alignment
- * (restricted Damerau–Levenshtein) distance, after folding case and `-`/`_`, or a known key that
- * contains the unknown one (`namespace` → `xprotocol_namespace`).
+ * (restricted Damerau–Levenshtein) distance, after folding case and `-`/`_`, or the one known key
+ * whose consecutive words spell the unknown one (`namespace` → `xprotocol_namespace`).
  * @module
  */
 
@@ -58,10 +58,20 @@ export function _nearestKey(unknown: string, known: readonly string[]): string |
   }
   const allowed = folded.length <= 4 ? 1 : folded.length <= 8 ? 2 : 3;
   if (best !== undefined && bestDistance <= allowed) return best;
-  // a fragment of a longer key: `namespace` → `xprotocol_namespace`, `port` → `well_known_port`
+  // whole words of a longer key: `namespace` → `xprotocol_namespace`, `port` → `well_known_port`
   if (folded.length >= 4) {
-    const containing = known.filter((key) => _fold(key).includes(folded));
+    const containing = known.filter((key) => _wordRuns(key).includes(folded));
     if (containing.length === 1) return containing[0];
   }
   return undefined;
+}
+
+/** Every run of consecutive words of a key, folded: `well_known_port` → `well`, `wellknown`, …. */
+function _wordRuns(key: string): string[] {
+  const words = key.toLowerCase().split(/[-_\s]+/);
+  const runs: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    for (let j = i + 1; j <= words.length; j++) runs.push(words.slice(i, j).join(''));
+  }
+  return runs;
 }

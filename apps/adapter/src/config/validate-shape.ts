@@ -95,6 +95,8 @@ function _unknownKeyMessage(
   known: readonly string[],
   path: KeyPath,
 ): string {
+  if (key === '<<')
+    return 'YAML merge keys ("<<") are not supported: write the keys out, or alias a whole value';
   if (near !== undefined) return `unknown key, did you mean ${JSON.stringify(near)}?`;
   // the right key in the wrong section: `well_known_port` at the top level belongs in discovery
   const here = _homeOf(path);
