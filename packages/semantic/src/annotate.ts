@@ -7,7 +7,8 @@
 import { _verbLemma } from './_lemma.js';
 import { pluralize, singularize } from './inflect.js';
 import { type ParsedToolName, parseToolName } from './parse-tool-name.js';
-import { descriptionQualityScore } from './quality.js';
+import { DATA_SUBJECT_NOUNS, descriptionQualityScore, GENERIC_NOUNS } from './quality.js';
+import { STOP_WORDS } from './search-tokenizer.js';
 import { type VerbClass, verbGroupOf } from './verbs.js';
 
 /** The MCP tool fields annotation reads (a `tools/list` entry satisfies it). */
@@ -47,6 +48,32 @@ export interface SemanticAnnotations {
 export type SemanticOverrides = Partial<
   Omit<SemanticAnnotations, 'auto_generated' | 'description_quality_score'>
 >;
+
+/**
+ * Head nouns that only qualify the real subject (`get_file_info` is about a `file`): the word
+ * before them becomes the head.
+ */
+const QUALIFIER_HEADS: ReadonlySet<string> = new Set([
+  'content',
+  'contents',
+  'data',
+  'detail',
+  'details',
+  'info',
+  'information',
+  'metadata',
+  'stat',
+  'stats',
+  'status',
+  'summary',
+]);
+
+/** Index of the head noun in subject tokens, or -1. */
+function _headIndex(tokens: readonly string[]): number {
+  let i = tokens.length - 1;
+  while (i > 0 && QUALIFIER_HEADS.has(tokens[i]!)) i--;
+  return i;
+}
 
 /** Most related schemas listed per tool. */
 export const MAX_RELATED_SCHEMAS = 8;
@@ -90,6 +117,7 @@ function _verbOf(parsed: ParsedToolName, description: string): { verb: string; v
 
 interface _Profile {
   readonly name: string;
+  readonly namespace: string;
   readonly kind: string;
   readonly parsed: ParsedToolName;
   readonly verb: string | null;
@@ -108,11 +136,12 @@ function _profile(tool: ToolLike, namespace: string): _Profile {
   const description = typeof tool.description === 'string' ? tool.description : '';
   const verb = _verbOf(parsed, description);
   const subjects = new Set(parsed.subjectTokens.map(singularize));
-  const last = parsed.subjectTokens[parsed.subjectTokens.length - 1];
+  const last = parsed.subjectTokens[_headIndex(parsed.subjectTokens)];
   const words = new Set<string>();
   for (const m of description.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) words.add(singularize(m[0]));
   return {
     name: tool.name,
+    namespace,
     kind: _kind(namespace, tool.name),
     parsed,
     verb: verb?.verb ?? null,
@@ -185,6 +214,7 @@ function _related(self: _Profile, siblings: readonly _Profile[]): _Profile[] {
     if (READS.has(self.verbClass) && LISTS.has(other.verbClass) && mentionsMine)
       scored.push({ p: other, rank: 2 });
     else if (READS.has(self.verbClass) && _isContainerLister(other)) scored.push({ p: other, rank: 3 });
+    else if (_isContainerLister(self) && READS.has(other.verbClass)) scored.push({ p: other, rank: 3 });
     else if (LISTS.has(self.verbClass) && READS.has(other.verbClass) && mentionsTheirs)
       scored.push({ p: other, rank: 2 });
   }
@@ -193,25 +223,37 @@ function _related(self: _Profile, siblings: readonly _Profile[]): _Profile[] {
 }
 
 function _subjectPhrase(p: _Profile, plural = false): string {
-  const tokens = [...p.parsed.subjectTokens];
+  const tokens = p.parsed.subjectTokens.slice(0, _headIndex(p.parsed.subjectTokens) + 1);
   if (tokens.length === 0) return plural ? 'items' : 'item';
   const last = tokens.length - 1;
   tokens[last] = plural ? pluralize(singularize(tokens[last]!)) : singularize(tokens[last]!);
   return tokens.join(' ');
 }
 
+/** `a file`, `an issue`, `directories` (list tools act on many). */
+function _object(p: _Profile): string {
+  if (p.verbClass === 'list') return _subjectPhrase(p, true);
+  const phrase = _subjectPhrase(p);
+  return `${/^[aeiou]/.test(phrase) ? 'an' : 'a'} ${phrase}`;
+}
+
 function _useWhen(p: _Profile): string {
   const sentence = _firstSentence(p.description);
   if (sentence.length > 0) {
-    const [first, ...rest] = sentence.split(' ');
-    const lemma = first === undefined ? null : _verbLemma(first);
-    if (lemma !== null) return _clip(`Agent needs to ${[lemma, ...rest].join(' ')}`, USE_WHEN_MAX);
+    const words = sentence.split(' ');
+    // "Reads …" → "read …"; "Recursively searches …" → "recursively search …".
+    const at = /ly$/i.test(words[0] ?? '') && words.length > 1 ? 1 : 0;
+    const lemma = _verbLemma(words[at]!);
+    if (lemma !== null) {
+      const lead = at === 1 ? [words[0]!.toLowerCase()] : [];
+      return _clip(`Agent needs to ${[...lead, lemma, ...words.slice(at + 1)].join(' ')}`, USE_WHEN_MAX);
+    }
     if (p.verb !== null) {
-      return _clip(`Agent needs to ${p.verb} ${_subjectPhrase(p)}: ${sentence}`, USE_WHEN_MAX);
+      return _clip(`Agent needs to ${p.verb} ${_object(p)}: ${sentence}`, USE_WHEN_MAX);
     }
     return _clip(`Agent needs ${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}`, USE_WHEN_MAX);
   }
-  if (p.verb !== null) return `Agent needs to ${p.verb} ${_subjectPhrase(p)}`;
+  if (p.verb !== null) return `Agent needs to ${p.verb} ${_object(p)}`;
   return `Agent needs the ${p.parsed.tokens.join(' ')} tool`;
 }
 
@@ -273,13 +315,23 @@ function _doNotUseWhen(self: _Profile, siblings: readonly _Profile[]): string {
   }
 }
 
+/** A subject from the description when the name has none (`deploy`, `search`, `query`). */
+function _descriptionSubject(p: _Profile): string | null {
+  const words = [...p.description.toLowerCase().matchAll(/[\p{L}]+/gu)].map((m) => m[0]);
+  const candidates = words.map((w) => singularize(w)).filter((w) => w.length > 2 && !GENERIC_NOUNS.has(w));
+  const known = candidates.find((w) => DATA_SUBJECT_NOUNS.has(w));
+  if (known !== undefined) return known;
+  return candidates.find((w) => !STOP_WORDS.has(w) && _verbLemma(w) === null) ?? null;
+}
+
 function _dataSubjects(p: _Profile): string[] {
-  const tokens = p.parsed.subjectTokens;
+  const tokens = p.parsed.subjectTokens.slice(0, _headIndex(p.parsed.subjectTokens) + 1);
   const out: string[] = [];
   const push = (s: string) => {
     if (s.length > 0 && !out.includes(s)) out.push(s);
   };
-  const head = tokens[tokens.length - 1];
+  const head =
+    tokens[tokens.length - 1] ?? _descriptionSubject(p) ?? p.parsed.tokens[p.parsed.tokens.length - 1];
   if (head === undefined) return out;
   const singular = singularize(head);
   push(singular);
@@ -308,8 +360,35 @@ export function annotateTool(
   namespace: string,
   overrides?: SemanticOverrides,
 ): SemanticAnnotations {
-  const self = _profile(tool, namespace);
   const others = siblings.filter((s) => s.name !== tool.name).map((s) => _profile(s, namespace));
+  return _annotate(_profile(tool, namespace), others, overrides);
+}
+
+/**
+ * Annotates every tool of one source at once (each tool's siblings are the others); the same
+ * result as {@link annotateTool} per tool, in input order, with each tool read once.
+ * `overrides` maps tool names to their `schema_overrides.<tool>.semantic`.
+ */
+export function annotateTools(
+  tools: readonly ToolLike[],
+  namespace: string,
+  overrides?: Readonly<Record<string, SemanticOverrides | undefined>>,
+): SemanticAnnotations[] {
+  const profiles = tools.map((t) => _profile(t, namespace));
+  return profiles.map((self) =>
+    _annotate(
+      self,
+      profiles.filter((p) => p.name !== self.name),
+      overrides !== undefined && Object.hasOwn(overrides, self.name) ? overrides[self.name] : undefined,
+    ),
+  );
+}
+
+function _annotate(
+  self: _Profile,
+  others: readonly _Profile[],
+  overrides: SemanticOverrides | undefined,
+): SemanticAnnotations {
   const intent: string[] = [];
   if (self.verb !== null) {
     intent.push(self.verb);
@@ -318,22 +397,18 @@ export function annotateTool(
   const generated: SemanticAnnotations = {
     intent_verbs: intent,
     data_subjects: _dataSubjects(self),
-    domain: domainOf(namespace),
+    domain: domainOf(self.namespace),
     related_schemas: _related(self, others).map((p) => p.kind),
     use_when: _useWhen(self),
     do_not_use_when: _doNotUseWhen(self, others),
-    description_quality_score: descriptionQualityScore(self.description, { name: tool.name }).score,
+    description_quality_score: descriptionQualityScore(self.description, { name: self.name }).score,
     auto_generated: true,
   };
   if (overrides === undefined) return generated;
-  let replaced = false;
-  const merged: Record<string, unknown> = { ...generated };
-  for (const key of Object.keys(overrides).sort() as (keyof SemanticOverrides)[]) {
-    const value = overrides[key];
-    if (value === undefined) continue;
-    merged[key] = Array.isArray(value) ? [...value] : value;
-    replaced = true;
-  }
-  merged.auto_generated = !replaced;
-  return merged as unknown as SemanticAnnotations;
+  const replaced = Object.entries(overrides).filter(([, v]) => v !== undefined);
+  return {
+    ...generated,
+    ...Object.fromEntries(replaced.map(([k, v]) => [k, Array.isArray(v) ? [...v] : v])),
+    auto_generated: replaced.length === 0,
+  };
 }

@@ -4,6 +4,7 @@
  */
 export {
   annotateTool,
+  annotateTools,
   CONTAINER_NOUNS,
   domainOf,
   MAX_RELATED_SCHEMAS,

@@ -46,18 +46,36 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.'’-]*/gu;
 export function tokenizeForSearch(text: string): string[] {
   const out: string[] = [];
   for (const match of text.matchAll(WORD)) {
-    const word = match[0].replace(/[.'’_-]+$/u, '');
-    const lower = word.toLowerCase();
-    if (STOP_WORDS.has(lower)) continue;
-    const parts = splitIdentifier(word.replace(/['’]s$/u, ''));
-    const kept: string[] = [];
-    for (const part of parts) {
-      if (part.length < 2 && !/\d/.test(part)) continue;
-      if (STOP_WORDS.has(part)) continue;
-      kept.push(part);
-      out.push(stemmer(part));
+    const cached = _WORD_CACHE.get(match[0]);
+    if (cached !== undefined) {
+      for (const t of cached) out.push(t);
+      continue;
     }
-    if (parts.length > 1 && kept.length > 0) out.push(stemmer(parts.join('')));
+    const terms = _tokenizeWord(match[0]);
+    if (_WORD_CACHE.size >= WORD_CACHE_LIMIT) _WORD_CACHE.clear();
+    _WORD_CACHE.set(match[0], terms);
+    for (const t of terms) out.push(t);
   }
   return out;
+}
+
+/** Bound of the per-word memo (cleared when full, so memory stays bounded on any input). */
+const WORD_CACHE_LIMIT = 50_000;
+const _WORD_CACHE = new Map<string, readonly string[]>();
+
+function _tokenizeWord(raw: string): readonly string[] {
+  const word = raw.replace(/[.'’_-]+$/u, '');
+  const lower = word.toLowerCase();
+  if (STOP_WORDS.has(lower)) return [];
+  const parts = splitIdentifier(word.replace(/['’]s$/u, ''));
+  const out: string[] = [];
+  let kept = 0;
+  for (const part of parts) {
+    if (part.length < 2 && !/\d/.test(part)) continue;
+    if (STOP_WORDS.has(part)) continue;
+    kept++;
+    out.push(stemmer(part));
+  }
+  if (parts.length > 1 && kept > 0) out.push(stemmer(parts.join('')));
+  return Object.freeze(out);
 }

@@ -105,15 +105,12 @@ interface _Entry {
   readonly verbClass: VerbClass | null;
   readonly subjects: ReadonlySet<string>;
   readonly domain: string;
+  /** The MiniSearch row: field terms joined by spaces. */
   readonly row: Readonly<Record<string, string>>;
   /** Term frequencies per field, for BM25F. */
   readonly tf: Readonly<Record<SearchField, ReadonlyMap<string, number>>>;
   /** Field lengths in terms. */
   readonly len: Readonly<Record<SearchField, number>>;
-}
-
-function _fieldTerms(field: SearchField, text: string): string[] {
-  return field === 'concepts' ? text.split(' ').filter((t) => t.length > 0) : tokenizeForSearch(text);
 }
 
 /** Weight of a query term matched only as a prefix of an index term (MiniSearch's default). */
@@ -203,7 +200,7 @@ export class ToolIndex {
       idField: 'id',
       fields: [...FIELDS],
       storeFields: [],
-      tokenize: (text: string, field?: string) => _fieldTerms((field ?? 'description') as SearchField, text),
+      tokenize: (text: string) => text.split(' ').filter((t) => t.length > 0),
       processTerm: (term: string) => term,
       searchOptions: {
         tokenize: (text: string) => {
@@ -267,34 +264,35 @@ export class ToolIndex {
         (semantic.intent_verbs[0] ? (verbGroupOf(semantic.intent_verbs[0])?.verbClass ?? null) : null);
       const subjects = new Set<string>();
       for (const s of semantic.data_subjects) for (const w of s.split(' ')) subjects.add(singularize(w));
-      const row = {
-        id: doc.id,
+      const texts: Record<Exclude<SearchField, 'concepts'>, string> = {
         name: doc.name,
         annotations: _uniqueWords([...semantic.intent_verbs, ...semantic.data_subjects]),
         description: doc.description ?? '',
         params: _paramText(doc.inputSchema).join(' '),
         namespace,
-        concepts: '',
       };
-      const conceptSource = this.#concepts
-        ? `${row.name} ${row.annotations} ${row.description} ${namespace}`
-        : '';
-      row.concepts = [...conceptWeights(_fieldTerms('description', conceptSource)).keys()].join(' ');
       const tf = {} as Record<SearchField, Map<string, number>>;
       const len = {} as Record<SearchField, number>;
+      // The MiniSearch row holds the field terms already tokenized (joined by spaces), so each
+      // text is tokenized once and `remove` sees exactly what `add` indexed.
+      const row: Record<string, string> = { id: doc.id };
       const distinct = new Set<string>();
+      const conceptSource: string[] = [];
       for (const field of FIELDS) {
         let counts = new Map<string, number>();
         if (field === 'concepts') {
-          counts = conceptWeights(_fieldTerms('description', conceptSource));
+          if (this.#concepts) counts = conceptWeights(conceptSource);
         } else {
-          for (const t of _fieldTerms(field, row[field])) counts.set(t, (counts.get(t) ?? 0) + 1);
+          const terms = tokenizeForSearch(texts[field]);
+          if (field !== 'params') for (const t of terms) conceptSource.push(t);
+          for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
         }
         let length = 0;
         for (const [t, c] of counts) {
           distinct.add(t);
           length += c;
         }
+        row[field] = [...counts.keys()].join(' ');
         tf[field] = counts;
         len[field] = length;
         this.#totalLen[field] += length;
@@ -387,14 +385,16 @@ export class ToolIndex {
     for (const t of base) queryTf.set(t, (queryTf.get(t) ?? 0) + 1);
     if (this.#concepts) for (const [t, w] of conceptWeights(base)) queryTf.set(t, w);
     const n = this.#entries.size;
-    const avg = {} as Record<SearchField, number>;
-    for (const f of FIELDS) avg[f] = n > 0 && this.#totalLen[f] > 0 ? this.#totalLen[f] / n : 1;
+    // 1 / average field length, per field.
+    const norm = {} as Record<SearchField, number>;
+    for (const f of FIELDS) norm[f] = n > 0 && this.#totalLen[f] > 0 ? n / this.#totalLen[f] : 1;
+    const termStats = new Map<string, { weight: number; idf: number }>();
     const scored: { entry: _Entry; lex: number; con: number; bonus: number }[] = [];
     for (const r of raw) {
       const entry = this.#entries.get(r.id as string);
       if (entry === undefined) continue;
       if (domain !== undefined && entry.domain !== domain) continue;
-      const [lex, con] = this.#bm25f(entry, Object.keys(r.match), queryTf, avg, n);
+      const [lex, con] = this.#bm25f(entry, Object.keys(r.match), termStats, queryTf, norm, n);
       let bonus = 1;
       if (entry.verbClass !== null && classes.has(entry.verbClass)) bonus += this.#verbBoost;
       for (const s of entry.subjects) {
@@ -422,28 +422,34 @@ export class ToolIndex {
   #bm25f(
     entry: _Entry,
     matched: readonly string[],
+    terms: Map<string, { weight: number; idf: number }>,
     queryTf: ReadonlyMap<string, number>,
-    avg: Readonly<Record<SearchField, number>>,
+    norm: Readonly<Record<SearchField, number>>,
     n: number,
   ): [number, number] {
     const k1 = this.#k1;
     const b = this.#b;
     let lex = 0;
     let con = 0;
-    for (const term of [...matched].sort()) {
-      const exact = queryTf.get(term);
-      const weight =
-        (exact !== undefined ? exact : PREFIX_WEIGHT) * (_VERB_STEMS.has(term) ? this.#verbTermWeight : 1);
+    // Match keys come in query-term order (not document order), so the float sum is reproducible.
+    for (const term of matched) {
+      let stats = terms.get(term);
+      if (stats === undefined) {
+        const exact = queryTf.get(term);
+        const weight =
+          (exact !== undefined ? exact : PREFIX_WEIGHT) * (_VERB_STEMS.has(term) ? this.#verbTermWeight : 1);
+        const df = this.#df.get(term) ?? 0;
+        stats = { weight, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
+        terms.set(term, stats);
+      }
       let tf = 0;
       for (const f of FIELDS) {
         const count = entry.tf[f].get(term);
         if (count === undefined) continue;
-        tf += (this.#boosts[f] * count) / (1 - b + (b * entry.len[f]) / avg[f]);
+        tf += (this.#boosts[f] * count) / (1 - b + b * entry.len[f] * norm[f]);
       }
       if (tf === 0) continue;
-      const df = this.#df.get(term) ?? 0;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      const part = weight * idf * ((tf * (k1 + 1)) / (k1 + tf));
+      const part = stats.weight * stats.idf * ((tf * (k1 + 1)) / (k1 + tf));
       if (term.startsWith(CONCEPT_PREFIX)) con += part;
       else lex += part;
     }
