@@ -16,6 +16,8 @@ export interface ConnectionHandlers {
   onFrame(frame: unknown[]): void;
   /** The socket was lost (not called after `close()`). */
   onDisconnect(reason: string): void;
+  /** A connect attempt failed or the socket was lost; the next attempt is in `retryInMs`. */
+  onRetry?(reason: string, retryInMs: number): void;
 }
 
 /** Options of {@link RelayConnection}. */
@@ -102,6 +104,7 @@ export class RelayConnection {
       this.#state = 'waiting';
       if (wasOpen) this.#handlers.onDisconnect(reason);
       const delay = reconnectDelay(this.#attempt++, this.#options.backoff, this.#options.random);
+      this.#handlers.onRetry?.(reason, delay);
       this.#timer = setTimeout(() => this.#connect(), delay);
       this.#timer.unref?.();
     };

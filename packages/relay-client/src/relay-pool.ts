@@ -66,6 +66,8 @@ export interface RelayPoolOptions {
   onNotice?: (url: string, message: string) => void;
   /** Called when a relay sends an event that fails verification (it is dropped). */
   onInvalidEvent?: (url: string, reason: string) => void;
+  /** Called when a relay cannot be reached or drops the connection; it is retried in `retryInMs`. */
+  onConnectionError?: (url: string, reason: string, retryInMs: number) => void;
 }
 
 /** How a publish ended. */
@@ -169,6 +171,7 @@ export class RelayPool {
           onOpen: () => this.#onOpen(url),
           onFrame: (frame) => this.#onFrame(url, frame),
           onDisconnect: () => this.#onDisconnect(url),
+          onRetry: (reason, retryInMs) => options.onConnectionError?.(url, reason, retryInMs),
         },
         {
           backoff,

@@ -29,3 +29,23 @@ describe('SeenIds', () => {
     expect(seen.add('d', 40)).toBe(false);
   });
 });
+
+describe('RelayPool connection errors', () => {
+  it('reports an unreachable relay with the reason and the retry delay', async () => {
+    const { RelayPool } = await import('../src/index.js');
+    const reports: { url: string; reason: string; retryInMs: number }[] = [];
+    const pool = await RelayPool.open({
+      urls: ['ws://127.0.0.1:9'],
+      reconnect: { initialMs: 100, maxMs: 100 },
+      onConnectionError: (url, reason, retryInMs) => reports.push({ url, reason, retryInMs }),
+    });
+    while (reports.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await pool.close();
+    expect(reports[0]).toMatchObject({
+      url: 'ws://127.0.0.1:9',
+      reason: expect.stringMatching(/ECONNREFUSED/),
+    });
+    expect(reports[0]!.retryInMs).toBeGreaterThanOrEqual(50);
+    expect(reports[0]!.retryInMs).toBeLessThanOrEqual(100);
+  });
+});

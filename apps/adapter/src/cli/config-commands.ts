@@ -149,14 +149,22 @@ export async function start(options: { config: string }, io: CliIo): Promise<voi
   // readConfig already printed the warnings on stderr.
   const { config } = readConfig(options.config, io);
   const logger = createLogger(config.logging);
-  const adapter = await startAdapter(config, { logger });
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info({ signal }, 'stopping');
+  // Listen before starting: a signal during startup still ends in a clean stop.
+  let signal: string | undefined;
+  const stopRequested = new Promise<void>((resolve) => {
+    const onSignal = (name: string) => {
+      signal = name;
       resolve();
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => onSignal('SIGINT'));
+    process.once('SIGTERM', () => onSignal('SIGTERM'));
   });
+  // Library timers are unref'd; the command itself keeps the process alive until a signal, even
+  // when no relay or server is reachable yet (otherwise Node would simply exit).
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  const adapter = await startAdapter(config, { logger });
+  await stopRequested;
+  clearInterval(keepAlive);
+  logger.info({ signal }, 'stopping');
   await adapter.stop();
 }

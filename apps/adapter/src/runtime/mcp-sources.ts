@@ -86,11 +86,21 @@ export class McpSources implements EndpointCatalog {
   }
 
   /**
-   * Refreshes every source once (connecting), then keeps each one fresh on its
-   * `schema_refresh_interval_seconds`. Sources that fail are retried with backoff.
+   * Refreshes every source once (connecting; waiting at most `startupWaitMs` for all of them),
+   * then keeps each one fresh on its `schema_refresh_interval_seconds`. Sources that fail are
+   * retried with backoff.
    */
-  async start(): Promise<void> {
-    await Promise.all(this.#o.sources.map((source) => this.#refreshWithRetry(source, 0)));
+  async start(startupWaitMs = 10_000): Promise<void> {
+    const first = Promise.all(this.#o.sources.map((source) => this.#refreshWithRetry(source, 0)));
+    // A server that hangs at startup (a slow `npx` download) must not hold the adapter back:
+    // after `startupWaitMs` the adapter serves what it has and that source joins when ready.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const wait = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, startupWaitMs);
+      timer.unref();
+    });
+    await Promise.race([first, wait]);
+    clearTimeout(timer);
   }
 
   /** Lists the source's tools again and updates the registry. Throws when the server cannot be reached. */

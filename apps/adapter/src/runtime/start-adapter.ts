@@ -78,6 +78,11 @@ export async function startAdapter(
     retentionSeconds: config.relay.eventTtlSeconds,
     onNotice: (relay, message) => logger.warn({ relay }, `relay notice: ${message}`),
     onInvalidEvent: (relay, reason) => logger.warn({ relay }, `relay sent an invalid event: ${reason}`),
+    onConnectionError: (relay, reason, retryInMs) =>
+      logger.warn(
+        { relay, retryInSeconds: Math.round(retryInMs / 100) / 10 },
+        `cannot reach relay ${relay}: ${reason}; retrying`,
+      ),
   });
 
   const registry = new Registry({ versionStore: _versionStore(state) });

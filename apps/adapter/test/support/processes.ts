@@ -51,8 +51,8 @@ export class Processes {
   }
 
   /** Starts `xprotocol-adapter start` and resolves once it logs {"event":"ready"}. */
-  async adapter(config: string): Promise<{ child: ChildProcess; logs: string[] }> {
-    const child = this.#spawn(ADAPTER_BIN, ['start', '--config', config]);
+  async adapter(config: string, env?: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; logs: string[] }> {
+    const child = this.#spawn(ADAPTER_BIN, ['start', '--config', config], env);
     const logs: string[] = [];
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
@@ -92,10 +92,11 @@ export class Processes {
     return { path, ...(JSON.parse(stdout) as { ed25519: string; x25519: string }) };
   }
 
-  #spawn(script: string, args: string[]): ChildProcess {
+  #spawn(script: string, args: string[], env?: NodeJS.ProcessEnv): ChildProcess {
     const child = spawn(process.execPath, [script, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
       cwd: this.dir,
+      ...(env && { env: { ...process.env, ...env } }),
     });
     this.children.push(child);
     return child;
