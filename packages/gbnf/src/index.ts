@@ -2,6 +2,16 @@
  * `@xprotocol/gbnf` — JSON Schema → GBNF compiler and a GBNF toolkit (issue #3).
  * @module
  */
+
+export { GbnfCompileError, type GbnfCompileReason } from './compile/compile-error.js';
+export { type CompiledGrammar, compileSchema } from './compile/compile-schema.js';
+export type { SchemaDraft } from './compile/drafts.js';
+export {
+  type CompileOptions,
+  DEFAULT_COMPILE_OPTIONS,
+  type ResolvedCompileOptions,
+  type UnknownFormatPolicy,
+} from './compile/options.js';
 export { GbnfError, type GbnfErrorCode } from './errors.js';
 export type {
   AnyCharElement,

@@ -49,6 +49,9 @@ class Compiler implements _Ctx {
   private readonly seenWarnings = new Set<string>();
   private readonly memo = new Map<object, string | null>();
   private readonly inProgress = new Map<object, { name: string; used: boolean }>();
+  private readonly conjMemo = new Map<string, string | null>();
+  private readonly conjRunning = new Map<string, { name: string; used: boolean }>();
+  private readonly ids = new Map<object, number>();
 
   constructor(schema: unknown, options: ResolvedCompileOptions) {
     this.options = options;
@@ -123,7 +126,54 @@ class Compiler implements _Ctx {
   conj(locs: readonly _Loc[], label: string): string | null {
     if (locs.length === 0) return _value(this.g, this.options.maxWhitespace);
     if (locs.length === 1 && !locs[0]!.own) return this.loc(locs[0]!, label);
-    return this.conjBody(locs, label);
+    // a conjunction of several schemas: memoized by the identities of its members, so recursion
+    // through allOf/anyOf merges ends and shared merges compile once
+    const key = locs.map((l) => `${this.idOf(l.schema)}${l.own ? 'o' : ''}`).join(',');
+    if (this.conjMemo.has(key)) return this.conjMemo.get(key)!;
+    const running = this.conjRunning.get(key);
+    if (running) {
+      running.used = true;
+      return running.name;
+    }
+    const name = this.g.reserve(label);
+    const state = { name, used: false };
+    this.conjRunning.set(key, state);
+    let body: string | null;
+    try {
+      body = this.conjBody(locs, label);
+    } finally {
+      this.conjRunning.delete(key);
+    }
+    if (body === null) {
+      if (state.used) {
+        throw new GbnfCompileError(
+          'UNSATISFIABLE',
+          locs[0]!.ptr,
+          'a recursive schema admits no finite instance after narrowing',
+        );
+      }
+      this.g.drop(name);
+      this.conjMemo.set(key, null);
+      return null;
+    }
+    if (!state.used && /^[a-z0-9-]+$/.test(body)) {
+      this.g.drop(name);
+      this.conjMemo.set(key, body);
+      return body;
+    }
+    this.g.define(name, body);
+    this.conjMemo.set(key, name);
+    return name;
+  }
+
+  private idOf(schema: unknown): string {
+    if (schema === null || typeof schema !== 'object') return JSON.stringify(schema);
+    let id = this.ids.get(schema);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(schema, id);
+    }
+    return `#${id}`;
   }
 
   private conjBody(locs: readonly _Loc[], label: string): string | null {

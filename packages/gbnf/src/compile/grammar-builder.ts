@@ -53,6 +53,25 @@ export class _GrammarBuilder {
     return name;
   }
 
+  /**
+   * A prefix for rules defined elsewhere (the regex translator names its rules `<prefix>` and
+   * `<prefix>-…`): no existing rule has that name or starts with it.
+   */
+  freshPrefix(label: string): string {
+    const base = _ruleName(label);
+    for (let i = 1; ; i++) {
+      const p = i === 1 ? base : `${base}-${i}`;
+      let clash = RESERVED.has(p);
+      for (const name of this.bodies.keys()) {
+        if (name === p || name.startsWith(`${p}-`)) {
+          clash = true;
+          break;
+        }
+      }
+      if (!clash) return p;
+    }
+  }
+
   /** Forgets a reserved name that turned out not to be needed. */
   drop(name: string): void {
     const body = this.bodies.get(name);

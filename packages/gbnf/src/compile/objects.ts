@@ -203,7 +203,7 @@ function extras(ctx: _Ctx, f: _Flat, declared: string[], label: string): string 
       );
     }
     for (const [p] of pats) {
-      const c = _patternContent(ctx, p, `${P.ptr}/patternProperties`, `${label}-pkey`);
+      const c = _patternContent(ctx, p, `${P.ptr}/patternProperties`, `${label}-pkey`, 'canonical');
       if (c === null) {
         ctx.narrow(
           `${P.ptr}/patternProperties`,
