@@ -314,6 +314,13 @@ const CASES: [string, string, string[]][] = [
     ],
   ],
   [
+    '"~user" log file',
+    base('logging:', '  output: ~ada/xp.log'),
+    [
+      'config.yml:15:11 logging.output: expected a path ("~" and "~/…" are expanded; "~user" is not supported), got "~ada/xp.log"',
+    ],
+  ],
+  [
     'auth on a stdio source',
     base('    auth:', '      token_env: T'),
     [

@@ -384,7 +384,7 @@ const loggingSchema = z
     format: phrased(z.enum(['json', 'text']), '"json" | "text"')
       .default('json')
       .describe('JSON lines or readable text.'),
-    output: nonEmpty('"stderr", "stdout" or a file path')
+    output: phrased(filePath(), '"stderr", "stdout" or a file path')
       .default('stderr')
       .describe('stderr (default), stdout (not with mcp_server.transport: stdio) or a file path.'),
   })

@@ -54,6 +54,8 @@ export function _validateShape(collector: _Collector): ConfigFile | undefined {
   const suggested = new Set<string>();
   for (const issue of result.error.issues) {
     if (issue.code !== 'unrecognized_keys') continue;
+    // reading the message runs the error map (zod may build messages lazily), which records the keys
+    if (issue.message === '') continue;
     const path = _keyPath(issue.path);
     const holder = collector.get(path);
     const known = (typeof holder === 'object' && holder !== null && knownKeys.get(holder)) || [];
