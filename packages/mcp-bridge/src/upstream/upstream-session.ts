@@ -6,12 +6,26 @@
  * no sooner than the backoff allows — a crashed server never makes a call run twice.
  * @module
  */
-import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  type AuthProvider,
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
+import { _classifyUpstreamError, _describe, _isLostStream, _redact } from './upstream-errors.js';
 
-/** How to reach an upstream MCP server. */
+/**
+ * How to reach an upstream MCP server: a child process over stdio (`command` is the program and
+ * its arguments, never run through a shell), Streamable HTTP (`url` is the MCP endpoint, e.g.
+ * `http://host/mcp`), or legacy HTTP+SSE (`url` is the SSE stream, e.g. `http://host/sse`; the
+ * server names the POST endpoint). With `bearerToken`, every HTTP request — each POST and the
+ * GET that opens a stream — carries `Authorization: Bearer <token>`; the token never appears in
+ * logs or error messages.
+ */
 export type UpstreamTransport =
   | { type: 'stdio'; command: readonly string[]; env?: Readonly<Record<string, string>>; cwd?: string }
   | { type: 'streamable_http' | 'sse'; url: string; bearerToken?: string };
@@ -43,6 +57,8 @@ export class UpstreamSession {
   readonly name: string;
   readonly #options: UpstreamSessionOptions;
   readonly #logger: BridgeLogger;
+  /** Strings that must never reach a log line or an error message. */
+  readonly #secrets: readonly string[];
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #failures = 0;
@@ -55,6 +71,8 @@ export class UpstreamSession {
     this.name = options.name;
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
+    const spec = options.transport;
+    this.#secrets = spec.type !== 'stdio' && spec.bearerToken ? [spec.bearerToken] : [];
   }
 
   /** The server's `serverInfo` from the last `initialize`. */
@@ -84,7 +102,12 @@ export class UpstreamSession {
     let cursor: string | undefined;
     // Walk pages explicitly so a page cap of the SDK never truncates a large catalog silently.
     for (let page = 0; page < 1000; page++) {
-      const result = await client.listTools(cursor === undefined ? undefined : { cursor });
+      let result: Awaited<ReturnType<Client['listTools']>>;
+      try {
+        result = await client.listTools(cursor === undefined ? undefined : { cursor });
+      } catch (error) {
+        throw this.#fail(client, error, 'tools/list', false);
+      }
       tools.push(...(result.tools as unknown as UpstreamTool[]));
       cursor = result.nextCursor;
       if (!cursor) return tools;
@@ -99,14 +122,20 @@ export class UpstreamSession {
   async listPrompts(): Promise<Record<string, unknown>[]> {
     const client = await this.#session();
     if (!client.getServerCapabilities()?.prompts) return [];
-    const result = await client.listPrompts();
-    return result.prompts as unknown as Record<string, unknown>[];
+    try {
+      const result = await client.listPrompts();
+      return result.prompts as unknown as Record<string, unknown>[];
+    } catch (error) {
+      throw this.#fail(client, error, 'prompts/list', false);
+    }
   }
 
   /**
-   * Calls a tool. Rejects with `UPSTREAM_TIMEOUT` after `timeoutMs`, `UPSTREAM_UNAVAILABLE` when the
-   * server cannot be reached or goes away mid-call, and `UPSTREAM_ERROR` for a JSON-RPC error. A
-   * result with `isError: true` is a result, not an error.
+   * Calls a tool, once: a failed call is never retried. Rejects with `UPSTREAM_TIMEOUT` after
+   * `timeoutMs` (the server is told to cancel), `UPSTREAM_UNAVAILABLE` when the server cannot be
+   * reached or goes away mid-call (the next call reconnects), and `UPSTREAM_ERROR` for a JSON-RPC
+   * error (with the server's code and message) or a cancellation through `signal`. A result with
+   * `isError: true` is a result, not an error.
    */
   async callTool(
     name: string,
@@ -121,7 +150,7 @@ export class UpstreamSession {
       );
       return result as unknown as UpstreamCallResult;
     } catch (error) {
-      throw this.#classify(error, `tools/call ${name}`);
+      throw this.#fail(client, error, `tools/call ${name}`, options.signal?.aborted === true);
     }
   }
 
@@ -133,20 +162,29 @@ export class UpstreamSession {
     await client?.close().catch(() => {});
   }
 
-  #classify(error: unknown, what: string): BridgeError {
-    if (error instanceof BridgeError) return error;
-    const message = error instanceof Error ? error.message : String(error);
-    if (/timed? ?out/i.test(message) || (error as { code?: unknown })?.code === -32001) {
-      return new BridgeError('UPSTREAM_TIMEOUT', `${this.name}: ${what} timed out: ${message}`, {
-        cause: error,
-      });
+  /** Classifies a failed request; a failure of the connection itself drops the session. */
+  #fail(client: Client, error: unknown, what: string, aborted: boolean): BridgeError {
+    const failure = _classifyUpstreamError(error, {
+      source: this.name,
+      what,
+      aborted,
+      secrets: this.#secrets,
+    });
+    if (failure.dropSession) this.#drop(client, failure.error.message);
+    return failure.error;
+  }
+
+  /** Forgets `client` (if it is still the live one) and closes it; the next call reconnects. */
+  #drop(client: Client, reason: string): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    if (!this.#closed) {
+      this.#logger.warn(
+        { source: this.name, reason: _redact(reason, this.#secrets) },
+        'upstream MCP session lost; the next call reconnects',
+      );
     }
-    if (!this.#client || /closed|not connected|ECONNREFUSED|EPIPE|terminated/i.test(message)) {
-      return new BridgeError('UPSTREAM_UNAVAILABLE', `${this.name}: ${what} failed: ${message}`, {
-        cause: error,
-      });
-    }
-    return new BridgeError('UPSTREAM_ERROR', `${this.name}: ${what} failed: ${message}`, { cause: error });
+    client.close().catch(() => {});
   }
 
   async #session(): Promise<Client> {
@@ -163,7 +201,7 @@ export class UpstreamSession {
     if (wait > 0) {
       throw new BridgeError(
         'UPSTREAM_UNAVAILABLE',
-        `${this.name}: the server is down; next reconnect attempt in ${wait} ms`,
+        `${this.name}: the server is down (${this.#failures} failed connection attempt${this.#failures === 1 ? '' : 's'}); next reconnect attempt in ${wait} ms`,
       );
     }
     const client = new Client(
@@ -182,30 +220,47 @@ export class UpstreamSession {
       this.#failures++;
       const min = this.#options.minReconnectMs ?? 500;
       const max = this.#options.maxReconnectMs ?? 30_000;
-      this.#nextAttemptAt = Date.now() + Math.min(max, min * 2 ** Math.min(this.#failures - 1, 16));
+      const backoff = Math.min(max, min * 2 ** Math.min(this.#failures - 1, 16));
+      this.#nextAttemptAt = Date.now() + backoff;
       await client.close().catch(() => {});
-      const message = error instanceof Error ? error.message : String(error);
-      throw new BridgeError('UPSTREAM_UNAVAILABLE', `${this.name}: cannot connect: ${message}`, {
-        cause: error,
-      });
+      const message = _redact(
+        `${this.name}: cannot connect to ${this.#where()}: ${_describe(error)}; next attempt in ${backoff} ms at the earliest`,
+        this.#secrets,
+      );
+      this.#logger.warn({ source: this.name, failures: this.#failures, backoffMs: backoff }, message);
+      throw new BridgeError('UPSTREAM_UNAVAILABLE', message, { cause: error });
     }
     this.#failures = 0;
     this.#nextAttemptAt = 0;
     this.#serverInfo = client.getServerVersion() as { name: string; version: string } | undefined;
     this.#instructions = client.getInstructions();
-    client.onclose = () => {
-      if (this.#client === client) {
-        this.#client = undefined;
-        if (!this.#closed)
-          this.#logger.warn({ source: this.name }, 'upstream MCP server went away; the next call reconnects');
-      }
+    client.onclose = () => this.#drop(client, 'the connection closed');
+    client.onerror = (error: Error) => {
+      // A stream that is gone for good ends the session (and fails the calls waiting on it);
+      // other transport errors surface on the request they belong to.
+      if (_isLostStream(error)) this.#drop(client, `the server's event stream was lost: ${_describe(error)}`);
+      else
+        this.#logger.debug(
+          { source: this.name, error: _redact(_describe(error), this.#secrets) },
+          'upstream transport error',
+        );
     };
     this.#client = client;
     this.#logger.info({ source: this.name, server: this.#serverInfo }, 'upstream MCP session ready');
     return client;
   }
 
-  #transport() {
+  /** Where the server is, for messages (never with credentials). */
+  #where(): string {
+    const spec = this.#options.transport;
+    if (spec.type === 'stdio') return `the command ${JSON.stringify(spec.command[0] ?? '')}`;
+    const url = new URL(spec.url);
+    url.username = '';
+    url.password = '';
+    return `${spec.type === 'sse' ? 'the SSE endpoint' : 'the Streamable HTTP endpoint'} ${url.href}`;
+  }
+
+  #transport(): Transport {
     const spec = this.#options.transport;
     if (spec.type === 'stdio') {
       const [command, ...args] = spec.command;
@@ -226,11 +281,13 @@ export class UpstreamSession {
       });
       return transport;
     }
-    const headers: Record<string, string> = {};
-    if (spec.bearerToken) headers.authorization = `Bearer ${spec.bearerToken}`;
     const url = new URL(spec.url);
+    // The SDK's auth seam puts the token on every request: each POST and the GET of a stream.
+    const token = spec.bearerToken;
+    const authProvider: AuthProvider | undefined = token ? { token: async () => token } : undefined;
+    const options = authProvider ? { authProvider } : {};
     return spec.type === 'sse'
-      ? new SSEClientTransport(url, { requestInit: { headers } })
-      : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+      ? new SSEClientTransport(url, options)
+      : new StreamableHTTPClientTransport(url, options);
   }
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// A small stdio MCP server for fault tests, written with the SDK v2 low-level Server.
+// Tools: echo {text}; sleep {ms} (answers after ms); exit (the process exits mid-call, no answer);
+// fail (a JSON-RPC error -32050 with a fixed message); plus filler tools so tools/list has pages.
+// Every start appends one line to the file named by FIXTURE_STARTS_FILE, so a test can count
+// restarts. tools/list answers two tools per page.
+import { appendFileSync } from 'node:fs';
+import { ProtocolError, Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+
+if (process.env.FIXTURE_STARTS_FILE) appendFileSync(process.env.FIXTURE_STARTS_FILE, `${process.pid}\n`);
+
+const object = (properties, required = []) => ({ type: 'object', properties, required });
+const tools = [
+  {
+    name: 'echo',
+    description: 'Echoes the text back.',
+    inputSchema: object({ text: { type: 'string' } }, ['text']),
+  },
+  {
+    name: 'sleep',
+    description: 'Answers after ms milliseconds.',
+    inputSchema: object({ ms: { type: 'integer' } }, ['ms']),
+  },
+  { name: 'exit', description: 'Exits the server process mid-call.', inputSchema: object({}) },
+  { name: 'fail', description: 'Answers with a JSON-RPC error.', inputSchema: object({}) },
+  { name: 'filler_a', description: 'Does nothing.', inputSchema: object({}) },
+];
+const PAGE = 2;
+
+const server = new Server({ name: 'xp-upstream-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler('tools/list', async (request) => {
+  const start = Number(request.params?.cursor ?? 0);
+  const page = tools.slice(start, start + PAGE);
+  return start + PAGE < tools.length ? { tools: page, nextCursor: String(start + PAGE) } : { tools: page };
+});
+server.setRequestHandler('tools/call', async (request) => {
+  const args = request.params.arguments ?? {};
+  switch (request.params.name) {
+    case 'echo':
+      return { content: [{ type: 'text', text: String(args.text) }] };
+    case 'sleep':
+      await new Promise((resolve) => setTimeout(resolve, Number(args.ms)));
+      return { content: [{ type: 'text', text: `slept ${args.ms} ms` }] };
+    case 'exit':
+      process.exit(3);
+      break;
+    case 'fail':
+      throw new ProtocolError(-32050, 'fixture refused: the fail tool always fails');
+    case 'filler_a':
+      return { content: [] };
+  }
+  throw new ProtocolError(-32602, `unknown tool ${request.params.name}`);
+});
+await server.connect(new StdioServerTransport());
+// Like a well-behaved stdio server, end when the client closes stdin (even with a sleep pending).
+process.stdin.on('end', () => process.exit(0));

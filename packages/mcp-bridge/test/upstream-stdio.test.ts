@@ -1,0 +1,141 @@
+// UpstreamSession over stdio against a fixture MCP server (SDK v2 Server) that can sleep, fail
+// with a JSON-RPC error, and exit mid-call; every start is counted in a file.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BridgeError, UpstreamSession } from '../src/index.js';
+import { FIXTURE_SERVER, recordingLogger } from './support/http-servers.js';
+
+let dir: string | undefined;
+let upstream: UpstreamSession | undefined;
+afterEach(async () => {
+  // close() ends the child; a child that exited on its own is already gone.
+  await upstream?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  upstream = undefined;
+  dir = undefined;
+});
+
+function fixture(options: { minReconnectMs?: number } = {}) {
+  dir = mkdtempSync(join(tmpdir(), 'xp-upstream-'));
+  const startsFile = join(dir, 'starts');
+  const logger = recordingLogger();
+  upstream = new UpstreamSession({
+    name: 'fixture',
+    transport: {
+      type: 'stdio',
+      command: [process.execPath, FIXTURE_SERVER],
+      env: { FIXTURE_STARTS_FILE: startsFile },
+    },
+    logger,
+    ...options,
+  });
+  const starts = (): string[] => {
+    try {
+      return readFileSync(startsFile, 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return [];
+    }
+  };
+  return { session: upstream, starts, logger };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<BridgeError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(BridgeError);
+  return error as BridgeError;
+}
+
+const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]?.text;
+
+describe('UpstreamSession over stdio (fixture server)', () => {
+  it('lists tools across pages, in the server order', async () => {
+    const { session, starts } = fixture();
+    const tools = await session.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'sleep', 'exit', 'fail', 'filler_a']);
+    expect(session.serverInfo).toEqual({ name: 'xp-upstream-fixture', version: '1.0.0' });
+    expect(starts()).toHaveLength(1);
+  });
+
+  it("returns a JSON-RPC error as UPSTREAM_ERROR with the server's code and message, session kept", async () => {
+    const { session, starts } = fixture();
+    const error = await rejection(session.callTool('fail', {}, { timeoutMs: 5000 }));
+    expect(error.code).toBe('UPSTREAM_ERROR');
+    expect(error.message).toBe(
+      'fixture: tools/call fail failed: the server answered JSON-RPC error -32050: fixture refused: the fail tool always fails',
+    );
+    expect(session.connected).toBe(true);
+    expect(text(await session.callTool('echo', { text: 'same child' }, { timeoutMs: 5000 }))).toBe(
+      'same child',
+    );
+    expect(starts()).toHaveLength(1);
+  });
+
+  it('times out with UPSTREAM_TIMEOUT and keeps the child', async () => {
+    const { session, starts } = fixture();
+    const error = await rejection(session.callTool('sleep', { ms: 5000 }, { timeoutMs: 300 }));
+    expect(error.code).toBe('UPSTREAM_TIMEOUT');
+    expect(error.message).toMatch(/^fixture: tools\/call sleep timed out/);
+    expect(text(await session.callTool('sleep', { ms: 1 }, { timeoutMs: 5000 }))).toBe('slept 1 ms');
+    expect(starts()).toHaveLength(1);
+  });
+
+  it('a cancelled call is UPSTREAM_ERROR (cancelled), never a retry', async () => {
+    const { session, starts } = fixture();
+    await session.connect();
+    const controller = new AbortController();
+    const call = rejection(
+      session.callTool('sleep', { ms: 5000 }, { timeoutMs: 10_000, signal: controller.signal }),
+    );
+    setTimeout(() => controller.abort(new Error('the caller gave up')), 100);
+    const error = await call;
+    expect(error.code).toBe('UPSTREAM_ERROR');
+    expect(error.message).toMatch(/^fixture: tools\/call sleep was cancelled: .*the caller gave up/);
+    expect(session.connected).toBe(true);
+    expect(starts()).toHaveLength(1);
+  });
+
+  it('a child that exits mid-call fails that call once, and the next call restarts the child', async () => {
+    const { session, starts, logger } = fixture();
+    expect(text(await session.callTool('echo', { text: 'first' }, { timeoutMs: 5000 }))).toBe('first');
+    const [firstPid] = starts();
+
+    const error = await rejection(session.callTool('exit', {}, { timeoutMs: 20_000 }));
+    expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(error.message).toMatch(
+      /^fixture: tools\/call exit failed: the server cannot be reached: Connection closed/,
+    );
+    expect(session.connected).toBe(false);
+    // The failed call was not re-run: still one start, and no second `exit`.
+    expect(starts()).toHaveLength(1);
+    expect(
+      logger.entries.some((e) => e.message === 'upstream MCP session lost; the next call reconnects'),
+    ).toBe(true);
+
+    expect(text(await session.callTool('echo', { text: 'second' }, { timeoutMs: 5000 }))).toBe('second');
+    const all = starts();
+    expect(all).toHaveLength(2);
+    expect(all[1]).not.toBe(firstPid);
+  });
+
+  it('a command that cannot start is UPSTREAM_UNAVAILABLE, then the backoff holds further attempts', async () => {
+    upstream = new UpstreamSession({
+      name: 'missing',
+      transport: { type: 'stdio', command: ['/nonexistent/xp-no-such-server'] },
+      minReconnectMs: 10_000,
+    });
+    const error = await rejection(upstream.listTools());
+    expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(error.message).toMatch(
+      /^missing: cannot connect to the command "\/nonexistent\/xp-no-such-server": .*ENOENT/,
+    );
+    const held = await rejection(upstream.listTools());
+    expect(held.message).toMatch(
+      /^missing: the server is down \(1 failed connection attempt\); next reconnect attempt in \d+ ms$/,
+    );
+  });
+});
