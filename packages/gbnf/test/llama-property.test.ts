@@ -27,9 +27,9 @@ describe('random grammars: llama.cpp and we agree (fast-check)', () => {
           expect(ours(t), `seed ${seed} ${JSON.stringify(gbnf)} on ${JSON.stringify(t)}`).toBe(llama.test(t));
         }
       }),
-      { numRuns: 250, seed: 21 },
+      { numRuns: 150, seed: 21 },
     );
-    expect(texts).toBe(2500);
+    expect(texts).toBe(1500);
   });
 
   it('on random edits of grammar text: same accept/refuse verdict, then same matches', async () => {
@@ -74,10 +74,10 @@ describe('random grammars: llama.cpp and we agree (fast-check)', () => {
           expect(ours(t), `seed ${seed} ${JSON.stringify(text)} on ${JSON.stringify(t)}`).toBe(llama.test(t));
         }
       }),
-      { numRuns: 400, seed: 22 },
+      { numRuns: 300, seed: 22 },
     );
     // the edits must exercise both verdicts
-    expect(tally.accepted).toBeGreaterThan(50);
-    expect(tally.refused).toBeGreaterThan(50);
+    expect(tally.accepted).toBeGreaterThan(30);
+    expect(tally.refused).toBeGreaterThan(30);
   });
 });

@@ -17,6 +17,7 @@ import type { Grammar } from './ast.js';
 import { parseGrammar } from './parse.js';
 import {
   _classHas,
+  _firstSets,
   _K_ANY,
   _K_CALL,
   _K_CHAR,
@@ -80,8 +81,8 @@ class Stack {
   kids: Map<number, Stack> | undefined = undefined;
   /** The stack after the top terminal matched (cached). */
   succ: Stack | undefined = undefined;
-  /** Its expansion into terminal-topped stacks (cached). */
-  closure: Stack[] | undefined = undefined;
+  /** Its expansions, per lookahead code point (−1: end of text). */
+  closures: Map<number, Stack[]> | undefined = undefined;
   /** Dedup marks: `mark` within one expansion, `seen` within one step. */
   mark = 0;
   seen = 0;
@@ -92,8 +93,30 @@ class Stack {
   ) {}
 }
 
+/** The code points of `text`; a lone surrogate becomes U+FFFD. */
+function codePoints(text: string): Int32Array {
+  const out = new Int32Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+        i++;
+      } else c = 0xfffd;
+    } else if (c >= 0xdc00 && c <= 0xdfff) c = 0xfffd;
+    out[n++] = c;
+  }
+  return out.subarray(0, n);
+}
+
 function run(p: _Program, text: string): boolean {
   const { kind, arg, next, alts, classes, repMin, repMax, repBody } = p;
+  const first = _firstSets(p);
+  const fAscii = first.ascii;
+  const fWide = first.wide;
+  const fNullable = first.nullable;
   const nPc = kind.length;
   const bottom = new Stack(-1, 0, null); // the empty stack: the root has been matched
   let markGen = 0;
@@ -113,12 +136,24 @@ function run(p: _Program, text: string): boolean {
     }
     return s;
   };
-  /** `below` with the continuation after node `pc` pushed, if there is one. */
-  const after = (below: Stack, pc: number): Stack => {
-    const nx = next[pc] ?? -1;
-    return nx >= 0 ? push(below, nx, 0) : below;
+  /**
+   * Can the rest of a sequence from node `pc` (entered afresh) start with `la`, or match nothing?
+   * `la` −1 is the end of the text. Pruning here only skips stacks that would die on `la`.
+   */
+  const viable = (pc: number, la: number): boolean => {
+    if (fNullable[pc] === 1) return true;
+    if (la < 0) return false;
+    if (la < 128) return ((fAscii[pc * 4 + (la >>> 5)] ?? 0) & (1 << (la & 31))) !== 0;
+    return fWide[pc] === 1;
   };
-  const expand = (start: Stack): Stack[] => {
+  const termMatches = (pc: number, c: number): boolean => {
+    if (c < 0) return false;
+    const k = kind[pc];
+    if (k === _K_CHAR) return arg[pc] === c;
+    if (k === _K_CLASS) return _classHas(classes[arg[pc] ?? 0] as (typeof classes)[number], c);
+    return k === _K_ANY;
+  };
+  const expand = (start: Stack, la: number): Stack[] => {
     const out: Stack[] = [];
     const gen = ++markGen;
     const todo: Stack[] = [start];
@@ -127,74 +162,78 @@ function run(p: _Program, text: string): boolean {
       if (s.mark === gen) continue;
       s.mark = gen;
       if (s === bottom) {
-        out.push(s);
+        if (la < 0) out.push(s);
         continue;
       }
       const pc = s.pc;
       const k = kind[pc];
       const below = s.below as Stack;
       if (k === _K_CALL) {
-        const cont = after(below, pc);
-        for (const first of alts[arg[pc] ?? 0] ?? []) todo.push(first < 0 ? cont : push(cont, first, 0));
+        const nx = next[pc] ?? -1;
+        const cont = nx >= 0 ? push(below, nx, 0) : below;
+        for (const f of alts[arg[pc] ?? 0] ?? []) {
+          if (f < 0) todo.push(cont);
+          else if (viable(f, la)) todo.push(push(cont, f, 0));
+        }
       } else if (k === _K_REPEAT) {
         const r = arg[pc] ?? 0;
         const min = repMin[r] ?? 0;
         const max = repMax[r] ?? -1;
         const n = s.count;
-        if (n >= min) todo.push(after(below, pc));
+        const nx = next[pc] ?? -1;
+        if (n >= min && (nx < 0 || viable(nx, la))) todo.push(nx >= 0 ? push(below, nx, 0) : below);
         if (max < 0 || n < max) {
           const n1 = max < 0 ? Math.min(n + 1, min) : n + 1;
-          const ret = n1 === max ? after(below, pc) : push(below, pc, n1);
-          for (const first of alts[repBody[r] ?? 0] ?? []) todo.push(first < 0 ? ret : push(ret, first, 0));
+          const ret = n1 === max ? (nx >= 0 ? push(below, nx, 0) : below) : push(below, pc, n1);
+          for (const f of alts[repBody[r] ?? 0] ?? []) {
+            if (f < 0) todo.push(ret);
+            else if (viable(f, la)) todo.push(push(ret, f, 0));
+          }
         }
-      } else {
+      } else if (termMatches(pc, la)) {
         out.push(s);
       }
     }
     return out;
   };
 
-  // the initial set: root's alternatives expanded from the empty stack
+  const cps = codePoints(text);
+  const len = cps.length;
+  // the initial set: root's alternatives expanded from the empty stack, for the first character
   let active: Stack[] = [];
   let gen = ++stepGen;
-  for (const first of alts[p.root] ?? []) {
-    for (const s of first < 0 ? [bottom] : expand(push(bottom, first, 0))) {
+  const la0 = len > 0 ? (cps[0] ?? -1) : -1;
+  for (const f of alts[p.root] ?? []) {
+    if (f >= 0 && !viable(f, la0)) continue;
+    for (const s of f < 0 ? expand(bottom, la0) : expand(push(bottom, f, 0), la0)) {
       if (s.seen !== gen) {
         s.seen = gen;
         active.push(s);
       }
     }
   }
-
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-        i++;
-      } else c = 0xfffd;
-    } else if (c >= 0xdc00 && c <= 0xdfff) c = 0xfffd;
+  for (let i = 0; i < len; i++) {
+    if (active.length === 0) return false;
+    // every active stack has a terminal on top that matches cps[i]
+    const la = i + 1 < len ? (cps[i + 1] ?? -1) : -1;
     const nextActive: Stack[] = [];
     gen = ++stepGen;
     for (const s of active) {
-      if (s === bottom) continue;
-      const pc = s.pc;
-      const k = kind[pc];
-      let ok: boolean;
-      if (k === _K_CHAR) ok = arg[pc] === c;
-      else if (k === _K_CLASS) ok = _classHas(classes[arg[pc] ?? 0] as (typeof classes)[number], c);
-      else ok = k === _K_ANY;
-      if (!ok) continue;
       let succ = s.succ;
       if (!succ) {
-        succ = after(s.below as Stack, pc);
+        const nx = next[s.pc] ?? -1;
+        succ = nx >= 0 ? push(s.below as Stack, nx, 0) : (s.below as Stack);
         s.succ = succ;
       }
-      let closure = succ.closure;
+      let closures = succ.closures;
+      if (!closures) {
+        closures = new Map();
+        succ.closures = closures;
+      }
+      let closure = closures.get(la);
       if (!closure) {
-        closure = succ === bottom ? [bottom] : expand(succ);
-        succ.closure = closure;
+        closure = expand(succ, la);
+        closures.set(la, closure);
       }
       for (const t of closure) {
         if (t.seen !== gen) {
@@ -203,7 +242,6 @@ function run(p: _Program, text: string): boolean {
         }
       }
     }
-    if (nextActive.length === 0) return false;
     active = nextActive;
   }
   return active.includes(bottom);

@@ -325,3 +325,145 @@ function tarjan(n: number, edges: readonly (readonly number[])[]): Int32Array {
   }
   return comp;
 }
+
+/**
+ * FIRST sets for pruning: for every node, the characters that can start a match of the rest of
+ * its sequence from that node (ASCII exactly as a 128-bit map, anything above ASCII as one
+ * conservative flag), and whether that rest can match the empty string.
+ */
+export interface _FirstSets {
+  /** Four 32-bit words per node. */
+  readonly ascii: Uint32Array;
+  /** 1 when some character above U+007F may start it. */
+  readonly wide: Uint8Array;
+  /** 1 when the rest of the sequence from this node can match the empty string. */
+  readonly nullable: Uint8Array;
+}
+
+const firstCache = new WeakMap<_Program, _FirstSets>();
+
+/** Computes (once per program) the FIRST sets of every node's sequence suffix. */
+export function _firstSets(p: _Program): _FirstSets {
+  const cached = firstCache.get(p);
+  if (cached) return cached;
+  const nRules = p.alts.length;
+  const nPc = p.kind.length;
+  const ruleNullable = _nullableRules(p);
+  const ruleAscii = new Uint32Array(nRules * 4);
+  const ruleWide = new Uint8Array(nRules);
+  const target = (pc: number): number => {
+    const k = p.kind[pc];
+    if (k === _K_CALL) return p.arg[pc] ?? 0;
+    if (k === _K_REPEAT) return p.repBody[p.arg[pc] ?? 0] ?? 0;
+    return -1;
+  };
+  const nodeNullable = (pc: number): boolean => {
+    const k = p.kind[pc];
+    if (k === _K_CALL) return ruleNullable[p.arg[pc] ?? 0] === 1;
+    if (k === _K_REPEAT) {
+      const r = p.arg[pc] ?? 0;
+      return (p.repMin[r] ?? 0) === 0 || ruleNullable[p.repBody[r] ?? 0] === 1;
+    }
+    return false;
+  };
+  /** ORs the FIRST of node pc itself into (a, w); returns the new wide flag. */
+  const nodeFirst = (pc: number, a: Uint32Array, off: number, w: number): number => {
+    const k = p.kind[pc];
+    if (k === _K_CHAR) {
+      const c = p.arg[pc] ?? 0;
+      if (c < 128) a[off + (c >>> 5)] = (a[off + (c >>> 5)] ?? 0) | (1 << (c & 31));
+      else return 1;
+      return w;
+    }
+    if (k === _K_CLASS) {
+      const cls = p.classes[p.arg[pc] ?? 0] as _Class;
+      for (let i = 0; i < 4; i++) {
+        const bits = cls.negated ? ~(cls.ascii[i] ?? 0) : (cls.ascii[i] ?? 0);
+        a[off + i] = (a[off + i] ?? 0) | bits;
+      }
+      return cls.negated || cls.wide.length > 0 ? 1 : w;
+    }
+    if (k === _K_ANY) {
+      for (let i = 0; i < 4; i++) a[off + i] = 0xffffffff;
+      return 1;
+    }
+    if (k === _K_TOKEN) return w;
+    const r = target(pc);
+    for (let i = 0; i < 4; i++) a[off + i] = (a[off + i] ?? 0) | (ruleAscii[r * 4 + i] ?? 0);
+    return ruleWide[r] === 1 ? 1 : w;
+  };
+  // rule FIRST sets: a worklist over "rule r starts with a call of rule t" dependencies
+  const dependents: number[][] = Array.from({ length: nRules }, () => []);
+  for (let r = 0; r < nRules; r++) {
+    for (const first of p.alts[r] ?? []) {
+      for (let pc = first; pc >= 0; pc = p.next[pc] ?? -1) {
+        const t = target(pc);
+        if (t >= 0) dependents[t]?.push(r);
+        if (!nodeNullable(pc)) break;
+      }
+    }
+  }
+  const queued = new Uint8Array(nRules).fill(1);
+  const work = Array.from({ length: nRules }, (_, i) => nRules - 1 - i);
+  const tmp = new Uint32Array(4);
+  while (work.length > 0) {
+    const r = work.pop() as number;
+    queued[r] = 0;
+    tmp.fill(0);
+    let w = 0;
+    for (const first of p.alts[r] ?? []) {
+      for (let pc = first; pc >= 0; pc = p.next[pc] ?? -1) {
+        w = nodeFirst(pc, tmp, 0, w);
+        if (!nodeNullable(pc)) break;
+      }
+    }
+    let changed = w !== ruleWide[r];
+    for (let i = 0; i < 4; i++) {
+      const v = (tmp[i] ?? 0) | (ruleAscii[r * 4 + i] ?? 0);
+      if (v !== ruleAscii[r * 4 + i]) {
+        ruleAscii[r * 4 + i] = v;
+        changed = true;
+      }
+    }
+    ruleWide[r] = w | (ruleWide[r] ?? 0);
+    if (changed) {
+      for (const d of dependents[r] ?? []) {
+        if (!queued[d]) {
+          queued[d] = 1;
+          work.push(d);
+        }
+      }
+    }
+  }
+  // per-node suffix sets, walking each sequence backwards
+  const ascii = new Uint32Array(nPc * 4);
+  const wide = new Uint8Array(nPc);
+  const nullable = new Uint8Array(nPc);
+  const isStart = new Uint8Array(nPc);
+  for (const firsts of p.alts) for (const f of firsts) if (f >= 0) isStart[f] = 1;
+  for (let start = 0; start < nPc; start++) {
+    if (!isStart[start]) continue;
+    const seq: number[] = [];
+    for (let pc = start; pc >= 0; pc = p.next[pc] ?? -1) seq.push(pc);
+    let restNullable = 1;
+    let restWide = 0;
+    const rest = new Uint32Array(4);
+    for (let i = seq.length - 1; i >= 0; i--) {
+      const pc = seq[i] as number;
+      const own = new Uint32Array(4);
+      let w = nodeFirst(pc, own, 0, 0);
+      if (nodeNullable(pc)) {
+        for (let j = 0; j < 4; j++) own[j] = (own[j] ?? 0) | (rest[j] ?? 0);
+        w |= restWide;
+      } else restNullable = 0;
+      rest.set(own);
+      restWide = w;
+      ascii.set(own, pc * 4);
+      wide[pc] = w;
+      nullable[pc] = restNullable;
+    }
+  }
+  const sets = { ascii, wide, nullable };
+  firstCache.set(p, sets);
+  return sets;
+}
