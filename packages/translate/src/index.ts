@@ -70,6 +70,7 @@ export {
   type Sha256,
 } from './mcp-tool-name.js';
 export { callToolResultSchema, getPromptResultSchema } from './response-schema.js';
+export { type CallToolResultPayload, toResponsePayload } from './result-payload.js';
 export {
   checkJsonSafety,
   checkSchemaSafety,

@@ -85,9 +85,11 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
     isJsonObject(value) && typeof value.name === 'string'
       ? value.name
       : _preview(isJsonObject(value) ? value.name : value);
+  let knownKind: string | undefined;
   const refuse = (code: RefusalCode, reason: string, pointer?: string): ToolTranslation => {
     const refusal: Refusal = { tool: label, entry: 'tool', code, reason };
     if (pointer !== undefined) refusal.pointer = pointer;
+    if (knownKind !== undefined) refusal.kind = knownKind;
     return { ok: false, refusal };
   };
   const read = _readTool(value);
@@ -100,6 +102,7 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
 
   const kind = toolKind(ctx.namespace, tool.name);
   if (!kind.ok) return refuse('INVALID_NAME', kind.reason);
+  knownKind = kind.kind;
 
   const limits = ctx.limits ?? DEFAULT_SCHEMA_LIMITS;
   const published: JsonObject = _published(tool);
@@ -204,10 +207,7 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
         'LOW_QUALITY',
         `description quality score ${score} is below the publication floor ${floor} (description_quality_floor); improve the description or set schema_overrides.${tool.name}.description`,
       );
-      if (!r.ok) {
-        r.refusal.kind = kind.kind;
-        r.refusal.description_quality_score = score;
-      }
+      if (!r.ok) r.refusal.description_quality_score = score;
       return r;
     }
     if (score < threshold - 1e-9) {
