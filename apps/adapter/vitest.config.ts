@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // End-to-end tests start relays, adapters and MCP servers as real processes.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 });

@@ -67,17 +67,19 @@ access:
       capabilities: ["com.test.every.*"]
 state_database: ./b-state.db
 logging:
-  level: info
+  level: debug
   format: json
 `,
   );
-  const adapter = await procs.adapter(config);
+  let adapter = await procs.adapter(config);
   const identity = await readKeyFile(client.path, { signatures: nodeSignatures, cipher: nodeCipher });
   pool = await RelayPool.open({ urls: [relay.url], reconnect: { initialMs: 200, maxMs: 500 } });
   const caller = new XpCaller({ identity, pool, signatures: nodeSignatures, cipher: nodeCipher });
   const target = await caller.resolve(b.ed25519, 10_000);
+  // Counted over every run of the adapter process (logs of earlier runs are kept).
+  const pastLogs: string[] = [];
   const upstreamCalls = () =>
-    adapter.logs.filter((line) => line.includes('"msg":"calling upstream tool"')).length;
+    [...pastLogs, ...adapter.logs].filter((line) => line.includes('"msg":"calling upstream tool"')).length;
   return {
     caller,
     target,
@@ -89,6 +91,13 @@ logging:
     },
     restartRelay: async () => {
       relay = await procs.relay(relayArgs);
+    },
+    restartAdapter: async () => {
+      adapter.child.kill('SIGTERM');
+      await exited(adapter.child);
+      pastLogs.push(...adapter.logs);
+      adapter = await procs.adapter(config);
+      return adapter.logs;
     },
   };
 }
@@ -137,5 +146,33 @@ describe('faults: the relay dies mid-call', () => {
     await s.restartRelay();
     await new Promise((r) => setTimeout(r, 1500));
     expect(s.upstreamCalls()).toBe(1);
+  });
+});
+
+describe('faults: the adapter restarts', () => {
+  it('does not run a request again when the relay re-delivers it after the restart', async () => {
+    const s = await setUp();
+    const first = await s.caller.call({
+      to: s.target.keys,
+      kind: 'com.test.every.echo',
+      payload: { message: 'once' },
+      timeoutMs: 15_000,
+    });
+    expect(first.ok).toBe(true);
+    expect(s.upstreamCalls()).toBe(1);
+    const requestId = first.answer.tags.find((t) => t[0] === 'e')?.[1];
+    const logs = await s.restartAdapter();
+    // The new process resubscribes from (now − retention): the stored request comes back and is dropped.
+    const second = await s.caller.call({
+      to: s.target.keys,
+      kind: 'com.test.every.echo',
+      payload: { message: 'twice' },
+      timeoutMs: 15_000,
+    });
+    expect(second.ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.upstreamCalls()).toBe(2);
+    // The stored request did come back to the new process, and was dropped as a duplicate.
+    expect(logs.some((line) => line.includes(`duplicate of ${requestId}`))).toBe(true);
   });
 });
