@@ -183,6 +183,14 @@ function _hasDataSubject(text: string, context: QualityContext | undefined): boo
   return false;
 }
 
+function _vagueMatch(text: string): string | null {
+  for (const p of VAGUE_PHRASE_PATTERNS) {
+    const m = p.exec(text);
+    if (m) return m[0];
+  }
+  return null;
+}
+
 const FINDINGS: Readonly<
   Record<QualityIndicator, (description: string) => Omit<QualityFinding, 'indicator'>>
 > = {
@@ -202,8 +210,11 @@ const FINDINGS: Readonly<
     message: 'no "when to use" guidance',
     fix: 'Add when to use it (and when not), e.g. "Use this when … ; to … use <other tool> instead."',
   }),
-  no_vague_phrases: () => ({
-    message: 'vague filler phrase ("handles", "manages", "does something", "stuff", …)',
+  no_vague_phrases: (d) => ({
+    message:
+      d.length === 0
+        ? 'no description, so nothing concrete'
+        : `vague filler phrase "${_vagueMatch(d) ?? ''}" (like "handles", "manages", "does something")`,
     fix: 'Replace the filler with the concrete operation and its effect.',
   }),
 };
@@ -223,7 +234,7 @@ export function descriptionQualityScore(description: string, context?: QualityCo
     action_verb: text.length > 0 && _hasActionVerb(text),
     data_subject: text.length > 0 && _hasDataSubject(text, context),
     usage_guidance: text.length > 0 && USAGE_GUIDANCE_PATTERNS.some((p) => p.test(text)),
-    no_vague_phrases: text.length > 0 && !VAGUE_PHRASE_PATTERNS.some((p) => p.test(text)),
+    no_vague_phrases: text.length > 0 && _vagueMatch(text) === null,
   };
   const findings: QualityFinding[] = [];
   let fifths = 0;

@@ -5,7 +5,7 @@
  * data subject, live add/remove, and deterministic ranking.
  * @module
  */
-import MiniSearch from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
 import { _verbLemma } from './_lemma.js';
 import { annotateTool, type SemanticAnnotations } from './annotate.js';
 import { CONCEPT_PREFIX, conceptWeights } from './concepts.js';
@@ -99,18 +99,19 @@ const FIELDS: readonly SearchField[] = [
   'concepts',
 ];
 
+/** Per-field term frequencies of one term in one document, in {@link FIELDS} order. */
+type _FieldTf = Float64Array;
+
 interface _Entry {
   readonly doc: ToolDocument;
   readonly semantic: SemanticAnnotations;
   readonly verbClass: VerbClass | null;
   readonly subjects: ReadonlySet<string>;
   readonly domain: string;
-  /** The MiniSearch row: field terms joined by spaces. */
-  readonly row: Readonly<Record<string, string>>;
-  /** Term frequencies per field, for BM25F. */
-  readonly tf: Readonly<Record<SearchField, ReadonlyMap<string, number>>>;
-  /** Field lengths in terms. */
-  readonly len: Readonly<Record<SearchField, number>>;
+  /** The document's terms (keys of its postings). */
+  readonly terms: readonly string[];
+  /** Field lengths in terms, in {@link FIELDS} order. */
+  readonly len: Float64Array;
 }
 
 /** Weight of a query term matched only as a prefix of an index term (MiniSearch's default). */
@@ -173,19 +174,14 @@ export class ToolIndex {
   readonly #verbTermWeight: number;
   readonly #concepts: boolean;
   readonly #entries = new Map<string, _Entry>();
-  readonly #search: MiniSearch;
+  /**
+   * The term dictionary: MiniSearch's radix tree (`SearchableMap`), for exact and prefix lookup;
+   * each term maps to its postings, document id → per-field term frequencies.
+   */
+  readonly #postings = new SearchableMap<Map<string, _FieldTf>>();
   readonly #k1: number;
   readonly #b: number;
-  /** Documents containing each term in any field. */
-  readonly #df = new Map<string, number>();
-  readonly #totalLen: Record<SearchField, number> = {
-    name: 0,
-    annotations: 0,
-    description: 0,
-    params: 0,
-    namespace: 0,
-    concepts: 0,
-  };
+  readonly #totalLen = new Float64Array(FIELDS.length);
 
   constructor(options: ToolIndexOptions = {}) {
     this.#boosts = Object.freeze({ ...DEFAULT_FIELD_BOOSTS, ...(options.fieldBoosts ?? {}) });
@@ -196,20 +192,6 @@ export class ToolIndex {
     this.#concepts = options.concepts ?? true;
     this.#k1 = options.bm25?.k1 ?? 2;
     this.#b = options.bm25?.b ?? 0.75;
-    this.#search = new MiniSearch({
-      idField: 'id',
-      fields: [...FIELDS],
-      storeFields: [],
-      tokenize: (text: string) => text.split(' ').filter((t) => t.length > 0),
-      processTerm: (term: string) => term,
-      searchOptions: {
-        tokenize: (text: string) => {
-          const terms = tokenizeForSearch(text);
-          return this.#concepts ? [...terms, ...conceptWeights(terms).keys()] : terms;
-        },
-      },
-      autoVacuum: false,
-    });
   }
 
   /** Number of tools in the index. */
@@ -253,7 +235,6 @@ export class ToolIndex {
       }
       seen.add(doc.id);
     }
-    const rows: Record<string, string>[] = [];
     for (const doc of documents) {
       const namespace = doc.namespace ?? '';
       const generated = annotateTool(doc, [], namespace);
@@ -271,46 +252,48 @@ export class ToolIndex {
         params: _paramText(doc.inputSchema).join(' '),
         namespace,
       };
-      const tf = {} as Record<SearchField, Map<string, number>>;
-      const len = {} as Record<SearchField, number>;
-      // The MiniSearch row holds the field terms already tokenized (joined by spaces), so each
-      // text is tokenized once and `remove` sees exactly what `add` indexed.
-      const row: Record<string, string> = { id: doc.id };
-      const distinct = new Set<string>();
+      const termTf = new Map<string, _FieldTf>();
+      const len = new Float64Array(FIELDS.length);
       const conceptSource: string[] = [];
-      for (const field of FIELDS) {
-        let counts = new Map<string, number>();
+      FIELDS.forEach((field, f) => {
+        let counts: Map<string, number>;
         if (field === 'concepts') {
-          if (this.#concepts) counts = conceptWeights(conceptSource);
+          counts = this.#concepts ? conceptWeights(conceptSource) : new Map();
         } else {
+          counts = new Map();
           const terms = tokenizeForSearch(texts[field]);
           if (field !== 'params') for (const t of terms) conceptSource.push(t);
           for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
         }
-        let length = 0;
         for (const [t, c] of counts) {
-          distinct.add(t);
-          length += c;
+          let row = termTf.get(t);
+          if (row === undefined) {
+            row = new Float64Array(FIELDS.length);
+            termTf.set(t, row);
+          }
+          row[f] = c;
+          len[f] = len[f]! + c;
         }
-        row[field] = [...counts.keys()].join(' ');
-        tf[field] = counts;
-        len[field] = length;
-        this.#totalLen[field] += length;
+        this.#totalLen[f] = this.#totalLen[f]! + len[f]!;
+      });
+      for (const [t, row] of termTf) {
+        let posting = this.#postings.get(t);
+        if (posting === undefined) {
+          posting = new Map();
+          this.#postings.set(t, posting);
+        }
+        posting.set(doc.id, row);
       }
-      for (const t of distinct) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
       this.#entries.set(doc.id, {
         doc,
         semantic,
         verbClass,
         subjects,
         domain: semantic.domain,
-        row,
-        tf,
+        terms: [...termTf.keys()],
         len,
       });
-      rows.push(row);
     }
-    this.#search.addAll(rows);
   }
 
   /** Removes tools by id; unknown ids are ignored. Returns how many were removed. */
@@ -319,19 +302,13 @@ export class ToolIndex {
     for (const id of ids) {
       const entry = this.#entries.get(id);
       if (entry === undefined) continue;
-      // `remove` (not `discard`) updates term statistics at once, so scores after a refresh equal
-      // those of an index built from scratch.
-      this.#search.remove(entry.row);
       this.#entries.delete(id);
-      const distinct = new Set<string>();
-      for (const field of FIELDS) {
-        this.#totalLen[field] -= entry.len[field];
-        for (const t of entry.tf[field].keys()) distinct.add(t);
-      }
-      for (const t of distinct) {
-        const n = (this.#df.get(t) ?? 0) - 1;
-        if (n > 0) this.#df.set(t, n);
-        else this.#df.delete(t);
+      for (let f = 0; f < FIELDS.length; f++) this.#totalLen[f] = this.#totalLen[f]! - entry.len[f]!;
+      for (const t of entry.terms) {
+        const posting = this.#postings.get(t);
+        if (posting === undefined) continue;
+        posting.delete(id);
+        if (posting.size === 0) this.#postings.delete(t);
       }
       removed++;
     }
@@ -371,30 +348,55 @@ export class ToolIndex {
       if (lemma !== null) classes.add(verbGroupOf(lemma)!.verbClass);
       words.add(singularize(m[0]));
     }
-    const prefixMin = this.#prefixMin;
-    const raw = this.#search.search(queryText, {
-      fields: FIELDS.filter((f) => this.#boosts[f] > 0),
-      prefix:
-        prefixMin > 0
-          ? (term: string) => term.length >= prefixMin && !term.startsWith(CONCEPT_PREFIX)
-          : false,
-      combineWith: 'OR',
-    });
     const base = tokenizeForSearch(queryText);
+    // Query term weights: occurrences of each word, plus the concepts the words evoke.
     const queryTf = new Map<string, number>();
     for (const t of base) queryTf.set(t, (queryTf.get(t) ?? 0) + 1);
     if (this.#concepts) for (const [t, w] of conceptWeights(base)) queryTf.set(t, w);
+    // Index terms to score: the query terms themselves and, for words of prefixMin or more
+    // characters, the index terms they prefix (weighted PREFIX_WEIGHT), e.g. `deploy` → `deployment`.
+    const weights = new Map<string, number>();
+    for (const [term, w] of queryTf) {
+      const verbFactor = _VERB_STEMS.has(term) ? this.#verbTermWeight : 1;
+      if (this.#postings.has(term)) weights.set(term, Math.max(weights.get(term) ?? 0, w * verbFactor));
+      if (this.#prefixMin > 0 && term.length >= this.#prefixMin && !term.startsWith(CONCEPT_PREFIX)) {
+        for (const derived of this.#postings.atPrefix(term).keys()) {
+          if (derived === term) continue;
+          const pw = PREFIX_WEIGHT * verbFactor;
+          if ((weights.get(derived) ?? 0) < pw) weights.set(derived, pw);
+        }
+      }
+    }
     const n = this.#entries.size;
-    // 1 / average field length, per field.
-    const norm = {} as Record<SearchField, number>;
-    for (const f of FIELDS) norm[f] = n > 0 && this.#totalLen[f] > 0 ? n / this.#totalLen[f] : 1;
-    const termStats = new Map<string, { weight: number; idf: number }>();
-    const scored: { entry: _Entry; lex: number; con: number; bonus: number }[] = [];
-    for (const r of raw) {
-      const entry = this.#entries.get(r.id as string);
-      if (entry === undefined) continue;
+    const k1 = this.#k1;
+    const b = this.#b;
+    const norm = new Float64Array(FIELDS.length);
+    const boosts = FIELDS.map((f) => this.#boosts[f]);
+    for (let f = 0; f < FIELDS.length; f++) norm[f] = this.#totalLen[f]! > 0 ? n / this.#totalLen[f]! : 1;
+    // Term-at-a-time BM25F, terms in sorted order so the float sums never depend on insertion order.
+    const lex = new Map<string, number>();
+    const con = new Map<string, number>();
+    for (const term of [...weights.keys()].sort()) {
+      const posting = this.#postings.get(term)!;
+      const df = posting.size;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const scale = weights.get(term)! * idf;
+      const acc = term.startsWith(CONCEPT_PREFIX) ? con : lex;
+      for (const [id, row] of posting) {
+        const len = this.#entries.get(id)!.len;
+        let tf = 0;
+        for (let f = 0; f < row.length; f++) {
+          const c = row[f]!;
+          if (c !== 0) tf += (boosts[f]! * c) / (1 - b + b * len[f]! * norm[f]!);
+        }
+        if (tf === 0) continue;
+        acc.set(id, (acc.get(id) ?? 0) + (scale * (tf * (k1 + 1))) / (k1 + tf));
+      }
+    }
+    const hits: SearchHit[] = [];
+    for (const id of new Set([...lex.keys(), ...con.keys()])) {
+      const entry = this.#entries.get(id)!;
       if (domain !== undefined && entry.domain !== domain) continue;
-      const [lex, con] = this.#bm25f(entry, Object.keys(r.match), termStats, queryTf, norm, n);
       let bonus = 1;
       if (entry.verbClass !== null && classes.has(entry.verbClass)) bonus += this.#verbBoost;
       for (const s of entry.subjects) {
@@ -403,57 +405,11 @@ export class ToolIndex {
           break;
         }
       }
-      scored.push({ entry, lex, con, bonus });
+      const score = ((lex.get(id) ?? 0) + (con.get(id) ?? 0)) * bonus;
+      hits.push({ id, score: Math.round(score * 1e6) / 1e6, use_when: entry.semantic.use_when });
     }
-    const hits: SearchHit[] = scored.map(({ entry, lex, con, bonus }) => ({
-      id: entry.doc.id,
-      score: Math.round((lex + con) * bonus * 1e6) / 1e6,
-      use_when: entry.semantic.use_when,
-    }));
     hits.sort(_byScoreThenId);
     return hits.slice(0, limit);
-  }
-
-  /**
-   * BM25F (Robertson, Zaragoza and Taylor 2004): per term, field frequencies are normalised by
-   * field length, weighted by field boost and summed before one saturation, so a term found in
-   * the name, the annotations and the description counts once, strongly, not three times.
-   */
-  #bm25f(
-    entry: _Entry,
-    matched: readonly string[],
-    terms: Map<string, { weight: number; idf: number }>,
-    queryTf: ReadonlyMap<string, number>,
-    norm: Readonly<Record<SearchField, number>>,
-    n: number,
-  ): [number, number] {
-    const k1 = this.#k1;
-    const b = this.#b;
-    let lex = 0;
-    let con = 0;
-    // Match keys come in query-term order (not document order), so the float sum is reproducible.
-    for (const term of matched) {
-      let stats = terms.get(term);
-      if (stats === undefined) {
-        const exact = queryTf.get(term);
-        const weight =
-          (exact !== undefined ? exact : PREFIX_WEIGHT) * (_VERB_STEMS.has(term) ? this.#verbTermWeight : 1);
-        const df = this.#df.get(term) ?? 0;
-        stats = { weight, idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)) };
-        terms.set(term, stats);
-      }
-      let tf = 0;
-      for (const f of FIELDS) {
-        const count = entry.tf[f].get(term);
-        if (count === undefined) continue;
-        tf += (this.#boosts[f] * count) / (1 - b + b * entry.len[f] * norm[f]);
-      }
-      if (tf === 0) continue;
-      const part = stats.weight * stats.idf * ((tf * (k1 + 1)) / (k1 + tf));
-      if (term.startsWith(CONCEPT_PREFIX)) con += part;
-      else lex += part;
-    }
-    return [lex, con];
   }
 
   /** Tools of a domain (all tools when `domain` is undefined), sorted by id. @internal */

@@ -1,0 +1,82 @@
+// Index build time and search latency over 3,360 tools (the 672 dev tools of
+// /work/shared/data/mcp-servers replicated under 5 distinct namespaces), ToolIndex beside a plain
+// BM25 (MiniSearch, name + description, same tokenizer) in the same run: `pnpm bench`.
+import { bench, describe } from 'vitest';
+import { PlainBm25 } from '../scripts/baseline-bm25.mjs';
+import { type ToolDocument, ToolIndex } from '../src/index.js';
+import { loadRetrieval, loadServers, namespaceOf } from '../test/_corpus.js';
+
+const COPIES = 5;
+const docs: ToolDocument[] = [];
+for (let copy = 0; copy < COPIES; copy++) {
+  for (const server of loadServers()) {
+    const ns = `${namespaceOf(server.slug)}${copy === 0 ? '' : `_${copy}`}`;
+    for (const tool of server.tools) {
+      docs.push({
+        id: `${ns}.${tool.name}`,
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        namespace: ns,
+      });
+    }
+  }
+}
+
+// Queries: agent-style MCP intents plus every 100th metatool query (conversational).
+const queries = [
+  'read the contents of a file',
+  'create a pull request',
+  'post a message to slack',
+  'take a screenshot of the current page',
+  'list my cloudflare workers',
+  'delete a kv namespace key',
+  'run a sql query against postgres',
+  'search the web for recent news',
+  'geocode an address',
+  'restart the heroku dyno',
+  ...loadRetrieval('metatool-single.json')
+    .queries.filter((_, i) => i % 100 === 0)
+    .map((q) => q.text),
+];
+
+const index = new ToolIndex();
+index.add(docs);
+const baseline = new PlainBm25();
+baseline.add(docs);
+let i = 0;
+let j = 0;
+
+describe(`build an index of ${docs.length} tools`, () => {
+  bench(
+    'ToolIndex.add',
+    () => {
+      new ToolIndex().add(docs);
+    },
+    { iterations: 5, warmupIterations: 1, time: 0 },
+  );
+  bench(
+    'plain BM25 (MiniSearch, name + description)',
+    () => {
+      new PlainBm25().add(docs);
+    },
+    { iterations: 5, warmupIterations: 1, time: 0 },
+  );
+});
+
+describe(`search ${docs.length} tools (limit 10), ${queries.length} rotating queries`, () => {
+  bench(
+    'ToolIndex.search',
+    () => {
+      index.search(queries[i++ % queries.length]!, { limit: 10 });
+    },
+    { time: 3000 },
+  );
+  bench(
+    'plain BM25 search',
+    () => {
+      baseline.search(queries[j++ % queries.length]!, { limit: 10 });
+    },
+    { time: 3000 },
+  );
+});
