@@ -1,1 +1,40 @@
-export {};
+/**
+ * `@xprotocol/devserver` — the XProtocol dev bundle beside its `xprotocol-devserver` bin: a local
+ * relay with a SQLite event store, the adapter (built on `@xprotocol/mcp-adapter`'s programmatic
+ * API) pointed at it, a pretty event log, hot reload, the `--demo` round trip and the
+ * `--mcp-proxy` MCP face. Dev only: not for production (seed §10).
+ * @module
+ */
+export { type BannerInfo, formatBanner } from './banner.js';
+export { type DevserverCliContext, EXIT, runDevserverCli } from './cli.js';
+export { type ConfigWatchOptions, watchConfigFile } from './config-watch.js';
+export {
+  DEMO_KIND,
+  DEMO_NAMESPACE,
+  DEMO_TEXT,
+  DemoError,
+  type DemoOptions,
+  type DemoResult,
+  filesystemServerEntry,
+  runDemo,
+} from './demo.js';
+export {
+  type EventLogEntry,
+  formatBytes,
+  formatEventLine,
+  ObservedEventStore,
+  shortKey,
+  watchRefusals,
+} from './event-log.js';
+export { type InlineConfigOptions, inlineConfig } from './inline-config.js';
+export { ensureProxyKey, type McpProxyOptions, startMcpProxy } from './mcp-proxy.js';
+export {
+  DEFAULT_RELAY_PORT,
+  type DevServerPaths,
+  devServerPaths,
+  localRelayUrl,
+  RELAY_HOST,
+} from './paths.js';
+export { type DevServer, type DevServerOptions, startDevServer } from './start-dev-server.js';
+export { createStyle, type Style } from './style.js';
+export { DEVSERVER_VERSION } from './version.js';

@@ -1,0 +1,49 @@
+/**
+ * Where the devserver keeps its files by default (DESIGN.md §5): everything under
+ * `~/.xprotocol/devserver/`, and the local relay on `ws://127.0.0.1:8765`. `--demo` uses none of
+ * these: it works in a temporary directory and removes it.
+ * @module
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** The local relay's default port (`ws://127.0.0.1:8765`). */
+export const DEFAULT_RELAY_PORT = 8765;
+
+/** The local relay's bind address: loopback only. */
+export const RELAY_HOST = '127.0.0.1';
+
+/** The default file locations of a devserver, under `home` (default `os.homedir()`). */
+export interface DevServerPaths {
+  /** `~/.xprotocol/devserver` */
+  dir: string;
+  /** The relay's SQLite event store: `~/.xprotocol/devserver/events.db`. */
+  events: string;
+  /** The adapter's dev key file, created if missing: `~/.xprotocol/devserver/adapter.key`. */
+  adapterKey: string;
+  /** The `--mcp-proxy` client's key file: `~/.xprotocol/devserver/proxy.key`. */
+  proxyKey: string;
+  /** The `--mcp-proxy` adapter's state database: `~/.xprotocol/devserver/proxy-state.db`. */
+  proxyState: string;
+}
+
+/**
+ * The default paths of {@link DevServerPaths}.
+ * @example
+ * devServerPaths('/home/ada').events; // '/home/ada/.xprotocol/devserver/events.db'
+ */
+export function devServerPaths(home: string = homedir()): DevServerPaths {
+  const dir = join(home, '.xprotocol', 'devserver');
+  return {
+    dir,
+    events: join(dir, 'events.db'),
+    adapterKey: join(dir, 'adapter.key'),
+    proxyKey: join(dir, 'proxy.key'),
+    proxyState: join(dir, 'proxy-state.db'),
+  };
+}
+
+/** `ws://127.0.0.1:<port>`: the URL of a local relay on `port`. */
+export function localRelayUrl(port: number): string {
+  return `ws://${RELAY_HOST}:${port}`;
+}

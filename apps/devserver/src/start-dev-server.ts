@@ -1,0 +1,174 @@
+/**
+ * `startDevServer(options)`: the local dev bundle in one process — a relay on loopback with a
+ * SQLite event store, the adapter (the `@xprotocol/mcp-adapter` programmatic API) pointed at it,
+ * and the pretty event log of the relay's traffic.
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname } from 'node:path';
+import {
+  type AdapterConfig,
+  type AdapterLogger,
+  createLogger,
+  type RunningAdapter,
+  startAdapter,
+} from '@xprotocol/mcp-adapter';
+import { type Relay, SqliteEventStore, startRelay } from '@xprotocol/relay';
+import { type EventLogEntry, formatEventLine, ObservedEventStore, watchRefusals } from './event-log.js';
+import { DEFAULT_RELAY_PORT, RELAY_HOST } from './paths.js';
+import { createStyle, type Style } from './style.js';
+
+/** Options of {@link startDevServer}. */
+export interface DevServerOptions {
+  /** The adapter configuration (from `loadConfig`, `parseConfig` or `inlineConfig`). */
+  config: AdapterConfig;
+  /** The relay's SQLite event store file (its folder is created), or `:memory:`. */
+  database: string;
+  /** The relay's port on 127.0.0.1; 0 picks a free one. Default 8765. */
+  relayPort?: number;
+  /** Replaces `config.identity.keyFile` (the dev key file; created when missing). */
+  keyFile?: string;
+  /** Replaces `config.stateDatabase`. */
+  stateDatabase?: string;
+  /** Grants added to `config.access.grants` (e.g. for the `--mcp-proxy` key). */
+  extraGrants?: readonly { key: string; capabilities: string[] }[];
+  /** The adapter's logger. Default: `createLogger(config.logging)`. */
+  logger?: AdapterLogger;
+  /** Where event log lines go (one call per line, no newline). Default: stderr. `false`: no log. */
+  eventLog?: ((line: string) => void) | false;
+  /** Called with every event the relay stored (after the log line). */
+  onEvent?: (entry: EventLogEntry) => void;
+  /** Decorations for the event log. Default: colour when stderr is a TTY and `NO_COLOR` is unset. */
+  style?: Style;
+  /** Streams for an MCP face on stdio, passed to `startAdapter`. */
+  stdio?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream };
+}
+
+/** A running devserver. */
+export interface DevServer {
+  /** `ws://127.0.0.1:<port>`. */
+  readonly relayUrl: string;
+  readonly relay: Relay;
+  /** The current adapter (replaced by {@link DevServer.reload}). */
+  readonly adapter: RunningAdapter;
+  /** The configuration the current adapter runs, with the devserver's replacements applied. */
+  readonly config: AdapterConfig;
+  /** Stops the adapter and starts one with `config` (same relay, key and replacements). */
+  reload(config: AdapterConfig): Promise<RunningAdapter>;
+  /** Stops the adapter (ending its MCP server children), then the relay (closing the store). Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the relay, then the adapter on it. If the adapter cannot start, the relay is closed and
+ * the error is rethrown.
+ * @example
+ * const { config } = inlineConfig({ command: 'node server.js', namespace: 'com.demo.x', keyFile: '/tmp/a.key' });
+ * const dev = await startDevServer({ config, database: ':memory:', relayPort: 0 });
+ * dev.relayUrl; // 'ws://127.0.0.1:39217'
+ * await dev.stop();
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const style = options.style ?? createStyle();
+  const write = options.eventLog ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const port = options.relayPort ?? DEFAULT_RELAY_PORT;
+  if (options.database !== ':memory:') mkdirSync(dirname(options.database), { recursive: true, mode: 0o700 });
+  const store = new ObservedEventStore(new SqliteEventStore({ path: options.database }), (entry) => {
+    if (write) write(formatEventLine(entry, style));
+    options.onEvent?.(entry);
+  });
+  let relay: Relay;
+  try {
+    // The relay's WebSocket server re-emits a listen error nobody handles (an uncaught exception):
+    // find a taken port first, so the user gets this message instead.
+    await _assertPortFree(port);
+    relay = await startRelay({ host: RELAY_HOST, port, store });
+  } catch (error) {
+    await store.close();
+    if (_errorCode(error) === 'EADDRINUSE') {
+      throw new Error(
+        `cannot start the local relay: ${RELAY_HOST}:${port} is already in use (another devserver?); choose another with --relay-port, or 0 for any free port`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const stopRefusals = write ? watchRefusals(relay, write, style) : () => {};
+  const relayUrl = relay.url;
+
+  const prepare = (config: AdapterConfig): AdapterConfig => ({
+    ...config,
+    identity: { ...config.identity, keyFile: options.keyFile ?? config.identity.keyFile },
+    relay: { ...config.relay, urls: [relayUrl] },
+    stateDatabase: options.stateDatabase ?? config.stateDatabase,
+    access: { ...config.access, grants: [...config.access.grants, ...(options.extraGrants ?? [])] },
+  });
+  const launch = (config: AdapterConfig) =>
+    startAdapter(config, {
+      logger: options.logger ?? createLogger(config.logging),
+      ...(options.stdio && { stdio: options.stdio }),
+    });
+
+  let config = prepare(options.config);
+  let adapter: RunningAdapter;
+  try {
+    adapter = await launch(config);
+  } catch (error) {
+    stopRefusals();
+    await relay.close();
+    throw error;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    relayUrl,
+    relay,
+    get adapter() {
+      return adapter;
+    },
+    get config() {
+      return config;
+    },
+    async reload(next: AdapterConfig) {
+      const prepared = prepare(next);
+      await adapter.stop();
+      try {
+        adapter = await launch(prepared);
+      } catch (error) {
+        // Keep serving: bring the previous configuration back, then report the failure.
+        adapter = await launch(config);
+        throw error;
+      }
+      config = prepared;
+      return adapter;
+    },
+    stop() {
+      stopping ??= (async () => {
+        try {
+          await adapter.stop();
+        } finally {
+          stopRefusals();
+          await relay.close();
+        }
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Rejects with the listen error when `port` cannot be bound on the relay's host (0 always can). */
+function _assertPortFree(port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(port, RELAY_HOST, () => probe.close(() => resolve()));
+  });
+}
+
+/** The `code` of an error or of its cause. */
+function _errorCode(error: unknown): unknown {
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: unknown };
+  return code ?? (cause as { code?: unknown } | undefined)?.code;
+}

@@ -1,0 +1,111 @@
+// `xprotocol-devserver --mcp-command … --relay-port 0` as a real child process: banner, event log,
+// a call through XpCaller over its relay, the --mcp-proxy MCP face, and a clean stop on SIGTERM.
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { generateIdentity } from '@xprotocol/crypto';
+import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { XpCaller } from '@xprotocol/mcp-bridge';
+import { RelayPool } from '@xprotocol/relay-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { _quoteCommandLine } from '../src/_command-quote.js';
+import { alive, type Child, childPids, DEVSERVER_BIN, FS_SERVER, Sandbox } from './support/children.js';
+
+const sandbox = new Sandbox();
+const TEXT = 'read through the devserver\n';
+let dev: Child;
+let relayUrl: string;
+let adapterKey: string;
+let relayPort: string;
+
+beforeAll(async () => {
+  sandbox.file('hello.txt', TEXT);
+  dev = sandbox.spawn([
+    '--mcp-command',
+    _quoteCommandLine([process.execPath, FS_SERVER, sandbox.dir]),
+    '--namespace',
+    'com.demo.fs',
+    '--relay-port',
+    '0',
+  ]);
+  await dev.waitForStderr(/"mcpServers"/);
+  relayUrl = dev.stderr.match(/✓ Local relay: (ws:\/\/127\.0\.0\.1:(\d+))/)![1]!;
+  relayPort = relayUrl.split(':')[2]!;
+  adapterKey = dev.stderr.match(/✓ Adapter key: (ed25519:[0-9a-f]{64})/)![1]!;
+}, 60_000);
+afterAll(() => sandbox.close());
+
+describe('xprotocol-devserver --mcp-command', () => {
+  it('prints the seed §10 banner on stderr and nothing on stdout; the default-allow warning stays visible', () => {
+    expect(dev.stderr).toContain('✓ XProtocol DevServer started');
+    expect(dev.stderr).toMatch(/✓ Wrapped MCP server: com\.demo\.fs \(\d+ tools\)/);
+    expect(dev.stderr).toContain(`(${sandbox.path('.xprotocol/devserver/adapter.key')})`);
+    expect(dev.stderr).toContain(`(events in ${sandbox.path('.xprotocol/devserver/events.db')})`);
+    expect(dev.stderr).toContain(
+      `{"mcpServers":{"xprotocol":{"command":"xprotocol-devserver","args":["--mcp-proxy","--relay-port","${relayPort}"]}}}`,
+    );
+    expect(dev.stderr).toMatch(
+      /warning: access\.default: "allow": any key may call every tool .*\(dev only\)/,
+    );
+    expect(dev.stdout).toBe('');
+  });
+
+  it('serves a call through its relay (XpCaller: resolve, seal, publish, answer) and logs it', async () => {
+    const backends = { signatures: nodeSignatures, cipher: nodeCipher };
+    const identity = generateIdentity(backends);
+    const pool = await RelayPool.open({ urls: [relayUrl] });
+    try {
+      const caller = new XpCaller({ identity, pool, ...backends });
+      const to = await caller.resolve(adapterKey, 15_000);
+      const outcome = await caller.call({
+        to: to.keys,
+        kind: 'com.demo.fs.read_text_file',
+        payload: { path: sandbox.path('hello.txt') },
+        timeoutMs: 15_000,
+      });
+      expect(outcome.ok && (outcome.payload as { content: { text: string }[] }).content[0]!.text).toBe(TEXT);
+      const caller8 = identity.keys.ed25519.slice(8, 16);
+      const adapter8 = adapterKey.slice(8, 16);
+      await dev.waitForStderr(new RegExp(`com\\.demo\\.fs\\.read_text_file +${caller8} → ${adapter8} .* OK`));
+      await dev.waitForStderr(
+        new RegExp(`com\\.demo\\.fs\\.read_text_file\\.result +${adapter8} → ${caller8} .* OK`),
+      );
+      expect(dev.stderr).not.toContain(TEXT.trim());
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('--mcp-proxy serves its tools over MCP stdio to an SDK client, through the relay', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [DEVSERVER_BIN, '--mcp-proxy', '--relay-port', relayPort],
+      cwd: sandbox.dir,
+      env: { PATH: process.env.PATH ?? '', HOME: sandbox.dir, NO_COLOR: '1' },
+      stderr: 'pipe',
+    });
+    const mcp = new Client({ name: 'devserver-test', version: '0.0.0' }, { capabilities: {} });
+    await mcp.connect(transport);
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((t) => t.name)).toContain('read_text_file');
+      const result = await mcp.callTool({
+        name: 'read_text_file',
+        arguments: { path: sandbox.path('hello.txt') },
+      });
+      expect((result.content as { text: string }[])[0]!.text).toBe(TEXT);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('stops cleanly on SIGTERM: exit 0, its MCP server child ended', async () => {
+    const pid = dev.process.pid!;
+    const children = childPids(pid);
+    expect(children.length).toBeGreaterThan(0);
+    dev.process.kill('SIGTERM');
+    const { code } = await dev.exited;
+    expect(code, dev.stderr).toBe(0);
+    expect(dev.stderr).toMatch(/SIGTERM: stopping\nstopped\n$/);
+    for (const child of children) expect(alive(child), `child ${child}`).toBe(false);
+  });
+});
