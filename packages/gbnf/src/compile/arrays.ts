@@ -11,6 +11,7 @@ import { _expand, type _Flat, _merge } from './flat.js';
 import { _check } from './instance-check.js';
 import { _valueLiteral } from './json-primitives.js';
 import type { _Loc } from './refs.js';
+import { _repeat } from './repeat.js';
 import { _sequence } from './sequence.js';
 
 /** @internal The array part of a flat, or `null` when no array is allowed. */
@@ -177,10 +178,8 @@ function positional(
 }
 
 function repeat(unit: string, a: number, b: number | undefined): string {
-  if (b === undefined) return a === 0 ? `${unit}*` : a === 1 ? `${unit}+` : `${unit}{${a},}`;
   if (b === 0) return '';
-  if (a === b) return a === 1 ? unit : `${unit}{${a}}`;
-  return a === 0 && b === 1 ? `${unit}?` : `${unit}{${a},${b}}`;
+  return _repeat(unit, a, b);
 }
 
 /** The finite set of values the items may take (an enum), or undefined. */

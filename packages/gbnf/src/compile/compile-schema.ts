@@ -284,6 +284,7 @@ class Compiler implements _Ctx {
   }
 
   compileRoot(schema: unknown): string {
+    const root = this.g.reserve('root');
     const body = this.conjBody([this.index.root], 'root');
     if (body === null) {
       const why = this.warnings
@@ -298,7 +299,7 @@ class Compiler implements _Ctx {
     }
     void schema;
     const ws = this.ws;
-    this.g.define(this.g.reserve('root'), `${ws} ${body} ${ws}`.replace(/^"" /, ''));
+    this.g.define(root, `${ws} ( ${body} ) ${ws}`);
     return this.g.print();
   }
 }

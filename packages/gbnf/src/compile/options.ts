@@ -26,8 +26,8 @@ export interface CompileOptions {
   readonly unknownFormats?: UnknownFormatPolicy;
   /**
    * Largest repetition count written as an exact `{m,n}` bound (string lengths, item counts).
-   * Bounds above it are narrowed to it and reported. Default and maximum 2,000: llama.cpp reads a
-   * larger upper bound as "unbounded", which would widen the grammar.
+   * Bounds above it are narrowed to it and reported. Default 100,000. (Counts above llama.cpp's
+   * limit of 2,000 are written as exact nested repetitions.)
    */
   readonly maxRepetition?: number;
   /** Upper bound on the number of grammar rules; a larger grammar is a compile error. Default 20,000. */
@@ -48,7 +48,7 @@ export const DEFAULT_COMPILE_OPTIONS: ResolvedCompileOptions = Object.freeze({
   maxWhitespace: 64,
   allowWidening: false,
   unknownFormats: 'ignore',
-  maxRepetition: 2000,
+  maxRepetition: 100_000,
   maxRules: 20_000,
 });
 
@@ -60,11 +60,6 @@ export function _resolveOptions(options: CompileOptions | undefined): ResolvedCo
     if (!Number.isSafeInteger(v) || v < 0) {
       throw new TypeError(`compileSchema options.${key}: expected a non-negative integer, got ${String(v)}`);
     }
-  }
-  if (o.maxRepetition > 2000) {
-    throw new TypeError(
-      `compileSchema options.maxRepetition: expected at most 2000 (llama.cpp's limit), got ${o.maxRepetition}`,
-    );
   }
   if (o.unknownFormats !== 'ignore' && o.unknownFormats !== 'error') {
     throw new TypeError(

@@ -11,14 +11,8 @@ import { _formatGrammar, _KNOWN_FORMATS, _NUMBER_FORMATS } from './formats.js';
 import { _charCp, _integer, _lit, _number, _string } from './json-primitives.js';
 import { type _Bound, _boundedInteger, _boundedNumber } from './number-range.js';
 import { _patternContent } from './pattern.js';
+import { _repeat } from './repeat.js';
 import { _stringNotIn } from './string-complement.js';
-
-function rep(unit: string, min: number, max: number | undefined): string {
-  if (max === undefined) return min === 0 ? `${unit}*` : min === 1 ? `${unit}+` : `${unit}{${min},}`;
-  if (min === max) return min === 1 ? unit : `${unit}{${min}}`;
-  if (min === 0 && max === 1) return `${unit}?`;
-  return `${unit}{${min},${max}}`;
-}
 
 /** @internal The string part of a flat, or `null` when no string is allowed. */
 export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | null {
@@ -122,7 +116,7 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     );
   }
   if (maxLen === undefined && min > 0) min = Math.min(min, ctx.options.maxRepetition);
-  return g.rule(`${label}-string`, `"\\"" ${rep(_charCp(g), min, maxLen)} "\\""`);
+  return g.rule(`${label}-string`, `"\\"" ${_repeat(_charCp(g), min, maxLen)} "\\""`);
 }
 
 /** @internal The number part (`number` or `integer`) of a flat, or `null`. */

@@ -6,6 +6,7 @@
  */
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
+import { _repeat } from './repeat.js';
 
 /** @internal A member of a sequence: its grammar (ending with whitespace) and whether it must appear. */
 export interface _Member {
@@ -34,7 +35,7 @@ export function _sequence(
   const needMin = min > nReq;
   if (!needMin && extra === null && n === 0) return '""';
   const cap = Math.max(1, needMax ? max! : needMin ? min : 1);
-  if ((n + 1) * (cap + 1) > 6000) {
+  if ((n + 1) * (cap + 1) > 20_000) {
     throw new GbnfCompileError(
       'TOO_LARGE',
       ptr,
@@ -54,18 +55,7 @@ export function _sequence(
     }
     if (highK !== undefined && highK < lowK) return null;
     const more = `( "," ${ws} ${extra} )`;
-    const rep = (a: number, b: number | undefined) =>
-      b === undefined
-        ? a === 0
-          ? `${more}*`
-          : a === 1
-            ? `${more}+`
-            : `${more}{${a},}`
-        : a === b
-          ? a === 1
-            ? more
-            : `${more}{${a}}`
-          : `${more}{${a},${b}}`;
+    const rep = (a: number, b: number | undefined) => _repeat(more, a, b);
     if (c === 0) {
       if (highK === 0) return '""';
       const inner =

@@ -1,0 +1,48 @@
+/**
+ * Exact counted repetition. llama.cpp honours `{m,n}` bounds up to 2000 and reads a larger upper
+ * bound as "unbounded", so larger counts are factored into nested repetitions of at most 2000.
+ * @module
+ */
+
+const LIMIT = 2000;
+
+/** @internal `unit` repeated between `min` and `max` (undefined: no upper bound) times, exactly. */
+export function _repeat(unit: string, min: number, max: number | undefined): string {
+  const u = /^[a-z0-9-]+$/.test(unit) || /^\(.*\)$/.test(unit) ? unit : `( ${unit} )`;
+  if (max !== undefined && max < min) throw new RangeError(`repetition {${min},${max}} is empty`);
+  if (max === 0) return '""';
+  if (max === undefined) {
+    if (min === 0) return `${u}*`;
+    if (min === 1) return `${u}+`;
+    if (min <= LIMIT) return `${u}{${min},}`;
+    return `${exactly(u, min)} ${u}*`;
+  }
+  if (min === max) return exactly(u, min);
+  if (max <= LIMIT) return min === 0 && max === 1 ? `${u}?` : `${u}{${min},${max}}`;
+  // min..max = exactly(min) then 0..(max-min) more
+  const extra = max - min;
+  const head = min === 0 ? '' : `${exactly(u, min)} `;
+  return `${head}${upTo(u, extra)}`;
+}
+
+function exactly(u: string, n: number): string {
+  if (n === 0) return '""';
+  if (n === 1) return u;
+  if (n <= LIMIT) return `${u}{${n}}`;
+  const q = Math.floor(n / LIMIT);
+  const r = n % LIMIT;
+  const block = `( ${u}{${LIMIT}} )`;
+  return `${q === 1 ? block : `${block}{${q}}`}${r === 0 ? '' : ` ${exactly(u, r)}`}`;
+}
+
+/** 0..n repetitions, n > 2000: n = q·2000 + r. */
+function upTo(u: string, n: number): string {
+  if (n <= LIMIT) return n === 1 ? `${u}?` : `${u}{0,${n}}`;
+  const q = Math.floor(n / LIMIT);
+  const r = n % LIMIT;
+  const block = `( ${u}{${LIMIT}} )`;
+  // lengths 0..q·2000 (q blocks minus one, plus up to one more block), or q blocks + 0..r
+  const low = `${q - 1 === 0 ? '' : `${q - 1 === 1 ? `${block}?` : `${block}{0,${q - 1}}`} `}${u}{0,${LIMIT}}`;
+  if (r === 0) return `( ${low} )`;
+  return `( ${low} | ${exactly(u, q * LIMIT)} ${u}{0,${r}} )`;
+}
