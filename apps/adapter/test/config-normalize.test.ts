@@ -218,6 +218,23 @@ describe('warnings', () => {
       'config.yml:8:40 access.grants[0].capabilities[1]: "*" grants every capability, on every source',
     ]);
   });
+  it('a granted capability no tool can require (a namespace typo)', () => {
+    expect(
+      lines(base().replace('[com.test.fs.read]', '[com.test.files.read, com.test.*, com.test.fs.write]')),
+    ).toEqual([
+      'config.yml:8:22 access.grants[0].capabilities[0]: "com.test.files.read" matches no capability a tool of the mcp_sources can require (com.test.fs.access, com.test.fs.admin, com.test.fs.delete, com.test.fs.execute, … 2 more)',
+    ]);
+    // an override's required_capability counts
+    expect(
+      lines(
+        base(
+          '    schema_overrides:',
+          '      read_text_file:',
+          '        required_capability: files.read',
+        ).replace('[com.test.fs.read]', '[files.read]'),
+      ),
+    ).toEqual([]);
+  });
   it('public binds, honoured', () => {
     const { config, warnings } = load(
       base(
@@ -270,6 +287,7 @@ describe('warnings', () => {
     expect(
       lines(base('    capability_inference: explicit', '    capabilities: [fs.read, fs.browse]')),
     ).toEqual([
+      'config.yml:8:22 access.grants[0].capabilities[0]: "com.test.fs.read" matches no capability a tool of the mcp_sources can require (fs.browse, fs.read)',
       'config.yml:15:29 mcp_sources[0].capabilities[1]: ends in "browse", which no tool class maps to (read, write, delete, execute, admin, access); only schema_overrides.<tool>.required_capability can use it',
     ]);
   });

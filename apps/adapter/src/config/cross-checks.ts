@@ -5,6 +5,8 @@
  * binds, open or empty `access`, wildcard grants, keys that have no effect.
  * @module
  */
+
+import { capabilityMatches } from '@xprotocol/translate';
 import type { _Collector } from './_collector.js';
 import type { KeyPath } from './_path.js';
 import { splitCommandLine } from './command-line.js';
@@ -405,6 +407,7 @@ function _access(c: _Collector, root: Obj, mcpSourceCount: number): void {
       'key',
     );
   }
+  const required = _requiredCapabilities(_list(root.mcp_sources));
   _list(access.grants).forEach((g, i) => {
     _list(_obj(g)?.capabilities).forEach((cap, j) => {
       if (cap === '*') {
@@ -412,6 +415,17 @@ function _access(c: _Collector, root: Obj, mcpSourceCount: number): void {
           'WILDCARD_GRANT',
           ['access', 'grants', i, 'capabilities', j],
           '"*" grants every capability, on every source',
+        );
+      } else if (
+        typeof cap === 'string' &&
+        required !== undefined &&
+        required.length > 0 &&
+        !required.some((r) => capabilityMatches(cap, r))
+      ) {
+        c.warn(
+          'GRANT_MATCHES_NOTHING',
+          ['access', 'grants', i, 'capabilities', j],
+          `${JSON.stringify(cap)} matches no capability a tool of the mcp_sources can require (${_preview(required)})`,
         );
       }
     });
@@ -424,4 +438,33 @@ function _access(c: _Collector, root: Obj, mcpSourceCount: number): void {
       'key',
     );
   }
+}
+
+/**
+ * Every capability a tool of the sources can require: `{namespace}.{class}` under `auto`, the
+ * listed ones under `explicit`, and each `required_capability` override. `undefined` when a
+ * source is malformed (its shape problem is reported instead).
+ */
+function _requiredCapabilities(sources: readonly unknown[]): string[] | undefined {
+  const out = new Set<string>();
+  for (const item of sources) {
+    const src = _obj(item);
+    const ns = _str(src?.xprotocol_namespace);
+    if (src === undefined || ns === undefined) return undefined;
+    if ((_str(src.capability_inference) ?? 'auto') === 'explicit') {
+      for (const cap of _list(src.capabilities)) if (typeof cap === 'string') out.add(cap);
+    } else {
+      for (const cls of CAPABILITY_CLASSES) out.add(`${ns}.${cls}`);
+    }
+    for (const o of Object.values(_obj(src.schema_overrides) ?? {})) {
+      const cap = _str(_obj(o)?.required_capability);
+      if (cap !== undefined) out.add(cap);
+    }
+  }
+  return [...out].sort();
+}
+
+function _preview(caps: readonly string[]): string {
+  const shown = caps.slice(0, 4).join(', ');
+  return caps.length > 4 ? `${shown}, … ${caps.length - 4} more` : shown;
 }

@@ -27,6 +27,8 @@ export type ConfigWarningCode =
   | 'ACCESS_NO_GRANTS'
   /** A grant of `*`: that key may call everything. */
   | 'WILDCARD_GRANT'
+  /** A granted capability that no tool of the `mcp_sources` can require (a typo, most often). */
+  | 'GRANT_MATCHES_NOTHING'
   /** A key that has no effect with the other settings (it is ignored). */
   | 'IGNORED_KEY'
   /** The YAML parser's own warnings (an unknown tag, for example). */
