@@ -1,12 +1,29 @@
 /**
  * Serves the MCP face: over stdio (stdout then belongs to the protocol), or Streamable HTTP on
- * `host:port/path` (default 127.0.0.1:8767/mcp) with Host and Origin validation against DNS
- * rebinding. Legacy SSE serving comes with a later issue.
+ * `host:port/path` (default `127.0.0.1:8767/mcp`) with Host and Origin validation against DNS
+ * rebinding. Legacy SSE serving needs the SDK's legacy server transport, which is not a
+ * dependency yet: `transport: 'sse'` is refused with a message that says so.
+ *
+ * HTTP serving holds one MCP session at a time (the face is one SDK `Server`): a new
+ * `initialize` replaces the previous session, so a client that restarts can always reconnect;
+ * the replaced client gets `404` and must initialize again, as the Streamable HTTP spec says.
  * @module
  */
-import { createServer, type Server as HttpServer } from 'node:http';
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import {
+  isInitializeRequest,
+  localhostAllowedHostnames,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { BridgeLogger } from './logger.js';
 import type { McpFace } from './mcp-face.js';
@@ -14,21 +31,39 @@ import type { McpFace } from './mcp-face.js';
 /** Where and how to serve the face (the adapter's `mcp_server` section). */
 export interface McpFaceServeOptions {
   transport: 'stdio' | 'streamable_http' | 'sse';
-  /** Bind address for HTTP. */
-  host: string;
-  port: number;
-  /** HTTP path of the MCP endpoint. */
-  path: string;
+  /** Bind address for HTTP. Default `127.0.0.1`; `0.0.0.0`/`::` bind every interface. */
+  host?: string;
+  /** HTTP port; `0` picks a free one (the returned `url` has it). Default 8767. */
+  port?: number;
+  /** HTTP path of the MCP endpoint. Default `/mcp`. */
+  path?: string;
+  /** Largest request body accepted, in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
 }
 
 /** A running MCP face. */
 export interface McpFaceServer {
-  /** `stdio`, or the HTTP URL. */
+  /** `stdio`, or the HTTP URL (with the bound port). */
   readonly url: string;
   close(): Promise<void>;
 }
 
-/** Connects `face` to its transport. */
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = 8767;
+const DEFAULT_PATH = '/mcp';
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * Connects `face` to its transport.
+ *
+ * @example
+ * ```ts
+ * const served = await serveMcpFace(face, { transport: 'streamable_http', port: 0 }, logger);
+ * console.error(`MCP face at ${served.url}`); // http://127.0.0.1:<port>/mcp
+ * await served.close();
+ * ```
+ */
 export async function serveMcpFace(
   face: McpFace,
   settings: McpFaceServeOptions,
@@ -45,65 +80,154 @@ export async function serveMcpFace(
   }
   if (settings.transport === 'sse') {
     throw new Error(
-      'mcp_server.transport: sse (legacy) serving lands with a later issue; use streamable_http or stdio',
+      'mcp_server.transport: sse (legacy HTTP+SSE) serving needs the MCP SDK legacy server package (@modelcontextprotocol/server-legacy), which is not installed; use streamable_http or stdio',
     );
   }
-  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
-  await face.server.connect(transport);
-  const allowedHosts = new Set([
-    `${settings.host}:${settings.port}`,
-    `localhost:${settings.port}`,
-    `127.0.0.1:${settings.port}`,
-  ]);
-  const http: HttpServer = createServer((request, response) => {
+  return _serveStreamableHttp(face, settings, logger);
+}
+
+async function _serveStreamableHttp(
+  face: McpFace,
+  settings: McpFaceServeOptions,
+  logger: BridgeLogger,
+): Promise<McpFaceServer> {
+  const host = settings.host ?? DEFAULT_HOST;
+  const path = settings.path ?? DEFAULT_PATH;
+  const maxBody = settings.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const allowed = _allowedHostnames(host);
+  let transport: NodeStreamableHTTPServerTransport | undefined;
+
+  /** Connects the face to a fresh transport, ending the previous session if there was one. */
+  const newSession = async (): Promise<NodeStreamableHTTPServerTransport> => {
+    if (transport) {
+      logger.info(
+        { session: transport.sessionId },
+        'a new MCP client initialized; the previous HTTP session ends',
+      );
+      await face.server.close();
+    }
+    const next = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
+    await face.server.connect(next);
+    transport = next;
+    return next;
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
-    if (url.pathname !== settings.path) {
+    if (url.pathname !== path) {
       response
         .writeHead(404, { 'content-type': 'text/plain' })
-        .end(`not found: the MCP endpoint is ${settings.path}\n`);
+        .end(`not found: the MCP endpoint is ${path}\n`);
       return;
     }
-    // DNS-rebinding protection: a browser page elsewhere must not reach a local MCP server.
-    const host = request.headers.host ?? '';
-    const origin = request.headers.origin;
-    if (!allowedHosts.has(host) || (origin !== undefined && !_isLocalOrigin(origin, settings.port))) {
-      logger.warn({ host, origin }, 'refused an MCP request with a foreign Host or Origin');
-      response
-        .writeHead(403, { 'content-type': 'text/plain' })
-        .end('forbidden: Host or Origin not allowed\n');
+    // DNS-rebinding protection: a page elsewhere must not reach a local MCP server through a
+    // name that resolves to us (Host), nor from a foreign origin (Origin). Hostnames only: a
+    // local tool on another port (the MCP Inspector) is welcome.
+    const hostCheck = validateHostHeader(request.headers.host, allowed);
+    const originCheck = validateOriginHeader(request.headers.origin, allowed);
+    const refusal = !hostCheck.ok ? hostCheck.message : !originCheck.ok ? originCheck.message : undefined;
+    if (refusal !== undefined) {
+      logger.warn(
+        { host: request.headers.host, origin: request.headers.origin },
+        `refused an MCP request: ${refusal}`,
+      );
+      _jsonRpcError(response, 403, -32000, `Forbidden: ${refusal}`);
       return;
     }
-    transport.handleRequest(request, response).catch((error: unknown) => {
+    let body: unknown;
+    if (request.method === 'POST') {
+      const read = await _readJson(request, maxBody);
+      if (!read.ok) {
+        _jsonRpcError(response, read.status, read.status === 413 ? -32600 : -32700, read.message);
+        return;
+      }
+      body = read.value;
+    }
+    const current =
+      request.method === 'POST' && request.headers['mcp-session-id'] === undefined && _isInitialize(body)
+        ? await newSession()
+        : transport;
+    if (!current) {
+      _jsonRpcError(response, 400, -32000, 'Bad Request: no MCP session; send initialize first');
+      return;
+    }
+    await current.handleRequest(request, response, body);
+  };
+
+  const http: HttpServer = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
       logger.error({ error: (error as Error).message }, 'MCP HTTP request failed');
-      if (!response.headersSent) response.writeHead(500).end();
+      if (!response.headersSent) _jsonRpcError(response, 500, -32603, 'Internal error');
+      else response.end();
     });
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(settings.port, settings.host, () => resolve());
+    http.listen(settings.port ?? DEFAULT_PORT, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
   });
   const address = http.address() as AddressInfo;
-  allowedHosts.add(`${settings.host}:${address.port}`);
-  allowedHosts.add(`localhost:${address.port}`);
-  allowedHosts.add(`127.0.0.1:${address.port}`);
-  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}${settings.path}`;
+  const shown = WILDCARD_HOSTS.has(host)
+    ? address.family === 'IPv6'
+      ? '::1'
+      : '127.0.0.1'
+    : address.address;
+  const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${address.port}${path}`;
+  logger.info({ url }, 'MCP face listening (Streamable HTTP)');
   return {
     url,
     close: async () => {
-      await face.server.close();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (transport) await face.server.close();
+      transport = undefined;
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        // Open SSE streams would hold close() forever.
+        http.closeAllConnections();
+      });
     },
   };
 }
 
-function _isLocalOrigin(origin: string, port: number): boolean {
-  try {
-    const parsed = new URL(origin);
-    return (
-      ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname) &&
-      (parsed.port === '' || Number(parsed.port) === port)
-    );
-  } catch {
-    return false;
+/** Hostnames a request may name in Host or Origin: loopback, the bound address, and for a wildcard bind every local interface address. */
+function _allowedHostnames(host: string): string[] {
+  const names = new Set(localhostAllowedHostnames());
+  const bracket = (address: string) => (address.includes(':') ? `[${address}]` : address);
+  if (WILDCARD_HOSTS.has(host)) {
+    for (const entries of Object.values(networkInterfaces())) {
+      for (const entry of entries ?? []) names.add(bracket(entry.address));
+    }
+  } else {
+    names.add(bracket(host));
   }
+  return [...names];
+}
+
+function _isInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+async function _readJson(
+  request: IncomingMessage,
+  maxBytes: number,
+): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) return { ok: false, status: 413, message: `request body over ${maxBytes} bytes` };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+  } catch (error) {
+    return { ok: false, status: 400, message: `Parse error: ${(error as Error).message}` };
+  }
+}
+
+function _jsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {
+  response
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

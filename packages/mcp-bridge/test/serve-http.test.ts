@@ -1,0 +1,160 @@
+// The MCP face served over Streamable HTTP: a real SDK v2 client over HTTP lists and calls the
+// tools of an XProtocol endpoint (relay on loopback, filesystem MCP server behind it), and raw
+// requests prove the Host/Origin checks, the path and the bind address.
+import { request as httpRequest } from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Announcer, McpFace, type McpFaceServer, StateDatabase, serveMcpFace } from '../src/index.js';
+import { recordingLogger } from './support/http-servers.js';
+import { type Stack, startStack } from './support/stack.js';
+
+let stack: Stack;
+let face: McpFace;
+let served: McpFaceServer;
+const logger = recordingLogger();
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+  const announcer = new Announcer({
+    pool: stack.adapterPool,
+    identity: stack.adapter,
+    relays: [stack.relay.url],
+    payload: () => ({ display_name: 'B' }),
+    signatures: nodeSignatures,
+  });
+  await announcer.publish();
+  face = new McpFace({
+    caller: stack.caller,
+    state: new StateDatabase(':memory:'),
+    sources: [
+      { name: 'fs', key: stack.adapter.keys.ed25519, label: 'xp-test', prefix: 'fs_', schemaFilter: [] },
+    ],
+    callTimeoutMs: 10_000,
+    sha256: nodeCipher.sha256,
+    serverInfo: { name: 'face-http-test', version: '0.0.0' },
+  });
+  served = await serveMcpFace(face, { transport: 'streamable_http', port: 0 }, logger);
+});
+
+afterAll(async () => {
+  for (const client of clients) await client.close().catch(() => {});
+  await served?.close();
+  await stack?.close();
+});
+
+async function connectClient(url = served.url): Promise<Client> {
+  const client = new Client({ name: 'http-test-client', version: '0.0.0' }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  clients.push(client);
+  return client;
+}
+
+interface RawResponse {
+  status: number;
+  body: string;
+}
+
+/** A raw POST of an `initialize` with the given headers (Host and Origin set by hand). */
+function rawInitialize(path: string, headers: Record<string, string>): Promise<RawResponse> {
+  const url = new URL(served.url);
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe('the MCP face over Streamable HTTP', () => {
+  it('binds 127.0.0.1 by default and reports the real port of port 0 in its URL', () => {
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(Number(new URL(served.url).port)).toBeGreaterThan(0);
+  });
+
+  it('lists the endpoint tools and calls one through the relay for an SDK client over HTTP', async () => {
+    const client = await connectClient();
+    expect(client.getServerVersion()?.name).toBe('face-http-test');
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('fs_read_text_file');
+    expect(names).toHaveLength(14);
+    const before = stack.upstreamCalls();
+    const result = await client.callTool({
+      name: 'fs_read_text_file',
+      arguments: { path: `${stack.dir}/hello.txt` },
+    });
+    expect(result.isError).not.toBe(true);
+    expect((result.content as { text: string }[])[0]?.text).toBe('hello from the filesystem\n');
+    expect(stack.upstreamCalls()).toBe(before + 1);
+    // The error channels cross HTTP unchanged: an unknown tool is InvalidParams.
+    const unknown = await client.callTool({ name: 'fs_nope', arguments: {} }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ code: -32602 });
+  });
+
+  it('lets a new client initialize after another (a restarted client reconnects)', async () => {
+    const second = await connectClient();
+    const { tools } = await second.listTools();
+    expect(tools.map((t) => t.name)).toContain('fs_read_text_file');
+  });
+
+  it('refuses a foreign Host header with 403', async () => {
+    const response = await rawInitialize('/mcp', { host: 'attacker.example:80' });
+    expect(response.status).toBe(403);
+    expect(response.body).toContain('Invalid Host: attacker.example');
+    expect(logger.entries.some((e) => e.level === 'warn' && /Invalid Host/.test(e.message))).toBe(true);
+  });
+
+  it('refuses a non-local Origin with 403, and accepts a local origin on another port', async () => {
+    const port = new URL(served.url).port;
+    const foreign = await rawInitialize('/mcp', {
+      host: `127.0.0.1:${port}`,
+      origin: 'https://attacker.example',
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toContain('Invalid Origin: attacker.example');
+    const local = await rawInitialize('/mcp', { host: `localhost:${port}`, origin: 'http://localhost:6274' });
+    expect(local.status).toBe(200);
+    expect(local.body).toContain('face-http-test');
+  });
+
+  it('answers 404 on any other path', async () => {
+    const port = new URL(served.url).port;
+    const response = await rawInitialize('/other', { host: `127.0.0.1:${port}` });
+    expect(response.status).toBe(404);
+    expect(response.body).toBe('not found: the MCP endpoint is /mcp\n');
+  });
+
+  it('refuses to serve legacy SSE, naming the package it would need', async () => {
+    await expect(serveMcpFace(face, { transport: 'sse' }, logger)).rejects.toThrow(
+      /@modelcontextprotocol\/server-legacy.*not installed; use streamable_http or stdio/,
+    );
+  });
+});
