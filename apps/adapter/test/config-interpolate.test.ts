@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${NAME} text
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { interpolateEnv } from '../src/config/index.js';
 import { base, load, problems, yaml } from './config-helpers.js';
@@ -51,6 +52,32 @@ describe('interpolateEnv', () => {
       value: '/home/adax',
       variables: ['HOME', 'NOPE'],
     });
+  });
+});
+
+describe('interpolateEnv properties', () => {
+  it('leaves text without "${" unchanged', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        fc.pre(!text.includes('${'));
+        expect(interpolateEnv(text, {})).toEqual({ ok: true, value: text, variables: [] });
+      }),
+      { numRuns: 300, seed: 21 },
+    );
+  });
+  it('substitutes any value verbatim, and "$${" escapes any text', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 20 }), (value, text) => {
+        expect(interpolateEnv('<${X}>', { X: value })).toEqual({
+          ok: true,
+          value: `<${value}>`,
+          variables: ['X'],
+        });
+        fc.pre(!text.includes('$') && !text.includes('}'));
+        expect(interpolateEnv(`$\${${text}}`, {})).toMatchObject({ ok: true, value: `\${${text}}` });
+      }),
+      { numRuns: 300, seed: 22 },
+    );
   });
 });
 
