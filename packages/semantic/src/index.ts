@@ -12,6 +12,7 @@ export {
   type SemanticOverrides,
   type ToolLike,
 } from './annotate.js';
+export { CONCEPT_LEXICON, CONCEPT_PREFIX, conceptWeights } from './concepts.js';
 export {
   DESCRIBE_DEFAULT_LIMIT,
   DESCRIBE_MAX_LIMIT,

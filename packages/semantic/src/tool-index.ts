@@ -1,8 +1,11 @@
 /**
  * Tool search (seed §4.6 mechanism 3, issue #4): a BM25F index over a tool catalog — name,
- * annotations, description, parameter names and descriptions, namespace — with the
- * identifier-aware tokenizer, stop words and stemming, small boosts for a matching verb class and
- * data subject, live add/remove, and deterministic ranking.
+ * annotations, description, parameter names and descriptions, namespace, and the topics of the
+ * concept lexicon — with the identifier-aware tokenizer, stop words and Porter stemming
+ * (`stemmer`), small boosts for a matching verb class and data subject, live add/remove, and
+ * deterministic ranking. The term dictionary is MiniSearch's radix tree (`SearchableMap`, exact
+ * and prefix lookup); scoring is true BM25F (field frequencies combined before one saturation,
+ * Robertson, Zaragoza and Taylor 2004), which MiniSearch's own per-field BM25 sum is not.
  * @module
  */
 import SearchableMap from 'minisearch/SearchableMap';
@@ -79,7 +82,7 @@ export interface SearchHit {
 /**
  * Default field weights: the name says most in the fewest words; annotations restate the name's
  * verb and subject in the agent's vocabulary; descriptions are long and noisy; parameters and the
- * namespace are supporting evidence.
+ * namespace are supporting evidence; concepts bridge words the tool never uses.
  */
 export const DEFAULT_FIELD_BOOSTS: Readonly<Record<SearchField, number>> = Object.freeze({
   name: 2.5,
