@@ -78,11 +78,18 @@ export function matches(grammar: string | Grammar, text: string): boolean {
 
 /** One interned stack: `pc`/`count` is the top frame, `below` the rest (null: empty stack). */
 class Stack {
+  /** Interned children: the first two inline, the rest in a map. */
+  key1 = -1;
+  kid1: Stack | undefined = undefined;
+  key2 = -1;
+  kid2: Stack | undefined = undefined;
   kids: Map<number, Stack> | undefined = undefined;
   /** The stack after the top terminal matched (cached). */
   succ: Stack | undefined = undefined;
-  /** Its expansions, per lookahead code point (−1: end of text). */
-  closures: Map<number, Stack[]> | undefined = undefined;
+  /** Its expansion for lookahead `la1` (−1: end of text), then others in `more`. */
+  la1 = -2;
+  closure1: Stack[] | undefined = undefined;
+  more: Map<number, Stack[]> | undefined = undefined;
   /** Dedup marks: `mark` within one expansion, `seen` within one step. */
   mark = 0;
   seen = 0;
@@ -124,15 +131,25 @@ function run(p: _Program, text: string): boolean {
 
   const push = (below: Stack, pc: number, count: number): Stack => {
     const key = count * nPc + pc;
-    let kids = below.kids;
-    if (!kids) {
-      kids = new Map();
-      below.kids = kids;
+    if (below.key1 === key) return below.kid1 as Stack;
+    if (below.key2 === key) return below.kid2 as Stack;
+    if (below.key1 < 0) {
+      const s = new Stack(pc, count, below);
+      below.key1 = key;
+      below.kid1 = s;
+      return s;
     }
-    let s = kids.get(key);
+    if (below.key2 < 0) {
+      const s = new Stack(pc, count, below);
+      below.key2 = key;
+      below.kid2 = s;
+      return s;
+    }
+    below.kids ??= new Map();
+    let s = below.kids.get(key);
     if (!s) {
       s = new Stack(pc, count, below);
-      kids.set(key, s);
+      below.kids.set(key, s);
     }
     return s;
   };
@@ -153,10 +170,12 @@ function run(p: _Program, text: string): boolean {
     if (k === _K_CLASS) return _classHas(classes[arg[pc] ?? 0] as (typeof classes)[number], c);
     return k === _K_ANY;
   };
+  const todo: Stack[] = [];
   const expand = (start: Stack, la: number): Stack[] => {
     const out: Stack[] = [];
     const gen = ++markGen;
-    const todo: Stack[] = [start];
+    todo.length = 0;
+    todo.push(start);
     while (todo.length > 0) {
       const s = todo.pop() as Stack;
       if (s.mark === gen) continue;
@@ -225,16 +244,21 @@ function run(p: _Program, text: string): boolean {
         succ = nx >= 0 ? push(s.below as Stack, nx, 0) : (s.below as Stack);
         s.succ = succ;
       }
-      let closures = succ.closures;
-      if (!closures) {
-        closures = new Map();
-        succ.closures = closures;
-      }
-      let closure = closures.get(la);
-      if (!closure) {
+      let closure: Stack[] | undefined;
+      if (succ.la1 === la) closure = succ.closure1;
+      else if (succ.la1 === -2) {
         closure = expand(succ, la);
-        closures.set(la, closure);
+        succ.la1 = la;
+        succ.closure1 = closure;
+      } else {
+        succ.more ??= new Map();
+        closure = succ.more.get(la);
+        if (!closure) {
+          closure = expand(succ, la);
+          succ.more.set(la, closure);
+        }
       }
+      if (!closure) continue;
       for (const t of closure) {
         if (t.seen !== gen) {
           t.seen = gen;

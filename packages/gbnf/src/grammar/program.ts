@@ -235,12 +235,14 @@ export function _growingCycle(p: _Program): string[] | undefined {
     if ((p.next[pc] ?? -1) >= 0) return true;
     return p.kind[pc] === _K_REPEAT && (p.repMax[p.arg[pc] ?? 0] ?? 0) !== 1;
   };
-  const edges: number[][] = Array.from({ length: n }, () => []);
+  const none: number[] = [];
+  const edges: number[][] = new Array<number[]>(n).fill(none);
   for (let pc = 0; pc < n; pc++) {
     const k = p.kind[pc];
     if (k !== _K_CALL && k !== _K_REPEAT) continue;
     const target = k === _K_CALL ? (p.arg[pc] ?? 0) : (p.repBody[p.arg[pc] ?? 0] ?? 0);
-    const out = edges[pc] ?? [];
+    const out: number[] = [];
+    edges[pc] = out;
     for (const first of p.alts[target] ?? []) {
       let q = first;
       while (q >= 0) {
@@ -441,26 +443,28 @@ export function _firstSets(p: _Program): _FirstSets {
   const nullable = new Uint8Array(nPc);
   const isStart = new Uint8Array(nPc);
   for (const firsts of p.alts) for (const f of firsts) if (f >= 0) isStart[f] = 1;
+  const seq: number[] = [];
   for (let start = 0; start < nPc; start++) {
     if (!isStart[start]) continue;
-    const seq: number[] = [];
+    seq.length = 0;
     for (let pc = start; pc >= 0; pc = p.next[pc] ?? -1) seq.push(pc);
     let restNullable = 1;
     let restWide = 0;
-    const rest = new Uint32Array(4);
+    let prev = -1;
     for (let i = seq.length - 1; i >= 0; i--) {
       const pc = seq[i] as number;
-      const own = new Uint32Array(4);
-      let w = nodeFirst(pc, own, 0, 0);
+      const off = pc * 4;
+      let w = nodeFirst(pc, ascii, off, 0);
       if (nodeNullable(pc)) {
-        for (let j = 0; j < 4; j++) own[j] = (own[j] ?? 0) | (rest[j] ?? 0);
+        if (prev >= 0) {
+          for (let j = 0; j < 4; j++) ascii[off + j] = (ascii[off + j] ?? 0) | (ascii[prev * 4 + j] ?? 0);
+        }
         w |= restWide;
       } else restNullable = 0;
-      rest.set(own);
       restWide = w;
-      ascii.set(own, pc * 4);
       wide[pc] = w;
       nullable[pc] = restNullable;
+      prev = pc;
     }
   }
   const sets = { ascii, wide, nullable };
