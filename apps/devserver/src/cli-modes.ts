@@ -167,10 +167,13 @@ export async function _proxy(flags: _Flags, ctx: DevserverCliContext): Promise<n
 }
 
 export async function _demo(flags: _Flags, ctx: DevserverCliContext, style: Style): Promise<number> {
+  const interrupt = new AbortController();
+  void (ctx.stopped ?? _signals)().then((signal) => interrupt.abort(signal));
   try {
     const result = await runDemo({
       write: (line) => ctx.err(`${line}\n`),
       style,
+      signal: interrupt.signal,
       ...(flags.relayPort !== undefined && { relayPort: flags.relayPort }),
     });
     ctx.out(`${JSON.stringify(result.payload)}\n`);

@@ -38,6 +38,8 @@ export interface DemoOptions {
   tmpRoot?: string;
   /** The relay's port on 127.0.0.1. Default 0 (any free port, so a running devserver is not disturbed). */
   relayPort?: number;
+  /** Aborting stops the demo at its current step; it still cleans up, then rejects. */
+  signal?: AbortSignal;
   /** Bound of each network step (resolve, call), in ms. Default 15000. */
   stepTimeoutMs?: number;
 }
@@ -114,6 +116,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       eventLog: write,
       style,
     });
+    // Starting is bounded and owns processes: let it finish, then honour an interrupt.
+    if (options.signal?.aborted) throw new Error(`interrupted (${String(options.signal.reason)})`);
     const source = dev.adapter.sources.status()[0];
     if (!source?.connected) {
       throw new Error(`server-filesystem did not start: ${source?.error ?? 'no source'}`);
@@ -128,7 +132,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     step = 'resolve the adapter announce';
     pool = await RelayPool.open({ urls: [dev.relayUrl], reconnect: { initialMs: 100, maxMs: 1000 } });
     const caller = new XpCaller({ identity: client, pool, ...backends });
-    const announce = await caller.resolve(dev.adapter.keys.ed25519, stepMs);
+    const announce = await _step(caller.resolve(dev.adapter.keys.ed25519, stepMs), options.signal);
     say(
       'resolve',
       `xp.endpoint.announce ${announce.event.id.slice(0, 12)}… gives x25519 key ${announce.keys.x25519}`,
@@ -138,7 +142,16 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     const payload = { path: file };
     say('call', `${DEMO_KIND} ${JSON.stringify(payload)}: sealed to the adapter, signed, published`);
     const started = performance.now();
-    const outcome = await caller.call({ to: announce.keys, kind: DEMO_KIND, payload, timeoutMs: stepMs });
+    const outcome = await _step(
+      caller.call({
+        to: announce.keys,
+        kind: DEMO_KIND,
+        payload,
+        timeoutMs: stepMs,
+        ...(options.signal && { signal: options.signal }),
+      }),
+      options.signal,
+    );
     const roundTripMs = performance.now() - started;
     if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
     const answer = outcome.answer;
@@ -168,4 +181,26 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     rmSync(dir, { recursive: true, force: true });
     say('stopped', 'relay, adapter and server-filesystem; temporary directory removed');
   }
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (`work` must need no cleanup of its own). */
+function _step<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      reject(new Error(`interrupted (${String(signal.reason ?? 'aborted')})`));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

@@ -1,5 +1,6 @@
 // The README's main job: `xprotocol-devserver --demo` as a real child process (the built bin).
 import { readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_KIND, DEMO_TEXT } from '../src/demo.js';
 import { Sandbox } from './support/children.js';
@@ -38,5 +39,22 @@ describe('xprotocol-devserver --demo', () => {
     expect(stderr).not.toContain(DEMO_TEXT.trim());
     // HOME and TMPDIR are the sandbox: the demo wrote nothing to ~ and removed its temp directory.
     expect(readdirSync(sandbox.dir)).toEqual([]);
+  });
+
+  it('exits 1 naming the step that failed (here: the relay port is taken), nothing on stdout, nothing left behind', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const { code, stdout, stderr } = await sandbox.run(['--demo', '--relay-port', String(port)]);
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain(
+        `xprotocol-devserver: demo step "start the relay and the adapter" failed: cannot start the local relay: 127.0.0.1:${port} is already in use`,
+      );
+      expect(stdout).toBe('');
+      expect(readdirSync(sandbox.dir)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 });
