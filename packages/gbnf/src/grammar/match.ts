@@ -31,7 +31,6 @@ import { _checkGrammar } from './validate.js';
 /** A compiled matcher: `true` when the whole of `text` is derived from the grammar's `root`. */
 export type GrammarMatcher = (text: string) => boolean;
 
-const checked = new WeakSet<Grammar>();
 const textCache = new Map<string, GrammarMatcher>();
 const TEXT_CACHE_SIZE = 32;
 
@@ -45,10 +44,7 @@ const TEXT_CACHE_SIZE = 32;
  */
 export function compileMatcher(grammar: string | Grammar): GrammarMatcher {
   const g = typeof grammar === 'string' ? parseGrammar(grammar) : grammar;
-  if (!checked.has(g)) {
-    _checkGrammar(g);
-    checked.add(g);
-  }
+  _checkGrammar(g);
   const program = _program(g);
   return (text: string) => run(program, text);
 }

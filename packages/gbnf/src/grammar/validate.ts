@@ -24,10 +24,13 @@ import { _growingCycle, _program } from './program.js';
  * Throws {@link GbnfGrammarError} `GRAMMAR_INVALID` when `grammar` is not one llama.cpp would
  * accept. `locate` maps a rule name to where it was defined, for messages.
  */
+const passed = new WeakSet<Grammar>();
+
 export function _checkGrammar(
   grammar: Grammar,
   locate: (name: string) => GrammarLocation | undefined = () => undefined,
 ): void {
+  if (passed.has(grammar)) return;
   const fail = (message: string, name?: string): never => {
     const location = name === undefined ? undefined : locate(name);
     throw new GbnfGrammarError('GRAMMAR_INVALID', message, location ? { location } : {});
@@ -140,6 +143,8 @@ export function _checkGrammar(
       growing[0],
     );
   }
+  // grammars are readonly data: one that passed need not be checked again (matcher, printer)
+  passed.add(grammar);
 }
 
 /**
