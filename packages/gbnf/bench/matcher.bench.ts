@@ -77,22 +77,41 @@ for (const [m, doc] of [
   if (!m(doc)) throw new Error('a bench document does not match its grammar');
 }
 
+/** Enough samples to get past JIT warm-up and GC noise. */
+const OPTIONS = { time: 3000, warmupTime: 1000, warmupIterations: 10 };
+
 const kb = (s: string) => `${(Buffer.byteLength(s) / 1024).toFixed(1)} KiB`;
 
 describe(`json.gbnf, ${kb(json)} document`, () => {
-  bench(`ours: compileMatcher(json.gbnf) on ${Buffer.byteLength(json)} bytes`, () => {
-    oursJson(json);
-  });
-  bench(`llama.cpp: _testText on ${Buffer.byteLength(json)} bytes`, () => {
-    llamaJson.test(json);
-  });
+  bench(
+    `ours: compileMatcher(json.gbnf) on ${Buffer.byteLength(json)} bytes`,
+    () => {
+      oursJson(json);
+    },
+    OPTIONS,
+  );
+  bench(
+    `llama.cpp: _testText on ${Buffer.byteLength(json)} bytes`,
+    () => {
+      llamaJson.test(json);
+    },
+    OPTIONS,
+  );
 });
 
 describe(`schema-style grammar, ${ruleCount} rules, ${kb(schema.doc)} document`, () => {
-  bench(`ours: compileMatcher(schema grammar) on ${Buffer.byteLength(schema.doc)} bytes`, () => {
-    oursSchema(schema.doc);
-  });
-  bench(`llama.cpp: _testText on ${Buffer.byteLength(schema.doc)} bytes`, () => {
-    llamaSchema.test(schema.doc);
-  });
+  bench(
+    `ours: compileMatcher(schema grammar) on ${Buffer.byteLength(schema.doc)} bytes`,
+    () => {
+      oursSchema(schema.doc);
+    },
+    OPTIONS,
+  );
+  bench(
+    `llama.cpp: _testText on ${Buffer.byteLength(schema.doc)} bytes`,
+    () => {
+      llamaSchema.test(schema.doc);
+    },
+    OPTIONS,
+  );
 });
