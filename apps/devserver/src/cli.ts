@@ -65,6 +65,17 @@ function _program(ctx: DevserverCliContext): Command {
       "the adapter's dev key file, created if missing (default ~/.xprotocol/devserver/adapter.key)",
     )
     .option('--no-watch', 'do not reload --config when it changes')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  xprotocol-devserver --demo
+  xprotocol-devserver --mcp-command "npx @modelcontextprotocol/server-filesystem /tmp" --namespace com.demo.fs
+  xprotocol-devserver --config ./xprotocol-mcp-adapter.yml --relay-port 0
+  xprotocol-devserver --mcp-proxy
+
+Exit codes: 0 success or a clean stop (Ctrl-C), 1 failure, 2 usage error.`,
+    )
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (text) => ctx.out(text), writeErr: (text) => ctx.err(text) });
