@@ -138,4 +138,32 @@ describe('UpstreamSession over stdio (fixture server)', () => {
       /^missing: the server is down \(1 failed connection attempt\); next reconnect attempt in \d+ ms$/,
     );
   });
+
+  it('close() during connect leaves no child behind', async () => {
+    const { session, starts } = fixture();
+    const connecting = session.connect().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // Wait until the child is up (it records its start), then close before initialize completes
+    // or right after; either way nothing may stay running.
+    for (let i = 0; i < 200 && starts().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await session.close();
+    const error = await connecting;
+    const pid = Number(starts()[0]);
+    expect(pid).toBeGreaterThan(0);
+    for (let i = 0; i < 300 && _alive(pid); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(_alive(pid)).toBe(false);
+    expect(session.connected).toBe(false);
+    if (error instanceof BridgeError) expect(error.code).toBe('CLOSED');
+  });
 });
+
+function _alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

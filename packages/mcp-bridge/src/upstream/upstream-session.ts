@@ -230,6 +230,11 @@ export class UpstreamSession {
       this.#logger.warn({ source: this.name, failures: this.#failures, backoffMs: backoff }, message);
       throw new BridgeError('UPSTREAM_UNAVAILABLE', message, { cause: error });
     }
+    if (this.#closed) {
+      // close() ran while we were connecting: do not leave a session (or a child) behind.
+      await client.close().catch(() => {});
+      throw new BridgeError('CLOSED', `${this.name}: the upstream session was closed while connecting`);
+    }
     this.#failures = 0;
     this.#nextAttemptAt = 0;
     this.#serverInfo = client.getServerVersion() as { name: string; version: string } | undefined;
