@@ -51,8 +51,9 @@ export interface McpPromptSource {
 }
 
 /**
- * What became of the grammar: compiled exactly, compiled as an over-approximation (it accepts
- * some documents the schema rejects; warnings say where), failed (reason; the contract is still
+ * What became of the grammar: compiled exactly (it accepts exactly the payloads the schema
+ * accepts), compiled inexactly (`approximate`: the compiler narrowed — or, if so configured,
+ * widened — some keywords; `warnings` names each one), failed (reason; the contract is still
  * published, without a grammar), or not compiled (no compiler was wired).
  */
 export type GrammarStatus =

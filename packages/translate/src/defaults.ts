@@ -1,11 +1,10 @@
 /**
  * The default wiring of the seams to the real packages: capability inference reads the verb with
  * `@xprotocol/semantic`'s `parseToolName` + `capabilityClassOf` (the one verb parser, DESIGN.md
- * §4); annotations come from its `annotateTool`. Until `@xprotocol/gbnf` exports its compiler, the
- * default translation records the grammar as `not_compiled` (each contract says so in
- * `gbnf_status`; nothing is silently invented).
+ * §4); annotations come from its `annotateTool`; grammars from `@xprotocol/gbnf`'s `compileSchema`.
  * @module
  */
+import { compileSchema } from '@xprotocol/gbnf';
 import { annotateTool, capabilityClassOf, parseToolName, type SemanticOverrides } from '@xprotocol/semantic';
 import type { JsonObject } from './json.js';
 import type { Annotate, ClassifyToolName, CompileGrammar } from './seams.js';
@@ -26,6 +25,16 @@ export const classifyToolName: ClassifyToolName = (name) =>
 export const semanticAnnotate: Annotate = ({ tool, siblings, namespace, override }) =>
   annotateTool(tool, siblings, namespace, override as SemanticOverrides | undefined) as unknown as JsonObject;
 
+/**
+ * Compiles a payload schema to GBNF with `@xprotocol/gbnf`'s `compileSchema` (seed §4.4), default
+ * options: where it cannot be exact it narrows (every document the grammar accepts is valid) and
+ * says so in `warnings`; it throws `GbnfCompileError` when it cannot compile at all.
+ */
+export const gbnfCompileGrammar: CompileGrammar = (schema) => {
+  const compiled = compileSchema(schema);
+  return { gbnf: compiled.gbnf, exact: compiled.exact, warnings: compiled.warnings };
+};
+
 /** The seams used where a translation is given none; `undefined` means "not wired yet". */
 export interface DefaultSeams {
   readonly classifyToolName: ClassifyToolName;
@@ -37,5 +46,5 @@ export interface DefaultSeams {
 export const defaultSeams: DefaultSeams = Object.freeze({
   classifyToolName,
   annotate: semanticAnnotate,
-  compileGrammar: undefined,
+  compileGrammar: gbnfCompileGrammar,
 });

@@ -24,7 +24,13 @@ export type {
   SchemaContract,
 } from './contract.js';
 export { contractToMcpTool, type McpToolDefinition, provenanceNote } from './contract-to-mcp.js';
-export { classifyToolName, type DefaultSeams, defaultSeams, semanticAnnotate } from './defaults.js';
+export {
+  classifyToolName,
+  type DefaultSeams,
+  defaultSeams,
+  gbnfCompileGrammar,
+  semanticAnnotate,
+} from './defaults.js';
 export { type SchemaDialect, schemaDialect } from './dialect.js';
 export {
   isXpErrorCode,

@@ -34,7 +34,7 @@ export interface AnnotateInput {
  */
 export type Annotate = (input: AnnotateInput) => JsonObject;
 
-/** A compiled grammar. `exact` is false when the grammar over-approximates the schema. */
+/** A compiled grammar. `exact` is false when the grammar narrows or widens the schema somewhere (`warnings` say where). */
 export interface CompiledGrammar {
   readonly gbnf: string;
   readonly exact: boolean;

@@ -7,12 +7,15 @@
 import { _preview } from './_json-util.js';
 import type { CapabilityInferenceMode } from './capability-inference.js';
 import type { McpPrompt, McpPromptSource, SchemaContract } from './contract.js';
+import { defaultSeams } from './defaults.js';
 import { xpErrorPayloadSchema } from './error-map.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { promptKind, resultKind } from './kind.js';
 import { getPromptResultSchema } from './response-schema.js';
 import { checkJsonSafety } from './schema-safety.js';
-import type { Refusal } from './translation-report.js';
+import type { TranslationSeams } from './seams.js';
+import { _grammar } from './translate-tool.js';
+import type { Refusal, TranslationWarning } from './translation-report.js';
 
 /** Context of a prompt's translation (a subset of the tool context). */
 export interface TranslatePromptContext {
@@ -21,6 +24,8 @@ export interface TranslatePromptContext {
   readonly adapterVersion: string;
   readonly capabilityInference?: CapabilityInferenceMode | undefined;
   readonly capabilities?: readonly string[] | undefined;
+  /** Only `compileGrammar` is used (prompts have no verb to parse and no annotation). */
+  readonly seams?: TranslationSeams | undefined;
 }
 
 /**
@@ -33,7 +38,7 @@ export interface TranslatePromptContext {
 export function translatePrompt(
   value: unknown,
   ctx: TranslatePromptContext,
-): { ok: true; contract: SchemaContract } | { ok: false; refusal: Refusal } {
+): { ok: true; contract: SchemaContract; warnings: TranslationWarning[] } | { ok: false; refusal: Refusal } {
   const label = isJsonObject(value) && typeof value.name === 'string' ? value.name : _preview(value);
   const refuse = (code: Refusal['code'], reason: string, pointer?: string) => {
     const refusal: Refusal = { tool: label, entry: 'prompt', code, reason };
@@ -69,6 +74,15 @@ export function translatePrompt(
   const payload: JsonObject = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) payload.required = required;
 
+  const warnings: TranslationWarning[] = [];
+  const grammar = _grammar(
+    payload,
+    ctx.seams?.compileGrammar ?? defaultSeams.compileGrammar,
+    (code, message) => {
+      warnings.push({ tool: prompt.name, code, message });
+    },
+  );
+
   const source: McpPromptSource = {
     type: 'mcp_adapter',
     mcp_server: ctx.server,
@@ -87,10 +101,10 @@ export function translatePrompt(
     response: { kind: resultKind(kind.kind), payload: getPromptResultSchema() },
     error_response: { kind: 'xp.error', payload: xpErrorPayloadSchema() },
     auth: { required_capability: capability },
-    gbnf_grammar: null,
-    gbnf_status: { state: 'not_compiled' },
+    gbnf_grammar: grammar.gbnf,
+    gbnf_status: grammar.status,
   };
-  return { ok: true, contract };
+  return { ok: true, contract, warnings };
 }
 
 function _readPrompt(value: unknown): McpPrompt | string {

@@ -240,7 +240,10 @@ export function translateSource(
   }
 
   // 3. prompts (same collision rule as tools)
-  const promptGroups = new Map<string, { name: string; contract: SchemaContract }[]>();
+  const promptGroups = new Map<
+    string,
+    { name: string; contract: SchemaContract; warnings: TranslationWarning[] }[]
+  >();
   for (const value of input.prompts ?? []) {
     const r = translatePrompt(value, {
       server: input.name,
@@ -248,6 +251,7 @@ export function translateSource(
       adapterVersion: input.adapterVersion,
       capabilityInference: mode,
       capabilities: input.capabilities,
+      seams: options.seams,
     });
     if (!r.ok) {
       refused.push(r.refusal);
@@ -256,7 +260,7 @@ export function translateSource(
     const name = (r.contract.source as { mcp_prompt: string }).mcp_prompt;
     promptGroups.set(r.contract.kind, [
       ...(promptGroups.get(r.contract.kind) ?? []),
-      { name, contract: r.contract },
+      { name, contract: r.contract, warnings: r.warnings },
     ]);
   }
   for (const [kind, group] of promptGroups) {
@@ -268,8 +272,10 @@ export function translateSource(
           ? unmapped[0]
           : undefined;
     for (const p of group) {
-      if (p === keeper) contracts.push(p.contract);
-      else
+      if (p === keeper) {
+        contracts.push(p.contract);
+        warnings.push(...p.warnings);
+      } else
         refused.push({
           tool: p.name,
           entry: 'prompt',

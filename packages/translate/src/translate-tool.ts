@@ -249,7 +249,8 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
   return { ok: true, contract, warnings };
 }
 
-function _grammar(
+/** Compiles the grammar through the seam, recording a failure instead of throwing. */
+export function _grammar(
   schema: JsonObject,
   compile: CompileGrammar | undefined,
   warn: (code: TranslationWarning['code'], message: string) => void,
@@ -261,7 +262,7 @@ function _grammar(
     if (!out.exact)
       warn(
         'GRAMMAR_APPROXIMATE',
-        `the grammar over-approximates inputSchema${warnings.length > 0 ? `: ${warnings.join('; ')}` : ''}`,
+        `the grammar is not exact for inputSchema${warnings.length > 0 ? `: ${warnings.join('; ')}` : ''}`,
       );
     return { gbnf: out.gbnf, status: { state: out.exact ? 'exact' : 'approximate', warnings } };
   } catch (error) {

@@ -70,8 +70,13 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
     expect(c.response.kind).toBe('com.acme.filesystem.read_file.result');
     expect(c.error_response.kind).toBe('xp.error');
     expect(c.auth.required_capability).toBe('com.acme.filesystem.read');
-    expect(c.gbnf_grammar).toBeNull();
-    expect(c.gbnf_status).toEqual({ state: 'not_compiled' });
+    // the default grammar compiler is @xprotocol/gbnf's compileSchema (seed §4.4)
+    expect(c.gbnf_grammar).toMatch(/^root ::= /m);
+    expect(c.gbnf_status).toEqual({ state: 'exact', warnings: [] });
+    expect(
+      translateSource({ ...BASE, tools: [READ_FILE] }, { seams: { compileGrammar: undefined } }).contracts[0]
+        ?.gbnf_grammar,
+    ).toEqual(c.gbnf_grammar);
   });
   it('carries title, annotations, outputSchema and execution under source (DESIGN.md §5)', () => {
     const tool = {
@@ -438,6 +443,18 @@ describe('every tool of ../shared/data/mcp-servers translates or is refused with
     }
     // what the recorded servers are known to give: everything translates
     expect(out.refused, file).toEqual([]);
+    for (const c of out.contracts) {
+      expect(['exact', 'approximate', 'failed'], `${file} ${c.kind}`).toContain(c.gbnf_status.state);
+      expect(c.gbnf_grammar === null, `${file} ${c.kind}`).toBe(c.gbnf_status.state === 'failed');
+      if (c.gbnf_status.state === 'failed') {
+        expect(out.warnings, `${file} ${c.kind}`).toContainEqual(
+          expect.objectContaining({
+            code: 'GRAMMAR_FAILED',
+            tool: (c.source as { mcp_tool: string }).mcp_tool,
+          }),
+        );
+      }
+    }
   });
 });
 
