@@ -73,3 +73,12 @@ mcp_sources:
     expect(stdout).toBe('');
   });
 });
+
+describe('--mcp-proxy without a devserver key', () => {
+  it('exits 1 saying which key file it needs', async () => {
+    const { code, stdout, stderr } = await sandbox.run(['--mcp-proxy', '--key', sandbox.path('none.key')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`cannot read the devserver's key file ${sandbox.path('none.key')}`);
+    expect(stdout).toBe('');
+  });
+});

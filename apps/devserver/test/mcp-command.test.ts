@@ -2,7 +2,7 @@
 // a call through XpCaller over its relay, the --mcp-proxy MCP face, and a clean stop on SIGTERM.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { generateIdentity } from '@xprotocol/crypto';
+import { createEventTemplate, generateIdentity, signEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayPool } from '@xprotocol/relay-client';
@@ -70,6 +70,26 @@ describe('xprotocol-devserver --mcp-command', () => {
         new RegExp(`com\\.demo\\.fs\\.read_text_file\\.result +${adapter8} → ${caller8} .* OK`),
       );
       expect(dev.stderr).not.toContain(TEXT.trim());
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('reports an event the relay refused (tampered after signing) as a refusal count', async () => {
+    const identity = generateIdentity({ signatures: nodeSignatures, cipher: nodeCipher });
+    const signed = signEvent(
+      createEventTemplate({
+        kind: 'com.demo.fs.read_text_file',
+        content: 'sealed',
+        tags: [['p', adapterKey]],
+      }),
+      identity.ed25519.secretKey,
+      nodeSignatures,
+    );
+    const pool = await RelayPool.open({ urls: [relayUrl] });
+    try {
+      await expect(pool.publish({ ...signed, content: 'tampered' })).rejects.toThrow(/invalid/);
+      await dev.waitForStderr(/refused 1 event \(invalid, expired, rate-limited or too large/);
     } finally {
       await pool.close();
     }
