@@ -28,7 +28,7 @@ relay:
 mcp_sources:
   - name: fs
     transport: stdio
-    command: ${process.execPath} ${FS_SERVER} ${dataDir}
+    command: "'${process.execPath}' '${FS_SERVER}' '${dataDir}'"
     xprotocol_namespace: com.test.fs
     rate_limit:
       requests_per_minute: 5
@@ -97,6 +97,20 @@ describe('issue #2 end to end', () => {
     const unknown = await call('com.test.fs.nothing_here', {});
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stdout).error.code).toBe('NOT_FOUND');
+  });
+
+  it('answers xp.schema.describe with ranked schemas for an intent', async () => {
+    const { code, stdout } = await call('xp.schema.describe', {
+      intent: 'read the text of a file',
+      limit: 3,
+    });
+    expect(code).toBe(0);
+    const { matches } = JSON.parse(stdout) as {
+      matches: { kind: string; relevance: number; use_when: string }[];
+    };
+    expect(matches).toHaveLength(3);
+    expect(matches.map((m) => m.kind)).toContain('com.test.fs.read_text_file');
+    expect(matches[0]!.use_when.length).toBeGreaterThan(0);
   });
 
   it('prints a tool result with isError: true and exits 3', async () => {

@@ -59,7 +59,7 @@ relay:
 mcp_sources:
   - name: every
     transport: stdio
-    command: ${process.execPath} ${EVERYTHING_SERVER} stdio
+    command: "'${process.execPath}' '${EVERYTHING_SERVER}' stdio"
     xprotocol_namespace: com.test.every
 access:
   grants:
@@ -160,7 +160,8 @@ describe('faults: the adapter restarts', () => {
     });
     expect(first.ok).toBe(true);
     expect(s.upstreamCalls()).toBe(1);
-    const requestId = first.answer.tags.find((t) => t[0] === 'e')?.[1];
+    const requestId = first.answer?.tags.find((t) => t[0] === 'e')?.[1];
+    expect(requestId).toMatch(/^[0-9a-f]{64}$/);
     const logs = await s.restartAdapter();
     // The new process resubscribes from (now − retention): the stored request comes back and is dropped.
     const second = await s.caller.call({

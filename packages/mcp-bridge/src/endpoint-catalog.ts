@@ -31,4 +31,9 @@ export interface EndpointCatalog {
    * throws an error whose message says what is wrong with the request.
    */
   page(request: unknown): CatalogPage;
+  /**
+   * Ranked matches for an `xp.schema.describe` query (seed §4.6); throws an error whose message
+   * says what is wrong with the query.
+   */
+  describe(query: unknown): { kind: string; relevance: number; use_when: string }[];
 }

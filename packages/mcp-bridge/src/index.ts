@@ -10,7 +10,8 @@ export { compileArgumentValidator } from './argument-validator.js';
 export type { ArgumentCheck, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
-export { McpFace, type McpFaceOptions, type XpToolSource } from './mcp-face.js';
+export { McpFace, type McpFaceOptions, SEARCH_TOOL, type XpToolSource } from './mcp-face.js';
+export { SchemaSearch, type SearchEntry } from './schema-search.js';
 export { type McpFaceServeOptions, type McpFaceServer, serveMcpFace } from './serve-mcp-face.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state-database.js';
 export {
@@ -27,4 +28,10 @@ export {
   XpCaller,
   type XpCallerOptions,
 } from './xp-caller.js';
-export { CATALOG_KIND, type InboundOutcome, XpEndpoint, type XpEndpointOptions } from './xp-endpoint.js';
+export {
+  CATALOG_KIND,
+  DESCRIBE_KIND,
+  type InboundOutcome,
+  XpEndpoint,
+  type XpEndpointOptions,
+} from './xp-endpoint.js';

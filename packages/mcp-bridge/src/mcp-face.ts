@@ -28,6 +28,7 @@ import {
 import { compileArgumentValidator } from './argument-validator.js';
 import type { ArgumentCheck } from './endpoint-catalog.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
+import { SchemaSearch } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
 import type { XpCaller } from './xp-caller.js';
 
@@ -58,6 +59,11 @@ export interface McpFaceOptions {
   serverInfo: { name: string; version: string };
   /** Cross-tool guidance for `initialize` (its first 512 characters should stand alone). */
   instructions?: string;
+  /**
+   * Add the `search_tools` tool, which finds tools for a task without loading every schema
+   * (issue #4). Default true; skipped (with a warning) when a real tool already has the name.
+   */
+  searchTool?: boolean;
   logger?: BridgeLogger;
 }
 
@@ -79,6 +85,7 @@ export class McpFace {
     string,
     { contract: ContractLike; validate: (args: unknown) => ArgumentCheck }
   >();
+  readonly #search = new SchemaSearch();
   #firstRefresh: Promise<void> | undefined;
   #listed = false;
 
@@ -95,7 +102,7 @@ export class McpFace {
       await this.ready();
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
-      return { tools: this.#table.list() } as ListToolsResult;
+      return { tools: this.tools() } as ListToolsResult;
     });
     this.server.setRequestHandler('tools/call', async (request) => {
       await this.ready();
@@ -112,7 +119,12 @@ export class McpFace {
 
   /** The tools currently listed. */
   tools(): McpToolDefinition[] {
-    return this.#table.list();
+    const tools = this.#table.list();
+    return this.#searchEnabled() ? [...tools, _searchToolDefinition(tools.length)] : tools;
+  }
+
+  #searchEnabled(): boolean {
+    return this.#o.searchTool !== false && this.#table.resolve(SEARCH_TOOL) === undefined;
   }
 
   /** Per-source status: tool count and the last error. */
@@ -163,6 +175,24 @@ export class McpFace {
         }
       }),
     );
+    if (this.#o.searchTool !== false && this.#table.resolve(SEARCH_TOOL) !== undefined) {
+      this.#logger.warn(
+        { tool: SEARCH_TOOL },
+        'a source has a tool named search_tools; the built-in search tool is not listed',
+      );
+    }
+    this.#search.sync(
+      this.#table.list().map((tool) => ({
+        document: {
+          id: tool.name,
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          namespace: this.#table.resolve(tool.name)?.source,
+        },
+        fingerprint: JSON.stringify([tool.description, tool.inputSchema]),
+      })),
+    );
     if (this.#listed && updates.some(Boolean)) await this.server.sendToolListChanged();
   }
 
@@ -175,6 +205,7 @@ export class McpFace {
   }
 
   async #call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (name === SEARCH_TOOL && this.#searchEnabled()) return this.#searchTools(args);
     const target = this.#table.resolve(name);
     if (!target) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     const check = this.#validator(name, target.contract)(args);
@@ -203,6 +234,65 @@ export class McpFace {
     if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
     throw new ProtocolError(face.error.code, face.error.message, face.error.data);
   }
+
+  #searchTools(args: Record<string, unknown>): Record<string, unknown> {
+    const { query, limit } = args;
+    if (
+      typeof query !== 'string' ||
+      query.trim() === '' ||
+      (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 50))
+    ) {
+      return {
+        content: [
+          { type: 'text', text: 'search_tools expects {"query": "<what you want to do>", "limit"?: 1..50}' },
+        ],
+        isError: true,
+      };
+    }
+    const byName = new Map(this.#table.list().map((tool) => [tool.name, tool]));
+    const matches = this.#search.search(query, (limit as number | undefined) ?? 5).map((hit) => ({
+      name: hit.id,
+      relevance: hit.score,
+      description: _firstSentence(byName.get(hit.id)?.description ?? ''),
+      use_when: hit.use_when,
+    }));
+    return {
+      content: [{ type: 'text', text: JSON.stringify(matches, null, 2) }],
+      structuredContent: { matches },
+    };
+  }
+}
+
+/** The built-in search tool's name. */
+export const SEARCH_TOOL = 'search_tools';
+
+function _searchToolDefinition(count: number): McpToolDefinition {
+  return {
+    name: SEARCH_TOOL,
+    description: `Find the tools that fit a task among the ${count} tools here without reading every schema. Returns the best matches (name, what each is for, relevance); then call the chosen tool by name.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What you want to do, in plain words' },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 50,
+          default: 5,
+          description: 'Most matches to return',
+        },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+}
+
+function _firstSentence(text: string): string {
+  const end = text.search(/[.!?](\s|$)/);
+  const sentence = end >= 0 ? text.slice(0, end + 1) : text;
+  return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence;
 }
 
 /** A native endpoint may answer with any JSON: wrap what is not a `CallToolResult` honestly. */

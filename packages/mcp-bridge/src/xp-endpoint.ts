@@ -45,6 +45,7 @@ import type { UpstreamSession } from './upstream/upstream-session.js';
 
 /** Kinds the endpoint answers itself. */
 export const CATALOG_KIND = 'xp.schema.catalog';
+export const DESCRIBE_KIND = 'xp.schema.describe';
 
 /** Options of {@link XpEndpoint}. */
 export interface XpEndpointOptions {
@@ -207,6 +208,7 @@ export class XpEndpoint {
       return this.#answerError(event, xpError('EXPIRED', `the request expired at ${getExpiration(event)}`));
     }
     if (event.kind === CATALOG_KIND) return this.#answerCatalog(event);
+    if (event.kind === DESCRIBE_KIND) return this.#answerDescribe(event);
     const tool = this.#o.catalog.tool(event.kind);
     if (!tool) return this.#answerError(event, xpError('NOT_FOUND', `no schema ${event.kind} here`));
     const required = tool.contract.auth.required_capability;
@@ -342,6 +344,29 @@ export class XpEndpoint {
       code: undefined,
       answer,
     }));
+  }
+
+  /** `xp.schema.describe`: a sealed query, a sealed ranked answer; no capability needed. */
+  async #answerDescribe(event: XpEvent): Promise<InboundOutcome> {
+    let query: unknown;
+    try {
+      const opened = openEvent(event, this.#o.identity, {
+        signatures: this.#o.signatures,
+        cipher: this.#o.cipher,
+      });
+      query = JSON.parse(opened.plaintext);
+    } catch (error) {
+      if (error instanceof SyntaxError)
+        return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
+      return this.#drop(event.id, `cannot decrypt: ${(error as Error).message}`);
+    }
+    let matches: ReturnType<EndpointCatalog['describe']>;
+    try {
+      matches = this.#o.catalog.describe(query);
+    } catch (error) {
+      return this.#answerError(event, xpError('SCHEMA_VIOLATION', (error as Error).message));
+    }
+    return this.#answer(event, `${DESCRIBE_KIND}.result`, { matches }, undefined);
   }
 
   async #answerError(request: XpEvent, error: XpErrorPayload): Promise<InboundOutcome> {

@@ -99,6 +99,44 @@ describe('Direction 1 through the real relay', () => {
   });
 });
 
+describe('xp.schema.describe through the real relay', () => {
+  it('ranks the schemas for an intent, sealed both ways, with no capability needed', async () => {
+    stack = await startStack({ grants: [] });
+    const outcome = await stack.caller.call({
+      to: stack.adapter.keys,
+      kind: 'xp.schema.describe',
+      payload: { intent: 'read the text contents of a file', limit: 3 },
+      timeoutMs: 10_000,
+    });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const { matches } = outcome.payload as {
+      matches: { kind: string; relevance: number; use_when: string }[];
+    };
+    expect(matches).toHaveLength(3);
+    expect(matches.map((m) => m.kind)).toContain(READ);
+    expect(matches[0]!.relevance).toBe(1);
+    expect(outcome.answer.kind).toBe('xp.schema.describe.result');
+    expect(stack.upstreamCalls()).toBe(0);
+  });
+
+  it('answers a malformed query with SCHEMA_VIOLATION', async () => {
+    stack = await startStack();
+    const outcome = await stack.caller.call({
+      to: stack.adapter.keys,
+      kind: 'xp.schema.describe',
+      payload: { intent_verbs: 'read' },
+      timeoutMs: 10_000,
+    });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok)
+      expect(outcome.error).toMatchObject({
+        code: 'SCHEMA_VIOLATION',
+        message: expect.stringMatching(/intent_verbs: expected an array of strings/),
+      });
+  });
+});
+
 describe('Direction 1: events injected below the relay', () => {
   it('drops a tampered signature, a stale event and a bad shape without answering', async () => {
     stack = await startStack();

@@ -46,7 +46,8 @@ describe('Direction 2: the MCP face over a real XProtocol endpoint', () => {
     const { tools } = await mcp.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toContain('fs_read_text_file');
-    expect(names).toHaveLength(14);
+    expect(names).toHaveLength(15); // 14 tools of the endpoint, and search_tools
+    expect(names.at(-1)).toBe('search_tools');
     const read = tools.find((t) => t.name === 'fs_read_text_file')!;
     expect(read.description).toMatch(/\[XProtocol: com\.test\.fs\.read_text_file via xp-test\]$/);
     const result = await mcp.callTool({
@@ -56,6 +57,23 @@ describe('Direction 2: the MCP face over a real XProtocol endpoint', () => {
     expect(result.isError).not.toBe(true);
     expect((result.content as { text: string }[])[0]!.text).toBe('hello from the filesystem\n');
     expect(stack.upstreamCalls()).toBe(1);
+  });
+
+  it('search_tools finds the right tool for a task without loading every schema', async () => {
+    stack = await startStack();
+    const { client: mcp } = await faceOverStack(stack);
+    client = mcp;
+    const result = await mcp.callTool({
+      name: 'search_tools',
+      arguments: { query: 'list the files in a directory', limit: 3 },
+    });
+    expect(result.isError).not.toBe(true);
+    const { matches } = result.structuredContent as { matches: { name: string; relevance: number }[] };
+    expect(matches).toHaveLength(3);
+    expect(matches.map((m) => m.name)).toContain('fs_list_directory');
+    const bad = await mcp.callTool({ name: 'search_tools', arguments: { query: '' } });
+    expect(bad.isError).toBe(true);
+    expect(stack.upstreamCalls()).toBe(0);
   });
 
   it('returns a schema violation as an isError tool result without sending anything', async () => {

@@ -10,6 +10,7 @@ import {
   compileArgumentValidator,
   type EndpointCatalog,
   type EndpointTool,
+  SchemaSearch,
   UpstreamSession,
   type UpstreamTransport,
 } from '@xprotocol/mcp-bridge';
@@ -53,6 +54,8 @@ export class McpSources implements EndpointCatalog {
   readonly #status = new Map<string, SourceStatus>();
   readonly #validators = new Map<string, EndpointTool['validate']>();
   readonly #compiler = new SchemaCompiler();
+  /** `xp.schema.describe` index over every published contract, kept in step on each refresh. */
+  readonly #search = new SchemaSearch();
   readonly #timers: ReturnType<typeof setTimeout>[] = [];
   #stopped = false;
 
@@ -149,6 +152,19 @@ export class McpSources implements EndpointCatalog {
       );
     }
     const diff = await this.#o.registry.refreshSource(source.name, published);
+    this.#search.sync(
+      this.#o.registry.contracts().map((contract) => ({
+        document: {
+          id: contract.kind,
+          name: this.#o.registry.origin(contract.kind)?.tool ?? contract.kind,
+          description: contract.description,
+          inputSchema: contract.payload,
+          namespace: (contract.source as { namespace?: string }).namespace,
+          ...(contract.semantic !== undefined && { semantic: contract.semantic }),
+        },
+        fingerprint: `${contract.kind}@${contract.version}`,
+      })),
+    );
     Object.assign(status, {
       connected: true,
       toolCount: published.length,
@@ -193,6 +209,11 @@ export class McpSources implements EndpointCatalog {
   /** {@link EndpointCatalog.page}: the registry's pages (sorted by kind, byte-bounded). */
   page(request: unknown) {
     return catalogPage(this.#o.registry, parseCatalogRequest(request));
+  }
+
+  /** {@link EndpointCatalog.describe}: ranked matches for an `xp.schema.describe` query. */
+  describe(query: unknown) {
+    return this.#search.describe(query);
   }
 
   /** Stops refreshing and closes every upstream session (ending stdio children). */

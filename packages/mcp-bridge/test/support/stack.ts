@@ -14,6 +14,7 @@ import {
   compileArgumentValidator,
   type EndpointCatalog,
   type EndpointTool,
+  SchemaSearch,
   StateDatabase,
   UpstreamSession,
   XpCaller,
@@ -92,7 +93,21 @@ export async function startStack(
       validate: compileArgumentValidator(contract.payload),
     });
   }
+  const search = new SchemaSearch();
+  search.sync(
+    translation.contracts.map((contract) => ({
+      document: {
+        id: contract.kind,
+        name: (contract.source as { mcp_tool: string }).mcp_tool,
+        description: contract.description,
+        inputSchema: contract.payload,
+        namespace: 'com.test.fs',
+      },
+      fingerprint: `${contract.kind}@${contract.version}`,
+    })),
+  );
   const catalog: EndpointCatalog = {
+    describe: (query) => search.describe(query),
     tool: (kind) => byKind.get(kind),
     page: (request) => catalogPage(translation.contracts, parseCatalogRequest(request)),
   };

@@ -1,0 +1,53 @@
+/**
+ * Tool search over a live catalog (issue #4, seed §4.6 mechanism 3): a `@xprotocol/semantic`
+ * `ToolIndex` kept in step with a set of documents — the endpoint's contracts for
+ * `xp.schema.describe`, the MCP face's tools for `search_tools`. `sync` adds, replaces and removes
+ * only what changed, so a refresh of a large catalog stays cheap.
+ * @module
+ */
+import {
+  type DescribeMatch,
+  describeQuery,
+  type SearchHit,
+  type ToolDocument,
+  ToolIndex,
+} from '@xprotocol/semantic';
+
+/** A document and the fingerprint that tells when it changed (e.g. `kind@version`). */
+export interface SearchEntry {
+  document: ToolDocument;
+  fingerprint: string;
+}
+
+/** A search index that follows a changing set of documents. */
+export class SchemaSearch {
+  #index = new ToolIndex();
+  readonly #fingerprints = new Map<string, string>();
+
+  /** Makes the index hold exactly `entries` (by `document.id`). */
+  sync(entries: readonly SearchEntry[]): void {
+    const wanted = new Map(entries.map((entry) => [entry.document.id, entry]));
+    const stale = [...this.#fingerprints.keys()].filter(
+      (id) => wanted.get(id)?.fingerprint !== this.#fingerprints.get(id),
+    );
+    if (stale.length > 0) this.#index.remove(stale);
+    for (const id of stale) this.#fingerprints.delete(id);
+    const fresh = [...wanted.values()].filter((entry) => !this.#fingerprints.has(entry.document.id));
+    if (fresh.length > 0) this.#index.add(fresh.map((entry) => entry.document));
+    for (const entry of fresh) this.#fingerprints.set(entry.document.id, entry.fingerprint);
+  }
+
+  /** Answers an `xp.schema.describe` query; throws a `SemanticError` on a malformed one. */
+  describe(query: unknown): DescribeMatch[] {
+    return describeQuery(this.#index, (query ?? {}) as Parameters<typeof describeQuery>[1]);
+  }
+
+  /** Free-text search, best first. */
+  search(text: string, limit: number): SearchHit[] {
+    return this.#index.search(text, { limit });
+  }
+
+  get size(): number {
+    return this.#fingerprints.size;
+  }
+}
