@@ -131,14 +131,16 @@ interface _Profile {
   readonly descriptionWords: ReadonlySet<string>;
 }
 
-function _profile(tool: ToolLike, namespace: string): _Profile {
+function _profile(tool: ToolLike, namespace: string, withWords = true): _Profile {
   const parsed = parseToolName(tool.name);
   const description = typeof tool.description === 'string' ? tool.description : '';
   const verb = _verbOf(parsed, description);
   const subjects = new Set(parsed.subjectTokens.map(singularize));
   const last = parsed.subjectTokens[_headIndex(parsed.subjectTokens)];
   const words = new Set<string>();
-  for (const m of description.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) words.add(singularize(m[0]));
+  if (withWords) {
+    for (const m of description.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) words.add(singularize(m[0]));
+  }
   return {
     name: tool.name,
     namespace,
@@ -364,6 +366,29 @@ export function annotateTool(
   return _annotate(_profile(tool, namespace), others, overrides);
 }
 
+/** The search-relevant annotation fields, without siblings or the quality score. @internal */
+export function _searchAnnotations(
+  tool: ToolLike,
+  namespace: string,
+): Pick<SemanticAnnotations, 'intent_verbs' | 'data_subjects' | 'domain' | 'use_when'> {
+  const self = _profile(tool, namespace, false);
+  return {
+    intent_verbs: _intentVerbs(self),
+    data_subjects: _dataSubjects(self),
+    domain: domainOf(namespace),
+    use_when: _useWhen(self),
+  };
+}
+
+function _intentVerbs(self: _Profile): string[] {
+  const intent: string[] = [];
+  if (self.verb !== null) {
+    intent.push(self.verb);
+    for (const v of verbGroupOf(self.verb)?.intentVerbs ?? []) if (!intent.includes(v)) intent.push(v);
+  }
+  return intent;
+}
+
 /**
  * Annotates every tool of one source at once (each tool's siblings are the others); the same
  * result as {@link annotateTool} per tool, in input order, with each tool read once.
@@ -389,13 +414,8 @@ function _annotate(
   others: readonly _Profile[],
   overrides: SemanticOverrides | undefined,
 ): SemanticAnnotations {
-  const intent: string[] = [];
-  if (self.verb !== null) {
-    intent.push(self.verb);
-    for (const v of verbGroupOf(self.verb)?.intentVerbs ?? []) if (!intent.includes(v)) intent.push(v);
-  }
   const generated: SemanticAnnotations = {
-    intent_verbs: intent,
+    intent_verbs: _intentVerbs(self),
     data_subjects: _dataSubjects(self),
     domain: domainOf(self.namespace),
     related_schemas: _related(self, others).map((p) => p.kind),

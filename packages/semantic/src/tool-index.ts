@@ -10,7 +10,7 @@
  */
 import SearchableMap from 'minisearch/SearchableMap';
 import { _verbLemma } from './_lemma.js';
-import { annotateTool, type SemanticAnnotations } from './annotate.js';
+import { _searchAnnotations, annotateTool, type SemanticAnnotations } from './annotate.js';
 import { CONCEPT_PREFIX, conceptWeights } from './concepts.js';
 import { SemanticError } from './errors.js';
 import { singularize } from './inflect.js';
@@ -101,13 +101,23 @@ const FIELDS: readonly SearchField[] = [
   'namespace',
   'concepts',
 ];
+const FIELD_COUNT = FIELDS.length;
 
-/** Per-field term frequencies of one term in one document, in {@link FIELDS} order. */
-type _FieldTf = Float64Array;
+/**
+ * The postings of one term: the slots of the documents holding it and, flattened, their per-field
+ * term frequencies (`tf[i * FIELDS.length + f]`).
+ */
+interface _Posting {
+  readonly slots: number[];
+  readonly tf: number[];
+}
 
 interface _Entry {
+  /** Dense integer handle used by postings and score accumulators. */
+  readonly slot: number;
   readonly doc: ToolDocument;
-  readonly semantic: SemanticAnnotations;
+  /** The fields search reads (generated, with the document's own `semantic` on top). */
+  readonly semantic: Pick<SemanticAnnotations, 'intent_verbs' | 'data_subjects' | 'domain' | 'use_when'>;
   readonly verbClass: VerbClass | null;
   readonly subjects: ReadonlySet<string>;
   readonly domain: string;
@@ -177,11 +187,13 @@ export class ToolIndex {
   readonly #verbTermWeight: number;
   readonly #concepts: boolean;
   readonly #entries = new Map<string, _Entry>();
-  /**
-   * The term dictionary: MiniSearch's radix tree (`SearchableMap`), for exact and prefix lookup;
-   * each term maps to its postings, document id → per-field term frequencies.
-   */
-  readonly #postings = new SearchableMap<Map<string, _FieldTf>>();
+  /** Entries by slot (holes after removal are reused). */
+  readonly #slots: (_Entry | undefined)[] = [];
+  readonly #freeSlots: number[] = [];
+  /** Postings by term. */
+  readonly #postings = new Map<string, _Posting>();
+  /** The term dictionary for prefix lookup: MiniSearch's radix tree (`SearchableMap`). */
+  readonly #dictionary = new SearchableMap<true>();
   readonly #k1: number;
   readonly #b: number;
   readonly #totalLen = new Float64Array(FIELDS.length);
@@ -209,7 +221,10 @@ export class ToolIndex {
 
   /** The annotations the index holds for a tool (generated or given), or `undefined`. */
   annotations(id: string): SemanticAnnotations | undefined {
-    return this.#entries.get(id)?.semantic;
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return undefined;
+    const { doc } = entry;
+    return { ...annotateTool(doc, [], doc.namespace ?? ''), ...(doc.semantic ?? {}) };
   }
 
   /** Ids of all indexed tools, sorted. */
@@ -240,8 +255,7 @@ export class ToolIndex {
     }
     for (const doc of documents) {
       const namespace = doc.namespace ?? '';
-      const generated = annotateTool(doc, [], namespace);
-      const semantic: SemanticAnnotations = { ...generated, ...(doc.semantic ?? {}) };
+      const semantic = { ..._searchAnnotations(doc, namespace), ...(doc.semantic ?? {}) };
       const parsed = parseToolName(doc.name);
       const verbClass =
         parsed.verbClass ??
@@ -255,7 +269,7 @@ export class ToolIndex {
         params: _paramText(doc.inputSchema).join(' '),
         namespace,
       };
-      const termTf = new Map<string, _FieldTf>();
+      const termTf = new Map<string, number[]>();
       const len = new Float64Array(FIELDS.length);
       const conceptSource: string[] = [];
       FIELDS.forEach((field, f) => {
@@ -271,7 +285,7 @@ export class ToolIndex {
         for (const [t, c] of counts) {
           let row = termTf.get(t);
           if (row === undefined) {
-            row = new Float64Array(FIELDS.length);
+            row = new Array<number>(FIELD_COUNT).fill(0);
             termTf.set(t, row);
           }
           row[f] = c;
@@ -279,15 +293,19 @@ export class ToolIndex {
         }
         this.#totalLen[f] = this.#totalLen[f]! + len[f]!;
       });
+      const slot = this.#freeSlots.pop() ?? this.#slots.length;
       for (const [t, row] of termTf) {
         let posting = this.#postings.get(t);
         if (posting === undefined) {
-          posting = new Map();
+          posting = { slots: [], tf: [] };
           this.#postings.set(t, posting);
+          this.#dictionary.set(t, true);
         }
-        posting.set(doc.id, row);
+        posting.slots.push(slot);
+        for (const c of row) posting.tf.push(c);
       }
-      this.#entries.set(doc.id, {
+      const entry: _Entry = {
+        slot,
         doc,
         semantic,
         verbClass,
@@ -295,7 +313,9 @@ export class ToolIndex {
         domain: semantic.domain,
         terms: [...termTf.keys()],
         len,
-      });
+      };
+      this.#entries.set(doc.id, entry);
+      this.#slots[slot] = entry;
     }
   }
 
@@ -306,12 +326,21 @@ export class ToolIndex {
       const entry = this.#entries.get(id);
       if (entry === undefined) continue;
       this.#entries.delete(id);
+      this.#slots[entry.slot] = undefined;
+      this.#freeSlots.push(entry.slot);
       for (let f = 0; f < FIELDS.length; f++) this.#totalLen[f] = this.#totalLen[f]! - entry.len[f]!;
       for (const t of entry.terms) {
         const posting = this.#postings.get(t);
         if (posting === undefined) continue;
-        posting.delete(id);
-        if (posting.size === 0) this.#postings.delete(t);
+        const at = posting.slots.indexOf(entry.slot);
+        if (at >= 0) {
+          posting.slots.splice(at, 1);
+          posting.tf.splice(at * FIELDS.length, FIELDS.length);
+        }
+        if (posting.slots.length === 0) {
+          this.#postings.delete(t);
+          this.#dictionary.delete(t);
+        }
       }
       removed++;
     }
@@ -363,7 +392,7 @@ export class ToolIndex {
       const verbFactor = _VERB_STEMS.has(term) ? this.#verbTermWeight : 1;
       if (this.#postings.has(term)) weights.set(term, Math.max(weights.get(term) ?? 0, w * verbFactor));
       if (this.#prefixMin > 0 && term.length >= this.#prefixMin && !term.startsWith(CONCEPT_PREFIX)) {
-        for (const derived of this.#postings.atPrefix(term).keys()) {
+        for (const derived of this.#dictionary.atPrefix(term).keys()) {
           if (derived === term) continue;
           const pw = PREFIX_WEIGHT * verbFactor;
           if ((weights.get(derived) ?? 0) < pw) weights.set(derived, pw);
@@ -377,29 +406,41 @@ export class ToolIndex {
     const boosts = FIELDS.map((f) => this.#boosts[f]);
     for (let f = 0; f < FIELDS.length; f++) norm[f] = this.#totalLen[f]! > 0 ? n / this.#totalLen[f]! : 1;
     // Term-at-a-time BM25F, terms in sorted order so the float sums never depend on insertion order.
-    const lex = new Map<string, number>();
-    const con = new Map<string, number>();
+    const size = this.#slots.length;
+    const lex = new Float64Array(size);
+    const con = new Float64Array(size);
+    const touched = new Uint8Array(size);
+    const candidates: number[] = [];
     for (const term of [...weights.keys()].sort()) {
       const posting = this.#postings.get(term)!;
-      const df = posting.size;
+      const df = posting.slots.length;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       const scale = weights.get(term)! * idf;
       const acc = term.startsWith(CONCEPT_PREFIX) ? con : lex;
-      for (const [id, row] of posting) {
-        const len = this.#entries.get(id)!.len;
+      const { slots, tf: tfs } = posting;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        const len = this.#slots[slot]!.len;
         let tf = 0;
-        for (let f = 0; f < row.length; f++) {
-          const c = row[f]!;
+        for (let f = 0, o = i * FIELD_COUNT; f < FIELD_COUNT; f++, o++) {
+          const c = tfs[o]!;
           if (c !== 0) tf += (boosts[f]! * c) / (1 - b + b * len[f]! * norm[f]!);
         }
         if (tf === 0) continue;
-        acc.set(id, (acc.get(id) ?? 0) + (scale * (tf * (k1 + 1))) / (k1 + tf));
+        acc[slot] = acc[slot]! + (scale * (tf * (k1 + 1))) / (k1 + tf);
+        if (touched[slot] === 0) {
+          touched[slot] = 1;
+          candidates.push(slot);
+        }
       }
     }
-    const hits: SearchHit[] = [];
-    for (const id of new Set([...lex.keys(), ...con.keys()])) {
-      const entry = this.#entries.get(id)!;
-      if (domain !== undefined && entry.domain !== domain) continue;
+    const scores = new Float64Array(candidates.length);
+    candidates.forEach((slot, i) => {
+      const entry = this.#slots[slot]!;
+      if (domain !== undefined && entry.domain !== domain) {
+        scores[i] = Number.NEGATIVE_INFINITY;
+        return;
+      }
       let bonus = 1;
       if (entry.verbClass !== null && classes.has(entry.verbClass)) bonus += this.#verbBoost;
       for (const s of entry.subjects) {
@@ -408,9 +449,18 @@ export class ToolIndex {
           break;
         }
       }
-      const score = ((lex.get(id) ?? 0) + (con.get(id) ?? 0)) * bonus;
-      hits.push({ id, score: Math.round(score * 1e6) / 1e6, use_when: entry.semantic.use_when });
-    }
+      scores[i] = Math.round((lex[slot]! + con[slot]!) * bonus * 1e6) / 1e6;
+    });
+    // Keep what can reach the top `limit` (ties at the cut included), then order by score and id.
+    let cut = Number.NEGATIVE_INFINITY;
+    if (candidates.length > limit) cut = Float64Array.from(scores).sort()[candidates.length - limit]!;
+    const hits: SearchHit[] = [];
+    candidates.forEach((slot, i) => {
+      const score = scores[i]!;
+      if (score === Number.NEGATIVE_INFINITY || score < cut) return;
+      const entry = this.#slots[slot]!;
+      hits.push({ id: entry.doc.id, score, use_when: entry.semantic.use_when });
+    });
     hits.sort(_byScoreThenId);
     return hits.slice(0, limit);
   }

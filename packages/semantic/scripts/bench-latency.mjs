@@ -1,0 +1,82 @@
+// Search latency distribution (median, p90, p99) and build time over 3,360 tools (the 672 dev
+// tools under five namespaces), ToolIndex beside the plain BM25 baseline in the same process:
+// `node scripts/bench-latency.mjs` after build. Complements bench/search.bench.ts (vitest bench
+// reports means and p99 but not medians).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ToolIndex } from '../dist/index.js';
+import { PlainBm25 } from './baseline-bm25.mjs';
+
+const DATA = new URL('../../../../shared/data/', import.meta.url).pathname;
+const docs = [];
+for (let copy = 0; copy < 5; copy++) {
+  for (const file of readdirSync(join(DATA, 'mcp-servers')).sort()) {
+    const dump = JSON.parse(readFileSync(join(DATA, 'mcp-servers', file), 'utf8'));
+    const ns = `com.example.${dump.server.slug.replace(/[^A-Za-z0-9]+/g, '_')}${copy ? `_${copy}` : ''}`;
+    for (const t of dump.tools) {
+      docs.push({
+        id: `${ns}.${t.name}`,
+        name: t.name,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        namespace: ns,
+      });
+    }
+  }
+}
+const single = JSON.parse(readFileSync(join(DATA, 'retrieval', 'metatool-single.json'), 'utf8'));
+const queries = [
+  'read the contents of a file',
+  'create a pull request',
+  'post a message to slack',
+  'take a screenshot of the current page',
+  'list my cloudflare workers',
+  'delete a kv namespace key',
+  'run a sql query against postgres',
+  'search the web for recent news',
+  'geocode an address',
+  'restart the heroku dyno',
+  ...single.queries.filter((_, i) => i % 100 === 0).map((q) => q.text),
+];
+
+function quantiles(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { median: q(0.5), p90: q(0.9), p99: q(0.99), max: s[s.length - 1] };
+}
+
+const rows = [];
+for (const [name, make] of [
+  ['ToolIndex', () => new ToolIndex()],
+  ['plain BM25', () => new PlainBm25()],
+]) {
+  const builds = [];
+  let index;
+  for (let r = 0; r < 3; r++) {
+    const t0 = performance.now();
+    index = make();
+    index.add(docs);
+    builds.push(performance.now() - t0);
+  }
+  for (const q of queries) index.search(q, { limit: 10 }); // warm-up
+  const times = [];
+  for (let round = 0; round < 5; round++) {
+    for (const q of queries) {
+      const t0 = performance.now();
+      index.search(q, { limit: 10 });
+      times.push(performance.now() - t0);
+    }
+  }
+  const l = quantiles(times);
+  const fmt = (x) => Math.round(x * 100) / 100;
+  rows.push({
+    system: name,
+    tools: docs.length,
+    'build ms (median of 3)': fmt(quantiles(builds).median),
+    searches: times.length,
+    'median ms': fmt(l.median),
+    'p90 ms': fmt(l.p90),
+    'p99 ms': fmt(l.p99),
+  });
+}
+console.table(rows);
