@@ -78,12 +78,17 @@ describe('Registry (seed §7.1, §7.2)', () => {
       { kind: 'com.acme.fs.write_file', version: '2.0.0' },
     ]);
     expect(registry.kindOfTool('filesystem', 'read_file')).toBeUndefined();
+    // list_directory's semantic annotations named its removed siblings (related schemas): a patch
+    expect(gone.changed).toMatchObject([
+      { kind: 'com.acme.fs.list_directory', from: '1.0.0', to: '1.0.1', bump: 'patch' },
+    ]);
+    expect(gone.changed[0]?.reasons).toContain('patch: semantic changed');
     const description = await registry.refreshSource(
       'filesystem',
       translate('filesystem', NS, [{ ...LIST, description: 'List the entries of a directory' }]),
     );
     expect(description.changed).toMatchObject([
-      { kind: 'com.acme.fs.list_directory', from: '1.0.0', to: '1.0.1', bump: 'patch' },
+      { kind: 'com.acme.fs.list_directory', from: '1.0.1', to: '1.0.2', bump: 'patch' },
     ]);
   });
 
