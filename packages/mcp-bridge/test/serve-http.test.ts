@@ -121,9 +121,18 @@ describe('the MCP face over Streamable HTTP', () => {
   });
 
   it('lets a new client initialize after another (a restarted client reconnects)', async () => {
+    const first = await connectClient();
+    await first.listTools();
     const second = await connectClient();
     const { tools } = await second.listTools();
     expect(tools.map((t) => t.name)).toContain('fs_read_text_file');
+    // The replaced session is gone: its next request is refused with 404 (session not found).
+    const stale = await first.listTools().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(stale).toMatchObject({ data: { status: 404 } });
+    expect(String(stale)).toContain('Session not found');
   });
 
   it('refuses a foreign Host header with 403', async () => {

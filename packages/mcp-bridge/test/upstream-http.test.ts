@@ -136,10 +136,21 @@ describe.each(MODES)('UpstreamSession over $transport (server-everything $mode)'
       upstream.callTool('echo', [1] as unknown as Record<string, unknown>, { timeoutMs: 5000 }),
     );
     expect(jsonRpc.code).toBe('UPSTREAM_ERROR');
+    // A second session stays open for the outage below; closing the first ends its server session.
+    const later = session({
+      name: 'everything',
+      transport: { type: transport, url: `http://127.0.0.1:${proxy.port}${path}`, bearerToken: token },
+      logger,
+      minReconnectMs: 50,
+    });
+    await later.connect();
+    await upstream.close();
 
     const methods = new Set(proxy.requests.map((r) => r.method));
     expect(methods.has('POST')).toBe(true);
     expect(methods.has('GET')).toBe(true);
+    // Streamable HTTP sessions are terminated with DELETE on close (legacy SSE has no such request).
+    expect(methods.has('DELETE')).toBe(transport === 'streamable_http');
     expect(proxy.requests.length).toBeGreaterThanOrEqual(4);
     for (const request of proxy.requests) {
       expect(request.headers.authorization, `${request.method} ${request.path}`).toBe(`Bearer ${token}`);
@@ -147,9 +158,9 @@ describe.each(MODES)('UpstreamSession over $transport (server-everything $mode)'
 
     // Take the server away: the failures must not carry the token either.
     await proxy.close();
-    const down = await rejection(upstream.callTool('echo', { message: 'x' }, { timeoutMs: 5000 }));
+    const down = await rejection(later.callTool('echo', { message: 'x' }, { timeoutMs: 5000 }));
     expect(down.code).toBe('UPSTREAM_UNAVAILABLE');
-    const reconnect = await rejection(upstream.callTool('echo', { message: 'x' }, { timeoutMs: 5000 }));
+    const reconnect = await rejection(later.callTool('echo', { message: 'x' }, { timeoutMs: 5000 }));
     expect(reconnect.code).toBe('UPSTREAM_UNAVAILABLE');
     for (const error of [jsonRpc, down, reconnect]) expect(String(error)).not.toContain(token);
     expect(logger.entries.length).toBeGreaterThan(0);

@@ -154,12 +154,27 @@ export class UpstreamSession {
     }
   }
 
-  /** Ends the session and, for stdio, the child process. */
+  /**
+   * Ends the session: a Streamable HTTP session is terminated on the server (`DELETE`, at most
+   * one second), a stdio child is ended.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     const client = this.#client;
     this.#client = undefined;
-    await client?.close().catch(() => {});
+    if (!client) return;
+    const transport = client.transport;
+    if (transport instanceof StreamableHTTPClientTransport) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        transport.terminateSession().catch(() => {}),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 1000);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    await client.close().catch(() => {});
   }
 
   /** Classifies a failed request; a failure of the connection itself drops the session. */
