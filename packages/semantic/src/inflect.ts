@@ -130,6 +130,36 @@ const IE_NOUNS: ReadonlySet<string> = new Set([
   'zombie',
 ]);
 
+/** Singular nouns ending in `-i` (plural `-is`, which the rule would read as singular `-is`). */
+const I_NOUNS: ReadonlySet<string> = new Set([
+  'api',
+  'cli',
+  'emoji',
+  'gui',
+  'kpi',
+  'poi',
+  'roi',
+  'ski',
+  'taxi',
+  'ui',
+  'uri',
+  'wiki',
+]);
+
+/** Singular nouns ending in `-che` (plural `-ches`, which the rule would read as `-ch` + `-es`). */
+const CHE_NOUNS: ReadonlySet<string> = new Set([
+  'avalanche',
+  'cache',
+  'cliche',
+  'creche',
+  'headache',
+  'moustache',
+  'mustache',
+  'niche',
+  'psyche',
+  'quiche',
+]);
+
 /** Singular nouns ending in `-us` whose plural is `-uses`. */
 const US_NOUNS: ReadonlySet<string> = new Set([
   'alias',
@@ -195,6 +225,7 @@ export function singularize(noun: string): string {
     const ie = noun.slice(0, -1);
     return IE_NOUNS.has(ie) ? ie : `${noun.slice(0, -3)}y`;
   }
+  if (noun.endsWith('is') && I_NOUNS.has(noun.slice(0, -1))) return noun.slice(0, -1); // apis → api
   if (/(?:ss|us|is)$/.test(noun)) return noun; // class, status, analysis: singular already
   if (noun.endsWith('uses')) {
     const base = noun.slice(0, -2);
@@ -204,7 +235,8 @@ export function singularize(noun: string): string {
     const base = noun.slice(0, -2);
     if (US_NOUNS.has(base)) return base; // aliases, canvases
   }
-  if (/(?:sses|xes|zzes|ches|shes)$/.test(noun)) return noun.slice(0, -2);
+  if (noun.endsWith('ches') && CHE_NOUNS.has(noun.slice(0, -1))) return noun.slice(0, -1);
+  if (/(?:sses|xes|zzes|ches|shes|[^aeiouz]zes)$/.test(noun)) return noun.slice(0, -2);
   if (noun.endsWith('s')) return noun.slice(0, -1);
   return noun;
 }

@@ -30,6 +30,12 @@ describe('inflector', () => {
     ['database', 'databases'],
     ['response', 'responses'],
     ['process', 'processes'],
+    ['cache', 'caches'],
+    ['branch', 'branches'],
+    ['waltz', 'waltzes'],
+    ['size', 'sizes'],
+    ['api', 'apis'],
+    ['wiki', 'wikis'],
   ])('%s ↔ %s', (singular, plural) => {
     expect(pluralize(singular)).toBe(plural);
     expect(singularize(plural)).toBe(singular);
