@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import Ajv, { type AnySchema } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019.js';
-import Ajv2020 from 'ajv/dist/2020.js';
-import Ajv04 from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import { Ajv, type AnySchema } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import Ajv04Module from 'ajv-draft-04';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { compileMatcher, compileSchema, GbnfCompileError } from '../src/index.js';
 
@@ -27,6 +27,14 @@ const rows: Row[] = gunzipSync(readFileSync(DATA))
   .map((l) => JSON.parse(l) as Row)
   .filter((_, i) => i % 25 === 0);
 
+type AjvLike = InstanceType<typeof Ajv>;
+// ajv-draft-04 and ajv-formats are CommonJS with `exports.default`; take whichever the loader gives
+const Ajv04 = ((Ajv04Module as unknown as { default?: unknown }).default ?? Ajv04Module) as unknown as new (
+  options: object,
+) => AjvLike;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: AjvLike) => void;
+
 /** The adapter's validator for a schema's dialect (ajv, non-strict, with ajv-formats). */
 function ajvFor(schema: unknown): ((data: unknown) => boolean) | undefined {
   const uri =
@@ -40,7 +48,7 @@ function ajvFor(schema: unknown): ((data: unknown) => boolean) | undefined {
       : uri.includes('draft-0')
         ? Ajv
         : Ajv2020;
-  const ajv = new Ctor({ strict: false, logger: false });
+  const ajv = new (Ctor as new (options: object) => AjvLike)({ strict: false, logger: false });
   addFormats(ajv);
   try {
     const v = ajv.compile(schema as AnySchema);
