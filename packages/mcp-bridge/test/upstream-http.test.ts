@@ -227,6 +227,29 @@ describe.each(MODES)('UpstreamSession over $transport (server-everything $mode)'
   });
 });
 
+it('a Streamable HTTP server restarted between calls: the stale session is replaced without a hang', async () => {
+  const first = await everything('streamableHttp');
+  const upstream = session({ name: 'everything', transport: { type: 'streamable_http', url: first.url } });
+  expect(text(await upstream.callTool('echo', { message: 'before' }, { timeoutMs: 5000 }))).toBe(
+    'Echo: before',
+  );
+  await first.kill();
+  await everything('streamableHttp', first.port);
+  // The new process does not know the old session id. If the session noticed its lost stream
+  // already, this call opens a new session and succeeds; otherwise it fails (never re-sent)
+  // with UPSTREAM_UNAVAILABLE. It never hangs and is never an UPSTREAM_ERROR.
+  const outcome = await upstream.callTool('echo', { message: 'maybe' }, { timeoutMs: 5000 }).then(
+    (result) => text(result),
+    (error: unknown) => error,
+  );
+  if (typeof outcome === 'string') expect(outcome).toBe('Echo: maybe');
+  else expect(outcome).toMatchObject({ name: 'BridgeError', code: 'UPSTREAM_UNAVAILABLE' });
+  // ...and the next one initializes a new session at once (no failed connect, so no backoff).
+  expect(text(await upstream.callTool('echo', { message: 'after' }, { timeoutMs: 5000 }))).toBe(
+    'Echo: after',
+  );
+});
+
 it('reports a server that was never up with UPSTREAM_UNAVAILABLE and the URL', async () => {
   // A loopback port that was just free: nothing listens there.
   const probe = createServer();
