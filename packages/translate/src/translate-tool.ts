@@ -108,6 +108,7 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
   const published: JsonObject = _published(tool);
   const json = checkJsonSafety(published, limits.maxDepth + 2);
   if (!json.ok) return refuse('UNSAFE_SCHEMA', json.reason, json.pointer);
+  const compiler = ctx.compiler ?? new SchemaCompiler();
   for (const field of ['inputSchema', 'outputSchema'] as const) {
     const schema = tool[field];
     if (schema === undefined) continue;
@@ -117,7 +118,7 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
       warn('RECURSIVE_SCHEMA', `${field} is recursive (allowed: every cycle steps into a child value)`);
     // compile the canonical form: ajv reports problems in key order, which must not be the input's
     const canonical = JSON.parse(canonicalSchemaJson(schema)) as JsonObject;
-    const compiled = (ctx.compiler ?? new SchemaCompiler()).compile(canonical);
+    const compiled = compiler.compile(canonical);
     if (!compiled.ok) return refuse('INVALID_SCHEMA', `${field}: ${compiled.reason}`, `/${field}`);
     if (!compiled.unicodeRegExp) {
       warn(
