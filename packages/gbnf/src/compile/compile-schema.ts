@@ -318,7 +318,9 @@ function refLabel(ptr: string, fallback: string): string {
   const segs = ptr.split('/');
   const last = segs[segs.length - 1] ?? fallback;
   const decoded = last.replace(/~1/g, '/').replace(/~0/g, '~');
-  return `def-${decoded}`;
+  // URLs and dotted names (io.k8s.api.core.v1.Pod) keep their last parts: v1-pod
+  const tail = decoded.split(/[#/]/).filter(Boolean).pop() ?? decoded;
+  return `def-${tail.split('.').slice(-2).join('-')}`;
 }
 
 function unique(xs: string[]): string[] {

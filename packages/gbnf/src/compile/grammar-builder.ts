@@ -10,6 +10,7 @@ export class _GrammarBuilder {
   private readonly bodies = new Map<string, string>();
   private readonly byBody = new Map<string, string>();
   private readonly maxRules: number;
+  private readonly next = new Map<string, number>();
 
   constructor(maxRules: number) {
     this.maxRules = maxRules;
@@ -19,8 +20,9 @@ export class _GrammarBuilder {
   reserve(label: string): string {
     const base = _ruleName(label);
     let name = base;
-    for (let i = 2; this.bodies.has(name) || (RESERVED.has(name) && label !== 'root'); i++)
-      name = `${base}-${i}`;
+    let i = this.next.get(base) ?? 2;
+    while (this.bodies.has(name) || (RESERVED.has(name) && label !== 'root')) name = `${base}-${i++}`;
+    this.next.set(base, i);
     if (this.bodies.size >= this.maxRules) {
       throw new GbnfCompileError('TOO_LARGE', '#', `grammar exceeds maxRules (${this.maxRules})`);
     }
