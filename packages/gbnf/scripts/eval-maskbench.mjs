@@ -56,10 +56,12 @@ const t = {
   crashes: 0,
   schemasInvalidAccepted: 0,
   schemasValidRejected: 0,
+  invalidAcceptedAjvValid: 0,
 };
 const reasons = new Map();
 const times = [];
 const failures = [];
+const invalidAccepted = [];
 const started = performance.now();
 for (const line of lines) {
   const row = JSON.parse(line);
@@ -108,7 +110,11 @@ for (const line of lines) {
         if (test.valid) vr++;
         else {
           va++;
-          if (ajv?.(test.data) === true) t.invalidAcceptedAjvValid++;
+          const ajvValid = ajv?.(test.data) === true;
+          if (ajvValid) t.invalidAcceptedAjvValid++;
+          invalidAccepted.push(
+            `${row.file} — "${test.description}" (ajv: ${ajvValid ? 'valid' : 'invalid'})`,
+          );
         }
         if (failures.length < showFailures)
           failures.push({
@@ -146,5 +152,6 @@ const sum = times.reduce((a, b) => a + b, 0);
 console.log(
   `compile time per schema: median ${q(0.5).toFixed(2)} ms, p99 ${q(0.99).toFixed(2)} ms, total ${(sum / 1000).toFixed(2)} s (whole run ${(total / 1000).toFixed(1)} s)`,
 );
+for (const line of invalidAccepted) console.log(`  invalid accepted: ${line}`);
 if (failures.length > 0) console.log(JSON.stringify(failures, null, 1));
 if (t.invalidAccepted > t.invalidAcceptedAjvValid || t.crashes > 0) process.exitCode = 1;
