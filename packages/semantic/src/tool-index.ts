@@ -200,6 +200,23 @@ export class ToolIndex {
 
   constructor(options: ToolIndexOptions = {}) {
     this.#boosts = Object.freeze({ ...DEFAULT_FIELD_BOOSTS, ...(options.fieldBoosts ?? {}) });
+    const numbers: [string, unknown, number, number][] = [
+      ...FIELDS.map((f): [string, unknown, number, number] => [`fieldBoosts.${f}`, this.#boosts[f], 0, 100]),
+      ['verbBoost', options.verbBoost ?? 0.1, 0, 10],
+      ['subjectBoost', options.subjectBoost ?? 0.1, 0, 10],
+      ['bm25.k1', options.bm25?.k1 ?? 2, 1e-9, 100],
+      ['bm25.b', options.bm25?.b ?? 0.75, 0, 1],
+      ['prefixMinLength', options.prefixMinLength ?? 5, 0, 1000],
+      ['verbTermWeight', options.verbTermWeight ?? 0.5, 0, 10],
+    ];
+    for (const [name, value, min, max] of numbers) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+        throw new SemanticError(
+          'INVALID_ARGUMENT',
+          `${name}: expected a number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+        );
+      }
+    }
     this.#verbBoost = options.verbBoost ?? 0.1;
     this.#subjectBoost = options.subjectBoost ?? 0.1;
     this.#prefixMin = options.prefixMinLength ?? 5;
@@ -219,7 +236,11 @@ export class ToolIndex {
     return this.#entries.has(id);
   }
 
-  /** The annotations the index holds for a tool (generated or given), or `undefined`. */
+  /**
+   * A tool's annotations as the index sees them, or `undefined`: generated without siblings (so
+   * `related_schemas` is empty — use `annotateTools` on a whole source for those), with the
+   * document's own `semantic` fields on top.
+   */
   annotations(id: string): SemanticAnnotations | undefined {
     const entry = this.#entries.get(id);
     if (entry === undefined) return undefined;

@@ -109,6 +109,8 @@ describe('ToolIndex', () => {
     expect(index.size).toBe(1);
     expect(() => index.search('x', { limit: -1 })).toThrow(/non-negative integer/);
     expect(index.search('the of and')).toEqual([]);
+    expect(() => new ToolIndex({ bm25: { b: 2 } })).toThrow(/bm25\.b: expected a number from 0 to 1, got 2/);
+    expect(() => new ToolIndex({ fieldBoosts: { name: -1 } })).toThrow(/fieldBoosts\.name/);
   });
 
   it('filters by domain and answers describeQuery with relevance and use_when', () => {
