@@ -131,7 +131,30 @@ interface _Profile {
   readonly descriptionWords: ReadonlySet<string>;
 }
 
+/**
+ * Profiles already computed, per tool object: `annotateTool` is called once per tool with the same
+ * siblings, so each sibling would otherwise be re-read n times. An entry is reused only while the
+ * tool's name and description are unchanged (a mutated tool object is read again).
+ */
+const _PROFILES = new WeakMap<object, Map<string, _Profile>>();
+
 function _profile(tool: ToolLike, namespace: string, withWords = true): _Profile {
+  if (!withWords || typeof tool !== 'object' || tool === null)
+    return _readProfile(tool, namespace, withWords);
+  let byNamespace = _PROFILES.get(tool);
+  const cached = byNamespace?.get(namespace);
+  const description = typeof tool.description === 'string' ? tool.description : '';
+  if (cached !== undefined && cached.name === tool.name && cached.description === description) return cached;
+  const fresh = _readProfile(tool, namespace, true);
+  if (byNamespace === undefined) {
+    byNamespace = new Map();
+    _PROFILES.set(tool, byNamespace);
+  }
+  byNamespace.set(namespace, fresh);
+  return fresh;
+}
+
+function _readProfile(tool: ToolLike, namespace: string, withWords: boolean): _Profile {
   const parsed = parseToolName(tool.name);
   const description = typeof tool.description === 'string' ? tool.description : '';
   const verb = _verbOf(parsed, description);

@@ -97,6 +97,16 @@ describe('annotateTool', () => {
     expect(total).toBe(672);
   });
 
+  it('reads a tool again when its description changed (no stale memo)', () => {
+    const tool = { name: 'read_file', description: 'Read the contents of a file at the specified path' };
+    const siblings = [tool, { name: 'list_directory' }];
+    expect(annotateTool(tool, siblings, NS).description_quality_score).toBe(0.6);
+    tool.description = 'Handles the thing';
+    const again = annotateTool(tool, siblings, NS);
+    expect(again.description_quality_score).toBe(0.2);
+    expect(again.use_when).toBe('Agent needs to handle the thing');
+  });
+
   it('applies per-tool overrides in annotateTools', () => {
     const [a, b] = annotateTools(GOLDEN, NS, { write_file: { use_when: 'Agent needs to save text' } });
     expect(a!.auto_generated).toBe(true);
