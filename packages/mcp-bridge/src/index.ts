@@ -7,6 +7,16 @@
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
 export { ANNOUNCE_INTERVAL_MS, ANNOUNCE_KIND, Announcer, buildAnnounce } from './announce.js';
 export { compileArgumentValidator } from './argument-validator.js';
+export {
+  type DiscoveryServer,
+  type DiscoveryServerOptions,
+  resolveXpEndpoint,
+  SCHEMAS_PATH,
+  serveDiscovery,
+  WELL_KNOWN_PATH,
+  type WellKnownDocument,
+  wellKnownUrl,
+} from './discovery.js';
 export type { ArgumentCheck, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export { type BridgeLogger, silentLogger } from './logger.js';

@@ -32,11 +32,13 @@ import { SchemaSearch } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
 import type { XpCaller } from './xp-caller.js';
 
-/** One `xprotocol_sources` entry, resolved to a key. */
+/** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
 export interface XpToolSource {
   name: string;
-  /** The endpoint's identity key (`ed25519:…`). */
-  key: string;
+  /** The endpoint's identity key (`ed25519:…`), when configured by key. */
+  key?: string | undefined;
+  /** `xp://host[:port]`, when configured by endpoint (needs {@link McpFaceOptions.discover}). */
+  endpoint?: string | undefined;
   /** How the provenance note names the endpoint (`xp://host` or the key). */
   label: string;
   /** `mcp_tool_prefix`. */
@@ -54,6 +56,11 @@ export interface McpFaceOptions {
   callTimeoutMs: number;
   /** How long a catalog fetch (announce + pages) may take, in ms. Default 10000. */
   catalogTimeoutMs?: number;
+  /**
+   * Resolves an `xp://` endpoint to its key (and makes its relays reachable); required when a
+   * source is configured by `endpoint`.
+   */
+  discover?: (endpoint: string) => Promise<{ key: string }>;
   /** SHA-256 for hashed tool names. */
   sha256: (data: Uint8Array) => Uint8Array;
   serverInfo: { name: string; version: string };
@@ -68,6 +75,8 @@ export interface McpFaceOptions {
 }
 
 interface SourceState {
+  /** The endpoint key: configured, or found through discovery. */
+  key: string | undefined;
   keys: PublicIdentity | undefined;
   tools: number;
   error: string | undefined;
@@ -143,17 +152,23 @@ export class McpFace {
     const timeout = this.#o.catalogTimeoutMs ?? 10_000;
     const updates = await Promise.all(
       this.#o.sources.map(async (source) => {
-        const state = this.#sources.get(source.name) ?? { keys: undefined, tools: 0, error: undefined };
+        const state = this.#sources.get(source.name) ?? {
+          key: source.key,
+          keys: undefined,
+          tools: 0,
+          error: undefined,
+        };
         this.#sources.set(source.name, state);
         try {
-          state.keys ??= (await this.#o.caller.resolve(source.key, timeout)).keys;
-          const contracts = await this.#o.caller.catalog(source.key, timeout);
+          state.key ??= await this.#discover(source);
+          state.keys ??= (await this.#o.caller.resolve(state.key, timeout)).keys;
+          const contracts = await this.#o.caller.catalog(state.key, timeout);
           const update = await this.#table.setSource(
             {
               name: source.name,
               type: 'xprotocol',
               endpoint: source.label,
-              endpointKey: source.key,
+              endpointKey: state.key,
               prefix: source.prefix,
               schemaFilter: source.schemaFilter,
             },
@@ -194,6 +209,15 @@ export class McpFace {
       })),
     );
     if (this.#listed && updates.some(Boolean)) await this.server.sendToolListChanged();
+  }
+
+  async #discover(source: XpToolSource): Promise<string> {
+    if (!source.endpoint || !this.#o.discover) {
+      throw new Error(
+        `xprotocol source ${source.name} has neither a key nor an endpoint that can be discovered`,
+      );
+    }
+    return (await this.#o.discover(source.endpoint)).key;
   }
 
   #validator(name: string, contract: ContractLike): (args: unknown) => ArgumentCheck {

@@ -148,6 +148,8 @@ export class RelayPool {
   readonly #signatures: SignatureBackend;
   readonly #onNotice: RelayPoolOptions['onNotice'];
   readonly #onInvalidEvent: RelayPoolOptions['onInvalidEvent'];
+  readonly #onConnectionError: RelayPoolOptions['onConnectionError'];
+  readonly #connectionOptions: ConstructorParameters<typeof RelayConnection>[2];
   #nextSubscription = 0;
   #closed = false;
 
@@ -163,24 +165,42 @@ export class RelayPool {
     this.#signatures = options.signatures ?? nodeSignatures;
     this.#onNotice = options.onNotice;
     this.#onInvalidEvent = options.onInvalidEvent;
-    const backoff: BackoffOptions = { initialMs: 500, maxMs: 30_000, ...options.reconnect };
-    for (const url of options.urls) {
-      const connection = new RelayConnection(
-        url,
-        {
-          onOpen: () => this.#onOpen(url),
-          onFrame: (frame) => this.#onFrame(url, frame),
-          onDisconnect: () => this.#onDisconnect(url),
-          onRetry: (reason, retryInMs) => options.onConnectionError?.(url, reason, retryInMs),
-        },
-        {
-          backoff,
-          connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-          maxPayload: options.maxFrameBytes ?? 4 * 1024 * 1024 + 64 * 1024,
-        },
-      );
-      this.#connections.set(url, connection);
-    }
+    this.#connectionOptions = {
+      backoff: { initialMs: 500, maxMs: 30_000, ...options.reconnect },
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      maxPayload: options.maxFrameBytes ?? 4 * 1024 * 1024 + 64 * 1024,
+    };
+    this.#onConnectionError = options.onConnectionError;
+    for (const url of options.urls) this.#addConnection(url);
+  }
+
+  #addConnection(url: string): RelayConnection {
+    const connection = new RelayConnection(
+      url,
+      {
+        onOpen: () => this.#onOpen(url),
+        onFrame: (frame) => this.#onFrame(url, frame),
+        onDisconnect: () => this.#onDisconnect(url),
+        onRetry: (reason, retryInMs) => this.#onConnectionError?.(url, reason, retryInMs),
+      },
+      this.#connectionOptions,
+    );
+    this.#connections.set(url, connection);
+    return connection;
+  }
+
+  /**
+   * Adds a relay learned at run time (e.g. from an endpoint's discovery document): events still
+   * waiting are delivered to it too, and every subscription is sent to it once it opens. Returns
+   * false when the pool already has it. Throws `INVALID_OPTIONS` for a URL that is not ws(s)://.
+   */
+  addRelay(url: string): boolean {
+    if (this.#closed) throw new RelayClientError('CLOSED', 'the relay pool is closed');
+    _checkRelayUrl(url);
+    if (this.#connections.has(url)) return false;
+    for (const inflight of this.#inflight.values()) inflight.deliveries.set(url, 'pending');
+    this.#addConnection(url).start();
+    return true;
   }
 
   /**
@@ -192,12 +212,7 @@ export class RelayPool {
       throw new RelayClientError('INVALID_OPTIONS', 'expected at least one relay URL, got none');
     }
     for (const url of options.urls) {
-      if (!/^wss?:\/\/[^\s/]+/.test(url)) {
-        throw new RelayClientError(
-          'INVALID_OPTIONS',
-          `expected a ws:// or wss:// relay URL, got ${JSON.stringify(url)}`,
-        );
-      }
+      _checkRelayUrl(url);
     }
     if (new Set(options.urls).size !== options.urls.length) {
       throw new RelayClientError('INVALID_OPTIONS', 'relay URLs must be distinct');
@@ -575,6 +590,15 @@ export class RelayPool {
       return;
     }
     found.state.handlers.onClosed?.(url, reason);
+  }
+}
+
+function _checkRelayUrl(url: string): void {
+  if (!/^wss?:\/\/[^\s/]+/.test(url)) {
+    throw new RelayClientError(
+      'INVALID_OPTIONS',
+      `expected a ws:// or wss:// relay URL, got ${JSON.stringify(url)}`,
+    );
   }
 }
 

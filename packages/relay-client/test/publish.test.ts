@@ -121,6 +121,27 @@ describe('RelayPool.publish', () => {
     await expect(pool.publish(event(key, { content: '3' }))).rejects.toMatchObject({ code: 'OUTBOX_FULL' });
   });
 
+  it('addRelay delivers waiting events and subscriptions to a relay learned at run time', async () => {
+    const a = track(await startOn(0));
+    const b = track(await startOn(0));
+    const pool = track(await RelayPool.open({ urls: [a.url], reconnect: fast }));
+    const received: string[] = [];
+    pool.subscribe([{ kinds: ['com.test.late'] }], { onEvent: (e, relay) => received.push(relay) });
+    const first = event(secret(), { kind: 'com.test.late' });
+    // Published by someone else on b only: reaches us once the pool knows b.
+    const other = track(await RelayPool.open({ urls: [b.url], reconnect: fast }));
+    await other.publish(first);
+    expect(pool.addRelay(b.url)).toBe(true);
+    expect(pool.addRelay(b.url)).toBe(false);
+    await until(() => received.includes(b.url), 8000, 'the event from the added relay');
+    // And our own publications now go to b as well.
+    const mine = event(secret(), { kind: 'com.test.late' });
+    await pool.publish(mine);
+    await until(async () => (await pool.outboxSize()) === 0, 8000, 'both relays to accept');
+    expect(await has(b, mine.id)).toBe(true);
+    expect(() => pool.addRelay('http://nope')).toThrow(/expected a ws:\/\/ or wss:\/\/ relay URL/);
+  });
+
   it('refuses bad options with a clear message', async () => {
     await expect(RelayPool.open({ urls: [] })).rejects.toThrow(/at least one relay URL/);
     await expect(RelayPool.open({ urls: ['http://x'] })).rejects.toThrow(

@@ -132,6 +132,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   // The frame carries ["EVENT", event]: allow the event limit plus room for the envelope, so an
   // oversized event gets a `too-large:` answer rather than a closed socket.
   const wss = new WebSocketServer({ server: httpServer, maxPayload: maxEventBytes + 64 * 1024 });
+  // ws re-emits the HTTP server's errors (EADDRINUSE…); the listen promise below reports them.
+  wss.on('error', () => {});
 
   const send = (connection: Connection, frame: string): boolean => {
     const { socket } = connection;

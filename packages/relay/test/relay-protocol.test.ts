@@ -25,6 +25,13 @@ describe('relay: accepting events', () => {
     expect(relay.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
   });
 
+  it('rejects with LISTEN_FAILED, not a crash, when the port is taken', async () => {
+    await expect(startRelay({ port: relay.port })).rejects.toMatchObject({
+      code: 'LISTEN_FAILED',
+      message: expect.stringMatching(/EADDRINUSE/),
+    });
+  });
+
   it('accepts a signed event, stores it and serves it to a REQ', async () => {
     const client = await connect();
     const event = makeEvent(newSecret());

@@ -1,7 +1,9 @@
 /**
  * `startAdapter(config)`: the whole adapter in one process — identity, state database, relays,
- * the wrapped MCP servers (Direction 1), the announce, and the MCP face over XProtocol endpoints
- * (Direction 2) when `mcp_server` is configured. It logs `{"event":"ready",…}` once it serves.
+ * the wrapped MCP servers (Direction 1), the announce, HTTP discovery when
+ * `discovery.well_known_port` is set, and the MCP face over XProtocol endpoints (Direction 2) when
+ * `mcp_server` is configured. It logs `{"event":"ready",…}` once it serves. When a step fails,
+ * what was already started is stopped before the error is thrown.
  * @module
  */
 import type { PublicIdentity } from '@xprotocol/crypto';
@@ -9,9 +11,12 @@ import { ensureKeyFile, nodeCipher, nodeSignatures } from '@xprotocol/crypto/nod
 import {
   AccessPolicy,
   Announcer,
+  type DiscoveryServer,
   McpFace,
   type McpFaceServer,
+  resolveXpEndpoint,
   StateDatabase,
+  serveDiscovery,
   serveMcpFace,
   XpCaller,
   XpEndpoint,
@@ -42,6 +47,8 @@ export interface RunningAdapter {
   readonly sources: McpSources;
   readonly face: McpFace | undefined;
   readonly faceServer: McpFaceServer | undefined;
+  /** The discovery base URL, when served. */
+  readonly discoveryUrl: string | undefined;
   /** Publishes the announce now. */
   announce(): Promise<void>;
   /** Stops everything: inbound calls in flight are answered first; children are ended. */
@@ -62,147 +69,194 @@ export async function startAdapter(
     { key: identity.keys.ed25519, x25519: identity.keys.x25519, keyFile: config.identity.keyFile },
     created ? 'created a new key file' : 'loaded the key file',
   );
-
   const relayUrls = _relayUrls(config);
   if (relayUrls.length === 0) {
     throw new Error(
       'relay.urls: expected at least one ws:// or wss:// relay URL; the adapter reaches everything through relays',
     );
   }
-  const statePath = stateDatabasePath(config.stateDatabase, identity.keys.ed25519);
-  const state = new StateDatabase(statePath);
-  const pool = await RelayPool.open({
-    urls: relayUrls,
-    outbox: new SqliteOutbox(statePath),
-    reconnect: { initialMs: config.relay.reconnectIntervalSeconds * 1000, maxMs: 60_000 },
-    retentionSeconds: config.relay.eventTtlSeconds,
-    onNotice: (relay, message) => logger.warn({ relay }, `relay notice: ${message}`),
-    onInvalidEvent: (relay, reason) => logger.warn({ relay }, `relay sent an invalid event: ${reason}`),
-    onConnectionError: (relay, reason, retryInMs) =>
-      logger.warn(
-        { relay, retryInSeconds: Math.round(retryInMs / 100) / 10 },
-        `cannot reach relay ${relay}: ${reason}; retrying`,
-      ),
-  });
 
-  const registry = new Registry({ versionStore: _versionStore(state) });
-  let announcer: Announcer | undefined;
-  const sources = new McpSources({
-    sources: config.mcpSources,
-    registry,
-    logger,
-    onChange: () => {
-      announcer
-        ?.publish()
-        .catch((error: unknown) => logger.warn({ error: (error as Error).message }, 'announce failed'));
-    },
-  });
-  const endpoint = new XpEndpoint({
-    identity,
-    pool,
-    state,
-    catalog: sources,
-    upstreams: sources.upstreams,
-    access: new AccessPolicy(config.access),
-    requestsPerMinute: new Map(config.mcpSources.map((s) => [s.name, s.rateLimit.requestsPerMinute])),
-    callTimeoutMs: config.callTimeoutMs,
-    answerTtlSeconds: config.relay.eventTtlSeconds,
-    retentionSeconds: config.relay.eventTtlSeconds,
-    logger,
-    ...backends,
-  });
+  // Everything started so far, stopped in reverse order on failure or stop().
+  const cleanups: (() => unknown)[] = [];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.warn({ error: (error as Error).message }, 'a component failed to stop cleanly');
+      }
+    }
+  };
 
-  let face: McpFace | undefined;
-  let faceServer: McpFaceServer | undefined;
-  if (config.mcpServer) {
-    face = new McpFace({
-      caller: new XpCaller({ identity, pool, ...backends }),
+  try {
+    const statePath = stateDatabasePath(config.stateDatabase, identity.keys.ed25519);
+    const state = new StateDatabase(statePath);
+    cleanups.push(() => state.close());
+    const pool = await RelayPool.open({
+      urls: relayUrls,
+      outbox: new SqliteOutbox(statePath),
+      reconnect: { initialMs: config.relay.reconnectIntervalSeconds * 1000, maxMs: 60_000 },
+      retentionSeconds: config.relay.eventTtlSeconds,
+      onNotice: (relay, message) => logger.warn({ relay }, `relay notice: ${message}`),
+      onInvalidEvent: (relay, reason) => logger.warn({ relay }, `relay sent an invalid event: ${reason}`),
+      onConnectionError: (relay, reason, retryInMs) =>
+        logger.warn(
+          { relay, retryInSeconds: Math.round(retryInMs / 100) / 10 },
+          `cannot reach relay ${relay}: ${reason}; retrying`,
+        ),
+    });
+    cleanups.push(() => pool.close());
+
+    const registry = new Registry({ versionStore: _versionStore(state) });
+    let announcer: Announcer | undefined;
+    const sources = new McpSources({
+      sources: config.mcpSources,
+      registry,
+      logger,
+      // The first refresh runs before the first announce; only later changes re-announce.
+      onChange: () => {
+        announcer
+          ?.publish()
+          .catch((error: unknown) => logger.warn({ error: (error as Error).message }, 'announce failed'));
+      },
+    });
+    cleanups.push(() => sources.stop());
+    const endpoint = new XpEndpoint({
+      identity,
+      pool,
       state,
-      sources: config.xprotocolSources.map((source) => _faceSource(source)),
+      catalog: sources,
+      upstreams: sources.upstreams,
+      access: new AccessPolicy(config.access),
+      requestsPerMinute: new Map(config.mcpSources.map((s) => [s.name, s.rateLimit.requestsPerMinute])),
       callTimeoutMs: config.callTimeoutMs,
-      sha256: nodeCipher.sha256,
-      serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
+      answerTtlSeconds: config.relay.eventTtlSeconds,
+      retentionSeconds: config.relay.eventTtlSeconds,
+      logger,
+      ...backends,
+    });
+
+    const face = config.mcpServer
+      ? new McpFace({
+          caller: new XpCaller({ identity, pool, ...backends }),
+          state,
+          sources: config.xprotocolSources.map((source) => ({
+            name: source.name,
+            key: source.key,
+            endpoint: source.endpoint,
+            label: source.endpoint ?? source.key ?? source.name,
+            prefix: source.mcpToolPrefix,
+            schemaFilter: source.schemaFilter,
+          })),
+          // xp:// endpoints: the well-known document gives the key; its relays join the pool.
+          discover: async (endpointUrl) => {
+            const document = await resolveXpEndpoint(endpointUrl);
+            for (const relay of document.relays) {
+              if (pool.addRelay(relay))
+                logger.info({ endpoint: endpointUrl, relay }, 'added a relay from discovery');
+            }
+            return { key: document.public_key };
+          },
+          callTimeoutMs: config.callTimeoutMs,
+          sha256: nodeCipher.sha256,
+          serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
+          logger,
+        })
+      : undefined;
+
+    const newAnnouncer = new Announcer({
+      pool,
+      identity,
+      relays: relayUrls,
+      payload: () =>
+        announcePayload(
+          config,
+          registry,
+          { x25519: identity.keys.x25519, relays: relayUrls },
+          new Map((face?.status() ?? []).map((s) => [s.name, s.tools])),
+        ) as unknown as Record<string, unknown>,
+      signatures: nodeSignatures,
       logger,
     });
+
+    await sources.start();
+    await endpoint.start();
+    cleanups.push(() => endpoint.stop());
+    await newAnnouncer.start();
+    announcer = newAnnouncer;
+    cleanups.push(() => newAnnouncer.stop());
+
+    let faceServer: McpFaceServer | undefined;
+    if (face && config.mcpServer) {
+      faceServer = await serveMcpFace(face, config.mcpServer, logger, options.stdio);
+      const served = faceServer;
+      cleanups.push(() => served.close());
+      void face.ready().then(() => newAnnouncer.publish().catch(() => {}));
+    }
+
+    let discovery: DiscoveryServer | undefined;
+    if (config.discovery.wellKnownPort !== undefined) {
+      discovery = await serveDiscovery({
+        host: config.discovery.wellKnownHost,
+        port: config.discovery.wellKnownPort,
+        document: () => ({
+          version: 'xp1',
+          public_key: identity.keys.ed25519,
+          x25519: identity.keys.x25519,
+          relays: relayUrls,
+          adapter: true,
+          display_name: config.identity.displayName,
+          mcp_sources: config.mcpSources.map((s) => s.name),
+          xprotocol_sources: config.xprotocolSources.map((s) => s.name),
+        }),
+        page: (request) => sources.page(request),
+        logger,
+      });
+      const served = discovery;
+      cleanups.push(() => served.close());
+    }
+
+    // Always emitted (tools wait for it): at info, or at the configured level when that is higher.
+    const readyLevel: 'error' | 'warn' | 'info' =
+      logger.level === 'error' ? 'error' : logger.level === 'warn' ? 'warn' : 'info';
+    logger[readyLevel](
+      {
+        event: 'ready',
+        key: identity.keys.ed25519,
+        relays: relayUrls,
+        state: statePath,
+        sources: sources.status().map((s) => ({ name: s.name, connected: s.connected, tools: s.toolCount })),
+        mcp_server: faceServer?.url ?? config.mcpServer?.transport,
+        discovery: discovery?.url,
+      },
+      'adapter ready',
+    );
+
+    let stopping: Promise<void> | undefined;
+    return {
+      keys: identity.keys,
+      stateDatabase: statePath,
+      sources,
+      face,
+      faceServer,
+      discoveryUrl: discovery?.url,
+      announce: async () => {
+        await newAnnouncer.publish();
+      },
+      stop: () => {
+        stopping ??= stopAll().then(() => logger.info({ event: 'stopped' }, 'adapter stopped'));
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
   }
-
-  announcer = new Announcer({
-    pool,
-    identity,
-    relays: relayUrls,
-    payload: () =>
-      announcePayload(
-        config,
-        registry,
-        { x25519: identity.keys.x25519, relays: relayUrls },
-        new Map((face?.status() ?? []).map((s) => [s.name, s.tools])),
-      ) as unknown as Record<string, unknown>,
-    signatures: nodeSignatures,
-    logger,
-  });
-
-  await sources.start();
-  await endpoint.start();
-  await announcer.start();
-  if (face && config.mcpServer) {
-    faceServer = await serveMcpFace(face, config.mcpServer, logger, options.stdio);
-    void face.ready().then(() => announcer?.publish().catch(() => {}));
-  }
-  logger.info(
-    {
-      event: 'ready',
-      key: identity.keys.ed25519,
-      relays: relayUrls,
-      state: statePath,
-      sources: sources.status().map((s) => ({ name: s.name, connected: s.connected, tools: s.toolCount })),
-      mcp_server: faceServer?.url ?? config.mcpServer?.transport,
-    },
-    'adapter ready',
-  );
-
-  let stopping: Promise<void> | undefined;
-  return {
-    keys: identity.keys,
-    stateDatabase: statePath,
-    sources,
-    face,
-    faceServer,
-    announce: async () => {
-      await announcer?.publish();
-    },
-    stop: () => {
-      stopping ??= (async () => {
-        announcer?.stop();
-        await faceServer?.close();
-        await endpoint.stop();
-        await sources.stop();
-        await pool.close();
-        state.close();
-        logger.info({ event: 'stopped' }, 'adapter stopped');
-      })();
-      return stopping;
-    },
-  };
 }
 
 /** The configured relays plus those `xprotocol_sources` entries name. */
 function _relayUrls(config: AdapterConfig): string[] {
   return [...new Set([...config.relay.urls, ...config.xprotocolSources.flatMap((s) => s.relays)])];
-}
-
-function _faceSource(source: AdapterConfig['xprotocolSources'][number]) {
-  if (!source.key) {
-    throw new Error(
-      `xprotocol_sources "${source.name}": endpoint ${source.endpoint} needs HTTP discovery, which lands with a later issue; give key: and relay: instead`,
-    );
-  }
-  return {
-    name: source.name,
-    key: source.key,
-    label: source.endpoint ?? source.key,
-    prefix: source.mcpToolPrefix,
-    schemaFilter: source.schemaFilter,
-  };
 }
 
 function _versionStore(state: StateDatabase): VersionStore {

@@ -1,0 +1,135 @@
+// HTTP discovery end to end: adapter B serves /.well-known/xprotocol-endpoint and /xp/schemas;
+// adapter A, configured only with `endpoint: xp://127.0.0.1:<port>`, finds B's key and relays
+// there and serves B's tools to an MCP client.
+import { createServer } from 'node:net';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTER_BIN, FS_SERVER, Processes } from './support/processes.js';
+
+const procs = new Processes();
+let relayUrl: string;
+let b: { ed25519: string; x25519: string };
+let a: { ed25519: string };
+let port: number;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = server.address() as { port: number };
+      server.close(() => resolve(p));
+    });
+  });
+}
+
+beforeAll(async () => {
+  ({ url: relayUrl } = await procs.relay());
+  b = await procs.keygen('b.key');
+  a = await procs.keygen('a.key');
+  port = await freePort();
+  procs.file('note.txt', 'found through discovery\n');
+  const config = procs.file(
+    'b.yml',
+    `identity:
+  key_file: ./b.key
+  display_name: "Adapter B"
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: fs
+    transport: stdio
+    command: "'${process.execPath}' '${FS_SERVER}' '${procs.dir}'"
+    xprotocol_namespace: com.test.fs
+access:
+  grants:
+    - key: ${a.ed25519}
+      capabilities: [com.test.fs.read]
+discovery:
+  well_known_port: ${port}
+state_database: ./b-state.db
+logging:
+  level: warn
+  format: json
+`,
+  );
+  await procs.adapter(config);
+});
+afterAll(() => procs.close());
+
+describe('HTTP discovery', () => {
+  it('serves the well-known document and the catalog over HTTP', async () => {
+    const doc = (await (
+      await fetch(`http://127.0.0.1:${port}/.well-known/xprotocol-endpoint`)
+    ).json()) as Record<string, unknown>;
+    expect(doc).toMatchObject({
+      version: 'xp1',
+      public_key: b.ed25519,
+      x25519: b.x25519,
+      relays: [relayUrl],
+      adapter: true,
+      mcp_sources: ['fs'],
+      schema_url: `http://127.0.0.1:${port}/xp/schemas`,
+    });
+    const page = (await (await fetch(`http://127.0.0.1:${port}/xp/schemas?limit=5`)).json()) as {
+      contracts: { kind: string }[];
+      next_cursor?: string;
+      total: number;
+    };
+    expect(page.contracts).toHaveLength(5);
+    expect(page.total).toBe(14);
+    const next = (await (
+      await fetch(
+        `http://127.0.0.1:${port}/xp/schemas?limit=50&cursor=${encodeURIComponent(page.next_cursor!)}`,
+      )
+    ).json()) as { contracts: unknown[] };
+    expect(next.contracts).toHaveLength(9);
+    const bad = await fetch(`http://127.0.0.1:${port}/xp/schemas?cursor=nonsense`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/cursor/);
+    expect((await fetch(`http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
+  });
+
+  it('adapter A configured with xp://127.0.0.1:<port> serves B over MCP', async () => {
+    const config = procs.file(
+      'a.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: b
+    endpoint: xp://127.0.0.1:${port}
+    mcp_tool_prefix: b_
+mcp_server:
+  transport: stdio
+state_database: ./a-state.db
+logging:
+  level: warn
+  format: json
+`,
+    );
+    const mcp = new Client({ name: 'e2e', version: '0.0.0' }, { capabilities: {} });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [ADAPTER_BIN, 'start', '--config', config],
+        cwd: procs.dir,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { tools } = await mcp.listTools();
+      const read = tools.find((t) => t.name === 'b_read_text_file');
+      expect(read?.description).toMatch(
+        /\[XProtocol: com\.test\.fs\.read_text_file via xp:\/\/127\.0\.0\.1:\d+\]$/,
+      );
+      const result = await mcp.callTool({
+        name: 'b_read_text_file',
+        arguments: { path: `${procs.dir}/note.txt` },
+      });
+      expect((result.content as { text: string }[])[0]!.text).toBe('found through discovery\n');
+    } finally {
+      await mcp.close();
+    }
+  });
+});

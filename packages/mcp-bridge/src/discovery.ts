@@ -1,0 +1,180 @@
+/**
+ * HTTP discovery (seed §7.3, DESIGN.md §4 "discovery"): an endpoint serves
+ * `GET /.well-known/xprotocol-endpoint` (who it is: its keys and relays) and `GET /xp/schemas`
+ * (its catalog, paged); `xp://host[:port]` resolves through the well-known document over HTTPS,
+ * or plain HTTP for loopback hosts only.
+ * @module
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isKeyString } from '@xprotocol/crypto';
+import { BridgeError } from './errors.js';
+import { type BridgeLogger, silentLogger } from './logger.js';
+
+/** The well-known document. */
+export interface WellKnownDocument {
+  version: 'xp1';
+  /** The endpoint's identity, `ed25519:…`. */
+  public_key: string;
+  /** Where to seal requests, `x25519:…`. */
+  x25519: string;
+  /** Relays the endpoint listens on. */
+  relays: string[];
+  /** The catalog over HTTP. */
+  schema_url: string;
+  adapter: boolean;
+  display_name?: string;
+  mcp_sources?: string[];
+  xprotocol_sources?: string[];
+}
+
+/** The path of the well-known document. */
+export const WELL_KNOWN_PATH = '/.well-known/xprotocol-endpoint';
+/** The path of the HTTP catalog. */
+export const SCHEMAS_PATH = '/xp/schemas';
+
+const MAX_DOCUMENT_BYTES = 64 * 1024;
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * The URL of the well-known document for an `xp://host[:port]` endpoint: HTTPS, or HTTP for a
+ * loopback host. Throws `INVALID_OPTIONS` naming what is wrong.
+ */
+export function wellKnownUrl(endpoint: string): string {
+  const match = /^xp:\/\/([^/?#\s]+)\/?$/.exec(endpoint);
+  if (!match)
+    throw new BridgeError(
+      'INVALID_OPTIONS',
+      `expected an endpoint of the form xp://host[:port], got ${JSON.stringify(endpoint)}`,
+    );
+  let host: URL;
+  try {
+    host = new URL(`https://${match[1]}`);
+  } catch {
+    throw new BridgeError('INVALID_OPTIONS', `the host of ${JSON.stringify(endpoint)} is not valid`);
+  }
+  if (host.username || host.password)
+    throw new BridgeError('INVALID_OPTIONS', `${endpoint}: credentials are not allowed in an endpoint`);
+  const scheme = LOOPBACK.test(host.hostname) ? 'http' : 'https';
+  return `${scheme}://${host.host}${WELL_KNOWN_PATH}`;
+}
+
+/**
+ * Fetches and checks an endpoint's well-known document. Rejects with `CALL_FAILED` when it cannot
+ * be fetched within `timeoutMs`, is too large, or lacks valid keys and relays.
+ */
+export async function resolveXpEndpoint(
+  endpoint: string,
+  options: { timeoutMs?: number; fetch?: typeof fetch } = {},
+): Promise<WellKnownDocument> {
+  const url = wellKnownUrl(endpoint);
+  const fetchImpl = options.fetch ?? fetch;
+  let text: string;
+  try {
+    const response = await fetchImpl(url, {
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      redirect: 'error',
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    text = await response.text();
+  } catch (error) {
+    throw new BridgeError('CALL_FAILED', `cannot fetch ${url}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  if (Buffer.byteLength(text) > MAX_DOCUMENT_BYTES) {
+    throw new BridgeError('CALL_FAILED', `${url}: the document is over ${MAX_DOCUMENT_BYTES} bytes`);
+  }
+  let doc: Partial<WellKnownDocument>;
+  try {
+    doc = JSON.parse(text) as Partial<WellKnownDocument>;
+  } catch {
+    throw new BridgeError('CALL_FAILED', `${url}: not JSON`);
+  }
+  const problems: string[] = [];
+  if (doc.version !== 'xp1') problems.push(`version: expected "xp1", got ${JSON.stringify(doc.version)}`);
+  if (!isKeyString(doc.public_key, 'ed25519')) problems.push('public_key: expected ed25519:<64 hex>');
+  if (!isKeyString(doc.x25519, 'x25519')) problems.push('x25519: expected x25519:<64 hex>');
+  if (
+    !Array.isArray(doc.relays) ||
+    doc.relays.length === 0 ||
+    !doc.relays.every((r) => typeof r === 'string' && /^wss?:\/\/\S+$/.test(r))
+  ) {
+    problems.push('relays: expected a non-empty list of ws:// or wss:// URLs');
+  }
+  if (problems.length > 0) throw new BridgeError('CALL_FAILED', `${url}: ${problems.join('; ')}`);
+  return doc as WellKnownDocument;
+}
+
+/** Options of {@link serveDiscovery}. */
+export interface DiscoveryServerOptions {
+  host: string;
+  port: number;
+  /** The current well-known document, without `schema_url` (filled in from the bound address). */
+  document: () => Omit<WellKnownDocument, 'schema_url'>;
+  /** A catalog page for `{cursor?, limit?}`; throws with a message for a bad request. */
+  page: (request: { cursor?: string; limit?: number }) => unknown;
+  logger?: BridgeLogger;
+}
+
+/** A running discovery server. */
+export interface DiscoveryServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Serves the well-known document and the HTTP catalog (GET and HEAD only, JSON). */
+export async function serveDiscovery(options: DiscoveryServerOptions): Promise<DiscoveryServer> {
+  const logger = options.logger ?? silentLogger;
+  let base = '';
+  const server: Server = createServer((request, response) => {
+    const send = (status: number, body: unknown) => {
+      response.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+      });
+      response.end(request.method === 'HEAD' ? undefined : `${JSON.stringify(body)}\n`);
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      send(405, { error: `method ${request.method} not allowed; use GET` });
+      return;
+    }
+    const url = new URL(request.url ?? '/', 'http://placeholder');
+    try {
+      if (url.pathname === WELL_KNOWN_PATH) {
+        send(200, { ...options.document(), schema_url: `${base}${SCHEMAS_PATH}` });
+      } else if (url.pathname === SCHEMAS_PATH) {
+        const cursor = url.searchParams.get('cursor') ?? undefined;
+        const limitText = url.searchParams.get('limit');
+        const limit = limitText === null ? undefined : Number(limitText);
+        send(
+          200,
+          options.page({ ...(cursor !== undefined && { cursor }), ...(limit !== undefined && { limit }) }),
+        );
+      } else {
+        send(404, { error: `not found; try ${WELL_KNOWN_PATH} or ${SCHEMAS_PATH}` });
+      }
+    } catch (error) {
+      send(400, { error: (error as Error).message });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(
+        new BridgeError(
+          'INVALID_OPTIONS',
+          `cannot listen on ${options.host}:${options.port}: ${error.message}`,
+        ),
+      ),
+    );
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  base = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  logger.info({ url: `${base}${WELL_KNOWN_PATH}` }, 'discovery served');
+  return {
+    url: base,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
