@@ -78,11 +78,14 @@ const tasks = {
     console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
     if (failed > 0 || skipped > 0) process.exit(1);
   },
-  // The main job. Until the bridge lands (issue #2 slice 8) this is the interim demo of what has landed.
+  // The main job: a local relay, an adapter wrapping the real filesystem MCP server, and one
+  // signed, encrypted call through the relay (xprotocol-devserver --demo).
   demo: () => {
     pnpm(['install', '--frozen-lockfile']);
     pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
-    const result = spawnSync(process.execPath, [join(root, 'scripts', 'demo.mjs')], { stdio: 'inherit' });
+    const result = spawnSync(process.execPath, [join(root, 'apps', 'devserver', 'dist', 'bin.js'), '--demo'], {
+      stdio: 'inherit',
+    });
     process.exit(result.status ?? 1);
   },
 };
