@@ -167,6 +167,38 @@ describe.each(MODES)('UpstreamSession over $transport (server-everything $mode)'
     expect(JSON.stringify(logger.entries)).not.toContain(token);
   });
 
+  it('reports a refused token as UPSTREAM_UNAVAILABLE naming the credentials, without the token', async () => {
+    const proxy = await startRecordingProxy(shared.port, { requireToken: 'the-right-token' });
+    proxies.push(proxy);
+    const path = new URL(shared.url).pathname;
+    const wrong = `xp-wrong-${randomBytes(8).toString('hex')}`;
+    const logger = recordingLogger();
+    const upstream = session({
+      name: 'everything',
+      transport: { type: transport, url: `http://127.0.0.1:${proxy.port}${path}`, bearerToken: wrong },
+      logger,
+    });
+    const error = await rejection(upstream.listTools());
+    expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(error.message).toMatch(
+      /^everything: cannot connect to the .*: the server refused the credentials \(HTTP 401\); check the bearer token \(auth\.token_env\)/,
+    );
+    expect(String(error)).not.toContain(wrong);
+    expect(JSON.stringify(logger.entries)).not.toContain(wrong);
+    expect(proxy.requests.length).toBeGreaterThan(0);
+    expect(proxy.requests.every((r) => r.headers.authorization === `Bearer ${wrong}`)).toBe(true);
+    // With the right token the same proxy lets the session through.
+    const right = session({
+      name: 'everything',
+      transport: {
+        type: transport,
+        url: `http://127.0.0.1:${proxy.port}${path}`,
+        bearerToken: 'the-right-token',
+      },
+    });
+    expect((await right.listTools()).length).toBe(13);
+  });
+
   it('fails with UPSTREAM_UNAVAILABLE while the server is down and reconnects after the backoff', async () => {
     const first = await everything(mode);
     const logger = recordingLogger();

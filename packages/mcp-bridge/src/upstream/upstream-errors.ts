@@ -94,14 +94,12 @@ export function _classifyUpstreamError(
       dropSession: false,
     };
   }
-  const status = _httpStatus(error);
-  if (UnauthorizedError.isInstance(error) || status === 401 || status === 403) {
+  const status = _authStatus(error);
+  if (status !== undefined) {
     return {
       error: new BridgeError(
         'UPSTREAM_UNAVAILABLE',
-        redact(
-          `${source}: ${what} failed: the server refused the credentials (HTTP ${status ?? 401}); check the bearer token (auth.token_env)`,
-        ),
+        redact(`${source}: ${what} failed: ${_credentialsRefused(status)}`),
         { cause: error },
       ),
       dropSession: true,
@@ -159,8 +157,21 @@ export function _redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/** The HTTP status (401 or 403) when `error` says the server refused the credentials. */
+export function _authStatus(error: unknown): number | undefined {
+  const status = _httpStatus(error);
+  if (status === 401 || status === 403) return status;
+  return UnauthorizedError.isInstance(error) ? 401 : undefined;
+}
+
+/** What to tell the operator when the credentials were refused. */
+export function _credentialsRefused(status: number): string {
+  return `the server refused the credentials (HTTP ${status}); check the bearer token (auth.token_env)`;
+}
+
 function _httpStatus(error: unknown): number | undefined {
   if (SdkHttpError.isInstance(error)) return error.status;
+  if (SseError.isInstance(error) && typeof error.code === 'number') return error.code;
   const message = error instanceof Error ? error.message : '';
   const match = /\(HTTP (\d{3})\)|\bHTTP (\d{3})\b/.exec(message);
   const digits = match?.[1] ?? match?.[2];

@@ -16,7 +16,14 @@ import {
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
-import { _classifyUpstreamError, _describe, _isLostStream, _redact } from './upstream-errors.js';
+import {
+  _authStatus,
+  _classifyUpstreamError,
+  _credentialsRefused,
+  _describe,
+  _isLostStream,
+  _redact,
+} from './upstream-errors.js';
 
 /**
  * How to reach an upstream MCP server: a child process over stdio (`command` is the program and
@@ -238,8 +245,9 @@ export class UpstreamSession {
       const backoff = Math.min(max, min * 2 ** Math.min(this.#failures - 1, 16));
       this.#nextAttemptAt = Date.now() + backoff;
       await client.close().catch(() => {});
+      const refused = _authStatus(error);
       const message = _redact(
-        `${this.name}: cannot connect to ${this.#where()}: ${_describe(error)}; next attempt in ${backoff} ms at the earliest`,
+        `${this.name}: cannot connect to ${this.#where()}: ${refused === undefined ? _describe(error) : _credentialsRefused(refused)}; next attempt in ${backoff} ms at the earliest`,
         this.#secrets,
       );
       this.#logger.warn({ source: this.name, failures: this.#failures, backoffMs: backoff }, message);

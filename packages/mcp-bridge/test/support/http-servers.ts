@@ -107,8 +107,14 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-/** Starts a recording proxy in front of `127.0.0.1:targetPort`. */
-export async function startRecordingProxy(targetPort: number): Promise<RecordingProxy> {
+/**
+ * Starts a recording proxy in front of `127.0.0.1:targetPort`. With `requireToken`, a request
+ * without `Authorization: Bearer <requireToken>` is answered 401 and not forwarded.
+ */
+export async function startRecordingProxy(
+  targetPort: number,
+  options: { requireToken?: string } = {},
+): Promise<RecordingProxy> {
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     requests.push({
@@ -116,6 +122,16 @@ export async function startRecordingProxy(targetPort: number): Promise<Recording
       path: incoming.url ?? '',
       headers: { ...incoming.headers },
     });
+    if (
+      options.requireToken !== undefined &&
+      incoming.headers.authorization !== `Bearer ${options.requireToken}`
+    ) {
+      incoming.resume();
+      outgoing
+        .writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain' })
+        .end('unauthorized\n');
+      return;
+    }
     const upstream = httpRequest(
       {
         host: '127.0.0.1',
