@@ -111,6 +111,8 @@ export {
   translateSource,
 } from './translate-source.js';
 export {
+  DEFAULT_QUALITY_FLOOR,
+  DEFAULT_QUALITY_THRESHOLD,
   type ToolOverride,
   type ToolTranslation,
   type TranslateToolContext,
