@@ -162,7 +162,7 @@ export async function start(options: { config: string }, io: CliIo): Promise<voi
   // Library timers are unref'd; the command itself keeps the process alive until a signal, even
   // when no relay or server is reachable yet (otherwise Node would simply exit).
   const keepAlive = setInterval(() => {}, 1 << 30);
-  const adapter = await startAdapter(config, { logger });
+  const adapter = await startAdapter(config, { logger, alwaysLogReady: true });
   await stopRequested;
   clearInterval(keepAlive);
   logger.info({ signal }, 'stopping');

@@ -38,6 +38,11 @@ export interface StartAdapterOptions {
   warnings?: readonly ConfigWarning[];
   /** Streams for an MCP face on stdio (default: the process's). */
   stdio?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream };
+  /**
+   * Log the `ready` event even when the level is above info (at that level): `xprotocol-adapter
+   * start` sets it because tools wait for the event. Default false.
+   */
+  alwaysLogReady?: boolean;
 }
 
 /** A running adapter. */
@@ -216,9 +221,10 @@ export async function startAdapter(
       cleanups.push(() => served.close());
     }
 
-    // Always emitted (tools wait for it): at info, or at the configured level when that is higher.
-    const readyLevel: 'error' | 'warn' | 'info' =
+    // With alwaysLogReady the event survives a level above info (tools wait for it).
+    const raised: 'error' | 'warn' | 'info' =
       logger.level === 'error' ? 'error' : logger.level === 'warn' ? 'warn' : 'info';
+    const readyLevel = options.alwaysLogReady ? raised : 'info';
     logger[readyLevel](
       {
         event: 'ready',
