@@ -181,7 +181,11 @@ const US_NOUNS: ReadonlySet<string> = new Set([
 ]);
 
 const _PLURAL_OF = new Map(IRREGULAR);
-const _SINGULAR_OF = new Map(IRREGULAR.map(([s, p]) => [p, s] as const));
+/** `bases` reads back as `base` (knowledge bases, code bases), not `basis`. */
+const _PLURAL_ONLY: ReadonlySet<string> = new Set(['bases']);
+const _SINGULAR_OF = new Map(
+  IRREGULAR.filter(([, p]) => !_PLURAL_ONLY.has(p)).map(([s, p]) => [p, s] as const),
+);
 
 function _isVowel(ch: string | undefined): boolean {
   return ch !== undefined && 'aeiou'.includes(ch);

@@ -35,6 +35,7 @@ describe('inflector', () => {
     ['waltz', 'waltzes'],
     ['size', 'sizes'],
     ['api', 'apis'],
+    ['base', 'bases'],
     ['wiki', 'wikis'],
   ])('%s ↔ %s', (singular, plural) => {
     expect(pluralize(singular)).toBe(plural);
