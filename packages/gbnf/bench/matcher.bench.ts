@@ -53,7 +53,7 @@ function schemaGrammar(props: number): { gbnf: string; doc: string } {
     lines.push(`p${i} ::= "\\"p${i}\\"" ws ":" ws ("\\"" ${root} "\\"" | int | "null")`);
     lines.push(gbnf.trimEnd());
     members.push(`p${i}`);
-    values.push(`"p${i}": ${JSON.stringify(['name-' + i, '2024-01-02', 'AB' + i, 'me@x.com'][k])}`);
+    values.push(`"p${i}": ${JSON.stringify([`name-${i}`, '2024-01-02', `AB${i}`, 'me@x.com'][k])}`);
   }
   lines.push(`members ::= ${members.join(' ws "," ws ')}`);
   return { gbnf: `${lines.join('\n')}\n`, doc: `{${values.join(', ')}}` };

@@ -44,6 +44,16 @@ describe('matches', () => {
     expect(nested('ab'.repeat(1801))).toBe(false);
   });
 
+  it('counts repetitions of items that may be empty (x{m,n} is x{0,n} then)', () => {
+    const m = compileMatcher('root ::= ("a" | ""){1000} | b{3,2000} "!"\nb ::= "b"?');
+    expect(m('')).toBe(true);
+    expect(m('a'.repeat(1000))).toBe(true);
+    expect(m('a'.repeat(1001))).toBe(false);
+    expect(m('!')).toBe(true);
+    expect(m(`${'b'.repeat(2000)}!`)).toBe(true);
+    expect(m(`${'b'.repeat(2001)}!`)).toBe(false);
+  });
+
   it('handles recursion (balanced brackets)', () => {
     const m = compileMatcher('root ::= b*\nb ::= "(" b* ")" | "[" b* "]"');
     expect(m('([]())[[]]')).toBe(true);

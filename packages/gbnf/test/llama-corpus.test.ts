@@ -102,6 +102,18 @@ const ACCEPTED: readonly Case[] = [
     yes: ['', 'ab', 'bbb'],
     no: ['c'],
   },
+  {
+    id: 'bounded-nullable-group',
+    gbnf: 'root ::= ("a" | ""){0,5} "b" ("c" | ""){3}',
+    yes: ['b', 'aaaaab', 'bccc', 'abc'],
+    no: ['aaaaaab', 'bcccc', ''],
+  },
+  {
+    id: 'bounded-nullable-min',
+    gbnf: 'root ::= ("a" | ""){4} | "x"',
+    yes: ['', 'aaaa', 'x'],
+    no: ['aaaaa', 'ax'],
+  },
   { id: 'tokens', gbnf: 'root ::= "a" | <[5]> | !<[3]>', yes: ['a'], no: ['', 'b'] },
   { id: 'unused-undefined-after-redefinition', gbnf: 'root ::= zz\nroot ::= "a"', yes: ['a'], no: [''] },
   { id: 'dropped-undefined-ref', gbnf: 'root ::= "a" rot{0}', yes: ['a'], no: [''] },

@@ -115,8 +115,10 @@ function codePoints(text: string): Int32Array {
 }
 
 function run(p: _Program, text: string): boolean {
-  const { kind, arg, next, alts, classes, repMin, repMax, repBody } = p;
+  const { kind, arg, next, alts, classes, repMax, repBody } = p;
   const first = _firstSets(p);
+  const repMin = first.repMin;
+  const repNullable = first.repNullable;
   const fAscii = first.ascii;
   const fWide = first.wide;
   const fNullable = first.nullable;
@@ -148,6 +150,13 @@ function run(p: _Program, text: string): boolean {
       below.kids.set(key, s);
     }
     return s;
+  };
+  /** The interned stack `below` + (`pc`, `count`), if it exists. */
+  const find = (below: Stack, pc: number, count: number): Stack | undefined => {
+    const key = count * nPc + pc;
+    if (below.key1 === key) return below.kid1;
+    if (below.key2 === key) return below.kid2;
+    return below.kids?.get(key);
   };
   /**
    * Can the rest of a sequence from node `pc` (entered afresh) start with `la`, or match nothing?
@@ -195,14 +204,20 @@ function run(p: _Program, text: string): boolean {
         const min = repMin[r] ?? 0;
         const max = repMax[r] ?? -1;
         const n = s.count;
+        // an item that can be empty: the same frame with fewer iterations counted, already
+        // expanded here, offers everything this one does (this stops chains of empty iterations)
+        if (n > 0 && repNullable[r] === 1 && find(below, pc, n - 1)?.mark === gen) continue;
         const nx = next[pc] ?? -1;
         if (n >= min && (nx < 0 || viable(nx, la))) todo.push(nx >= 0 ? push(below, nx, 0) : below);
         if (max < 0 || n < max) {
           const n1 = max < 0 ? Math.min(n + 1, min) : n + 1;
           const ret = n1 === max ? (nx >= 0 ? push(below, nx, 0) : below) : push(below, pc, n1);
           for (const f of alts[repBody[r] ?? 0] ?? []) {
-            if (f < 0) todo.push(ret);
-            else if (viable(f, la)) todo.push(push(ret, f, 0));
+            // an empty iteration only matters below the minimum: above it, this frame already
+            // offers everything the frame with one more iteration counted does
+            if (f < 0) {
+              if (n < min) todo.push(ret);
+            } else if (viable(f, la)) todo.push(push(ret, f, 0));
           }
         }
       } else if (termMatches(pc, la)) {

@@ -340,6 +340,13 @@ export interface _FirstSets {
   readonly wide: Uint8Array;
   /** 1 when the rest of the sequence from this node can match the empty string. */
   readonly nullable: Uint8Array;
+  /**
+   * Per repetition, the minimum the matcher enforces: 0 when the repeated item can match the empty
+   * string (empty iterations can make up any minimum, so `x{m,n}` = `x{0,n}` then).
+   */
+  readonly repMin: Int32Array;
+  /** Per repetition, 1 when the repeated item can match the empty string. */
+  readonly repNullable: Uint8Array;
 }
 
 const firstCache = new WeakMap<_Program, _FirstSets>();
@@ -467,7 +474,9 @@ export function _firstSets(p: _Program): _FirstSets {
       prev = pc;
     }
   }
-  const sets = { ascii, wide, nullable };
+  const repMin = p.repMin.map((min, r) => (ruleNullable[p.repBody[r] ?? 0] === 1 ? 0 : min));
+  const repNullable = Uint8Array.from(p.repBody, (b) => ruleNullable[b] ?? 0);
+  const sets = { ascii, wide, nullable, repMin, repNullable };
   firstCache.set(p, sets);
   return sets;
 }
