@@ -9,7 +9,8 @@
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
 import { _disjoint } from './disjoint.js';
-import { _expand, type _Flat, type _Group, _merge, type _Parts } from './flat.js';
+import { _expand, type _Flat, type _Group, type _JsonType, _merge, type _Parts } from './flat.js';
+import { _NUMBER_FORMATS } from './formats.js';
 import { _negate } from './negate.js';
 import type { _Loc } from './refs.js';
 
@@ -104,10 +105,30 @@ export function _alternatives(ctx: _Ctx, parts: _Parts, depth = 0): _Loc[][] {
 /** Branches of a oneOf, each joined with the negation of the others unless provably disjoint. */
 function exclusiveBranches(ctx: _Ctx, base: _Loc[], group: _Group): _Loc[][] {
   const n = group.branches.length;
-  const flats: (_Flat | undefined)[] = group.branches.map((b) => flatOf(ctx, [...base, b]));
+  const own = group.branches.map((b) => flatOf(ctx, [b]));
+  // A JSON type that two branches admit without constraining it cannot occur at all (both would
+  // match): it is removed from every branch. Exact.
+  const removed = new Set<string>();
+  for (const t of SPLIT_TYPES) {
+    const free = own.filter((f) => f !== undefined && admits(f, t) && unconstrainedFor(f, t));
+    if (free.length >= 2) removed.add(t);
+  }
+  const keep = (f: _Flat | undefined): _Flat | undefined => {
+    if (f === undefined || removed.size === 0) return f;
+    const types = new Set([...f.types].filter((t) => !removed.has(t === 'integer' ? 'number' : t)));
+    return { ...f, types };
+  };
+  const flats: (_Flat | undefined)[] = group.branches.map((b) => keep(flatOf(ctx, [...base, b])));
+  const restriction =
+    removed.size === 0
+      ? undefined
+      : SPLIT_TYPES.filter((t) => !removed.has(t) && t !== 'number').concat(
+          removed.has('number') ? [] : ['number'],
+        );
   const out: _Loc[][] = [];
   for (let i = 0; i < n; i++) {
     const list: _Loc[] = [group.branches[i]!];
+    if (restriction) list.push(ctx.synth({ type: restriction }, group.ptr, group.branches[i]!.base));
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
       const fi = flats[i];
@@ -135,6 +156,57 @@ function exclusiveBranches(ctx: _Ctx, base: _Loc[], group: _Group): _Loc[][] {
     out.push(list);
   }
   return out;
+}
+
+const SPLIT_TYPES = ['null', 'boolean', 'object', 'array', 'string', 'number'] as const;
+
+function admits(f: _Flat, t: string): boolean {
+  return t === 'number' ? f.types.has('number') || f.types.has('integer') : f.types.has(t as _JsonType);
+}
+
+/** True when the flat accepts every value of JSON type `t` (number: every number). */
+function unconstrainedFor(f: _Flat, t: string): boolean {
+  if (f.values !== undefined || f.notIn.length > 0) return false;
+  switch (t) {
+    case 'null':
+    case 'boolean':
+      return true;
+    case 'string':
+      return (
+        f.minLength === 0 &&
+        f.maxLength === undefined &&
+        f.patterns.length === 0 &&
+        f.formats.every((x) => x.name in _NUMBER_FORMATS)
+      );
+    case 'number':
+      return (
+        f.types.has('number') &&
+        f.lo === undefined &&
+        f.hi === undefined &&
+        f.multipleOf.length === 0 &&
+        !f.formats.some((x) => x.name in _NUMBER_FORMATS)
+      );
+    case 'object':
+      return (
+        f.objParts.length === 0 &&
+        f.required.length === 0 &&
+        f.minProperties === 0 &&
+        f.maxProperties === undefined &&
+        f.dependentRequired.length === 0 &&
+        f.unevaluatedProperties.length === 0
+      );
+    case 'array':
+      return (
+        f.arrParts.length === 0 &&
+        f.minItems === 0 &&
+        f.maxItems === undefined &&
+        f.uniqueItems === undefined &&
+        f.contains.length === 0 &&
+        f.unevaluatedItems.length === 0
+      );
+    default:
+      return false;
+  }
 }
 
 function altsDisjoint(ctx: _Ctx, base: _Loc[], a: _Loc, b: _Loc): boolean {
