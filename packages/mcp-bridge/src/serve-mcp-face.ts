@@ -214,11 +214,13 @@ async function _readJson(
 ): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Past the limit the rest is read and dropped (memory stays bounded): leaving the loop would
+  // destroy the socket before the 413 could be sent.
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBytes) return { ok: false, status: 413, message: `request body over ${maxBytes} bytes` };
-    chunks.push(chunk);
+    if (size <= maxBytes) chunks.push(chunk);
   }
+  if (size > maxBytes) return { ok: false, status: 413, message: `request body over ${maxBytes} bytes` };
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
   } catch (error) {

@@ -57,14 +57,20 @@ interface RawResponse {
 }
 
 /** A raw POST of an `initialize` with the given headers (Host and Origin set by hand). */
-function rawInitialize(path: string, headers: Record<string, string>): Promise<RawResponse> {
+function rawInitialize(
+  path: string,
+  headers: Record<string, string>,
+  rawBody?: string,
+): Promise<RawResponse> {
   const url = new URL(served.url);
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-  });
+  const body =
+    rawBody ??
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       {
@@ -160,6 +166,18 @@ describe('the MCP face over Streamable HTTP', () => {
     const response = await rawInitialize('/other', { host: `127.0.0.1:${port}` });
     expect(response.status).toBe(404);
     expect(response.body).toBe('not found: the MCP endpoint is /mcp\n');
+  });
+
+  it('answers a body that is not JSON with 400 and one over 4 MiB with 413', async () => {
+    const host = `127.0.0.1:${new URL(served.url).port}`;
+    const garbled = await rawInitialize('/mcp', { host }, '{"jsonrpc": "2.0", ');
+    expect(garbled.status).toBe(400);
+    expect(JSON.parse(garbled.body)).toMatchObject({ error: { code: -32700 } });
+    const huge = await rawInitialize('/mcp', { host }, `"${'x'.repeat(4 * 1024 * 1024)}"`);
+    expect(huge.status).toBe(413);
+    expect(JSON.parse(huge.body)).toMatchObject({
+      error: { code: -32600, message: 'request body over 4194304 bytes' },
+    });
   });
 
   it('refuses to serve legacy SSE, naming the package it would need', async () => {
