@@ -59,6 +59,8 @@ const QUALIFIER_HEADS: ReadonlySet<string> = new Set([
   'data',
   'detail',
   'details',
+  'id',
+  'ids',
   'info',
   'information',
   'metadata',
