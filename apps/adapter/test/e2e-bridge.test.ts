@@ -167,6 +167,56 @@ logging:
     }
   });
 
+  it("gateway mode (expose: [mcp_sources]) serves the wrapped server's own tools over MCP", async () => {
+    await procs.keygen('g.key');
+    const gConfig = procs.file(
+      'g.yml',
+      `identity:
+  key_file: ./g.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: fs
+    transport: stdio
+    command: "'${process.execPath}' '${FS_SERVER}' '${dataDir}'"
+    xprotocol_namespace: com.test.gw
+access:
+  grants: []
+mcp_server:
+  transport: stdio
+  expose: [mcp_sources]
+state_database: ./g-state.db
+logging:
+  level: warn
+  format: json
+`,
+    );
+    const mcp = new Client({ name: 'e2e-gateway', version: '0.0.0' }, { capabilities: {} });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [ADAPTER_BIN, 'start', '--config', gConfig],
+        cwd: dataDir,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['read_text_file', 'list_directory', 'search_tools']),
+      );
+      const result = await mcp.callTool({
+        name: 'read_text_file',
+        arguments: { path: `${dataDir}/hello.txt` },
+      });
+      expect((result.content as { text: string }[])[0]!.text).toBe('hello through XProtocol\n');
+      const bad = await mcp.callTool({ name: 'read_text_file', arguments: { path: 3 } });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('rate-limits per key and source with RATE_LIMITED', async () => {
     // 5 per minute for source fs; earlier tests used some of this key's tokens.
     const outcomes: string[] = [];

@@ -20,7 +20,13 @@ export {
 export type { ArgumentCheck, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
-export { McpFace, type McpFaceOptions, SEARCH_TOOL, type XpToolSource } from './mcp-face.js';
+export {
+  type LocalToolSource,
+  McpFace,
+  type McpFaceOptions,
+  SEARCH_TOOL,
+  type XpToolSource,
+} from './mcp-face.js';
 export { SchemaSearch, type SearchEntry } from './schema-search.js';
 export { type McpFaceServeOptions, type McpFaceServer, serveMcpFace } from './serve-mcp-face.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state-database.js';

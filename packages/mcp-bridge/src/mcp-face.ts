@@ -47,11 +47,27 @@ export interface XpToolSource {
   schemaFilter: readonly string[];
 }
 
+/**
+ * A wrapped MCP server exposed on the face as it is (gateway mode, `expose: [mcp_sources]`): its
+ * published contracts, and a way to call its tools directly.
+ */
+export interface LocalToolSource {
+  name: string;
+  /** The adapter's own key (hashed into shortened names). */
+  key: string;
+  /** The source's published contracts (current at each refresh). */
+  contracts: () => readonly ContractLike[];
+  /** Calls the upstream tool behind `kind` (arguments already validated). */
+  call: (kind: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+}
+
 /** Options of {@link McpFace}. */
 export interface McpFaceOptions {
   caller: XpCaller;
   state: StateDatabase;
   sources: readonly XpToolSource[];
+  /** Wrapped MCP servers to list as they are (gateway mode). */
+  localSources?: readonly LocalToolSource[];
   /** Timeout of one `tools/call` round trip, in ms. */
   callTimeoutMs: number;
   /** How long a catalog fetch (announce + pages) may take, in ms. Default 10000. */
@@ -190,6 +206,15 @@ export class McpFace {
         }
       }),
     );
+    for (const local of this.#o.localSources ?? []) {
+      const update = await this.#table.setSource(
+        { name: local.name, type: 'mcp', endpoint: 'this adapter', endpointKey: local.key, prefix: '' },
+        local.contracts(),
+      );
+      for (const { kind, reason } of update.refused)
+        this.#logger.warn({ source: local.name, kind }, `not exposed: ${reason}`);
+      if (update.changed) updates.push(true);
+    }
     if (this.#o.searchTool !== false && this.#table.resolve(SEARCH_TOOL) !== undefined) {
       this.#logger.warn(
         { tool: SEARCH_TOOL },
@@ -240,6 +265,15 @@ export class McpFace {
         }),
       );
       if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
+    }
+    if (target.type === 'mcp') {
+      const local = this.#o.localSources?.find((l) => l.name === target.source);
+      if (!local) throw new ProtocolError(-32603, `source ${target.source} is not running`);
+      try {
+        return await local.call(target.kind, args);
+      } catch (error) {
+        throw new ProtocolError(-32603, (error as Error).message, { xp_code: 'UPSTREAM_ERROR' });
+      }
     }
     const keys = this.#sources.get(target.source)?.keys;
     if (!keys) {

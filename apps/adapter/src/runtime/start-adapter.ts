@@ -113,6 +113,9 @@ export async function startAdapter(
     cleanups.push(() => pool.close());
 
     const registry = new Registry({ versionStore: _versionStore(state) });
+    const expose = config.mcpServer?.expose ?? [];
+    const gateway = expose.includes('mcp_sources');
+    let face: McpFace | undefined;
     let announcer: Announcer | undefined;
     const sources = new McpSources({
       sources: config.mcpSources,
@@ -123,6 +126,7 @@ export async function startAdapter(
         announcer
           ?.publish()
           .catch((error: unknown) => logger.warn({ error: (error as Error).message }, 'announce failed'));
+        if (gateway) face?.refresh().catch(() => {});
       },
     });
     cleanups.push(() => sources.stop());
@@ -141,11 +145,26 @@ export async function startAdapter(
       ...backends,
     });
 
-    const face = config.mcpServer
+    face = config.mcpServer
       ? new McpFace({
           caller: new XpCaller({ identity, pool, ...backends }),
           state,
-          sources: config.xprotocolSources.map((source) => ({
+          // Gateway mode: the wrapped servers' own tools, called directly (no relay in between).
+          localSources: gateway
+            ? config.mcpSources.map((source) => ({
+                name: source.name,
+                key: identity.keys.ed25519,
+                contracts: () => registry.contractsOf(source.name),
+                call: (kind: string, args: Record<string, unknown>) => {
+                  const tool = sources.tool(kind);
+                  const upstream = tool && sources.upstreams.get(tool.source);
+                  if (!tool || !upstream)
+                    throw new Error(`${kind} is not served by ${source.name} right now`);
+                  return upstream.callTool(tool.upstreamName, args, { timeoutMs: config.callTimeoutMs });
+                },
+              }))
+            : [],
+          sources: (expose.includes('xprotocol_sources') ? config.xprotocolSources : []).map((source) => ({
             name: source.name,
             key: source.key,
             endpoint: source.endpoint,
