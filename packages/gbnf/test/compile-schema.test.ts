@@ -122,6 +122,13 @@ describe('compileSchema: strings', () => {
       GbnfCompileError,
     );
   });
+  it('a one-class pattern together with a length is exact', () => {
+    check(
+      { type: 'string', pattern: '^[a-z0-9_]+$', minLength: 2, maxLength: 4 },
+      ['"ab"', '"a_9z"', '"\\u0061b"'],
+      ['"a"', '"abcde"', '"a-b"'],
+    );
+  });
   it('pattern via the regex translator', () => {
     check({ type: 'string', pattern: '^\\d{3}-\\w+$' }, ['"123-ab_c"'], ['"12-ab"', '"123-"']);
   });

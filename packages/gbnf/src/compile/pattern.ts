@@ -10,6 +10,7 @@ import { GbnfError } from '../errors.js';
 import type { JsonEscapes } from '../regex/json-chars.js';
 import { regexToGbnf } from '../regex/to-gbnf.js';
 import type { _Ctx } from './context.js';
+import { _repeat } from './repeat.js';
 
 const cache = new WeakMap<object, Map<string, string | null>>();
 
@@ -53,4 +54,39 @@ export function _patternContent(
   }
   byPattern.set(key, result);
   return result;
+}
+
+// `^X+$`, `^X*$`, `^X{n}$`, `^X{n,}$`, `^X{n,m}$` with X one character: a class, an escape, `.`
+const SIMPLE = /^\^((?:\[(?:\\.|[^\]\\])*\])|\\[dDwWsS]|\.|[A-Za-z0-9_ -])(\+|\*|\{(\d+)(?:(,)(\d*))?\})\$$/;
+
+/**
+ * @internal A pattern of the form `^X{a,b}$` (one character class repeated) together with
+ * `minLength`/`maxLength`: the intersection is `X{max(a,min),min(b,max)}` — exact. Returns
+ * `undefined` when the pattern is not of that form, `null` when the intersection is empty.
+ */
+export function _patternWithLength(
+  ctx: _Ctx,
+  source: string,
+  ptr: string,
+  label: string,
+  minLength: number,
+  maxLength: number | undefined,
+): string | null | undefined {
+  const m = SIMPLE.exec(source);
+  if (!m) return undefined;
+  const atom = m[1]!;
+  const q = m[2]!;
+  let lo = 0;
+  let hi: number | undefined;
+  if (q === '+') lo = 1;
+  else if (q !== '*') {
+    lo = Number(m[3]);
+    hi = m[4] === undefined ? lo : m[5] === '' ? undefined : Number(m[5]);
+  }
+  lo = Math.max(lo, minLength);
+  if (maxLength !== undefined) hi = hi === undefined ? maxLength : Math.min(hi, maxLength);
+  if (hi !== undefined && hi < lo) return null;
+  const one = _patternContent(ctx, `^${atom}$`, ptr, `${label}-char`);
+  if (one === null) return undefined;
+  return _repeat(one, lo, hi);
 }

@@ -10,7 +10,7 @@ import type { _Flat } from './flat.js';
 import { _formatGrammar, _KNOWN_FORMATS, _NUMBER_FORMATS } from './formats.js';
 import { _charCp, _integer, _lit, _number, _string } from './json-primitives.js';
 import { type _Bound, _boundedInteger, _boundedNumber } from './number-range.js';
-import { _patternContent } from './pattern.js';
+import { _patternContent, _patternWithLength } from './pattern.js';
 import { _repeat } from './repeat.js';
 import { _stringNotIn } from './string-complement.js';
 
@@ -32,8 +32,13 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     }
     ctx.note(x.ptr, `unknown format ${JSON.stringify(x.name)} ignored (ajv ignores unknown formats)`);
   }
-  const contents: { expr: string | null; ptr: string; minLength: number; maxLength: number | undefined }[] =
-    [];
+  const contents: {
+    expr: string | null;
+    ptr: string;
+    minLength: number;
+    maxLength: number | undefined;
+    source?: string;
+  }[] = [];
   for (const x of known) {
     const fg = _formatGrammar(g, x.name);
     if (fg === undefined) continue;
@@ -58,7 +63,7 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
       );
       return null;
     }
-    contents.push({ expr: c, ptr: p.ptr, minLength: 0, maxLength: undefined });
+    contents.push({ expr: c, ptr: p.ptr, minLength: 0, maxLength: undefined, source: p.src });
   }
   const notIn = f.notIn.filter((v): v is string => typeof v === 'string');
   if (contents.length > 1) {
@@ -77,6 +82,11 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
         'excluded values cannot be combined with a pattern or format; no string is accepted here',
       );
       return null;
+    }
+    if (lengthConstrained && c.source !== undefined) {
+      const both = _patternWithLength(ctx, c.source, c.ptr, label, f.minLength, maxLen);
+      if (both === null) return null;
+      if (both !== undefined) return g.rule(`${label}-string`, `"\\"" ${both} "\\""`);
     }
     if (
       lengthConstrained &&
