@@ -69,25 +69,33 @@ export function randomGrammar(rand: () => number, options: RandomGrammarOptions 
         if (item.type === 'repeat' && item.max === 0) item = { type: 'any' };
         const solid =
           item.type === 'literal' || item.type === 'class' || item.type === 'any' || item.type === 'token';
-        // an unbounded repetition of something that may match "" is left recursion: keep those bounded
+        // an unbounded repetition of something that may match "" is left recursion: keep those
+        // bounded; repeating a recursive rule (`root{2,4}` with root nullable) makes llama.cpp's
+        // matcher exponential, so recursive references are at most optional
+        const recursiveItem = options.recursive === true && hasRef(item);
         const [min, max] = pick(
           rand,
-          solid
+          recursiveItem
             ? [
-                [0, null],
-                [1, null],
                 [0, 1],
-                [int(rand, 0, 3), null],
-                [int(rand, 0, 2), int(rand, 2, 4)],
-                [3, 3],
                 [0, 0],
               ]
-            : [
-                [0, 1],
-                [int(rand, 0, 2), int(rand, 2, 4)],
-                [2, 2],
-                [0, 0],
-              ],
+            : solid
+              ? [
+                  [0, null],
+                  [1, null],
+                  [0, 1],
+                  [int(rand, 0, 3), null],
+                  [int(rand, 0, 2), int(rand, 2, 4)],
+                  [3, 3],
+                  [0, 0],
+                ]
+              : [
+                  [0, 1],
+                  [int(rand, 0, 2), int(rand, 2, 4)],
+                  [2, 2],
+                  [0, 0],
+                ],
         );
         return { type: 'repeat', item, min, max };
       }
@@ -108,6 +116,12 @@ export function randomGrammar(rand: () => number, options: RandomGrammarOptions 
     return { name, alternatives: alternatives(2, false, 3) };
   });
   return { rules };
+}
+
+function hasRef(el: GrammarElement): boolean {
+  if (el.type === 'ref') return true;
+  if (el.type === 'group') return el.alternatives.some((seq) => seq.some(hasRef));
+  return el.type === 'repeat' && hasRef(el.item);
 }
 
 /** A text derived from `grammar`'s root (random choices), or undefined when sampling got stuck. */
