@@ -195,6 +195,22 @@ describe('compileSchema: objects', () => {
   it('propertyNames enum', () => {
     check({ type: 'object', propertyNames: { enum: ['p', 'q'] } }, ['{"p":1,"q":2}', '{}'], ['{"r":1}']);
   });
+  it('dependentRequired on optional triggers is exact', () => {
+    check(
+      {
+        type: 'object',
+        properties: { card: {}, billing: {}, name: {} },
+        dependentRequired: { card: ['billing'] },
+      },
+      ['{}', '{"card":1,"billing":2}', '{"billing":2}', '{"name":1}', '{"card":1,"billing":2,"x":3}'],
+      ['{"card":1}', '{"card":1,"name":2}', '{"name":1,"card":2}'],
+    );
+    check(
+      { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', dependencies: { a: ['b'] } },
+      ['{"b":1}', '{"a":1,"b":2}', '{"c":1}'],
+      ['{"a":1}', '{"c":1,"a":2}'],
+    );
+  });
   it('dependentRequired on a required trigger is exact', () => {
     check(
       {

@@ -40,23 +40,35 @@ export function _compileObject(ctx: _Ctx, f: _Flat, label: string): string | nul
   }
   for (const r of f.required) if (!names.includes(r)) names.push(r);
   const hasAddl = parts.some((p) => 'additionalProperties' in (p.schema as object));
-  // dependentRequired: exact when the trigger is required; otherwise the trigger is left out
-  const forbidden = new Set<string>();
+  // dependentRequired: a required trigger makes its dependencies required; optional triggers
+  // (up to 4) split the object into alternatives — trigger absent, or trigger and dependencies
+  // present — which is exact; beyond 4 the extra triggers are left out (narrowed)
   for (const d of f.dependentRequired) {
-    if (required.has(d.name)) {
-      for (const x of d.deps) {
-        required.add(x);
-        if (!names.includes(x)) names.push(x);
-      }
-    } else if (!d.deps.every((x) => required.has(x))) {
+    if (!required.has(d.name)) continue;
+    for (const x of d.deps) {
+      required.add(x);
+      if (!names.includes(x)) names.push(x);
+    }
+  }
+  const forbidden = new Set<string>();
+  const triggers: { name: string; deps: string[] }[] = [];
+  for (const d of f.dependentRequired) {
+    // a trigger must never slip in as an additional member: it is always a declared member
+    if (!names.includes(d.name)) names.push(d.name);
+    if (required.has(d.name) || d.deps.every((x) => required.has(x))) continue;
+    const t = triggers.find((x) => x.name === d.name);
+    if (t) t.deps.push(...d.deps);
+    else if (triggers.length < 4) triggers.push({ name: d.name, deps: [...d.deps] });
+    else {
       forbidden.add(d.name);
       ctx.narrow(
         d.ptr,
-        `property ${JSON.stringify(d.name)} is left out (its dependencies cannot be tracked in declaration order)`,
+        `property ${JSON.stringify(d.name)} is left out (more than 4 optional dependentRequired triggers)`,
       );
     }
+    for (const x of d.deps) if (!names.includes(x)) names.push(x);
   }
-  const members: _Member[] = [];
+  const values = new Map<string, string | null>();
   for (const name of names) {
     const vals: _Loc[] = [];
     let out = forbidden.has(name);
@@ -100,21 +112,38 @@ export function _compileObject(ctx: _Ctx, f: _Flat, label: string): string | nul
       }
     }
     if (!evaluated && !hasAddl) vals.push(...f.unevaluatedProperties);
-    let value: string | null = null;
-    if (!out) value = ctx.conj(vals, `${label}-${name}`);
-    if (value === null) {
-      if (required.has(name)) return null;
-      continue;
-    }
-    members.push({
-      expr: `${_stringLiteral(name)} ${ws} ":" ${ws} ${value} ${ws}`,
-      required: required.has(name),
-    });
+    values.set(name, out ? null : ctx.conj(vals, `${label}-${name}`));
   }
   const extra = extras(ctx, f, names, label);
-  const inner = _sequence(ctx, members, extra, f.minProperties, f.maxProperties, `${label}-obj`, f.ptr);
-  if (inner === null) return null;
-  return g.rule(`${label}-obj`, `"{" ${ws} ${inner === '""' ? '' : `${inner} `}"}"`.replace(/ {2,}/g, ' '));
+  const alts: string[] = [];
+  for (let mask = 0; mask < 1 << triggers.length; mask++) {
+    const req = new Set(required);
+    const out = new Set(forbidden);
+    triggers.forEach((t, i) => {
+      if (mask & (1 << i)) {
+        req.add(t.name);
+        for (const x of t.deps) req.add(x);
+      } else out.add(t.name);
+    });
+    const members: _Member[] = [];
+    let possible = true;
+    for (const name of names) {
+      const value = out.has(name) ? null : (values.get(name) ?? null);
+      if (value === null) {
+        if (req.has(name)) possible = false;
+        continue;
+      }
+      members.push({
+        expr: `${_stringLiteral(name)} ${ws} ":" ${ws} ${value} ${ws}`,
+        required: req.has(name),
+      });
+    }
+    if (!possible) continue;
+    const inner = _sequence(ctx, members, extra, f.minProperties, f.maxProperties, `${label}-obj`, f.ptr);
+    if (inner !== null) alts.push(`"{" ${ws} ${inner === '""' ? '' : `${inner} `}"}"`.replace(/ {2,}/g, ' '));
+  }
+  if (alts.length === 0) return null;
+  return g.rule(`${label}-obj`, alts.length === 1 ? alts[0]! : alts.map((a) => `( ${a} )`).join(' | '));
 }
 
 /** The grammar of one additional member (`"name" : value`), or `null` when none may appear. */
