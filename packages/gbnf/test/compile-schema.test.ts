@@ -359,6 +359,22 @@ describe('compileSchema: combinators', () => {
   });
 });
 
+describe('compileSchema: sound narrowing of negations that cannot be expressed', () => {
+  it('if with a pattern: then-side and then∧else only', () => {
+    const r = check(
+      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
+      { type: 'string', if: { pattern: '^a' }, then: { maxLength: 3 }, else: { minLength: 2 } },
+      ['"abc"', '"xy"'],
+      ['"abcd"', '"x"', '"xyzw"'],
+      false,
+    );
+    expect(r.warnings.join()).toContain('#/if: narrowed');
+  });
+  it('not with a pattern: only the other types', () => {
+    check({ not: { type: 'string', pattern: '^a' } }, ['1', 'null', '[]'], ['"a"', '"b"'], false);
+  });
+});
+
 describe('compileSchema: determinism and rule names', () => {
   it('shuffled keyword order gives a byte-identical grammar', () => {
     const a = compileSchema({

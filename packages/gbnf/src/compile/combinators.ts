@@ -40,7 +40,29 @@ export function _alternatives(ctx: _Ctx, parts: _Parts, depth = 0): _Loc[][] {
     combos = next;
   };
   for (const n of parts.nots) {
-    const neg = ctx.synth(_negate(ctx, n), n.ptr, n.base);
+    let negSchema: unknown;
+    try {
+      negSchema = _negate(ctx, n);
+    } catch (e) {
+      if (!(e instanceof GbnfCompileError)) throw e;
+      // ¬S contains every value of a type S does not admit: a sound narrowing when S declares types
+      const t =
+        n.schema !== null && typeof n.schema === 'object'
+          ? (n.schema as Record<string, unknown>).type
+          : undefined;
+      if (t === undefined) throw e;
+      const ts = new Set((Array.isArray(t) ? t : [t]) as string[]);
+      const rest = ['null', 'boolean', 'object', 'array', 'string', 'number'].filter(
+        (x) => !ts.has(x) && !(x === 'number' && ts.has('integer')),
+      );
+      if (rest.length === 0) throw e;
+      ctx.narrow(
+        n.ptr,
+        `only values of other types than ${JSON.stringify(t)} are accepted here (${e.message})`,
+      );
+      negSchema = { type: rest };
+    }
+    const neg = ctx.synth(negSchema, n.ptr, n.base);
     const sub = _expand(ctx, [neg]);
     if (sub.never !== undefined) return [];
     product(
@@ -52,28 +74,26 @@ export function _alternatives(ctx: _Ctx, parts: _Parts, depth = 0): _Loc[][] {
   }
   for (const c of parts.conds) {
     const thenSide = c.thenLoc ? [c.cond, c.thenLoc] : [c.cond];
-    let elseSide: _Loc[];
+    const branches = [ctx.synth({ allOf: thenSide.map((l) => l.schema) }, c.ptr, c.cond.base)];
+    let negated: _Loc | undefined;
     try {
-      elseSide = [ctx.synth(_negate(ctx, c.cond), c.cond.ptr, c.cond.base)];
+      negated = ctx.synth(_negate(ctx, c.cond), c.cond.ptr, c.cond.base);
     } catch (e) {
-      if (e instanceof GbnfCompileError) {
-        throw new GbnfCompileError(
-          'NOT_NEGATABLE',
-          c.ptr,
-          `the "else" side of this condition needs its negation: ${e.message}`,
-        );
-      }
-      throw e;
+      if (!(e instanceof GbnfCompileError)) throw e;
+      // (if ∧ then) ∨ (then ∧ else) is inside (if ∧ then) ∨ (¬if ∧ else): a sound narrowing
+      ctx.narrow(
+        c.ptr,
+        `the negation of "if" cannot be expressed (${e.message}); only instances valid under "then" (and "else", if given) are accepted when "if" fails`,
+      );
     }
-    if (c.elseLoc) elseSide.push(c.elseLoc);
-    groups.push({
-      kind: 'anyOf',
-      branches: [
-        ctx.synth({ allOf: thenSide.map((l) => l.schema) }, c.ptr, c.cond.base),
-        ctx.synth({ allOf: elseSide.map((l) => l.schema) }, c.ptr, c.cond.base),
-      ],
-      ptr: c.ptr,
-    });
+    if (negated) {
+      branches.push(
+        ctx.synth({ allOf: [negated.schema, ...(c.elseLoc ? [c.elseLoc.schema] : [])] }, c.ptr, c.cond.base),
+      );
+    } else if (c.thenLoc && c.elseLoc) {
+      branches.push(ctx.synth({ allOf: [c.thenLoc.schema, c.elseLoc.schema] }, c.ptr, c.cond.base));
+    } else if (c.thenLoc === undefined && c.elseLoc === undefined) continue;
+    groups.push({ kind: 'anyOf', branches, ptr: c.ptr });
   }
   for (const group of groups) {
     const next: _Loc[][] = [];

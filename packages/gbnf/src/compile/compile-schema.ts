@@ -12,7 +12,7 @@ import type { _Ctx } from './context.js';
 import { _detectDraft, type SchemaDraft } from './drafts.js';
 import { _expand, type _Flat, _hasOwnConstraints, _merge, _typeAllowed } from './flat.js';
 import { _GrammarBuilder } from './grammar-builder.js';
-import { _check } from './instance-check.js';
+import { _check, _jsonEqual } from './instance-check.js';
 import { _boolean, _value, _valueLiteral, _ws } from './json-primitives.js';
 import { _compileObject } from './objects.js';
 import { _resolveOptions, type CompileOptions, type ResolvedCompileOptions } from './options.js';
@@ -225,7 +225,7 @@ class Compiler implements _Ctx {
       const alts: string[] = [];
       for (const v of f.values) {
         if (!_typeAllowed(f.types, v)) continue;
-        if (f.notIn.some((x) => JSON.stringify(x) === JSON.stringify(v))) continue;
+        if (f.notIn.some((x) => _jsonEqual(x, v))) continue;
         const ok = f.sources.every((src) => _check(v, src, this.index) !== false);
         const sure = f.sources.every((src) => _check(v, src, this.index) === true);
         if (!ok) continue;

@@ -187,7 +187,7 @@ export function _expand(ctx: _Ctx, locs: readonly _Loc[]): _Parts {
       });
     }
     if ('not' in s) parts.nots.push(_child(loc, s.not, 'not'));
-    if ('if' in s) {
+    if ('if' in s && ('then' in s || 'else' in s)) {
       parts.conds.push({
         cond: _child(loc, s.if, 'if'),
         thenLoc: 'then' in s ? _child(loc, s.then, 'then') : undefined,
