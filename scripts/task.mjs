@@ -83,9 +83,13 @@ const tasks = {
   demo: () => {
     pnpm(['install', '--frozen-lockfile']);
     pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
-    const result = spawnSync(process.execPath, [join(root, 'apps', 'devserver', 'dist', 'bin.js'), '--demo'], {
-      stdio: 'inherit',
-    });
+    const result = spawnSync(
+      process.execPath,
+      [join(root, 'apps', 'devserver', 'dist', 'bin.js'), '--demo'],
+      {
+        stdio: 'inherit',
+      },
+    );
     process.exit(result.status ?? 1);
   },
 };

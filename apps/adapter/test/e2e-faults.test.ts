@@ -129,7 +129,9 @@ describe('faults: the relay dies mid-call', () => {
     const pending = s.caller.call({
       to: s.target.keys,
       kind: 'com.test.every.trigger-long-running-operation',
-      payload: { duration: 1, steps: 1 },
+      // Longer than the caller's timeout, so no answer can beat the relay's death however slow
+      // this machine is to notice that the call started.
+      payload: { duration: 8, steps: 1 },
       timeoutMs: 4000,
     });
     await until(() => s.upstreamCalls() === 1, 15_000, 'the upstream call to start');

@@ -126,7 +126,7 @@ describe('RelayPool.publish', () => {
     const b = track(await startOn(0));
     const pool = track(await RelayPool.open({ urls: [a.url], reconnect: fast }));
     const received: string[] = [];
-    pool.subscribe([{ kinds: ['com.test.late'] }], { onEvent: (e, relay) => received.push(relay) });
+    pool.subscribe([{ kinds: ['com.test.late'] }], { onEvent: (_e, relay) => received.push(relay) });
     const first = event(secret(), { kind: 'com.test.late' });
     // Published by someone else on b only: reaches us once the pool knows b.
     const other = track(await RelayPool.open({ urls: [b.url], reconnect: fast }));

@@ -334,7 +334,7 @@ const MUTATIONS: Mutation[] = [
 ];
 
 /** A value for a leaf schema, chosen by `pick` (so fast-check controls it). */
-function valueFor(leaf: Leaf, pick: number): unknown {
+function valueFor(_leaf: Leaf, pick: number): unknown {
   const pool: unknown[] = [
     '',
     'a',
