@@ -1,5 +1,5 @@
 /**
- * A bounded, deterministic sample of MaskBench dev (every 25th of the 3,778 schemas; the whole
+ * A bounded, deterministic sample of MaskBench dev (every 40th of the 3,778 schemas; the whole
  * corpus is `pnpm --filter @xprotocol/gbnf eval`). Source: /work/shared/data/jsonschema/
  * maskbench-dev.jsonl.gz (guidance-ai/jsonschemabench, MIT; see data/SOURCES.md).
  */
@@ -25,7 +25,7 @@ const rows: Row[] = gunzipSync(readFileSync(DATA))
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as Row)
-  .filter((_, i) => i % 25 === 0);
+  .filter((_, i) => i % 40 === 0);
 
 type AjvLike = InstanceType<typeof Ajv>;
 // ajv-draft-04 and ajv-formats are CommonJS with `exports.default`; take whichever the loader gives
@@ -91,7 +91,7 @@ describe('compileSchema on a MaskBench dev sample', () => {
       }
       if (ok) passed++;
     }
-    expect(rows.length).toBe(152);
+    expect(rows.length).toBe(95);
     // measured on this sample when the test was written: keep the floor below it, above 85 %
     expect(compiled / rows.length).toBeGreaterThan(0.9);
     expect(passed / rows.length).toBeGreaterThan(0.85);
