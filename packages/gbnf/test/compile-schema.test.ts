@@ -348,6 +348,20 @@ describe('compileSchema: combinators', () => {
     expect(e.reason).toBe('OVERLAPPING_ONEOF');
     expect(e.pointer).toBe('#/oneOf');
   });
+  it('a oneOf branch that would need an inexpressible negation is left out (sound)', () => {
+    const r = check(
+      {
+        oneOf: [
+          { type: 'string', format: 'date' },
+          { type: 'string', maxLength: 3 },
+        ],
+      },
+      ['"2024-01-31"'],
+      ['"ab"', '"2024-13-01"'],
+      false,
+    );
+    expect(r.warnings.join()).toContain('#/oneOf: narrowed: oneOf branch 1 is left out');
+  });
   it('not and if/then/else', () => {
     check({ type: 'string', not: { enum: ['a', 'b'] } }, ['"c"', '"ab"', '""'], ['"a"', '"b"']);
     check(

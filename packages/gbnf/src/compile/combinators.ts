@@ -146,7 +146,10 @@ function exclusiveBranches(ctx: _Ctx, base: _Loc[], group: _Group): _Loc[][] {
           removed.has('number') ? [] : ['number'],
         );
   const out: _Loc[][] = [];
+  let failure: string | undefined;
   for (let i = 0; i < n; i++) {
+    let dropped = false;
+    let why = '';
     const list: _Loc[] = [group.branches[i]!];
     if (restriction) list.push(ctx.synth({ type: restriction }, group.ptr, group.branches[i]!.base));
     for (let j = 0; j < n; j++) {
@@ -163,18 +166,22 @@ function exclusiveBranches(ctx: _Ctx, base: _Loc[], group: _Group): _Loc[][] {
           ctx.synth(_negate(ctx, group.branches[j]!), group.branches[j]!.ptr, group.branches[j]!.base),
         );
       } catch (e) {
-        if (e instanceof GbnfCompileError) {
-          throw new GbnfCompileError(
-            'OVERLAPPING_ONEOF',
-            group.ptr,
-            `branches ${i} and ${j} may both match and branch ${j} cannot be negated (${e.message})`,
-          );
-        }
-        throw e;
+        if (!(e instanceof GbnfCompileError)) throw e;
+        why = `branches ${i} and ${j} may both match and branch ${j} cannot be negated (${e.message})`;
+        failure ??= why;
+        dropped = true;
+        break;
       }
+    }
+    if (dropped) {
+      // leaving out the part of the oneOf that branch i contributes is a sound narrowing
+      ctx.narrow(group.ptr, `oneOf branch ${i} is left out: ${why}`);
+      continue;
     }
     out.push(list);
   }
+  if (out.length === 0)
+    throw new GbnfCompileError('OVERLAPPING_ONEOF', group.ptr, failure ?? 'no branch can be compiled');
   return out;
 }
 
