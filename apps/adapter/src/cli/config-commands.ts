@@ -4,7 +4,7 @@
  */
 import { UpstreamSession } from '@xprotocol/mcp-bridge';
 import { MemoryVersionStore, Registry } from '@xprotocol/registry';
-import { type SchemaContract, type ToolOverride, translateSource } from '@xprotocol/translate';
+import type { SchemaContract } from '@xprotocol/translate';
 import {
   type AdapterConfig,
   ConfigError,
@@ -13,8 +13,8 @@ import {
   loadConfig,
 } from '../config/index.js';
 import { createLogger } from '../runtime/logger.js';
+import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
 import { startAdapter } from '../runtime/start-adapter.js';
-import { ADAPTER_VERSION } from '../version.js';
 import { CliError, EXIT, usageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 
@@ -68,29 +68,9 @@ async function translateOne(
     throw usageError(
       `--source: no mcp_sources entry named ${JSON.stringify(name)}; have ${config.mcpSources.map((s) => s.name).join(', ') || 'none'}`,
     );
-  const upstream = new UpstreamSession({
-    name: source.name,
-    transport:
-      source.transport === 'stdio'
-        ? { type: 'stdio', command: source.command ?? [], env: source.env }
-        : {
-            type: source.transport,
-            url: source.url ?? '',
-            ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
-          },
-  });
+  const upstream = new UpstreamSession({ name: source.name, transport: upstreamTransportOf(source) });
   try {
-    const tools = await upstream.listTools();
-    const translation = translateSource({
-      name: source.name,
-      namespace: source.namespace,
-      tools,
-      overrides: source.schemaOverrides as Record<string, ToolOverride>,
-      capabilityInference: source.capabilityInference,
-      capabilities: source.capabilities,
-      allowlist: source.toolAllowlist,
-      adapterVersion: ADAPTER_VERSION,
-    });
+    const translation = translateConfiguredSource(source, await upstream.listTools());
     return {
       contracts: translation.contracts,
       refused: translation.refused.map((r) => ({ tool: r.tool, reason: r.reason })),

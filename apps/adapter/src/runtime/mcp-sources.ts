@@ -12,18 +12,13 @@ import {
   type EndpointTool,
   SchemaSearch,
   UpstreamSession,
-  type UpstreamTransport,
 } from '@xprotocol/mcp-bridge';
 import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
-import {
-  SchemaCompiler,
-  type SchemaContract,
-  type ToolOverride,
-  translateSource,
-} from '@xprotocol/translate';
+import { SchemaCompiler } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import type { AdapterLogger } from './logger.js';
+import { translateConfiguredSource, upstreamTransportOf } from './source-translation.js';
 
 /** One source's last refresh, for status output and the announce. */
 export interface SourceStatus {
@@ -34,7 +29,8 @@ export interface SourceStatus {
   connected: boolean;
   toolCount: number;
   refused: { tool: string; reason: string }[];
-  lowQuality: { kind: string; description_quality_score: number; issue: string }[];
+  /** Tools published with a description below the source's quality threshold. */
+  lowQuality: { kind: string; issue: string }[];
   error: string | undefined;
 }
 
@@ -66,7 +62,7 @@ export class McpSources implements EndpointCatalog {
         source.name,
         new UpstreamSession({
           name: source.name,
-          transport: _transportOf(source),
+          transport: upstreamTransportOf(source),
           clientInfo: { name: 'xprotocol-mcp-adapter', version: ADAPTER_VERSION },
           logger: options.logger,
           onToolsChanged: () => {
@@ -111,45 +107,18 @@ export class McpSources implements EndpointCatalog {
     const upstream = this.upstreams.get(source.name)!;
     const status = this.#status.get(source.name)!;
     const tools = await upstream.listTools();
-    const translation = translateSource({
-      name: source.name,
-      namespace: source.namespace,
-      tools,
-      // Overrides come from YAML, so every value in them is JSON.
-      overrides: source.schemaOverrides as Record<string, ToolOverride>,
-      capabilityInference: source.capabilityInference,
-      capabilities: source.capabilities,
-      allowlist: source.toolAllowlist,
-      adapterVersion: ADAPTER_VERSION,
-    });
-    const published: SchemaContract[] = [];
-    const lowQuality: SourceStatus['lowQuality'] = [];
+    // translate applies the quality floor (refused LOW_QUALITY) and threshold (warned).
+    const translation = translateConfiguredSource(source, tools);
+    const published = translation.contracts;
     const refused = translation.refused.map((r) => ({ tool: r.tool, reason: r.reason }));
-    for (const contract of translation.contracts) {
-      const score = _qualityOf(contract);
-      if (score !== undefined && score < source.descriptionQualityFloor) {
-        refused.push({
-          tool: contract.kind,
-          reason: `description quality ${score.toFixed(2)} is below the floor ${source.descriptionQualityFloor.toFixed(2)}; improve the description or set schema_overrides.<tool>.description`,
-        });
-        continue;
-      }
-      if (score !== undefined && score < source.descriptionQualityThreshold) {
-        lowQuality.push({
-          kind: contract.kind,
-          description_quality_score: score,
-          issue: 'Description too vague for reliable agent discovery',
-        });
-      }
-      published.push(contract);
-    }
+    const lowQuality: SourceStatus['lowQuality'] = translation.warnings
+      .filter((w) => w.code === 'LOW_QUALITY_DESCRIPTION' && w.tool !== undefined)
+      .map((w) => ({ kind: `${source.namespace}.${w.tool}`, issue: w.message }));
     for (const r of refused)
       this.#o.logger.warn({ source: source.name, tool: r.tool }, `not published: ${r.reason}`);
-    for (const l of lowQuality) {
-      this.#o.logger.warn(
-        { source: source.name, kind: l.kind, score: l.description_quality_score },
-        `low description quality (below ${source.descriptionQualityThreshold.toFixed(2)})`,
-      );
+    for (const w of translation.warnings) {
+      const level = w.code === 'GRAMMAR_APPROXIMATE' || w.code === 'RECURSIVE_SCHEMA' ? 'debug' : 'warn';
+      this.#o.logger[level]({ source: source.name, tool: w.tool, code: w.code }, w.message);
     }
     const diff = await this.#o.registry.refreshSource(source.name, published);
     this.#search.sync(
@@ -248,15 +217,6 @@ export class McpSources implements EndpointCatalog {
   }
 }
 
-function _transportOf(source: McpSourceConfig): UpstreamTransport {
-  if (source.transport === 'stdio') return { type: 'stdio', command: source.command ?? [], env: source.env };
-  return {
-    type: source.transport,
-    url: source.url ?? '',
-    ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
-  };
-}
-
 /** A URL fit for the announce: no credentials, no query (tokens hide there). */
 function _publicUrl(url: string): string {
   try {
@@ -268,10 +228,4 @@ function _publicUrl(url: string): string {
   } catch {
     return '(invalid url)';
   }
-}
-
-function _qualityOf(contract: SchemaContract): number | undefined {
-  const score = (contract.semantic as { description_quality_score?: unknown } | undefined)
-    ?.description_quality_score;
-  return typeof score === 'number' ? score : undefined;
 }

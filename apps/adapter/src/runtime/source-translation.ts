@@ -1,0 +1,41 @@
+/**
+ * One `mcp_sources` entry as the bridge and translate need it: the upstream transport, and the
+ * translation of what its server lists (overrides, capability inference, allowlist and the
+ * description-quality threshold and floor of the entry). Used by the runtime and by the
+ * `schemas`, `test-mcp` and `validate --connect` commands, so they publish exactly the same.
+ * @module
+ */
+import type { UpstreamTransport } from '@xprotocol/mcp-bridge';
+import { type SourceTranslation, type ToolOverride, translateSource } from '@xprotocol/translate';
+import type { McpSourceConfig } from '../config/index.js';
+import { ADAPTER_VERSION } from '../version.js';
+
+/** How to reach the source's server. */
+export function upstreamTransportOf(source: McpSourceConfig): UpstreamTransport {
+  if (source.transport === 'stdio') return { type: 'stdio', command: source.command ?? [], env: source.env };
+  return {
+    type: source.transport,
+    url: source.url ?? '',
+    ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
+  };
+}
+
+/** Translates the tools the source's server listed, by the entry's settings. */
+export function translateConfiguredSource(
+  source: McpSourceConfig,
+  tools: readonly unknown[],
+): SourceTranslation {
+  return translateSource({
+    name: source.name,
+    namespace: source.namespace,
+    tools,
+    // Overrides come from YAML, so every value in them is JSON.
+    overrides: source.schemaOverrides as Record<string, ToolOverride>,
+    capabilityInference: source.capabilityInference,
+    capabilities: source.capabilities,
+    allowlist: source.toolAllowlist,
+    adapterVersion: ADAPTER_VERSION,
+    descriptionQualityThreshold: source.descriptionQualityThreshold,
+    descriptionQualityFloor: source.descriptionQualityFloor,
+  });
+}
