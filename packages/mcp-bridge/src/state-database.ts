@@ -2,14 +2,16 @@
  * The adapter's state database (SQLite via `libsql`, WAL, `synchronous=FULL`): what must survive a
  * crash so that nothing is lost and nothing runs twice.
  *
- * Inbound calls move through `received → started → answered → done`:
- * - `received`: the event passed the signature and dedupe checks; its JSON is kept, so a crash
- *   before the upstream call simply processes it again (it never reached the server).
- * - `started`: recorded *before* the upstream call. A crash here cannot know whether the server
- *   acted, so on restart the call is answered `UPSTREAM_ERROR` (interrupted) — never re-run.
- * - `answered`: the signed answer is stored *before* it is handed to the relay outbox; on restart
- *   it is handed over again (relays deduplicate by id).
+ * An inbound call is written only once the pipeline decides to act on it:
+ * - `started`: recorded (with the request) *before* the upstream call. A crash here cannot know
+ *   whether the server acted, so on restart the call is answered `UPSTREAM_ERROR` (interrupted)
+ *   — never re-run. A crash *before* this point leaves nothing behind: the call never reached the
+ *   server, and the relays deliver it again when the adapter resubscribes.
+ * - `answered`: the signed answer (a result or an error) is stored *before* it is handed to the
+ *   relay outbox; on restart it is handed over again (relays deduplicate by id).
  * - `done`: the answer is durably in the outbox. Rows are pruned after the dedupe retention.
+ * `started` and `answered` are committed with `synchronous=FULL`; `done` with `NORMAL`, since
+ * losing it to a power cut only re-sends an answer the relays already have.
  *
  * The same file also holds Direction 2's assigned MCP tool names (it is the registry's
  * `NameStore`) and the registry's schema versions; the relay outbox keeps its own table in it.
@@ -21,13 +23,13 @@ import Database from 'libsql';
 import { BridgeError } from './errors.js';
 
 /** Where an inbound call is. */
-export type InboundStatus = 'received' | 'started' | 'answered' | 'done';
+export type InboundStatus = 'started' | 'answered' | 'done';
 
 /** A call found unfinished at startup. */
 export interface UnfinishedCall {
   id: string;
-  status: 'received' | 'started' | 'answered';
-  /** The request, for `received` and `started` rows. */
+  status: 'started' | 'answered';
+  /** The request, for `started` rows. */
   request: XpEvent | undefined;
   /** The stored answer, for `answered` rows. */
   answer: XpEvent | undefined;
@@ -84,50 +86,54 @@ export class StateDatabase implements NameStore {
     }
   }
 
-  /**
-   * Records a verified inbound event. Returns `'new'` the first time an id is seen, `'duplicate'`
-   * after that — across restarts, for as long as the row is kept.
-   */
-  claim(event: XpEvent, nowSeconds: number): 'new' | 'duplicate' {
-    const info = this.#run(
-      `INSERT OR IGNORE INTO inbound_calls (id, sender, kind, received_at, status, request_json)
-       VALUES (?, ?, ?, ?, 'received', ?)`,
-      event.id,
-      event.pubkey,
-      event.kind,
-      nowSeconds,
-      JSON.stringify(event),
-    );
-    return info.changes > 0 ? 'new' : 'duplicate';
+  /** True when the call was acted on before (also by an earlier run): a duplicate. */
+  isKnown(id: string): boolean {
+    return this.status(id) !== undefined;
   }
 
   /** Records that the upstream call is about to start: from here on it is never re-run. */
-  markStarted(id: string): void {
-    this.#transition(id, 'started', ['received']);
+  recordStarted(request: XpEvent, nowSeconds: number): void {
+    const info = this.#run(
+      `INSERT OR IGNORE INTO inbound_calls (id, sender, kind, received_at, status, request_json)
+       VALUES (?, ?, ?, ?, 'started', ?)`,
+      request.id,
+      request.pubkey,
+      request.kind,
+      nowSeconds,
+      JSON.stringify(request),
+    );
+    if (info.changes === 0) this.#badTransition(request.id, 'started');
   }
 
-  /** Stores the signed answer before it is handed to the outbox. */
-  markAnswered(id: string, answer: XpEvent): void {
+  /** Stores the signed answer (after `started`, or directly for a refusal) before the outbox. */
+  recordAnswer(request: XpEvent, answer: XpEvent, nowSeconds: number): void {
     const info = this.#run(
-      `UPDATE inbound_calls SET status = 'answered', answer_json = ? WHERE id = ? AND status IN ('received', 'started')`,
+      `INSERT INTO inbound_calls (id, sender, kind, received_at, status, answer_json)
+       VALUES (?, ?, ?, ?, 'answered', ?)
+       ON CONFLICT (id) DO UPDATE SET status = 'answered', request_json = NULL, answer_json = excluded.answer_json
+       WHERE inbound_calls.status = 'started'`,
+      request.id,
+      request.pubkey,
+      request.kind,
+      nowSeconds,
       JSON.stringify(answer),
-      id,
     );
-    if (info.changes === 0) this.#badTransition(id, 'answered');
+    if (info.changes === 0) this.#badTransition(request.id, 'answered');
   }
 
-  /** The answer is durably in the outbox: forget the payloads, keep the id for dedupe. */
+  /** The answer is durably in the outbox: forget it, keep the id for dedupe. */
   markDone(id: string): void {
-    const info = this.#run(
-      `UPDATE inbound_calls SET status = 'done', request_json = NULL, answer_json = NULL WHERE id = ?`,
-      id,
-    );
-    if (info.changes === 0) this.#badTransition(id, 'done');
-  }
-
-  /** A call dropped without an answer (decryption failed, stale): keep only the id for dedupe. */
-  markDropped(id: string): void {
-    this.markDone(id);
+    // Not fsynced: losing this to a power cut only re-sends an answer the relays already have.
+    this.#db.pragma('synchronous = NORMAL');
+    try {
+      const info = this.#run(
+        `UPDATE inbound_calls SET status = 'done', request_json = NULL, answer_json = NULL WHERE id = ?`,
+        id,
+      );
+      if (info.changes === 0) this.#badTransition(id, 'done');
+    } finally {
+      this.#db.pragma('synchronous = FULL');
+    }
   }
 
   /** The status of an inbound call, if known. */
@@ -144,7 +150,7 @@ export class StateDatabase implements NameStore {
     const rows = this.#db
       .prepare(
         `SELECT id, status, request_json, answer_json FROM inbound_calls
-         WHERE status IN ('received', 'started', 'answered') ORDER BY received_at, id`,
+         WHERE status IN ('started', 'answered') ORDER BY received_at, id`,
       )
       .all() as {
       id: string;
@@ -218,16 +224,6 @@ export class StateDatabase implements NameStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#db.close();
-  }
-
-  #transition(id: string, to: InboundStatus, from: InboundStatus[]): void {
-    const info = this.#run(
-      `UPDATE inbound_calls SET status = ? WHERE id = ? AND status IN (${from.map(() => '?').join(',')})`,
-      to,
-      id,
-      ...from,
-    );
-    if (info.changes === 0) this.#badTransition(id, to);
   }
 
   #badTransition(id: string, to: InboundStatus): never {

@@ -99,6 +99,8 @@ export class XpEndpoint {
   #running = 0;
   readonly #waiting: (() => void)[] = [];
   readonly #inflight = new Set<Promise<unknown>>();
+  /** Ids being processed right now (before anything about them is stored). */
+  readonly #processing = new Set<string>();
 
   constructor(options: XpEndpointOptions) {
     this.#o = {
@@ -146,7 +148,8 @@ export class XpEndpoint {
     const { state } = this.#o;
     for (const call of state.unfinished()) {
       if (call.status === 'answered' && call.answer) {
-        await this.#deliver(call.id, call.answer);
+        await this.#o.pool.enqueue(call.answer);
+        state.markDone(call.id);
       } else if (call.status === 'started' && call.request) {
         this.#logger.warn(
           { id: call.id, kind: call.request.kind },
@@ -159,11 +162,9 @@ export class XpEndpoint {
             'interrupted: the adapter stopped while this call was running; it was not retried',
           ),
         );
-      } else if (call.status === 'received' && call.request) {
-        // It never reached the server: process it now (dedupe already recorded it).
-        await this.#process(call.request, false);
       } else {
-        state.markDropped(call.id);
+        // A row without what it needs cannot be finished: keep it only for dedupe.
+        state.markDone(call.id);
       }
     }
   }
@@ -175,34 +176,39 @@ export class XpEndpoint {
   async handleEvent(raw: unknown): Promise<InboundOutcome> {
     try {
       const verdict = verifyEvent(raw, this.#o.signatures);
-      if (!verdict.ok) return this.#drop(undefined, `${verdict.code}: ${verdict.message}`);
+      if (!verdict.ok) return this.#drop(`${verdict.code}: ${verdict.message}`);
       const event = verdict.event;
       if (event.pubkey === this.#o.identity.keys.ed25519)
         return { action: 'ignored', reason: 'our own event' };
       if (getTag(event, 'p') !== this.#o.identity.keys.ed25519) {
-        return this.#drop(undefined, 'not addressed to this adapter (p tag)');
+        return this.#drop('not addressed to this adapter (p tag)');
       }
       if (isAnswerKind(event.kind))
         return { action: 'ignored', reason: `${event.kind} is an answer, not a call` };
-      return await this.#process(event, true);
+      // One delivery at a time per id: a second copy arriving meanwhile is a duplicate.
+      if (this.#processing.has(event.id) || this.#o.state.isKnown(event.id)) {
+        return this.#drop(`duplicate of ${event.id}; its answer is already on the relay`);
+      }
+      this.#processing.add(event.id);
+      try {
+        return await this.#process(event);
+      } finally {
+        this.#processing.delete(event.id);
+      }
     } catch (error) {
       this.#logger.error({ error: (error as Error).message }, 'inbound event failed unexpectedly');
       return { action: 'dropped', reason: `internal error: ${(error as Error).message}` };
     }
   }
 
-  async #process(event: XpEvent, claim: boolean): Promise<InboundOutcome> {
-    const { state } = this.#o;
+  async #process(event: XpEvent): Promise<InboundOutcome> {
     const nowSeconds = Math.floor(this.#now() / 1000);
-    if (claim && state.claim(event, nowSeconds) === 'duplicate') {
-      return this.#drop(undefined, `duplicate of ${event.id}; its answer is already on the relay`);
-    }
     const freshness = checkFreshness(event, nowSeconds, {
       maxFutureSeconds: this.#o.maxFutureSeconds,
       maxAgeSeconds: this.#o.retentionSeconds,
     });
     if (freshness !== 'ok') {
-      return this.#drop(event.id, `${freshness}: created_at ${event.created_at}, now ${nowSeconds}`);
+      return this.#drop(`${freshness}: created_at ${event.created_at}, now ${nowSeconds}`);
     }
     if (isExpired(event, nowSeconds)) {
       return this.#answerError(event, xpError('EXPIRED', `the request expired at ${getExpiration(event)}`));
@@ -241,7 +247,7 @@ export class XpEndpoint {
       if (error instanceof SyntaxError) {
         return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
       }
-      return this.#drop(event.id, `cannot decrypt: ${(error as Error).message}`);
+      return this.#drop(`cannot decrypt: ${(error as Error).message}`);
     }
     const check = tool.validate(payload);
     if (!check.ok) {
@@ -271,7 +277,7 @@ export class XpEndpoint {
         expiration === undefined ? Number.POSITIVE_INFINITY : (expiration + 1) * 1000 - this.#now();
       const timeoutMs = Math.max(1, Math.min(this.#o.callTimeoutMs, untilExpiry));
       // From here on the call is never run again, whatever happens to this process.
-      this.#o.state.markStarted(event.id);
+      this.#o.state.recordStarted(event, Math.floor(this.#now() / 1000));
       this.#logger.info(
         { id: event.id, kind: event.kind, sender: event.pubkey, source },
         'calling upstream tool',
@@ -338,7 +344,7 @@ export class XpEndpoint {
       this.#o.identity.ed25519.secretKey,
       this.#o.signatures,
     );
-    return this.#deliver(event.id, answer).then(() => ({
+    return this.#deliver(event, answer).then(() => ({
       action: 'answered',
       kind: answer.kind,
       code: undefined,
@@ -358,7 +364,7 @@ export class XpEndpoint {
     } catch (error) {
       if (error instanceof SyntaxError)
         return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
-      return this.#drop(event.id, `cannot decrypt: ${(error as Error).message}`);
+      return this.#drop(`cannot decrypt: ${(error as Error).message}`);
     }
     let matches: ReturnType<EndpointCatalog['describe']>;
     try {
@@ -387,7 +393,7 @@ export class XpEndpoint {
     const senderX25519 = getTag(request, 'x25519');
     if (!senderX25519 || !isKeyString(senderX25519, 'x25519')) {
       // Nowhere to seal an answer to: the request was not a sealed event.
-      return this.#drop(request.id, 'the request has no x25519 tag to answer to');
+      return this.#drop('the request has no x25519 tag to answer to');
     }
     const nowSeconds = Math.floor(this.#now() / 1000);
     const answer = sealEvent(
@@ -402,7 +408,7 @@ export class XpEndpoint {
       { ed25519: request.pubkey, x25519: senderX25519 as X25519KeyString },
       { signatures: this.#o.signatures, cipher: this.#o.cipher },
     );
-    await this.#deliver(request.id, answer);
+    await this.#deliver(request, answer);
     return { action: 'answered', kind, code, answer };
   }
 
@@ -414,16 +420,17 @@ export class XpEndpoint {
       : nowSeconds + this.#o.answerTtlSeconds;
   }
 
-  async #deliver(requestId: string, answer: XpEvent): Promise<void> {
+  /** Stores the answer, hands it to the durable outbox, then marks the call done. */
+  async #deliver(request: XpEvent, answer: XpEvent): Promise<void> {
     const { state, pool } = this.#o;
-    if (state.status(requestId) !== 'answered') state.markAnswered(requestId, answer);
+    state.recordAnswer(request, answer, Math.floor(this.#now() / 1000));
     await pool.enqueue(answer);
-    state.markDone(requestId);
+    state.markDone(request.id);
   }
 
-  #drop(id: string | undefined, reason: string): InboundOutcome {
-    if (id !== undefined && this.#o.state.status(id) !== 'done') this.#o.state.markDropped(id);
-    this.#logger.debug({ id, reason }, 'inbound event dropped');
+  /** Drops an event with no answer. Nothing is stored: a copy of it is dropped again by the same check. */
+  #drop(reason: string): InboundOutcome {
+    this.#logger.debug({ reason }, 'inbound event dropped');
     return { action: 'dropped', reason };
   }
 

@@ -49,12 +49,14 @@ export class SqliteOutbox implements Outbox {
 
   async remove(id: string): Promise<void> {
     this.#assertOpen();
-    this.#db.prepare<unknown[]>('DELETE FROM relay_outbox WHERE id = ?').run(id);
+    this.#unsynced(() => this.#db.prepare<unknown[]>('DELETE FROM relay_outbox WHERE id = ?').run(id));
   }
 
   async pending(nowSeconds: number): Promise<OutboxEntry[]> {
     this.#assertOpen();
-    this.#db.prepare<unknown[]>('DELETE FROM relay_outbox WHERE expires_at < ?').run(nowSeconds);
+    this.#unsynced(() =>
+      this.#db.prepare<unknown[]>('DELETE FROM relay_outbox WHERE expires_at < ?').run(nowSeconds),
+    );
     const rows = this.#db.prepare('SELECT json, expires_at FROM relay_outbox ORDER BY added_seq').all() as {
       json: string;
       expires_at: number;
@@ -71,6 +73,20 @@ export class SqliteOutbox implements Outbox {
     if (this.#closed) return;
     this.#closed = true;
     this.#db.close();
+  }
+
+  /**
+   * Runs a deletion without an fsync (`synchronous=NORMAL`): losing it to a power cut only
+   * re-sends an event the relays already have, so it need not wait for the disk. Additions stay
+   * `FULL`.
+   */
+  #unsynced(run: () => unknown): void {
+    this.#db.pragma('synchronous = NORMAL');
+    try {
+      run();
+    } finally {
+      this.#db.pragma('synchronous = FULL');
+    }
   }
 
   #assertOpen(): void {
