@@ -63,6 +63,36 @@ describe('compiled grammars in llama.cpp', () => {
     expect(compared).toBeGreaterThan(400);
   }, 180_000);
 
+  it("counts beyond llama.cpp's 2000 limit are written so llama.cpp parses and honours them", async () => {
+    const cases: [unknown, string[], string[]][] = [
+      [
+        { type: 'string', maxLength: 4500 },
+        [JSON.stringify('x'.repeat(4500))],
+        [JSON.stringify('x'.repeat(4501))],
+      ],
+      [
+        { type: 'string', minLength: 2100 },
+        [JSON.stringify('y'.repeat(2100))],
+        [JSON.stringify('y'.repeat(2099))],
+      ],
+      [
+        { type: 'array', items: { type: 'integer' }, maxItems: 2500 },
+        [JSON.stringify(Array(2500).fill(1))],
+        [JSON.stringify(Array(2501).fill(1))],
+      ],
+    ];
+    for (const [schema, yes, no] of cases) {
+      const { gbnf } = compileSchema(schema);
+      const verdict = await llamaGrammar(gbnf);
+      expect(verdict.ok ? 'ok' : verdict.error, JSON.stringify(schema)).toBe('ok');
+      if (!verdict.ok) continue;
+      for (const t of yes)
+        expect(verdict.test(t), `${JSON.stringify(schema)} accepts ${t.length} chars`).toBe(true);
+      for (const t of no)
+        expect(verdict.test(t), `${JSON.stringify(schema)} rejects ${t.length} chars`).toBe(false);
+    }
+  }, 180_000);
+
   it('MCP tools: llama.cpp parses the grammars', async () => {
     let parsed = 0;
     for (const t of mcp) {

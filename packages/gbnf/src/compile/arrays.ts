@@ -159,11 +159,11 @@ function positional(
       if (hi === 0) return '""';
       const more = `( "," ${ws} ${rest} )`;
       if (n === 0) {
-        const tailRep = repeat(more, Math.max(lo - 1, 0), hi === undefined ? undefined : hi - 1);
+        const tailRep = repeat(ctx, more, Math.max(lo - 1, 0), hi === undefined ? undefined : hi - 1, label);
         const inner = `${rest}${tailRep === '' ? '' : ` ${tailRep}`}`;
         return lo === 0 ? `( ${inner} )?` : inner;
       }
-      return repeat(more, lo, hi) || '""';
+      return repeat(ctx, more, lo, hi, label) || '""';
     }
     const m = members[i]!;
     const after = build(i + 1);
@@ -177,9 +177,9 @@ function positional(
   return build(0);
 }
 
-function repeat(unit: string, a: number, b: number | undefined): string {
+function repeat(ctx: _Ctx, unit: string, a: number, b: number | undefined, label: string): string {
   if (b === 0) return '';
-  return _repeat(unit, a, b);
+  return _repeat(unit, a, b, (body) => ctx.g.rule(`${label}-more`, body));
 }
 
 /** The finite set of values the items may take (an enum), or undefined. */

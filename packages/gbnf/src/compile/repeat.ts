@@ -6,9 +6,31 @@
 
 const LIMIT = 2000;
 
-/** @internal `unit` repeated between `min` and `max` (undefined: no upper bound) times, exactly. */
-export function _repeat(unit: string, min: number, max: number | undefined): string {
-  const u = /^[a-z0-9-]+$/.test(unit) || /^\(.*\)$/.test(unit) ? unit : `( ${unit} )`;
+/**
+ * @internal `unit` repeated between `min` and `max` (undefined: no upper bound) times, exactly.
+ * `name` turns a compound unit into a rule (needed for counts over 2000).
+ */
+export function _repeat(
+  unit: string,
+  min: number,
+  max: number | undefined,
+  name?: (body: string) => string,
+): string {
+  const out = repeatRaw(unit, min, max, name);
+  // the factored form is its own rule, so an enclosing `( … )?` does not count its expansion
+  return name !== undefined && (min > LIMIT || (max !== undefined && max > LIMIT)) ? name(out) : out;
+}
+
+function repeatRaw(
+  unit: string,
+  min: number,
+  max: number | undefined,
+  name?: (body: string) => string,
+): string {
+  const big = min > LIMIT || (max !== undefined && max > LIMIT);
+  // llama.cpp budgets the rules one repeated item expands to: a factored count repeats a rule
+  const named = big && name !== undefined && !/^[a-z0-9-]+$/.test(unit) ? name(unit) : unit;
+  const u = /^[a-z0-9-]+$/.test(named) ? named : `( ${named} )`;
   if (max !== undefined && max < min) throw new RangeError(`repetition {${min},${max}} is empty`);
   if (max === 0) return '""';
   if (max === undefined) {

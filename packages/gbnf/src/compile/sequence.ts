@@ -55,7 +55,8 @@ export function _sequence(
     }
     if (highK !== undefined && highK < lowK) return null;
     const more = `( "," ${ws} ${extra} )`;
-    const rep = (a: number, b: number | undefined) => _repeat(more, a, b);
+    const rep = (a: number, b: number | undefined) =>
+      _repeat(more, a, b, (body) => ctx.g.rule(`${label}-more`, body));
     if (c === 0) {
       if (highK === 0) return '""';
       const inner =
