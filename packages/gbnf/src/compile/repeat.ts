@@ -27,12 +27,17 @@ function repeatRaw(
   max: number | undefined,
   name?: (body: string) => string,
 ): string {
-  const big = min > LIMIT || (max !== undefined && max > LIMIT);
+  const big = min > 500 || (max !== undefined && max > 500);
   // llama.cpp budgets the rules one repeated item expands to: a factored count repeats a rule
   const named = big && name !== undefined && !/^[a-z0-9-]+$/.test(unit) ? name(unit) : unit;
   const u = /^[a-z0-9-]+$/.test(named) ? named : `( ${named} )`;
   if (max !== undefined && max < min) throw new RangeError(`repetition {${min},${max}} is empty`);
   if (max === 0) return '""';
+  // a block of 2000 repetitions is a rule of its own when possible: llama.cpp's per-item budget
+  // then counts one rule per block
+  const block = name !== undefined ? name(`${u}{${LIMIT}}`) : `( ${u}{${LIMIT}} )`;
+  const exactly = (v: string, n: number) => exactlyWith(v, n, block);
+  const upTo = (v: string, n: number) => upToWith(v, n, block);
   if (max === undefined) {
     if (min === 0) return `${u}*`;
     if (min === 1) return `${u}+`;
@@ -47,24 +52,22 @@ function repeatRaw(
   return `${head}${upTo(u, extra)}`;
 }
 
-function exactly(u: string, n: number): string {
+function exactlyWith(u: string, n: number, block: string): string {
   if (n === 0) return '""';
   if (n === 1) return u;
   if (n <= LIMIT) return `${u}{${n}}`;
   const q = Math.floor(n / LIMIT);
   const r = n % LIMIT;
-  const block = `( ${u}{${LIMIT}} )`;
-  return `${q === 1 ? block : `${block}{${q}}`}${r === 0 ? '' : ` ${exactly(u, r)}`}`;
+  return `${q === 1 ? block : `${block}{${q}}`}${r === 0 ? '' : ` ${exactlyWith(u, r, block)}`}`;
 }
 
 /** 0..n repetitions, n > 2000: n = q·2000 + r. */
-function upTo(u: string, n: number): string {
+function upToWith(u: string, n: number, block: string): string {
   if (n <= LIMIT) return n === 1 ? `${u}?` : `${u}{0,${n}}`;
   const q = Math.floor(n / LIMIT);
   const r = n % LIMIT;
-  const block = `( ${u}{${LIMIT}} )`;
   // lengths 0..q·2000 (q blocks minus one, plus up to one more block), or q blocks + 0..r
   const low = `${q - 1 === 0 ? '' : `${q - 1 === 1 ? `${block}?` : `${block}{0,${q - 1}}`} `}${u}{0,${LIMIT}}`;
   if (r === 0) return `( ${low} )`;
-  return `( ${low} | ${exactly(u, q * LIMIT)} ${u}{0,${r}} )`;
+  return `( ${low} | ${exactlyWith(u, q * LIMIT, block)} ${u}{0,${r}} )`;
 }

@@ -126,7 +126,10 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     );
   }
   if (maxLen === undefined && min > 0) min = Math.min(min, ctx.options.maxRepetition);
-  return g.rule(`${label}-string`, `"\\"" ${_repeat(_charCp(g), min, maxLen)} "\\""`);
+  return g.rule(
+    `${label}-string`,
+    `"\\"" ${_repeat(_charCp(g), min, maxLen, (body) => g.rule(`${label}-chars`, body))} "\\""`,
+  );
 }
 
 /** @internal The number part (`number` or `integer`) of a flat, or `null`. */
