@@ -35,7 +35,11 @@ function repeatRaw(
   if (max === 0) return '""';
   // a block of 2000 repetitions is a rule of its own when possible: llama.cpp's per-item budget
   // then counts one rule per block
-  const block = name !== undefined ? name(`${u}{${LIMIT}}`) : `( ${u}{${LIMIT}} )`;
+  let made: string | undefined;
+  const block = () => {
+    made ??= name !== undefined ? name(`${u}{${LIMIT}}`) : `( ${u}{${LIMIT}} )`;
+    return made;
+  };
   const exactly = (v: string, n: number) => exactlyWith(v, n, block);
   const upTo = (v: string, n: number) => upToWith(v, n, block);
   if (max === undefined) {
@@ -52,22 +56,24 @@ function repeatRaw(
   return `${head}${upTo(u, extra)}`;
 }
 
-function exactlyWith(u: string, n: number, block: string): string {
+function exactlyWith(u: string, n: number, blockOf: () => string): string {
   if (n === 0) return '""';
   if (n === 1) return u;
   if (n <= LIMIT) return `${u}{${n}}`;
   const q = Math.floor(n / LIMIT);
   const r = n % LIMIT;
-  return `${q === 1 ? block : `${block}{${q}}`}${r === 0 ? '' : ` ${exactlyWith(u, r, block)}`}`;
+  const block = blockOf();
+  return `${q === 1 ? block : `${block}{${q}}`}${r === 0 ? '' : ` ${exactlyWith(u, r, blockOf)}`}`;
 }
 
 /** 0..n repetitions, n > 2000: n = q·2000 + r. */
-function upToWith(u: string, n: number, block: string): string {
+function upToWith(u: string, n: number, blockOf: () => string): string {
   if (n <= LIMIT) return n === 1 ? `${u}?` : `${u}{0,${n}}`;
   const q = Math.floor(n / LIMIT);
   const r = n % LIMIT;
+  const block = blockOf();
   // lengths 0..q·2000 (q blocks minus one, plus up to one more block), or q blocks + 0..r
   const low = `${q - 1 === 0 ? '' : `${q - 1 === 1 ? `${block}?` : `${block}{0,${q - 1}}`} `}${u}{0,${LIMIT}}`;
   if (r === 0) return `( ${low} )`;
-  return `( ${low} | ${exactlyWith(u, q * LIMIT, block)} ${u}{0,${r}} )`;
+  return `( ${low} | ${exactlyWith(u, q * LIMIT, blockOf)} ${u}{0,${r}} )`;
 }
