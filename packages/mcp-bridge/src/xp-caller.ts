@@ -84,7 +84,6 @@ export class XpCaller {
       [{ kinds: ['xp.endpoint.announce'], authors: [ed25519Key], limit: 5 }],
       timeoutMs,
       announces,
-      true,
     );
     const newest = announces.sort((a, b) => b.created_at - a.created_at)[0];
     if (!newest) {
@@ -233,22 +232,32 @@ export class XpCaller {
     });
   }
 
-  /** Collects events matching `filters` until EOSE from every relay (or `timeoutMs`). */
-  #collect(filters: object[], timeoutMs: number, into: XpEvent[], stopAtFirstEose: boolean): Promise<void> {
+  /**
+   * Collects events matching `filters`: stops at the first EOSE that has found something, or
+   * once every relay sent EOSE with something found. When the stored events hold nothing (an
+   * endpoint that is just starting), it keeps listening for a live one until `timeoutMs`.
+   */
+  #collect(filters: object[], timeoutMs: number, into: XpEvent[]): Promise<void> {
     return new Promise((resolve) => {
-      const relays = this.#o.pool.relays().length;
-      let eoses = 0;
+      let finished = false;
       const done = () => {
+        if (finished) return;
+        finished = true;
         clearTimeout(timer);
         subscription.close();
         resolve();
       };
       const timer = setTimeout(done, timeoutMs);
+      let stored = false;
       const subscription = this.#o.pool.subscribe(filters, {
-        onEvent: (event) => into.push(event),
+        onEvent: (event) => {
+          into.push(event);
+          // A live event after the stored ones were exhausted: nothing better is coming.
+          if (stored) done();
+        },
         onEose: () => {
-          eoses++;
-          if ((stopAtFirstEose && into.length > 0) || eoses >= relays) done();
+          stored = true;
+          if (into.length > 0) done();
         },
       });
     });

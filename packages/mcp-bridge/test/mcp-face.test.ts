@@ -101,3 +101,21 @@ describe('Direction 2: the MCP face over a real XProtocol endpoint', () => {
     expect(stack.upstreamCalls()).toBe(0);
   });
 });
+
+describe('XpCaller.resolve', () => {
+  it('waits for an announce published after the query started (an endpoint still starting)', async () => {
+    stack = await startStack();
+    const pending = stack.caller.resolve(stack.adapter.keys.ed25519, 10_000);
+    await new Promise((r) => setTimeout(r, 300)); // the stored query has answered EOSE by now
+    await new Announcer({
+      pool: stack.adapterPool,
+      identity: stack.adapter,
+      relays: [stack.relay.url],
+      payload: () => ({ display_name: 'late' }),
+      signatures: nodeSignatures,
+    }).publish();
+    const found = await pending;
+    expect(found.keys).toEqual(stack.adapter.keys);
+    expect(found.payload.display_name).toBe('late');
+  });
+});
