@@ -111,6 +111,8 @@ export class McpFace {
     { contract: ContractLike; validate: (args: unknown) => ArgumentCheck }
   >();
   readonly #search = new SchemaSearch();
+  /** Every live session's server: each is told when the tool list changes. */
+  readonly #servers = new Set<Server>();
   #firstRefresh: Promise<void> | undefined;
   #listed = false;
 
@@ -119,21 +121,33 @@ export class McpFace {
     this.#logger = options.logger ?? silentLogger;
     // The state database is the name store: a refresh or a restart never renames a tool.
     this.#table = new McpToolTable({ sha256: options.sha256, nameStore: options.state });
-    this.server = new Server(options.serverInfo, {
+    this.server = this.createServer();
+  }
+
+  /**
+   * A new SDK `Server` speaking for this face: one per MCP session (each Streamable HTTP client
+   * gets its own), all sharing the face's tools, names, search index and caller. `server` is the
+   * first one (stdio serves exactly one client). Closed servers are forgotten.
+   */
+  createServer(): Server {
+    const server = new Server(this.#o.serverInfo, {
       capabilities: { tools: { listChanged: true } },
-      ...(options.instructions !== undefined && { instructions: options.instructions }),
+      ...(this.#o.instructions !== undefined && { instructions: this.#o.instructions }),
     });
-    this.server.setRequestHandler('tools/list', async () => {
+    server.setRequestHandler('tools/list', async () => {
       await this.ready();
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
       return { tools: this.tools() } as ListToolsResult;
     });
-    this.server.setRequestHandler('tools/call', async (request) => {
+    server.setRequestHandler('tools/call', async (request) => {
       await this.ready();
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
       return (await this.#call(request.params.name, request.params.arguments ?? {})) as CallToolResult;
     });
+    this.#servers.add(server);
+    server.onclose = () => this.#servers.delete(server);
+    return server;
   }
 
   /** Resolves once every source's catalog was fetched once (or failed); starts the fetch if needed. */
@@ -233,7 +247,9 @@ export class McpFace {
         fingerprint: JSON.stringify([tool.description, tool.inputSchema]),
       })),
     );
-    if (this.#listed && updates.some(Boolean)) await this.server.sendToolListChanged();
+    if (this.#listed && updates.some(Boolean)) {
+      await Promise.allSettled([...this.#servers].map((server) => server.sendToolListChanged()));
+    }
   }
 
   async #discover(source: XpToolSource): Promise<string> {

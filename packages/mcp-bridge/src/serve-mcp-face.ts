@@ -39,6 +39,8 @@ export interface McpFaceServeOptions {
   path?: string;
   /** Largest request body accepted, in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Most MCP sessions at once (one per HTTP client); beyond it the oldest ends. Default 64. */
+  maxSessions?: number;
 }
 
 /** A running MCP face. */
@@ -52,6 +54,7 @@ const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PORT = 8767;
 const DEFAULT_PATH = '/mcp';
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+const DEFAULT_MAX_SESSIONS = 64;
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
 /**
@@ -95,21 +98,36 @@ async function _serveStreamableHttp(
   const path = settings.path ?? DEFAULT_PATH;
   const maxBody = settings.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const allowed = _allowedHostnames(host);
-  let transport: NodeStreamableHTTPServerTransport | undefined;
+  /** Live sessions: one transport and one face server per MCP client. */
+  const sessions = new Map<
+    string,
+    { transport: NodeStreamableHTTPServerTransport; server: ReturnType<McpFace['createServer']> }
+  >();
+  const maxSessions = settings.maxSessions ?? DEFAULT_MAX_SESSIONS;
 
-  /** Connects the face to a fresh transport, ending the previous session if there was one. */
+  /** Starts a session for an `initialize` request; the oldest session ends beyond `maxSessions`. */
   const newSession = async (): Promise<NodeStreamableHTTPServerTransport> => {
-    if (transport) {
-      logger.info(
-        { session: transport.sessionId },
-        'a new MCP client initialized; the previous HTTP session ends',
-      );
-      await face.server.close();
-    }
-    const next = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
-    await face.server.connect(next);
-    transport = next;
-    return next;
+    const server = face.createServer();
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+        if (sessions.size > maxSessions) {
+          const [oldestId, oldest] = sessions.entries().next().value as [string, { server: typeof server }];
+          sessions.delete(oldestId);
+          logger.warn({ session: oldestId, maxSessions }, 'too many MCP sessions: the oldest one ends');
+          void oldest.server.close();
+        }
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -143,11 +161,17 @@ async function _serveStreamableHttp(
       }
       body = read.value;
     }
-    const current =
-      request.method === 'POST' && request.headers['mcp-session-id'] === undefined && _isInitialize(body)
-        ? await newSession()
-        : transport;
-    if (!current) {
+    const sessionId = request.headers['mcp-session-id'];
+    let current: NodeStreamableHTTPServerTransport | undefined;
+    if (request.method === 'POST' && sessionId === undefined && _isInitialize(body)) {
+      current = await newSession();
+    } else if (typeof sessionId === 'string') {
+      current = sessions.get(sessionId)?.transport;
+      if (!current) {
+        _jsonRpcError(response, 404, -32001, 'Session not found: initialize a new session');
+        return;
+      }
+    } else {
       _jsonRpcError(response, 400, -32000, 'Bad Request: no MCP session; send initialize first');
       return;
     }
@@ -179,8 +203,9 @@ async function _serveStreamableHttp(
   return {
     url,
     close: async () => {
-      if (transport) await face.server.close();
-      transport = undefined;
+      const live = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(live.map(({ server }) => server.close()));
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         // Open SSE streams would hold close() forever.

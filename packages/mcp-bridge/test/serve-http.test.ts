@@ -126,19 +126,41 @@ describe('the MCP face over Streamable HTTP', () => {
     expect(unknown).toMatchObject({ code: -32602 });
   });
 
-  it('lets a new client initialize after another (a restarted client reconnects)', async () => {
+  it('serves several clients at once, each in its own session', async () => {
     const first = await connectClient();
     await first.listTools();
     const second = await connectClient();
     const { tools } = await second.listTools();
     expect(tools.map((t) => t.name)).toContain('fs_read_text_file');
-    // The replaced session is gone: its next request is refused with 404 (session not found).
-    const stale = await first.listTools().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(stale).toMatchObject({ data: { status: 404 } });
-    expect(String(stale)).toContain('Session not found');
+    // The first client's session lives on beside the second one.
+    const result = await first.callTool({
+      name: 'fs_read_text_file',
+      arguments: { path: `${stack.dir}/hello.txt` },
+    });
+    expect((result.content as { text: string }[])[0]?.text).toBe('hello from the filesystem\n');
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('ends the oldest session beyond maxSessions; its next request gets 404', async () => {
+    const small = await serveMcpFace(face, { transport: 'streamable_http', port: 0, maxSessions: 1 }, logger);
+    try {
+      const first = await connectClient(small.url);
+      await first.listTools();
+      const second = await connectClient(small.url);
+      await second.listTools();
+      const stale = await first.listTools().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(stale).toMatchObject({ data: { status: 404 } });
+      expect(String(stale)).toContain('Session not found');
+      expect(logger.entries.some((e) => e.level === 'warn' && /too many MCP sessions/.test(e.message))).toBe(
+        true,
+      );
+      await second.close();
+    } finally {
+      await small.close();
+    }
   });
 
   it('refuses a foreign Host header with 403', async () => {
