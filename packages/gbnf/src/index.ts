@@ -6,6 +6,7 @@
 export { GbnfCompileError, type GbnfCompileReason } from './compile/compile-error.js';
 export { type CompiledGrammar, compileSchema } from './compile/compile-schema.js';
 export type { SchemaDraft } from './compile/drafts.js';
+export { AJV_FORMATS } from './compile/formats.js';
 export {
   type CompileOptions,
   DEFAULT_COMPILE_OPTIONS,

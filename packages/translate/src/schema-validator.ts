@@ -7,6 +7,7 @@
  * lists them so the caller can warn. ajv still checks each schema against its meta-schema.
  * @module
  */
+import { AJV_FORMATS } from '@xprotocol/gbnf';
 import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -28,35 +29,8 @@ const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).defau
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as unknown as (ajv: AjvLike) => void;
 
-/** The format names ajv-formats validates; any other `format` value is not checked. */
-export const KNOWN_FORMATS: readonly string[] = Object.freeze([
-  'date',
-  'time',
-  'date-time',
-  'iso-time',
-  'iso-date-time',
-  'duration',
-  'uri',
-  'uri-reference',
-  'uri-template',
-  'url',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'regex',
-  'uuid',
-  'json-pointer',
-  'json-pointer-uri-fragment',
-  'relative-json-pointer',
-  'byte',
-  'int32',
-  'int64',
-  'float',
-  'double',
-  'password',
-  'binary',
-]);
+/** The format names ajv-formats validates; any other `format` value is not checked (one list, from gbnf). */
+export const KNOWN_FORMATS: readonly string[] = Object.freeze([...AJV_FORMATS]);
 
 const OPTIONS = {
   strict: false,

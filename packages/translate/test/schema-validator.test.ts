@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SchemaCompiler, schemaDialect, unknownFormats } from '../src/index.js';
+import { KNOWN_FORMATS, SchemaCompiler, schemaDialect, unknownFormats } from '../src/index.js';
 
 describe('schemas compile by their own dialect (DESIGN.md §5)', () => {
   const compiler = new SchemaCompiler();
@@ -84,5 +84,12 @@ describe('schemas compile by their own dialect (DESIGN.md §5)', () => {
   it('reuses one instance for schemas sharing an $id', () => {
     for (let i = 0; i < 3; i++)
       expect(compiler.compile({ $id: 'https://x.example/same', type: 'string' }).ok).toBe(true);
+  });
+});
+
+describe('KNOWN_FORMATS', () => {
+  it('is exactly the set ajv-formats validates (one list, shared with @xprotocol/gbnf)', async () => {
+    const { fullFormats } = await import('ajv-formats/dist/formats.js');
+    expect([...KNOWN_FORMATS].sort()).toEqual(Object.keys(fullFormats).sort());
   });
 });

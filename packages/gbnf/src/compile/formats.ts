@@ -26,8 +26,12 @@ export const _NUMBER_FORMATS: Record<string, { integer: boolean; lo?: number; hi
   double: { integer: false },
 };
 
-/** @internal Every format name ajv-formats knows. */
-export const _KNOWN_FORMATS = new Set([
+/**
+ * Every `format` name ajv-formats validates — the validator the adapter checks calls with. A
+ * grammar treats exactly these as assertions; any other name is an annotation, as ajv treats it.
+ * `@xprotocol/translate` uses this same list, so grammar and validator never disagree on it.
+ */
+export const AJV_FORMATS: ReadonlySet<string> = new Set([
   'date',
   'time',
   'date-time',

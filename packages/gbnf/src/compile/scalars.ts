@@ -7,7 +7,7 @@
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
 import type { _Flat } from './flat.js';
-import { _formatGrammar, _KNOWN_FORMATS, _NUMBER_FORMATS } from './formats.js';
+import { _formatGrammar, _NUMBER_FORMATS, AJV_FORMATS } from './formats.js';
 import { _charCp, _integer, _lit, _number, _string } from './json-primitives.js';
 import { type _Bound, _boundedInteger, _boundedNumber } from './number-range.js';
 import { _patternContent, _patternWithLength } from './pattern.js';
@@ -20,9 +20,9 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
   let maxLen = f.maxLength;
   if (maxLen !== undefined && f.minLength > maxLen) return null;
   const formats = f.formats.filter((x) => !(x.name in _NUMBER_FORMATS));
-  const known = formats.filter((x) => _KNOWN_FORMATS.has(x.name));
+  const known = formats.filter((x) => AJV_FORMATS.has(x.name));
   for (const x of formats) {
-    if (_KNOWN_FORMATS.has(x.name)) continue;
+    if (AJV_FORMATS.has(x.name)) continue;
     if (ctx.options.unknownFormats === 'error') {
       throw new GbnfCompileError(
         'UNSUPPORTED_FORMAT',
