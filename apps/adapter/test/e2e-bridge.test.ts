@@ -1,8 +1,6 @@
 // The end-to-end proof of issue #2: real relay, real adapters, real MCP server, real keys.
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTER_BIN, FS_SERVER, Processes } from './support/processes.js';
+import { FS_SERVER, Processes } from './support/processes.js';
 
 const procs = new Processes();
 let relayUrl: string;
@@ -142,14 +140,7 @@ logging:
   format: json
 `,
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [ADAPTER_BIN, 'start', '--config', aConfig],
-      cwd: dataDir,
-      stderr: 'pipe',
-    });
-    const mcp = new Client({ name: 'e2e', version: '0.0.0' }, { capabilities: {} });
-    await mcp.connect(transport);
+    const mcp = await procs.mcpClient(aConfig);
     try {
       const { tools } = await mcp.listTools();
       expect(tools.map((t) => t.name)).toContain('fs_read_text_file');
@@ -191,15 +182,7 @@ logging:
   format: json
 `,
     );
-    const mcp = new Client({ name: 'e2e-gateway', version: '0.0.0' }, { capabilities: {} });
-    await mcp.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [ADAPTER_BIN, 'start', '--config', gConfig],
-        cwd: dataDir,
-        stderr: 'pipe',
-      }),
-    );
+    const mcp = await procs.mcpClient(gConfig);
     try {
       const { tools } = await mcp.listTools();
       expect(tools.map((t) => t.name)).toEqual(

@@ -1,26 +1,14 @@
 // HTTP discovery end to end: adapter B serves /.well-known/xprotocol-endpoint and /xp/schemas;
 // adapter A, configured only with `endpoint: xp://127.0.0.1:<port>`, finds B's key and relays
 // there and serves B's tools to an MCP client.
-import { createServer } from 'node:net';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTER_BIN, FS_SERVER, Processes } from './support/processes.js';
+import { FS_SERVER, freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
 let relayUrl: string;
 let b: { ed25519: string; x25519: string };
 let a: { ed25519: string };
 let port: number;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = server.address() as { port: number };
-      server.close(() => resolve(p));
-    });
-  });
-}
 
 beforeAll(async () => {
   ({ url: relayUrl } = await procs.relay());
@@ -108,15 +96,7 @@ logging:
   format: json
 `,
     );
-    const mcp = new Client({ name: 'e2e', version: '0.0.0' }, { capabilities: {} });
-    await mcp.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [ADAPTER_BIN, 'start', '--config', config],
-        cwd: procs.dir,
-        stderr: 'pipe',
-      }),
-    );
+    const mcp = await procs.mcpClient(config);
     try {
       const { tools } = await mcp.listTools();
       const read = tools.find((t) => t.name === 'b_read_text_file');

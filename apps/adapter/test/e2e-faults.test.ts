@@ -7,7 +7,7 @@ import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node'
 import { XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayPool } from '@xprotocol/relay-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVERYTHING_SERVER, Processes } from './support/processes.js';
+import { EVERYTHING_SERVER, freePort, Processes } from './support/processes.js';
 
 let procs: Processes;
 let pool: RelayPool | undefined;
@@ -16,16 +16,6 @@ afterEach(async () => {
   pool = undefined;
   await procs.close();
 });
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;

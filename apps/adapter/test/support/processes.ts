@@ -2,9 +2,12 @@
 // Every child is killed (by PID) when the test ends.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const here = import.meta.dirname;
 export const ADAPTER_BIN = join(here, '..', '..', 'dist', 'bin.js');
@@ -29,6 +32,16 @@ export const FS_SERVER = join(
   'dist',
   'index.js',
 );
+
+/** A free loopback port (bind to 0, note it, release it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 export class Processes {
   readonly children: ChildProcess[] = [];
@@ -83,6 +96,24 @@ export class Processes {
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     return { code, stdout, stderr };
+  }
+
+  /**
+   * Starts `xprotocol-adapter start --config <config>` as an MCP stdio server, the way an MCP
+   * client (Claude Code, Cursor) launches it, and returns a connected SDK client. `close()` on the
+   * client ends the adapter.
+   */
+  async mcpClient(config: string): Promise<Client> {
+    const client = new Client({ name: 'e2e', version: '0.0.0' }, { capabilities: {} });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [ADAPTER_BIN, 'start', '--config', config],
+        cwd: this.dir,
+        stderr: 'pipe',
+      }),
+    );
+    return client;
   }
 
   async keygen(name: string): Promise<{ path: string; ed25519: string; x25519: string }> {
