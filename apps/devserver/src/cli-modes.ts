@@ -16,7 +16,7 @@ import {
 import { _UsageError } from './_usage-error.js';
 import { formatBanner } from './banner.js';
 import { type DevserverCliContext, EXIT } from './cli.js';
-import { watchConfigFile } from './config-watch.js';
+import { _statOrUndefined, watchConfigFile } from './config-watch.js';
 import { DemoError, runDemo } from './demo.js';
 import { inlineConfig } from './inline-config.js';
 import { ensureProxyKey, startMcpProxy } from './mcp-proxy.js';
@@ -74,6 +74,8 @@ export async function _serve(
     const split = splitCommandLine(flags.mcpCommand ?? '');
     if (!split.ok) throw new _UsageError(`--mcp-command: ${split.reason}`);
   }
+  // Taken before the file is read, so the watcher sees an edit made while the first load runs.
+  const configStat = mode === 'config' ? _statOrUndefined(flags.config ?? '') : undefined;
   let loaded: LoadedConfig;
   try {
     loaded =
@@ -120,29 +122,33 @@ export async function _serve(
   let unwatch = () => {};
   if (mode === 'config' && flags.watch) {
     const file = dev.config.file;
-    unwatch = watchConfigFile(file, async () => {
-      let next: LoadedConfig;
-      try {
-        next = loadConfig(file);
-      } catch (error) {
-        if (error instanceof ConfigError) {
-          _configFailure(ctx, error, file);
-          ctx.err('the running adapter is kept; fix the file to reload\n');
-          return;
+    unwatch = watchConfigFile(
+      file,
+      async () => {
+        let next: LoadedConfig;
+        try {
+          next = loadConfig(file);
+        } catch (error) {
+          if (error instanceof ConfigError) {
+            _configFailure(ctx, error, file);
+            ctx.err('the running adapter is kept; fix the file to reload\n');
+            return;
+          }
+          throw error;
         }
-        throw error;
-      }
-      _warn(ctx, next.warnings, false);
-      try {
-        const adapter = await dev.reload(next.config);
-        const tools = adapter.sources.status().reduce((sum, s) => sum + s.toolCount, 0);
-        ctx.err(`${style.ok('↻')} ${file} changed: adapter restarted (${tools} tools)\n`);
-      } catch (error) {
-        ctx.err(
-          `xprotocol-devserver: reload failed: ${(error as Error).message}; the previous configuration runs\n`,
-        );
-      }
-    });
+        _warn(ctx, next.warnings, false);
+        try {
+          const adapter = await dev.reload(next.config);
+          const tools = adapter.sources.status().reduce((sum, s) => sum + s.toolCount, 0);
+          ctx.err(`${style.ok('↻')} ${file} changed: adapter restarted (${tools} tools)\n`);
+        } catch (error) {
+          ctx.err(
+            `xprotocol-devserver: reload failed: ${(error as Error).message}; the previous configuration runs\n`,
+          );
+        }
+      },
+      { since: configStat },
+    );
   }
   const signal = await (ctx.stopped ?? _signals)();
   unwatch();

@@ -1,17 +1,31 @@
 /**
- * Hot reload (seed §10): watch the configuration file and call back when its content changes.
- * Polls the file's mtime and size (`fs.watchFile`), which also follows editors that save by
- * replacing the file; bursts of changes are coalesced into one callback.
+ * Hot reload (seed §10): watch the configuration file and call back when it changes.
+ *
+ * Polls the file's stat (inode, size, mtime, ctime), which also follows editors that save by
+ * replacing the file. The comparison starts from a stat the caller took *before* it read the file
+ * (`since`), so an edit made while the first load or the watcher's own start-up was under way is
+ * still seen: a baseline taken later would already include it and the edit would be lost. Bursts
+ * of changes are coalesced into one callback.
  * @module
  */
-import { type Stats, unwatchFile, watchFile } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 
 /** Options of {@link watchConfigFile}. */
 export interface ConfigWatchOptions {
+  /** The file's stat taken before the running configuration was read; default: stat now. */
+  since?: Stats | undefined;
   /** Polling interval in ms. Default 500. */
   intervalMs?: number;
   /** Quiet time after the last change before `onChange` runs, in ms. Default 200. */
   debounceMs?: number;
+}
+
+/** Identity of one version of a file; `undefined` while it does not exist. */
+type Version = string | undefined;
+
+function versionOf(stats: Stats | undefined): Version {
+  return stats === undefined ? undefined : `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
 /**
@@ -23,21 +37,40 @@ export function watchConfigFile(
   onChange: () => Promise<void>,
   options: ConfigWatchOptions = {},
 ): () => void {
+  let seen: Version = versionOf(options.since ?? _statOrUndefined(path));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> = Promise.resolve();
+  let polling = false;
   let stopped = false;
-  const listener = (current: Stats, previous: Stats) => {
-    if (current.mtimeMs === 0) return; // removed (or not there yet)
-    if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      running = running.then(() => (stopped ? undefined : onChange())).catch(() => {});
-    }, options.debounceMs ?? 200);
+  const poll = async () => {
+    if (polling || stopped) return;
+    polling = true;
+    try {
+      const now = versionOf(await stat(path).catch(() => undefined));
+      if (now === undefined || now === seen) return; // gone (until it comes back), or unchanged
+      seen = now;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        running = running.then(() => (stopped ? undefined : onChange())).catch(() => {});
+      }, options.debounceMs ?? 200);
+    } finally {
+      polling = false;
+    }
   };
-  watchFile(path, { interval: options.intervalMs ?? 500, persistent: false }, listener);
+  const interval = setInterval(poll, options.intervalMs ?? 500);
+  interval.unref();
   return () => {
     stopped = true;
     clearTimeout(timer);
-    unwatchFile(path, listener);
+    clearInterval(interval);
   };
+}
+
+/** `statSync`, or `undefined` when the file cannot be stat'ed. @internal */
+export function _statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
