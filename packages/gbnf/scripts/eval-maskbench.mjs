@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Whole-corpus evaluation of compileSchema on MaskBench (JSONSchemaBench) dev data.
-// Usage: node scripts/eval-maskbench.mjs [--data FILE] [--limit N] [--failures N]
-// Every test instance is checked twice — JSON.stringify(data) and JSON.stringify(data, null, 2) —
-// with this package's matcher. A schema passes when it compiles, every valid instance is accepted
-// in both spellings and every invalid one is rejected in both.
+// Usage: node scripts/eval-maskbench.mjs [--data FILE] [--limit N] [--failures N] [--only A,B]
+// (--only: just the schemas whose file name contains one of the comma-separated strings)
+// Every test instance is checked twice with this package's matcher, compact and indented by two
+// spaces. Valid instances are written as JSON.stringify writes them (the compiler's convention);
+// invalid ones with their numbers spelled as in the corpus (`12345.0` stays `12345.0`: a draft-04
+// integer has no fraction, so re-spelling it `12345` would test a different, valid instance). A
+// schema passes when it compiles, every valid instance is accepted in both spellings and every
+// invalid one is rejected in both.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +39,84 @@ function ajvFor(schema) {
   }
 }
 
+// JSON with every number kept as its source text (a RawNumber), so an instance is re-written
+// exactly as the corpus spells it.
+class RawNumber {
+  constructor(text) {
+    this.text = text;
+  }
+}
+function parseRaw(text) {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const value = () => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const o = {};
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return o;
+      }
+      for (;;) {
+        ws();
+        const k = value();
+        ws();
+        i++; // ':'
+        Object.defineProperty(o, k, { value: value(), enumerable: true, writable: true, configurable: true });
+        ws();
+        if (text[i++] === '}') return o;
+      }
+    }
+    if (c === '[') {
+      i++;
+      const a = [];
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return a;
+      }
+      for (;;) {
+        a.push(value());
+        ws();
+        if (text[i++] === ']') return a;
+      }
+    }
+    if (c === '"') {
+      const m =
+        /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i, i + 1_000_000)) ?? /^"(?:[^"\\]|\\.)*"/s.exec(text.slice(i));
+      i += m[0].length;
+      return JSON.parse(m[0]);
+    }
+    const m = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|^true|^false|^null/.exec(text.slice(i, i + 400));
+    i += m[0].length;
+    return m[0] === 'true' ? true : m[0] === 'false' ? false : m[0] === 'null' ? null : new RawNumber(m[0]);
+  };
+  return value();
+}
+function writeRaw(v, indent = '', step = '') {
+  if (v instanceof RawNumber) return v.text;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    const inner = indent + step;
+    const nl = step ? `\n${inner}` : '';
+    return `[${v.map((x) => `${nl}${writeRaw(x, inner, step)}`).join(',')}${step ? `\n${indent}` : ''}]`;
+  }
+  if (v !== null && typeof v === 'object') {
+    const keys = Object.keys(v);
+    if (keys.length === 0) return '{}';
+    const inner = indent + step;
+    const nl = step ? `\n${inner}` : '';
+    const sep = step ? ': ' : ':';
+    return `{${keys.map((k) => `${nl}${JSON.stringify(k)}${sep}${writeRaw(v[k], inner, step)}`).join(',')}${step ? `\n${indent}` : ''}}`;
+  }
+  return JSON.stringify(v);
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -45,6 +127,9 @@ const file = opt('--data', resolve(here, '../../../../shared/data/jsonschema/mas
 const limit = Number(opt('--limit', 'Infinity'));
 const showFailures = Number(opt('--failures', '0'));
 const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).slice(0, limit);
+const only = opt('--only', '').split(',').filter(Boolean);
+if (only.length > 0)
+  lines.splice(0, lines.length, ...lines.filter((l) => only.some((o) => JSON.parse(l).file.includes(o))));
 
 const t = {
   schemas: 0,
@@ -65,6 +150,7 @@ const invalidAccepted = [];
 const started = performance.now();
 for (const line of lines) {
   const row = JSON.parse(line);
+  const rawTests = parseRaw(line).tests;
   t.schemas++;
   if (t.schemas % 500 === 0) process.stderr.write(`… ${t.schemas} schemas\n`);
   let compiled;
@@ -102,8 +188,12 @@ for (const line of lines) {
   let ok = true;
   let va = 0;
   let vr = 0;
-  for (const test of row.tests) {
-    for (const text of [JSON.stringify(test.data), JSON.stringify(test.data, null, 2)]) {
+  for (const [ti, test] of row.tests.entries()) {
+    const raw = rawTests[ti].data;
+    const texts = test.valid
+      ? [JSON.stringify(test.data), JSON.stringify(test.data, null, 2)]
+      : [writeRaw(raw), writeRaw(raw, '', '  ')];
+    for (const text of texts) {
       const accepted = match(text);
       if (accepted !== test.valid) {
         ok = false;

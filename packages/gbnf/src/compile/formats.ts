@@ -1,8 +1,12 @@
 /**
- * `format` as an assertion, the way the adapter's validator (ajv + ajv-formats, "full" mode)
- * checks it. Each known string format compiles to a grammar of the string's content; every
- * character is spelled literally (these formats only use printable ASCII other than `"` and `\`).
- * Where ajv-formats accepts more than a grammar here does, `exact` is false and the gap is named.
+ * `format` as an assertion. Every grammar here accepts only strings that both the adapter's
+ * validator (ajv + ajv-formats, "full" mode) and the format's defining standard (RFC 3339 for
+ * dates and times, RFC 3986 for URIs, RFC 3987 for IRIs, …) accept — the intersection, so the
+ * grammar stays sound whichever of the two a validator follows (JSON Schema test suites and the
+ * Python/Rust `jsonschema` libraries follow the RFCs; ajv-formats is laxer in places). Each known
+ * string format compiles to a grammar of the string's content, spelled as `JSON.stringify` spells
+ * it. Where ajv-formats accepts more than a grammar here does, `exact` is false and the gap is
+ * named.
  * @module
  */
 import type { _GrammarBuilder } from './grammar-builder.js';
@@ -66,6 +70,20 @@ const ci = (word: string) =>
     .map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : `"${c}"`))
     .join(' ');
 
+/**
+ * Formats the JSON Schema specification defines (draft-07 and later) that ajv-formats does not
+ * check. ajv ignores them, but the reference validators (JSON Schema's own test suite, Python
+ * `jsonschema`, Rust `jsonschema`) assert them in every draft; a grammar asserts them too (a sound
+ * narrowing for ajv, reported), so a model writes what the schema author asked for.
+ * @internal
+ */
+export const _SPEC_ONLY_FORMATS: ReadonlySet<string> = new Set(['iri', 'iri-reference']);
+
+// RFC 3987 §2.2 ucschar and iprivate, written raw (the JSON.stringify spelling)
+const UCSCHAR =
+  '[\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF\\U00010000-\\U0001FFFD\\U00020000-\\U0002FFFD\\U00030000-\\U0003FFFD\\U00040000-\\U0004FFFD\\U00050000-\\U0005FFFD\\U00060000-\\U0006FFFD\\U00070000-\\U0007FFFD\\U00080000-\\U0008FFFD\\U00090000-\\U0009FFFD\\U000A0000-\\U000AFFFD\\U000B0000-\\U000BFFFD\\U000C0000-\\U000CFFFD\\U000D0000-\\U000DFFFD\\U000E1000-\\U000EFFFD]';
+const IPRIVATE = '[\\uE000-\\uF8FF\\U000F0000-\\U000FFFFD\\U00100000-\\U0010FFFD]';
+
 /** @internal The grammar of a known string format, or `undefined` for a number format / unknown. */
 export function _formatGrammar(g: _GrammarBuilder, name: string): _FormatGrammar | undefined {
   const r = (n: string, body: string) => g.fixed(n, () => body);
@@ -88,32 +106,38 @@ export function _formatGrammar(g: _GrammarBuilder, name: string): _FormatGrammar
   const time = (tzRequired: boolean) => {
     r('fmt-hh', '[01] [0-9] | "2" [0-3]');
     r('fmt-mm', '[0-5] [0-9]');
-    r('fmt-tz', '[zZ] | [+-] fmt-hh ( ":"? fmt-mm )?');
+    // RFC 3339 §5.6 time-numoffset: ("+" / "-") time-hour ":" time-minute (ajv-formats also
+    // takes "+01" and "+0100")
+    r('fmt-tz', '[zZ] | [+-] fmt-hh ":" fmt-mm');
     return r(
       tzRequired ? 'fmt-time' : 'fmt-iso-time',
       `fmt-hh ":" fmt-mm ":" fmt-mm ( "." [0-9]+ )? fmt-tz${tzRequired ? '' : '?'}`,
     );
   };
   const LEAP = 'leap seconds (":60") are not accepted';
+  const OFFSET = 'offsets are "Z" or "±hh:mm" (RFC 3339 §5.6; ajv-formats also takes "±hh" and "±hhmm")';
   const pct = () => r('fmt-pct', `"%" ${hexd()} ${hexd()}`);
   switch (name) {
     case 'date':
       return { content: date(), gap: null, minLength: 10, maxLength: 10 };
     case 'time':
-      return { content: time(true), gap: LEAP, minLength: 9, maxLength: undefined };
+      return { content: time(true), gap: `${LEAP}; ${OFFSET}`, minLength: 9, maxLength: undefined };
     case 'iso-time':
-      return { content: time(false), gap: LEAP, minLength: 8, maxLength: undefined };
+      return { content: time(false), gap: `${LEAP}; ${OFFSET}`, minLength: 8, maxLength: undefined };
     case 'date-time':
+      // RFC 3339 §5.6: date-time = full-date "T" full-time ("t" too: ABNF strings are
+      // case-insensitive); the space its §5.6 note mentions is not in the grammar, though
+      // ajv-formats takes it
       return {
-        content: r('fmt-date-time', `${date()} [tT ] ${time(true)}`),
-        gap: `${LEAP}; only "T", "t" or a space separate date and time`,
+        content: r('fmt-date-time', `${date()} [tT] ${time(true)}`),
+        gap: `${LEAP}; ${OFFSET}; only "T" or "t" separates date and time (RFC 3339 §5.6; ajv-formats also takes a space)`,
         minLength: 20,
         maxLength: undefined,
       };
     case 'iso-date-time':
       return {
         content: r('fmt-iso-date-time', `${date()} [tT ] ${time(false)}`),
-        gap: `${LEAP}; only "T", "t" or a space separate date and time`,
+        gap: `${LEAP}; ${OFFSET}; only "T", "t" or a space separate date and time`,
         minLength: 19,
         maxLength: undefined,
       };
@@ -188,29 +212,40 @@ export function _formatGrammar(g: _GrammarBuilder, name: string): _FormatGrammar
       };
     }
     case 'uri':
-    case 'uri-reference': {
-      const ref = name === 'uri-reference';
-      const q = ref ? '\\"' : '';
+    case 'uri-reference':
+    case 'iri':
+    case 'iri-reference': {
+      // RFC 3986 §3 / §4.1 (RFC 3987 §2.2 for IRIs: the same structure, non-ASCII characters
+      // allowed where unreserved ones are). ajv-formats' regex has the same shape but is laxer
+      // (a single "/" before an authority, ":" in the first segment of a relative reference, a
+      // raw '"' in references); those strings are invalid URIs and left out.
+      const iri = name.startsWith('iri');
+      const ref = name.endsWith('-reference');
       const p = pct();
-      const pchar = r(
-        ref ? 'fmt-uriref-pchar' : 'fmt-uri-pchar',
-        `[a-zA-Z0-9._~!$&'()*+,;=:@-] | ${p}${ref ? ' | "\\""' : ''}`,
-      );
-      const reg = r(
-        ref ? 'fmt-uriref-reg' : 'fmt-uri-reg',
-        `[a-zA-Z0-9._~!$&'()*+,;=-] | ${p}${ref ? ' | "\\""' : ''}`,
-      );
-      const qf = r('fmt-uri-qf', `[a-zA-Z0-9._~!$&'()*+,;=:@/?-] | ${p}`);
-      const user = r('fmt-uri-user', `[a-zA-Z0-9._~!$&'()*+,;=:-] | ${p}`);
-      void q;
-      const hier = `"/"? "/" ( ${user}* "@" )? ${reg}* ( ":" [0-9]* )? ( "/" ${pchar}* )* | "/" ( ${pchar}+ ( "/" ${pchar}* )* )? | ${pchar}+ ( "/" ${pchar}* )*`;
+      const u = iri
+        ? r('fmt-iri-ucs', `[a-zA-Z0-9._~-] | ${UCSCHAR}`)
+        : r('fmt-uri-unres', '[a-zA-Z0-9._~-]');
+      const k = iri ? 'iri' : 'uri';
+      const pchar = r(`fmt-${k}-pchar`, `${u} | [!$&'()*+,;=:@] | ${p}`);
+      const pcharNc = r(`fmt-${k}-pchar-nc`, `${u} | [!$&'()*+,;=@] | ${p}`);
+      const reg = r(`fmt-${k}-reg`, `${u} | [!$&'()*+,;=] | ${p}`);
+      const qf = r(`fmt-${k}-qf`, `${pchar} | [/?]${iri ? ` | ${IPRIVATE}` : ''}`);
+      const frag = r(`fmt-${k}-frag`, `${pchar} | [/?]`);
+      const user = r(`fmt-${k}-user`, `${u} | [!$&'()*+,;=:] | ${p}`);
+      const auth = `"//" ( ${user}* "@" )? ${reg}* ( ":" [0-9]* )? ( "/" ${pchar}* )*`;
+      const absolute = `"/" ( ${pchar}+ ( "/" ${pchar}* )* )?`;
       const scheme = r('fmt-uri-scheme', '[a-zA-Z] [a-zA-Z0-9+.-]* ":"');
+      const tail = `( "?" ${qf}* )? ( "#" ${frag}* )?`;
+      // a URI's hier-part may be empty by RFC 3986, not by ajv-formats' "uri": required there
+      const absoluteForm = `${scheme} ( ${auth} | ${absolute} | ${pchar}+ ( "/" ${pchar}* )* )${ref || iri ? '?' : ''} ${tail}`;
       const body = ref
-        ? `${scheme}? ( ${hier} )? ( "?" ${qf}* )? ( "#" ${qf}* )?`
-        : `${scheme} ( ${hier} ) ( "?" ${qf}* )? ( "#" ${qf}* )?`;
+        ? `${absoluteForm} | ( ${auth} | ${absolute} | ${pcharNc}+ ( "/" ${pchar}* )* )? ${tail}`
+        : absoluteForm;
       return {
-        content: r(ref ? 'fmt-uri-reference' : 'fmt-uri', body),
-        gap: 'IP-literal hosts ("[...]") are not accepted',
+        content: r(`fmt-${name}`, body),
+        gap: iri
+          ? 'IP-literal hosts ("[...]") are not accepted; checked as RFC 3987 although ajv-formats ignores this format'
+          : 'IP-literal hosts ("[...]") are not accepted; only RFC 3986 URIs (ajv-formats also takes a few malformed ones)',
         minLength: ref ? 0 : 2,
         maxLength: undefined,
       };

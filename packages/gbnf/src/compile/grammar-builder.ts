@@ -30,6 +30,23 @@ export class _GrammarBuilder {
     return name;
   }
 
+  /**
+   * Reserves exactly `name` (a name {@link freshPrefix} made room for), counting it against
+   * `maxRules`.
+   */
+  reserveExact(name: string): void {
+    if (this.bodies.has(name)) throw new Error(`rule ${name} already exists`);
+    if (this.bodies.size >= this.maxRules) {
+      throw new GbnfCompileError('TOO_LARGE', '#', `grammar exceeds maxRules (${this.maxRules})`);
+    }
+    this.bodies.set(name, '');
+  }
+
+  /** The body of rule `name`, or `undefined` when there is no such rule. */
+  body(name: string): string | undefined {
+    return this.bodies.get(name);
+  }
+
   /** Sets the body of a reserved name. */
   define(name: string, body: string): void {
     this.bodies.set(name, body);
@@ -107,6 +124,7 @@ const RESERVED = new Set<string>([
   'hex',
   'number',
   'integer',
+  'integer-d4',
   'boolean',
   'null',
   'char-cp',

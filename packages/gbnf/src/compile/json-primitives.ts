@@ -76,6 +76,14 @@ export function _integer(g: _GrammarBuilder): string {
   return g.fixed('integer', () => '"-"? ("0" | [1-9] [0-9]*) ("." "0"+)? ([eE] "+"? [0-9]+)?');
 }
 
+/**
+ * @internal `integer-d4`: a draft-04 integer — "a JSON number without a fraction or exponent
+ * part" (draft-04 core §3.5), so `1.0` and `1e05` are not integers there.
+ */
+export function _integerDraft04(g: _GrammarBuilder): string {
+  return g.fixed('integer-d4', () => '"-"? ("0" | [1-9] [0-9]*)');
+}
+
 /** @internal `boolean`. */
 export function _boolean(g: _GrammarBuilder): string {
   return g.fixed('boolean', () => '"true" | "false"');

@@ -7,8 +7,8 @@
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
 import type { _Flat } from './flat.js';
-import { _formatGrammar, _NUMBER_FORMATS, AJV_FORMATS } from './formats.js';
-import { _charCp, _integer, _lit, _number, _string } from './json-primitives.js';
+import { _formatGrammar, _NUMBER_FORMATS, _SPEC_ONLY_FORMATS, AJV_FORMATS } from './formats.js';
+import { _charCp, _integer, _integerDraft04, _lit, _number, _string } from './json-primitives.js';
 import { type _Bound, _boundedInteger, _boundedNumber } from './number-range.js';
 import { _patternContent, _patternWithLength } from './pattern.js';
 import { _repeat } from './repeat.js';
@@ -20,9 +20,10 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
   let maxLen = f.maxLength;
   if (maxLen !== undefined && f.minLength > maxLen) return null;
   const formats = f.formats.filter((x) => !(x.name in _NUMBER_FORMATS));
-  const known = formats.filter((x) => AJV_FORMATS.has(x.name));
+  const asserted = (name: string) => AJV_FORMATS.has(name) || _SPEC_ONLY_FORMATS.has(name);
+  const known = formats.filter((x) => asserted(x.name));
   for (const x of formats) {
-    if (AJV_FORMATS.has(x.name)) continue;
+    if (asserted(x.name)) continue;
     if (ctx.options.unknownFormats === 'error') {
       throw new GbnfCompileError(
         'UNSUPPORTED_FORMAT',
@@ -188,7 +189,12 @@ export function _compileNumber(ctx: _Ctx, f: _Flat, label: string): string | nul
     return null;
   }
   if (lo === undefined && hi === undefined && notInInts.length === 0)
-    return integer ? _integer(g) : _number(g);
+    return integer
+      ? // draft-04 integers are spelled without fraction or exponent (draft-04 core §3.5)
+        ctx.draft === 'draft-04' && !f.types.has('number')
+        ? _integerDraft04(g)
+        : _integer(g)
+      : _number(g);
   // split the range around excluded integers
   const cuts = [...new Set(notInInts)].sort((a, b) => a - b);
   const pieces: [_Bound | undefined, _Bound | undefined][] = [];
