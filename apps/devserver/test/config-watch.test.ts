@@ -1,5 +1,5 @@
 // watchConfigFile: polls the file's stat against a baseline the caller took before reading it.
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ function tempFile(text: string): string {
 }
 
 /** Resolves with the number of callbacks once `onChange` has run `count` times. */
-function watch(file: string, since?: ReturnType<typeof statSync>) {
+function watch(file: string, since?: Stats) {
   let calls = 0;
   let wake: () => void = () => {};
   const stop = watchConfigFile(
