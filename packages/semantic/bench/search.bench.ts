@@ -42,10 +42,13 @@ const queries = [
 
 const index = new ToolIndex();
 index.add(docs);
+const lexicalOnly = new ToolIndex({ vectorWeight: 0 });
+lexicalOnly.add(docs);
 const baseline = new PlainBm25();
 baseline.add(docs);
 let i = 0;
 let j = 0;
+let k = 0;
 
 describe(`build an index of ${docs.length} tools`, () => {
   bench(
@@ -69,6 +72,13 @@ describe(`search ${docs.length} tools (limit 10), ${queries.length} rotating que
     'ToolIndex.search',
     () => {
       index.search(queries[i++ % queries.length]!, { limit: 10 });
+    },
+    { time: 3000 },
+  );
+  bench(
+    'ToolIndex.search, lexical only (vectorWeight 0)',
+    () => {
+      lexicalOnly.search(queries[k++ % queries.length]!, { limit: 10 });
     },
     { time: 3000 },
   );

@@ -48,6 +48,7 @@ function quantiles(samples) {
 const rows = [];
 for (const [name, make] of [
   ['ToolIndex', () => new ToolIndex()],
+  ['ToolIndex, lexical only', () => new ToolIndex({ vectorWeight: 0 })],
   ['plain BM25', () => new PlainBm25()],
 ]) {
   const builds = [];

@@ -67,3 +67,4 @@ export {
   verbGroupOf,
   WEAK_VERBS,
 } from './verbs.js';
+export { textVector, vectorSimilarity, WORD_VECTOR_DIMENSIONS } from './word-vectors.js';

@@ -17,6 +17,7 @@ import { singularize } from './inflect.js';
 import { parseToolName } from './parse-tool-name.js';
 import { stemWord, tokenizeForSearch } from './search-tokenizer.js';
 import { VERB_GROUPS, type VerbClass, verbGroupOf, WEAK_VERBS } from './verbs.js';
+import { textVector, vectorSimilarity } from './word-vectors.js';
 
 /** One tool to index. */
 export interface ToolDocument {
@@ -59,6 +60,11 @@ export interface ToolIndexOptions {
   readonly verbTermWeight?: number;
   /** Use the concept lexicon ({@link CONCEPT_LEXICON}) as a sixth field (default true). */
   readonly concepts?: boolean;
+  /**
+   * Weight of the word-vector similarity ({@link textVector}) added to the lexical score, which is
+   * first divided by the query's best lexical score (default 1.5; 0 = lexical only).
+   */
+  readonly vectorWeight?: number;
 }
 
 /** Options of {@link ToolIndex.search}. */
@@ -125,7 +131,12 @@ interface _Entry {
   readonly terms: readonly string[];
   /** Field lengths in terms, in {@link FIELDS} order. */
   readonly len: Float64Array;
+  /** Word-vector of name and description; null when none of their words has a vector. */
+  readonly vector: Float32Array | null;
 }
+
+/** How many of the best lexical matches the word vectors reorder (at least `limit`). */
+const RERANK_DEPTH = 100;
 
 /** Weight of a query term matched only as a prefix of an index term (MiniSearch's default). */
 const PREFIX_WEIGHT = 0.375;
@@ -186,6 +197,7 @@ export class ToolIndex {
   readonly #prefixMin: number;
   readonly #verbTermWeight: number;
   readonly #concepts: boolean;
+  readonly #vectorWeight: number;
   readonly #entries = new Map<string, _Entry>();
   /** Entries by slot (holes after removal are reused). */
   readonly #slots: (_Entry | undefined)[] = [];
@@ -208,6 +220,7 @@ export class ToolIndex {
       ['bm25.b', options.bm25?.b ?? 0.75, 0, 1],
       ['prefixMinLength', options.prefixMinLength ?? 5, 0, 1000],
       ['verbTermWeight', options.verbTermWeight ?? 0.5, 0, 10],
+      ['vectorWeight', options.vectorWeight ?? 1.5, 0, 100],
     ];
     for (const [name, value, min, max] of numbers) {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
@@ -222,6 +235,7 @@ export class ToolIndex {
     this.#prefixMin = options.prefixMinLength ?? 5;
     this.#verbTermWeight = options.verbTermWeight ?? 0.5;
     this.#concepts = options.concepts ?? true;
+    this.#vectorWeight = options.vectorWeight ?? 1.5;
     this.#k1 = options.bm25?.k1 ?? 2;
     this.#b = options.bm25?.b ?? 0.75;
   }
@@ -334,6 +348,7 @@ export class ToolIndex {
         domain: semantic.domain,
         terms: [...termTf.keys()],
         len,
+        vector: this.#vectorWeight > 0 ? textVector(`${doc.name} ${doc.description ?? ''}`) : null,
       };
       this.#entries.set(doc.id, entry);
       this.#slots[slot] = entry;
@@ -470,8 +485,29 @@ export class ToolIndex {
           break;
         }
       }
-      scores[i] = Math.round((lex[slot]! + con[slot]!) * bonus * 1e6) / 1e6;
+      scores[i] = (lex[slot]! + con[slot]!) * bonus;
     });
+    // Blend: vectors reorder the lexical matches (they never add a tool that shares no term or
+    // concept with the query: averaged word vectors of unrelated texts are still fairly similar).
+    // The lexical score counts relative to the query's best, plus the weighted similarity.
+    // Only the best RERANK_DEPTH lexical matches (or `limit`, if larger) are reordered; the rest
+    // keep their relative lexical score, which is what bounds the cost on big catalogs.
+    const queryVector = this.#vectorWeight > 0 ? textVector(queryText) : null;
+    if (queryVector !== null && candidates.length > 0) {
+      const sorted = Float64Array.from(scores).sort();
+      const best = sorted[sorted.length - 1]!;
+      const floor = sorted[Math.max(0, sorted.length - Math.max(RERANK_DEPTH, limit))]!;
+      candidates.forEach((slot, i) => {
+        if (scores[i] === Number.NEGATIVE_INFINITY || best <= 0) return;
+        const lexical = scores[i]! / best;
+        const vector = this.#slots[slot]!.vector;
+        if (scores[i]! < floor || vector === null) scores[i] = lexical;
+        else scores[i] = lexical + this.#vectorWeight * vectorSimilarity(queryVector, vector);
+      });
+    }
+    for (let i = 0; i < scores.length; i++) {
+      if (scores[i] !== Number.NEGATIVE_INFINITY) scores[i] = Math.round(scores[i]! * 1e6) / 1e6;
+    }
     // Keep what can reach the top `limit` (ties at the cut included), then order by score and id.
     let cut = Number.NEGATIVE_INFINITY;
     if (candidates.length > limit) cut = Float64Array.from(scores).sort()[candidates.length - limit]!;

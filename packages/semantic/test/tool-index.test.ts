@@ -163,6 +163,13 @@ describe('retrieval on a bounded sample of metatool (CI)', () => {
       expect(ours.ndcg10, `${file} nDCG@10 ours ${ours.ndcg10} vs baseline ${theirs.ndcg10}`).toBeGreaterThan(
         theirs.ndcg10,
       );
+      // The word vectors earn their place: the blend beats the same index without them.
+      const lexicalOnly = new ToolIndex({ vectorWeight: 0 });
+      lexicalOnly.add(docs);
+      const lexical = evaluate((q, k) => lexicalOnly.search(q, { limit: k }), sample);
+      expect(ours.r5, `${file} R@5 with vectors ${ours.r5} vs lexical only ${lexical.r5}`).toBeGreaterThan(
+        lexical.r5,
+      );
     });
   }
 });
