@@ -30,7 +30,7 @@ function watch(file: string, since?: Stats) {
       calls += 1;
       wake();
     },
-    { since, intervalMs: 20, debounceMs: 30 },
+    { since, intervalMs: 20, debounceMs: 150 },
   );
   stops.push(stop);
   return {
@@ -62,7 +62,7 @@ describe('watchConfigFile', () => {
     const called = watcher.next();
     for (let i = 0; i < 3; i += 1) writeFileSync(file, `a: ${'9'.repeat(i + 2)}\n`);
     await called;
-    await pause(150);
+    await pause(400);
     expect(watcher.calls).toBe(1);
   });
 
@@ -78,7 +78,7 @@ describe('watchConfigFile', () => {
     expect(watcher.calls).toBe(1);
     watcher.stop();
     writeFileSync(file, 'a: 4444\n');
-    await pause(150);
+    await pause(400);
     expect(watcher.calls).toBe(1);
   });
 });
