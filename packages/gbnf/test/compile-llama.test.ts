@@ -106,6 +106,6 @@ describe('compiled grammars in llama.cpp', () => {
       expect(verdict.ok ? 'ok' : verdict.error, t.id).toBe('ok');
       parsed++;
     }
-    expect(parsed).toBe(671);
+    expect(parsed).toBe(672); // every MCP tool compiles, and llama.cpp parses every grammar
   }, 180_000);
 });

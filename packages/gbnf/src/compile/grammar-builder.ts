@@ -102,14 +102,38 @@ export class _GrammarBuilder {
     return this.bodies.has(name);
   }
 
-  /** The grammar text: `root` first, then rules in creation order. */
+  /**
+   * The grammar text: `root` first, then the rules `root` reaches, in creation order (rules left
+   * behind by a construction that was replaced, e.g. the operands of an intersection, are dropped).
+   */
   print(): string {
+    const reached = new Set<string>();
+    const stack = ['root'];
+    while (stack.length > 0) {
+      const name = stack.pop()!;
+      if (reached.has(name)) continue;
+      const body = this.bodies.get(name);
+      if (body === undefined) continue;
+      reached.add(name);
+      for (const ref of _namesIn(body)) if (!reached.has(ref)) stack.push(ref);
+    }
     const lines: string[] = [];
     const root = this.bodies.get('root');
     if (root !== undefined) lines.push(`root ::= ${root}`);
-    for (const [name, body] of this.bodies) if (name !== 'root') lines.push(`${name} ::= ${body}`);
+    for (const [name, body] of this.bodies)
+      if (name !== 'root' && reached.has(name)) lines.push(`${name} ::= ${body}`);
     return `${lines.join('\n')}\n`;
   }
+}
+
+/**
+ * @internal The words of a GBNF rule body that may name rules: everything outside string
+ * literals, character classes and `{m,n}` counts (a superset of the references).
+ */
+export function _namesIn(body: string): string[] {
+  // one left-to-right pass: a class may hold a '"' and a literal a '['
+  const stripped = body.replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]|\{[0-9,\s]*\}/g, ' ');
+  return stripped.match(/[a-zA-Z0-9-]+/g) ?? [];
 }
 
 /** Names of the shared rules ({@link _GrammarBuilder.fixed}); labels never take them. */
@@ -125,6 +149,7 @@ const RESERVED = new Set<string>([
   'number',
   'integer',
   'integer-d4',
+  'decoded-cp',
   'boolean',
   'null',
   'char-cp',

@@ -8,7 +8,7 @@
  */
 import { GbnfError } from '../errors.js';
 import type { JsonEscapes } from '../regex/json-chars.js';
-import { regexToGbnf } from '../regex/to-gbnf.js';
+import { _translateRegex } from '../regex/to-gbnf.js';
 import type { _Ctx } from './context.js';
 import { _repeat } from './repeat.js';
 
@@ -23,7 +23,7 @@ export function _patternContent(
   source: string,
   ptr: string,
   label: string,
-  escapes: JsonEscapes = 'all',
+  escapes: JsonEscapes | 'decoded' = 'all',
 ): string | null {
   let byPattern = cache.get(ctx.g);
   if (!byPattern) {
@@ -34,13 +34,14 @@ export function _patternContent(
   if (byPattern.has(key)) return byPattern.get(key)!;
   let result: string | null = null;
   try {
-    let translated: ReturnType<typeof regexToGbnf>;
+    let translated: ReturnType<typeof _translateRegex>;
     try {
-      translated = regexToGbnf(source, { prefix: ctx.g.freshPrefix(label), escapes });
+      translated = _translateRegex(source, ctx.g.freshPrefix(label), escapes, false);
     } catch (e) {
       if (!(e instanceof GbnfError) || e.code !== 'REGEX_SYNTAX') throw e;
-      translated = regexToGbnf(source, { prefix: ctx.g.freshPrefix(label), escapes, lenient: true });
-      ctx.note(ptr, `pattern is not a valid u-mode regex; read as a non-u RegExp reads it`);
+      translated = _translateRegex(source, ctx.g.freshPrefix(label), escapes, true);
+      if (escapes !== 'decoded')
+        ctx.note(ptr, `pattern is not a valid u-mode regex; read as a non-u RegExp reads it`);
     }
     for (const line of translated.gbnf.split('\n')) {
       const at = line.indexOf(' ::= ');

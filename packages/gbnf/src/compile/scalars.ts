@@ -8,6 +8,7 @@ import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
 import type { _Flat } from './flat.js';
 import { _formatGrammar, _NUMBER_FORMATS, _SPEC_ONLY_FORMATS, AJV_FORMATS } from './formats.js';
+import { _intersectRegular } from './intersect.js';
 import { _charCp, _integer, _integerDraft04, _lit, _number, _string } from './json-primitives.js';
 import { type _Bound, _boundedInteger, _boundedNumber } from './number-range.js';
 import { _patternContent, _patternWithLength } from './pattern.js';
@@ -39,13 +40,21 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     minLength: number;
     maxLength: number | undefined;
     source?: string;
+    /** A format grammar written over the characters themselves (no escapes). */
+    decoded?: boolean;
   }[] = [];
   for (const x of known) {
     const fg = _formatGrammar(g, x.name);
     if (fg === undefined) continue;
     if (fg.content === null) continue;
     if (fg.gap !== null) ctx.narrow(x.ptr, `format ${JSON.stringify(x.name)}: ${fg.gap}`);
-    contents.push({ expr: fg.content, ptr: x.ptr, minLength: fg.minLength, maxLength: fg.maxLength });
+    contents.push({
+      expr: fg.content,
+      ptr: x.ptr,
+      minLength: fg.minLength,
+      maxLength: fg.maxLength,
+      decoded: x.name !== 'json-pointer',
+    });
   }
   if (known.some((x) => _formatGrammar(g, x.name) === undefined)) {
     const x = known.find((y) => _formatGrammar(g, y.name) === undefined)!;
@@ -67,40 +76,58 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     contents.push({ expr: c, ptr: p.ptr, minLength: 0, maxLength: undefined, source: p.src });
   }
   const notIn = f.notIn.filter((v): v is string => typeof v === 'string');
-  if (contents.length > 1) {
+  const lengthConstrained = f.minLength > 0 || maxLen !== undefined;
+  if (contents.length > 0 && notIn.length > 0) {
     ctx.narrow(
-      contents[1]!.ptr,
-      'a string cannot satisfy two patterns/formats in one grammar; no string is accepted here',
+      contents[0]!.ptr,
+      'excluded values cannot be combined with a pattern or format; no string is accepted here',
     );
     return null;
   }
-  const lengthConstrained = f.minLength > 0 || maxLen !== undefined;
   if (contents.length === 1) {
     const c = contents[0]!;
-    if (notIn.length > 0) {
-      ctx.narrow(
-        c.ptr,
-        'excluded values cannot be combined with a pattern or format; no string is accepted here',
-      );
-      return null;
-    }
     if (lengthConstrained && c.source !== undefined) {
       const both = _patternWithLength(ctx, c.source, c.ptr, label, f.minLength, maxLen);
       if (both === null) return null;
       if (both !== undefined) return g.rule(`${label}-string`, `"\\"" ${both} "\\""`);
     }
-    if (
-      lengthConstrained &&
-      (f.minLength > c.minLength ||
-        (maxLen !== undefined && (c.maxLength === undefined || c.maxLength > maxLen)))
-    ) {
-      ctx.narrow(
-        c.ptr,
-        'minLength/maxLength cannot be combined with this pattern or format; no string is accepted here',
-      );
-      return null;
+    const fits =
+      !lengthConstrained ||
+      (f.minLength <= c.minLength &&
+        (maxLen === undefined || (c.maxLength !== undefined && c.maxLength <= maxLen)));
+    if (fits) return c.expr === null ? _string(g) : g.rule(`${label}-string`, `"\\"" ${c.expr} "\\""`);
+  }
+  if (contents.length > 0) {
+    // two or more regular languages (patterns, formats, a length): their exact intersection, as
+    // the product of automata over the decoded characters, then written in every JSON spelling
+    let both: string | null | undefined;
+    if (!lengthConstrained || maxLen === undefined || maxLen <= ctx.options.maxRepetition) {
+      const operands: string[] = [];
+      for (const c of contents) {
+        const e =
+          c.source !== undefined
+            ? _patternContent(ctx, c.source, c.ptr, `${label}-pattern`, 'decoded')
+            : c.decoded
+              ? c.expr
+              : null;
+        if (e !== null) operands.push(e);
+      }
+      if (lengthConstrained) {
+        const cp = g.fixed('decoded-cp', () => '[\\x00-\\U0010FFFF]');
+        operands.push(_repeat(cp, f.minLength, maxLen, (body) => g.rule(`${label}-cps`, body)));
+      }
+      if (operands.length === contents.length + (lengthConstrained ? 1 : 0))
+        both = _intersectRegular(g, operands, `${label}-all`, 'json');
     }
-    return c.expr === null ? _string(g) : g.rule(`${label}-string`, `"\\"" ${c.expr} "\\""`);
+    if (both === null) return null;
+    if (both !== undefined) return g.rule(`${label}-string`, `"\\"" ${both} "\\""`);
+    ctx.narrow(
+      contents[contents.length > 1 ? 1 : 0]!.ptr,
+      contents.length > 1
+        ? 'these patterns/formats are not intersected (not regular, or the automaton is too large); no string is accepted here'
+        : 'minLength/maxLength cannot be combined with this pattern or format; no string is accepted here',
+    );
+    return null;
   }
   if (notIn.length > 0) {
     if (lengthConstrained) {

@@ -44,10 +44,15 @@ const cls = (ranges: readonly (readonly [number, number])[], negated = false): G
   ranges: ranges.map(([from, to]): CharRange => ({ from, to })),
 });
 
-/** The alternatives writing one character of `set` inside a JSON string (empty: none). */
-export function _jsonCharForms(set: _CharSet, escapes: JsonEscapes): GrammarSequence[] {
+/**
+ * The alternatives writing one character of `set` inside a JSON string (empty: none). `decoded`
+ * (internal) writes the characters themselves, unescaped: a grammar of decoded strings, used to
+ * intersect automata before spelling them.
+ */
+export function _jsonCharForms(set: _CharSet, escapes: JsonEscapes | 'decoded'): GrammarSequence[] {
   const s = _subtract(set, _SURROGATES);
   const out: GrammarSequence[] = [];
+  if (escapes === 'decoded') return _isEmpty(s) ? out : [[rawClass(s)]];
   const raw = _subtract(s, RAW_FORBIDDEN);
   if (!_isEmpty(raw)) out.push([rawClass(raw)]);
   const letters = SHORT.filter(([c]) => (escapes === 'all' || c !== 0x2f) && contains(s, c)).map(

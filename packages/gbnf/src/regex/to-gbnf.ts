@@ -77,8 +77,21 @@ export function regexToGbnf(pattern: string, options: RegexToGbnfOptions = {}): 
       },
     );
   }
-  const b = new Builder(pattern, prefix, options.escapes ?? 'all');
-  const ast = _parseRegex(pattern, options.lenient ?? false);
+  return _translateRegex(pattern, prefix, options.escapes ?? 'all', options.lenient ?? false);
+}
+
+/**
+ * @internal {@link regexToGbnf} with the `decoded` form too: rules over the decoded characters
+ * (unescaped), for intersecting automata before spelling them.
+ */
+export function _translateRegex(
+  pattern: string,
+  prefix: string,
+  escapes: JsonEscapes | 'decoded',
+  lenient: boolean,
+): RegexGrammar {
+  const b = new Builder(pattern, prefix, escapes);
+  const ast = _parseRegex(pattern, lenient);
   const alternatives: GrammarSequence[] = [];
   for (const piece of splitAnchors(ast, { start: false, end: false }, pattern)) {
     const seq = b.piece(piece);
@@ -264,7 +277,7 @@ class Builder {
   constructor(
     private readonly pattern: string,
     private readonly prefix: string,
-    private readonly escapes: JsonEscapes,
+    private readonly escapes: JsonEscapes | 'decoded',
   ) {}
 
   /** The sequence for one top-level alternative, or undefined when it can match nothing. */
