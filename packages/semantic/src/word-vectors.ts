@@ -12,6 +12,7 @@
  */
 import { _VECTORS_BASE64, _WORDS } from './_word-vectors.data.js';
 import { splitIdentifier } from './identifier.js';
+import { singularize } from './inflect.js';
 import { STOP_WORDS } from './search-tokenizer.js';
 
 /** Components per vector. */
@@ -76,8 +77,10 @@ function _rowsOf(token: string, rows: ReadonlyMap<string, number>): readonly num
   if (cached !== undefined) return cached;
   const out: number[] = [];
   for (const word of splitIdentifier(token)) {
-    const row = rows.get(word);
-    if (row !== undefined && !STOP_WORDS.has(word)) out.push(row);
+    if (STOP_WORDS.has(word)) continue;
+    // An inflection outside the table falls back to its singular ("canines" → "canine").
+    const row = rows.get(word) ?? rows.get(singularize(word));
+    if (row !== undefined) out.push(row);
   }
   if (_ROWS_CACHE.size >= _ROWS_CACHE_LIMIT) _ROWS_CACHE.clear();
   _ROWS_CACHE.set(token, out);
