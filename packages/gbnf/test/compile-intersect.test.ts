@@ -133,6 +133,48 @@ describe('two patterns (allOf)', () => {
   });
 });
 
+describe('complements: not {pattern}, not {format}, and oneOf branches that overlap on strings', () => {
+  const patterns = ['^a', 'b$', '^[a-c]{2}$', '[0-9]', '^$'];
+  const unit = fc.constantFrom('a', 'b', 'c', '1', '"', 'é');
+  it('ajv is the oracle: the grammar accepts exactly the strings ajv accepts', () => {
+    const schemas: unknown[] = [
+      ...patterns.map((p) => ({ type: 'string', not: { pattern: p } })),
+      ...patterns.map((p, i) => ({
+        oneOf: [
+          { type: 'string', pattern: p },
+          { type: 'string', pattern: patterns[(i + 1) % patterns.length] },
+        ],
+      })),
+      { type: 'string', not: { format: 'uuid' }, maxLength: 3 },
+      {
+        oneOf: [
+          { type: 'string', format: 'date' },
+          { type: 'string', pattern: '^2' },
+        ],
+      },
+      { type: 'string', if: { pattern: '^a' }, then: { maxLength: 2 }, else: { pattern: 'c' } },
+    ];
+    for (const [i, schema] of schemas.entries()) {
+      const r = compiled(schema);
+      expect(r.exact, `${JSON.stringify(schema)}: ${r.warnings.join('; ')}`).toBe(true);
+      const v = ajv.compile(schema as object);
+      for (const s of ['2024-01-01', '2x', 'ab', ''])
+        expect(r.m(JSON.stringify(s)), `${JSON.stringify(schema)} ${s}`).toBe(v(s));
+      fc.assert(
+        fc.property(fc.string({ unit, maxLength: 5 }), (s) => {
+          expect(r.m(JSON.stringify(s)), `${JSON.stringify(schema)} on ${JSON.stringify(s)}`).toBe(v(s));
+        }),
+        { numRuns: 80, seed: 100 + i },
+      );
+    }
+  });
+  it('a format with an inexact grammar is not complemented (NOT_NEGATABLE)', () => {
+    expect(() => compileSchema({ type: 'string', not: { format: 'hostname' } })).toThrow(
+      /negation of "format"/,
+    );
+  });
+});
+
 describe('intersection grammars in llama.cpp', () => {
   it('llama.cpp parses them and agrees with our matcher', async () => {
     const cases: [unknown, string[]][] = [
@@ -140,6 +182,7 @@ describe('intersection grammars in llama.cpp', () => {
       [{ type: 'string', format: 'email', maxLength: 8 }, ['a@b.cd', 'abc@de.fg']],
       [{ type: 'string', allOf: [{ pattern: '^[a-c]+$' }, { pattern: 'b' }] }, ['abc', 'aaa', 'b']],
       [{ type: 'string', pattern: '^a.b', minLength: 4, maxLength: 5 }, ['a/bc', 'a😀bc', 'a/b']],
+      [{ type: 'string', not: { pattern: '^a' } }, ['abc', 'bac', '']],
     ];
     for (const [schema, strings] of cases) {
       const { gbnf } = compileSchema(schema);

@@ -341,23 +341,35 @@ describe('compileSchema: combinators', () => {
   it('oneOf whose overlap cannot be expressed is an error with the pointer', () => {
     const e = compileError({
       oneOf: [
-        { type: 'string', pattern: '^a' },
-        { type: 'string', pattern: 'b$' },
+        { type: 'array', items: { type: 'integer' } },
+        { type: 'array', items: { minimum: 0 } },
       ],
     });
     expect(e.reason).toBe('OVERLAPPING_ONEOF');
     expect(e.pointer).toBe('#/oneOf');
   });
+  it('oneOf of overlapping patterns is exact (the complement of a pattern is an automaton)', () => {
+    check(
+      {
+        oneOf: [
+          { type: 'string', pattern: '^a' },
+          { type: 'string', pattern: 'b$' },
+        ],
+      },
+      ['"ax"', '"xb"', '"a"'],
+      ['"ab"', '"x"', '""'],
+    );
+  });
   it('a oneOf branch that would need an inexpressible negation is left out (sound)', () => {
     const r = check(
       {
         oneOf: [
-          { type: 'string', format: 'date' },
+          { type: 'string', format: 'hostname' },
           { type: 'string', maxLength: 3 },
         ],
       },
-      ['"2024-01-31"'],
-      ['"ab"', '"2024-13-01"'],
+      ['"example.com"'],
+      ['"ab"', '"a_b.c"'],
       false,
     );
     expect(r.warnings.join()).toContain('#/oneOf: narrowed: oneOf branch 1 is left out');
@@ -374,18 +386,32 @@ describe('compileSchema: combinators', () => {
 });
 
 describe('compileSchema: sound narrowing of negations that cannot be expressed', () => {
-  it('if with a pattern: then-side and then∧else only', () => {
+  it('if with items: then-side and then∧else only', () => {
     const r = check(
       // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
-      { type: 'string', if: { pattern: '^a' }, then: { maxLength: 3 }, else: { minLength: 2 } },
-      ['"abc"', '"xy"'],
-      ['"abcd"', '"x"', '"xyzw"'],
+      { type: 'array', if: { items: { type: 'integer' } }, then: { maxItems: 3 }, else: { minItems: 2 } },
+      ['[1,2,3]', '["x","y"]', '[]'],
+      ['[1,2,3,4]', '["x"]'],
       false,
     );
     expect(r.warnings.join()).toContain('#/if: narrowed');
   });
-  it('not with a pattern: only the other types', () => {
-    check({ not: { type: 'string', pattern: '^a' } }, ['1', 'null', '[]'], ['"a"', '"b"'], false);
+  it('not with items: only the other types', () => {
+    check(
+      { not: { type: 'array', items: { type: 'integer' } } },
+      ['1', 'null', '"a"'],
+      ['[]', '["a"]'],
+      false,
+    );
+  });
+  it('if and not with a pattern are exact', () => {
+    check(
+      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
+      { type: 'string', if: { pattern: '^a' }, then: { maxLength: 3 }, else: { minLength: 2 } },
+      ['"abc"', '"xy"', '"xyzw"', '"a"'],
+      ['"abcd"', '"x"'],
+    );
+    check({ not: { type: 'string', pattern: '^a' } }, ['1', 'null', '[]', '"b"'], ['"a"', '"ab"']);
   });
 });
 

@@ -203,6 +203,8 @@ function unconstrainedFor(f: _Flat, t: string): boolean {
         f.minLength === 0 &&
         f.maxLength === undefined &&
         f.patterns.length === 0 &&
+        f.notPatterns.length === 0 &&
+        f.notFormats.length === 0 &&
         f.formats.every((x) => x.name in _NUMBER_FORMATS)
       );
     case 'number':

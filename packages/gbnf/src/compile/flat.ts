@@ -54,6 +54,9 @@ export interface _Flat {
   maxLength: number | undefined;
   patterns: { src: string; ptr: string }[];
   formats: { name: string; ptr: string }[];
+  /** Patterns a string must not match, formats it must not be in (from negations). */
+  notPatterns: { src: string; ptr: string }[];
+  notFormats: { name: string; ptr: string }[];
   lo: _Bound | undefined;
   hi: _Bound | undefined;
   multipleOf: { value: number; ptr: string }[];
@@ -114,6 +117,8 @@ const OWN_KEYWORDS = [
   'unevaluatedItems',
   'unevaluatedProperties',
   '$$notIn',
+  '$$notPattern',
+  '$$notFormat',
 ];
 
 /**
@@ -282,6 +287,8 @@ export function _merge(_ctx: _Ctx, plain: readonly _Loc[], first: _Loc): _Flat {
     maxLength: undefined,
     patterns: [],
     formats: [],
+    notPatterns: [],
+    notFormats: [],
     lo: undefined,
     hi: undefined,
     multipleOf: [],
@@ -322,6 +329,10 @@ export function _merge(_ctx: _Ctx, plain: readonly _Loc[], first: _Loc): _Flat {
     } else if (vals) f.values = intersect(f.values, vals);
     if (vals) f.valuesLocs.push(loc);
     if (Array.isArray(o.$$notIn)) f.notIn.push(...o.$$notIn);
+    if (typeof o.$$notPattern === 'string' && !f.notPatterns.some((x) => x.src === o.$$notPattern))
+      f.notPatterns.push({ src: o.$$notPattern, ptr: p });
+    if (typeof o.$$notFormat === 'string' && !f.notFormats.some((x) => x.name === o.$$notFormat))
+      f.notFormats.push({ name: o.$$notFormat, ptr: p });
     // strings
     const minL = nonNegInt(o, 'minLength', p);
     if (minL !== undefined) f.minLength = Math.max(f.minLength, minL);

@@ -84,6 +84,20 @@ const UCSCHAR =
   '[\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF\\U00010000-\\U0001FFFD\\U00020000-\\U0002FFFD\\U00030000-\\U0003FFFD\\U00040000-\\U0004FFFD\\U00050000-\\U0005FFFD\\U00060000-\\U0006FFFD\\U00070000-\\U0007FFFD\\U00080000-\\U0008FFFD\\U00090000-\\U0009FFFD\\U000A0000-\\U000AFFFD\\U000B0000-\\U000BFFFD\\U000C0000-\\U000CFFFD\\U000D0000-\\U000DFFFD\\U000E1000-\\U000EFFFD]';
 const IPRIVATE = '[\\uE000-\\uF8FF\\U000F0000-\\U000FFFFD\\U00100000-\\U0010FFFD]';
 
+/**
+ * @internal String formats whose grammar is exact (no gap) and written over the characters
+ * themselves: their complement is exact too, so `not: {format}` can be compiled.
+ */
+export const _EXACT_STRING_FORMATS: ReadonlySet<string> = new Set([
+  'date',
+  'duration',
+  'uuid',
+  'ipv4',
+  'ipv6',
+  'email',
+  'byte',
+]);
+
 /** @internal The grammar of a known string format, or `undefined` for a number format / unknown. */
 export function _formatGrammar(g: _GrammarBuilder, name: string): _FormatGrammar | undefined {
   const r = (n: string, body: string) => g.fixed(n, () => body);

@@ -127,6 +127,15 @@ export function _check(value: unknown, loc: _Loc, index: _RefIndex, depth = 0): 
         r = and(r, undefined);
       }
     }
+    // compiler-made negations (negate.ts): not matching a pattern; not in a format
+    if (typeof o.$$notPattern === 'string') {
+      try {
+        if (new RegExp(o.$$notPattern, 'u').test(value)) return false;
+      } catch {
+        r = and(r, undefined);
+      }
+    }
+    if (o.$$notFormat !== undefined) r = and(r, undefined);
   }
   if (t === 'object') {
     const obj = value as Record<string, unknown>;

@@ -38,6 +38,16 @@ export interface _IntersectLimits {
   readonly work: number;
 }
 
+/**
+ * @internal One language of an intersection: a GBNF expression, or (`negated`) the complement of
+ * its language — used for `not: {pattern}`; the expression must then describe its language
+ * exactly.
+ */
+export interface _Operand {
+  readonly expr: string;
+  readonly negated?: boolean;
+}
+
 /** @internal Default limits of one intersection. */
 export const _INTERSECT_LIMITS: _IntersectLimits = { nfaStates: 40_000, dfaStates: 2_000, work: 2_000_000 };
 
@@ -50,7 +60,7 @@ const cache = new WeakMap<_GrammarBuilder, Map<string, string | null | undefined
  */
 export function _intersectRegular(
   g: _GrammarBuilder,
-  exprs: readonly string[],
+  operands: readonly _Operand[],
   label: string,
   spell: _Spelling,
   limits: _IntersectLimits = _INTERSECT_LIMITS,
@@ -60,27 +70,27 @@ export function _intersectRegular(
     byKey = new Map();
     cache.set(g, byKey);
   }
-  const key = `${spell}/${limits.dfaStates}/${limits.work}\u0000${exprs.join('\u0000')}`;
+  const key = `${spell}/${limits.dfaStates}/${limits.work}\u0000${operands.map((o) => `${o.negated ? '!' : ''}${o.expr}`).join('\u0000')}`;
   if (byKey.has(key)) return byKey.get(key);
-  const result = intersect(g, exprs, label, spell, limits);
+  const result = intersect(g, operands, label, spell, limits);
   byKey.set(key, result);
   return result;
 }
 
 function intersect(
   g: _GrammarBuilder,
-  exprs: readonly string[],
+  operands: readonly _Operand[],
   label: string,
   spell: _Spelling,
   limits: _IntersectLimits,
 ): string | null | undefined {
   const nfas: Nfa[] = [];
-  for (const e of exprs) {
+  for (const { expr: e, negated } of operands) {
     const rules = grammarOf(g, e);
     if (rules === undefined) return undefined;
     const nfa = new NfaBuilder(rules, limits.nfaStates).build();
     if (nfa === undefined) return undefined;
-    nfas.push(nfa);
+    nfas.push(negated ? { ...nfa, negated: true } : nfa);
   }
   const dfa = product(nfas, limits.dfaStates, limits.work);
   if (dfa === undefined) return undefined;
@@ -117,6 +127,8 @@ function grammarOf(g: _GrammarBuilder, expr: string): Map<string, readonly Gramm
 // Thompson NFA over code points
 
 interface Nfa {
+  /** The complement of the language is meant (accepting = the accept state is not reached). */
+  readonly negated?: boolean;
   readonly start: number;
   readonly accept: number;
   /** Per state: epsilon successors. */
@@ -304,7 +316,7 @@ function product(nfas: readonly Nfa[], maxStates: number, maxWork: number): Dfa 
     const id = sets.length;
     keys.set(key, id);
     sets.push(parts);
-    accepting.push(parts.every((p, i) => p.includes(nfas[i]!.accept)));
+    accepting.push(parts.every((p, i) => p.includes(nfas[i]!.accept) !== (nfas[i]!.negated === true)));
     out.push([]);
     return id;
   };
@@ -312,6 +324,11 @@ function product(nfas: readonly Nfa[], maxStates: number, maxWork: number): Dfa 
   for (let id = 0; id < sets.length; id++) {
     const parts = sets[id]!;
     const bounds = new Set<number>();
+    // a complemented operand accepts what its automaton cannot read: every character counts
+    if (nfas.some((x) => x.negated)) {
+      bounds.add(0);
+      bounds.add(MAX_CP + 1);
+    }
     for (const [i, p] of parts.entries()) {
       for (const s of p) {
         for (const [from, to] of nfas[i]!.edges[s]!) {
@@ -334,7 +351,7 @@ function product(nfas: readonly Nfa[], maxStates: number, maxWork: number): Dfa 
           for (const [from, to, t] of edges) if (from <= lo && hi <= to) targets.push(t);
         }
         if (work > maxWork) return undefined;
-        if (targets.length === 0) break;
+        if (targets.length === 0 && !nfas[i]!.negated) break;
         const tk = targets.join(',');
         let c = memo[i]!.get(tk);
         if (c === undefined) {

@@ -1,12 +1,15 @@
 /**
  * Negation of a schema (`not`, the `else` side of `if`, the other branches of an overlapping
- * `oneOf`), built keyword by keyword: ¬(k1 ∧ k2) = ¬k1 ∨ ¬k2. A keyword whose negation a grammar
- * cannot express (pattern, format, items, …) makes the negation fail with `NOT_NEGATABLE`.
+ * `oneOf`), built keyword by keyword: ¬(k1 ∧ k2) = ¬k1 ∨ ¬k2. `pattern` and exact string formats
+ * are negated as the complement of their automaton (internal keywords `$$notPattern`,
+ * `$$notFormat`). A keyword whose negation a grammar cannot express (items, additionalProperties,
+ * an inexact format, …) makes the negation fail with `NOT_NEGATABLE`.
  * @module
  */
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
 import { _CONSTRAINING_KEYWORDS } from './drafts.js';
+import { _EXACT_STRING_FORMATS } from './formats.js';
 import { _child, type _Loc } from './refs.js';
 
 const TYPES = ['null', 'boolean', 'object', 'array', 'string', 'number'] as const;
@@ -118,6 +121,16 @@ export function _negate(ctx: _Ctx, loc: _Loc, depth = 0): unknown {
         break;
       case 'not':
         alts.push(v);
+        break;
+      case 'pattern':
+        // only strings can fail a pattern: the strings it does not match (an automaton complement)
+        if (typeof v !== 'string') fail(k, 'a malformed pattern');
+        alts.push({ type: 'string', $$notPattern: v });
+        break;
+      case 'format':
+        // only formats whose grammar is exact can be complemented soundly
+        if (typeof v !== 'string' || !_EXACT_STRING_FORMATS.has(v)) fail(k, `"format" ${JSON.stringify(v)}`);
+        alts.push({ type: 'string', $$notFormat: v });
         break;
       case '$ref': {
         const target = ctx.index.resolve(String(v), loc, `${loc.ptr}/$ref`);

@@ -8,7 +8,7 @@ import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
 import type { _Flat } from './flat.js';
 import { _formatGrammar, _NUMBER_FORMATS, _SPEC_ONLY_FORMATS, AJV_FORMATS } from './formats.js';
-import { _intersectRegular } from './intersect.js';
+import { _intersectRegular, type _Operand } from './intersect.js';
 import { _charCp, _integer, _integerDraft04, _lit, _number, _string } from './json-primitives.js';
 import { type _Bound, _boundedInteger, _boundedNumber } from './number-range.js';
 import { _patternContent, _patternWithLength } from './pattern.js';
@@ -42,6 +42,8 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     source?: string;
     /** A format grammar written over the characters themselves (no escapes). */
     decoded?: boolean;
+    /** The strings outside this language are meant (from `not`). */
+    negated?: boolean;
   }[] = [];
   for (const x of known) {
     const fg = _formatGrammar(g, x.name);
@@ -75,6 +77,34 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     }
     contents.push({ expr: c, ptr: p.ptr, minLength: 0, maxLength: undefined, source: p.src });
   }
+  // from negations: not matching a pattern, not in an (exact) format
+  for (const p of f.notPatterns)
+    contents.push({
+      expr: null,
+      ptr: p.ptr,
+      minLength: 0,
+      maxLength: undefined,
+      source: p.src,
+      negated: true,
+    });
+  for (const x of f.notFormats) {
+    const fg = _formatGrammar(g, x.name);
+    if (fg?.content == null || fg.gap !== null) {
+      ctx.narrow(
+        x.ptr,
+        `the negation of format ${JSON.stringify(x.name)} cannot be expressed; no string is accepted here`,
+      );
+      return null;
+    }
+    contents.push({
+      expr: fg.content,
+      ptr: x.ptr,
+      minLength: 0,
+      maxLength: undefined,
+      decoded: true,
+      negated: true,
+    });
+  }
   const notIn = f.notIn.filter((v): v is string => typeof v === 'string');
   const lengthConstrained = f.minLength > 0 || maxLen !== undefined;
   if (contents.length > 0 && notIn.length > 0) {
@@ -84,7 +114,7 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     );
     return null;
   }
-  if (contents.length === 1) {
+  if (contents.length === 1 && !contents[0]!.negated) {
     const c = contents[0]!;
     if (lengthConstrained && c.source !== undefined) {
       const both = _patternWithLength(ctx, c.source, c.ptr, label, f.minLength, maxLen);
@@ -100,9 +130,10 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
   if (contents.length > 0) {
     // two or more regular languages (patterns, formats, a length): their exact intersection, as
     // the product of automata over the decoded characters, then written in every JSON spelling
-    let both: string | null | undefined;
-    if (!lengthConstrained || maxLen === undefined || maxLen <= ctx.options.maxRepetition) {
-      const operands: string[] = [];
+    const product = (max: number | undefined): string | null | undefined => {
+      const bounded = f.minLength > 0 || max !== undefined;
+      if (bounded && max !== undefined && max > ctx.options.maxRepetition) return undefined;
+      const operands: _Operand[] = [];
       for (const c of contents) {
         const e =
           c.source !== undefined
@@ -110,14 +141,30 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
             : c.decoded
               ? c.expr
               : null;
-        if (e !== null) operands.push(e);
+        if (e === null) return undefined;
+        operands.push(c.negated ? { expr: e, negated: true } : { expr: e });
       }
-      if (lengthConstrained) {
+      if (bounded) {
         const cp = g.fixed('decoded-cp', () => '[\\x00-\\U0010FFFF]');
-        operands.push(_repeat(cp, f.minLength, maxLen, (body) => g.rule(`${label}-cps`, body)));
+        operands.push({ expr: _repeat(cp, f.minLength, max, (body) => g.rule(`${label}-cps`, body)) });
       }
-      if (operands.length === contents.length + (lengthConstrained ? 1 : 0))
-        both = _intersectRegular(g, operands, `${label}-all`, 'json');
+      // only complements: intersect with any string
+      if (operands.every((o) => o.negated))
+        operands.push({ expr: `${g.fixed('decoded-cp', () => '[\\x00-\\U0010FFFF]')}*` });
+      return _intersectRegular(g, operands, `${label}-all`, 'json');
+    };
+    let both = product(maxLen);
+    // too large an automaton: a shorter maximum length keeps it small (a reported narrowing)
+    for (const extra of [64, 16]) {
+      if (both !== undefined) break;
+      const cap = f.minLength + extra;
+      if (maxLen !== undefined && cap >= maxLen) continue;
+      both = product(cap);
+      if (both !== undefined)
+        ctx.narrow(
+          contents[0]!.ptr,
+          `strings here are at most ${cap} characters long (the exact intersection of the patterns/formats/length is too large an automaton)`,
+        );
     }
     if (both === null) return null;
     if (both !== undefined) return g.rule(`${label}-string`, `"\\"" ${both} "\\""`);
