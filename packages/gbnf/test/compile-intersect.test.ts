@@ -152,6 +152,7 @@ describe('complements: not {pattern}, not {format}, and oneOf branches that over
           { type: 'string', pattern: '^2' },
         ],
       },
+      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
       { type: 'string', if: { pattern: '^a' }, then: { maxLength: 2 }, else: { pattern: 'c' } },
     ];
     for (const [i, schema] of schemas.entries()) {
