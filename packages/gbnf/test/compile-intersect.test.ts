@@ -176,6 +176,43 @@ describe('complements: not {pattern}, not {format}, and oneOf branches that over
   });
 });
 
+describe('not {multipleOf}: integers with a non-zero remainder and non-integers (plain decimal)', () => {
+  it('sound against ajv; every plain-decimal non-multiple accepted', () => {
+    const schemas: unknown[] = [
+      { not: { multipleOf: 3 } },
+      { type: 'integer', not: { multipleOf: 4 } },
+      { type: 'number', allOf: [{ not: { multipleOf: 2 } }, { not: { multipleOf: 3 } }] },
+      { oneOf: [{ multipleOf: 2 }, { multipleOf: 3 }] },
+      { multipleOf: 4, not: { multipleOf: 8 } },
+    ];
+    const value = fc.oneof(
+      fc.integer({ min: -2000, max: 2000 }),
+      fc.integer({ min: -4000, max: 4000 }).map((n) => n / 4),
+      fc.constantFrom('a', null, true, 1e21, -0),
+    );
+    for (const [i, schema] of schemas.entries()) {
+      const r = compiled(schema);
+      const v = ajv.compile(schema as object);
+      fc.assert(
+        fc.property(value, (x) => {
+          const texts =
+            typeof x === 'number'
+              ? [JSON.stringify(x), Number.isInteger(x) ? `${x}.0` : JSON.stringify(x), x.toExponential()]
+              : [JSON.stringify(x)];
+          for (const t of texts) {
+            const accepted = r.m(t);
+            if (accepted) expect(v(JSON.parse(t)), `${JSON.stringify(schema)} accepts ${t}`).toBe(true);
+          }
+          // plain decimal spellings of valid numbers are accepted
+          if (typeof x === 'number' && Math.abs(x) < 1e6 && v(x))
+            expect(r.m(JSON.stringify(x)), `${JSON.stringify(schema)} rejects ${x}`).toBe(true);
+        }),
+        { numRuns: 300, seed: 200 + i },
+      );
+    }
+  });
+});
+
 describe('intersection grammars in llama.cpp', () => {
   it('llama.cpp parses them and agrees with our matcher', async () => {
     const cases: [unknown, string[]][] = [

@@ -213,6 +213,7 @@ function unconstrainedFor(f: _Flat, t: string): boolean {
         f.lo === undefined &&
         f.hi === undefined &&
         f.multipleOf.length === 0 &&
+        f.notMultipleOf.length === 0 &&
         !f.formats.some((x) => x.name in _NUMBER_FORMATS)
       );
     case 'object':

@@ -57,6 +57,8 @@ export interface _Flat {
   /** Patterns a string must not match, formats it must not be in (from negations). */
   notPatterns: { src: string; ptr: string }[];
   notFormats: { name: string; ptr: string }[];
+  /** Integers a number must not be a multiple of (from negations). */
+  notMultipleOf: { value: number; ptr: string }[];
   lo: _Bound | undefined;
   hi: _Bound | undefined;
   multipleOf: { value: number; ptr: string }[];
@@ -119,6 +121,7 @@ const OWN_KEYWORDS = [
   '$$notIn',
   '$$notPattern',
   '$$notFormat',
+  '$$notMultipleOf',
 ];
 
 /**
@@ -289,6 +292,7 @@ export function _merge(_ctx: _Ctx, plain: readonly _Loc[], first: _Loc): _Flat {
     formats: [],
     notPatterns: [],
     notFormats: [],
+    notMultipleOf: [],
     lo: undefined,
     hi: undefined,
     multipleOf: [],
@@ -331,6 +335,7 @@ export function _merge(_ctx: _Ctx, plain: readonly _Loc[], first: _Loc): _Flat {
     if (Array.isArray(o.$$notIn)) f.notIn.push(...o.$$notIn);
     if (typeof o.$$notPattern === 'string' && !f.notPatterns.some((x) => x.src === o.$$notPattern))
       f.notPatterns.push({ src: o.$$notPattern, ptr: p });
+    if (typeof o.$$notMultipleOf === 'number') f.notMultipleOf.push({ value: o.$$notMultipleOf, ptr: p });
     if (typeof o.$$notFormat === 'string' && !f.notFormats.some((x) => x.name === o.$$notFormat))
       f.notFormats.push({ name: o.$$notFormat, ptr: p });
     // strings

@@ -110,6 +110,12 @@ export function _check(value: unknown, loc: _Loc, index: _RefIndex, depth = 0): 
     if (typeof o.maximum === 'number' && (exMaxBool ? value >= o.maximum : value > o.maximum)) return false;
     if (typeof o.exclusiveMinimum === 'number' && value <= o.exclusiveMinimum) return false;
     if (typeof o.exclusiveMaximum === 'number' && value >= o.exclusiveMaximum) return false;
+    if (typeof o.$$notMultipleOf === 'number') {
+      if (!Number.isInteger(value)) r = and(r, true);
+      else if (Number.isSafeInteger(value)) {
+        if (value % o.$$notMultipleOf === 0) return false;
+      } else r = and(r, undefined);
+    }
     if (typeof o.multipleOf === 'number') {
       if (Number.isInteger(o.multipleOf) && Number.isInteger(value)) {
         if (value % o.multipleOf !== 0) return false;

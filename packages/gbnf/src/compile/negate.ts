@@ -122,6 +122,11 @@ export function _negate(ctx: _Ctx, loc: _Loc, depth = 0): unknown {
       case 'not':
         alts.push(v);
         break;
+      case 'multipleOf':
+        // only numbers can fail it: the integers with a non-zero remainder and every non-integer
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 2 || v > 1000) fail(k, '"multipleOf"');
+        alts.push({ type: 'number', $$notMultipleOf: v });
+        break;
       case 'pattern':
         // only strings can fail a pattern: the strings it does not match (an automaton complement)
         if (typeof v !== 'string') fail(k, 'a malformed pattern');

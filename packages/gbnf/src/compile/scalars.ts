@@ -224,6 +224,7 @@ export function _compileNumber(ctx: _Ctx, f: _Flat, label: string): string | nul
       hi = tighter(hi, { value: Number.MAX_SAFE_INTEGER, exclusive: false }, false);
     }
   }
+  if (f.notMultipleOf.length > 0) return notMultiple(ctx, f, integer, lo, hi, label);
   const multiples = f.multipleOf.map((m) => m.value);
   const intMultiples = multiples.filter((m) => Number.isInteger(m));
   if (multiples.includes(1)) integer = true;
@@ -295,6 +296,78 @@ export function _compileNumber(ctx: _Ctx, f: _Flat, label: string): string | nul
   }
   if (alts.length === 0) return null;
   return g.rule(`${label}-${integer ? 'int' : 'num'}`, alts.join(' | '));
+}
+
+/**
+ * Numbers that are not multiples of the integers in `f.notMultipleOf` (from `not: {multipleOf}`):
+ * integers whose remainder is not 0 (a digit automaton over the least common multiple) and, unless
+ * the type is integer, numbers with a non-zero fractional digit (never a multiple of an integer).
+ * Written in plain decimal; other constraints on the same number are not combined (narrowed).
+ */
+function notMultiple(
+  ctx: _Ctx,
+  f: _Flat,
+  integer: boolean,
+  lo: _Bound | undefined,
+  hi: _Bound | undefined,
+  label: string,
+): string | null {
+  const g = ctx.g;
+  const ptr = f.notMultipleOf[0]!.ptr;
+  const positive = f.multipleOf.map((x) => x.value);
+  if (
+    lo !== undefined ||
+    hi !== undefined ||
+    positive.some((x) => !Number.isInteger(x)) ||
+    f.formats.some((x) => x.name in _NUMBER_FORMATS)
+  ) {
+    ctx.narrow(
+      ptr,
+      'a negated multipleOf is not combined with bounds, a non-integer multipleOf or a number format; no number is accepted here',
+    );
+    return null;
+  }
+  ctx.narrow(ptr, 'numbers that are not multiples are accepted in plain decimal only (no exponent)');
+  // a number passes when it is a multiple of every positive multipleOf and of none of the excluded
+  // ones: the automaton tracks the remainder modulo the lcm of all of them
+  const ms = f.notMultipleOf.map((x) => x.value);
+  const mp = positive.reduce((a, b) => lcm(a, b), 1);
+  const m = ms.reduce((a, b) => lcm(a, b), mp);
+  const excludedInts = f.notIn.filter((v): v is number => typeof v === 'number');
+  if (m > 1000 || excludedInts.length > 0)
+    ctx.narrow(
+      ptr,
+      'integers are left out here (the excluded multiples are too far apart, or values are excluded too)',
+    );
+  const alts: string[] = [];
+  if (m <= 1000 && excludedInts.length === 0) {
+    const names: string[] = [];
+    for (let r = 0; r < m; r++) names.push(g.reserve(`${label}-notmod${m}-r${r}`));
+    const ok = (r: number) => r % mp === 0 && ms.every((x) => r % x !== 0);
+    for (let r = 0; r < m; r++) {
+      const out: string[] = ok(r) ? ['""'] : [];
+      const byNext = new Map<number, number[]>();
+      for (let d = 0; d <= 9; d++) {
+        const nx = (r * 10 + d) % m;
+        byNext.set(nx, [...(byNext.get(nx) ?? []), d]);
+      }
+      for (const [nx, ds] of [...byNext].sort((a, b) => a[0] - b[0]))
+        out.push(`[${ds.join('')}] ${names[nx]}`);
+      g.define(names[r]!, out.join(' | '));
+    }
+    const starts = new Map<number, number[]>();
+    for (let d = 1; d <= 9; d++) starts.set(d % m, [...(starts.get(d % m) ?? []), d]);
+    const first = [...starts].sort((a, b) => a[0] - b[0]).map(([nx, ds]) => `[${ds.join('')}] ${names[nx]}`);
+    alts.push(`"-"? ( ${first.join(' | ')} )`);
+  }
+  // a non-integer is a multiple of no integer: allowed unless a positive multipleOf is required
+  if (!integer && mp === 1) {
+    if (excludedInts.some((v) => !Number.isInteger(v)))
+      ctx.narrow(ptr, 'non-integer numbers are left out here (values are excluded too)');
+    else alts.push('"-"? ( "0" | [1-9] [0-9]* ) "." [0-9]* [1-9] [0-9]*');
+  }
+  if (alts.length === 0) return null;
+  return g.rule(`${label}-notmul`, alts.join(' | '));
 }
 
 function tighter(a: _Bound | undefined, b: _Bound, isLo: boolean): _Bound {
