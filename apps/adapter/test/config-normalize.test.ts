@@ -8,8 +8,10 @@ import {
   formatConfigIssue,
   loadConfig,
   parseConfig,
+  REDACTED,
+  redactConfig,
 } from '../src/config/index.js';
-import { base, KEY_A, KEY_B, load, yaml } from './config-helpers.js';
+import { base, KEY_A, KEY_B, load, refusal, yaml } from './config-helpers.js';
 
 describe('defaults', () => {
   it('fills in every default from a file with only identity.key_file', () => {
@@ -247,11 +249,40 @@ describe('warnings', () => {
       ),
     );
     expect(warnings.map(formatConfigIssue)).toEqual([
-      'config.yml:16:9 mcp_server.host: 0.0.0.0 listens on every network interface: the MCP face is reachable from other machines',
+      'config.yml:16:9 mcp_server.host: 0.0.0.0 listens on every network interface: the MCP face is reachable from other machines, and with no auth anyone who reaches it can call every tool: set mcp_server.auth.token_env',
       'config.yml:19:20 discovery.well_known_host: :: listens on every network interface: discovery is reachable from other machines',
     ]);
     expect(config.mcpServer?.host).toBe('0.0.0.0');
     expect(config.discovery).toEqual({ wellKnownPort: 8766, wellKnownHost: '::' });
+  });
+  it('mcp_server.auth: the token comes from the variable token_env names, and is redacted', () => {
+    const text = base(
+      'mcp_server:',
+      '  transport: streamable_http',
+      '  host: 0.0.0.0',
+      '  auth:',
+      '    token_env: FACE_TOKEN',
+    );
+    const { config, warnings } = load(text, { env: { FACE_TOKEN: 'face-secret-1' }, homeDir: '/home/ada' });
+    expect(config.mcpServer?.bearerToken).toBe('face-secret-1');
+    expect(redactConfig(config).mcpServer?.bearerToken).toBe(REDACTED);
+    // With auth, the public-bind warning no longer says anyone can call every tool.
+    expect(warnings.map(formatConfigIssue)).toEqual([
+      'config.yml:16:9 mcp_server.host: 0.0.0.0 listens on every network interface: the MCP face is reachable from other machines',
+    ]);
+    const error = refusal(text, { env: {}, homeDir: '/home/ada' });
+    expect(error.issues.map(formatConfigIssue)).toEqual([
+      'config.yml:18:16 mcp_server.auth.token_env: environment variable FACE_TOKEN is not set: it must hold the bearer token',
+    ]);
+  });
+  it('mcp_server.auth is ignored, with a warning, over stdio', () => {
+    const { config, warnings } = load(
+      base('mcp_server:', '  transport: stdio', '  auth:', '    token_env: FACE_TOKEN'),
+    );
+    expect(config.mcpServer?.bearerToken).toBeUndefined();
+    expect(warnings.map(formatConfigIssue)).toEqual([
+      'config.yml:16:3 mcp_server.auth: ignored: transport is "stdio" (it applies to "streamable_http" and "sse")',
+    ]);
   });
   it('later-issue keys: publish_dns, parent_key, parent_delegation_event, trusted_issuers', () => {
     const text = base('discovery:', '  publish_dns: true')

@@ -1,6 +1,8 @@
 // HTTP discovery end to end: adapter B serves /.well-known/xprotocol-endpoint and /xp/schemas;
 // adapter A, configured only with `endpoint: xp://127.0.0.1:<port>`, finds B's key and relays
-// there and serves B's tools to an MCP client.
+// there and serves B's tools to an MCP client, over stdio and over Streamable HTTP behind a
+// bearer token.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FS_SERVER, freePort, Processes } from './support/processes.js';
 
@@ -111,5 +113,65 @@ logging:
     } finally {
       await mcp.close();
     }
+  });
+
+  it('adapter A serves B over Streamable HTTP to a client with the bearer token, 401 without it', async () => {
+    const facePort = await freePort();
+    const token = 'e2e-face-token-51b0d2';
+    const config = procs.file(
+      'a-http.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: b
+    endpoint: xp://127.0.0.1:${port}
+    mcp_tool_prefix: b_
+mcp_server:
+  transport: streamable_http
+  port: ${facePort}
+  auth:
+    token_env: XP_E2E_FACE_TOKEN
+state_database: ./a-http-state.db
+logging:
+  level: info
+  format: json
+`,
+    );
+    const { logs } = await procs.adapter(config, { XP_E2E_FACE_TOKEN: token });
+    const url = `http://127.0.0.1:${facePort}/mcp`;
+    const unauthorized = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
+      }),
+    });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer realm="mcp"');
+    const client = new Client({ name: 'e2e-http', version: '0.0.0' }, { capabilities: {} });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'b_read_text_file',
+        arguments: { path: `${procs.dir}/note.txt` },
+      });
+      expect((result.content as { text: string }[])[0]!.text).toBe('found through discovery\n');
+    } finally {
+      await client.close();
+    }
+    for (let i = 0; i < 100 && !logs.join('\n').includes('refused an MCP request'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(logs.join('\n')).toContain('refused an MCP request');
+    expect(logs.join('\n')).not.toContain(token);
   });
 });

@@ -4,11 +4,15 @@
  * rebinding. Legacy SSE serving needs the SDK's legacy server transport, which is not a
  * dependency yet: `transport: 'sse'` is refused with a message that says so.
  *
- * HTTP serving holds one MCP session at a time (the face is one SDK `Server`): a new
- * `initialize` replaces the previous session, so a client that restarts can always reconnect;
- * the replaced client gets `404` and must initialize again, as the Streamable HTTP spec says.
+ * HTTP serving holds one MCP session per client (`maxSessions`, default 64; beyond it the oldest
+ * ends and its client gets `404`, and must initialize again, as the Streamable HTTP spec says).
+ * With `bearerToken`, every request must carry `Authorization: Bearer <token>` (compared in
+ * constant time; `401` otherwise). The token guards the face only: it is never logged and never
+ * sent anywhere (calls leave as signed XProtocol events, not with the client's credentials).
  * @module
  */
+
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   createServer,
   type Server as HttpServer,
@@ -41,6 +45,8 @@ export interface McpFaceServeOptions {
   maxBodyBytes?: number;
   /** Most MCP sessions at once (one per HTTP client); beyond it the oldest ends. Default 64. */
   maxSessions?: number;
+  /** When set, HTTP requests must send `Authorization: Bearer <this>`; a non-empty string. */
+  bearerToken?: string | undefined;
 }
 
 /** A running MCP face. */
@@ -98,6 +104,10 @@ async function _serveStreamableHttp(
   const path = settings.path ?? DEFAULT_PATH;
   const maxBody = settings.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const allowed = _allowedHostnames(host);
+  if (settings.bearerToken !== undefined && settings.bearerToken === '') {
+    throw new Error('mcp_server bearer token: expected a non-empty string, got an empty one');
+  }
+  const tokenDigest = settings.bearerToken === undefined ? undefined : _digest(settings.bearerToken);
   /** Live sessions: one transport and one face server per MCP client. */
   const sessions = new Map<
     string,
@@ -151,6 +161,15 @@ async function _serveStreamableHttp(
       );
       _jsonRpcError(response, 403, -32000, `Forbidden: ${refusal}`);
       return;
+    }
+    if (tokenDigest !== undefined) {
+      const problem = _bearerProblem(request.headers.authorization, tokenDigest);
+      if (problem !== undefined) {
+        logger.warn({ remote: request.socket.remoteAddress }, `refused an MCP request: ${problem}`);
+        response.setHeader('www-authenticate', 'Bearer realm="mcp"');
+        _jsonRpcError(response, 401, -32000, `Unauthorized: ${problem}`);
+        return;
+      }
     }
     let body: unknown;
     if (request.method === 'POST') {
@@ -227,6 +246,21 @@ function _allowedHostnames(host: string): string[] {
     names.add(bracket(host));
   }
   return [...names];
+}
+
+function _digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/**
+ * Why an `Authorization` header does not grant access, or `undefined` when it does. Digests are
+ * compared, so the comparison takes the same time whatever the length or content of the guess.
+ */
+function _bearerProblem(header: string | undefined, expected: Buffer): string | undefined {
+  if (header === undefined) return 'expected an Authorization: Bearer <token> header, got none';
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (match === null) return 'expected an Authorization header of the form "Bearer <token>"';
+  return timingSafeEqual(_digest(match[1]!), expected) ? undefined : 'the bearer token is not valid';
 }
 
 function _isInitialize(body: unknown): boolean {

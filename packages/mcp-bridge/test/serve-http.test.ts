@@ -54,6 +54,7 @@ async function connectClient(url = served.url): Promise<Client> {
 interface RawResponse {
   status: number;
   body: string;
+  authenticate?: string | undefined;
 }
 
 /** A raw POST of an `initialize` with the given headers (Host and Origin set by hand). */
@@ -61,8 +62,9 @@ function rawInitialize(
   path: string,
   headers: Record<string, string>,
   rawBody?: string,
+  base = served.url,
 ): Promise<RawResponse> {
-  const url = new URL(served.url);
+  const url = new URL(base);
   const body =
     rawBody ??
     JSON.stringify({
@@ -91,7 +93,13 @@ function rawInitialize(
         response.on('data', (chunk: string) => {
           text += chunk;
         });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: text,
+            authenticate: response.headers['www-authenticate'],
+          }),
+        );
       },
     );
     request.on('error', reject);
@@ -206,5 +214,72 @@ describe('the MCP face over Streamable HTTP', () => {
     await expect(serveMcpFace(face, { transport: 'sse' }, logger)).rejects.toThrow(
       /@modelcontextprotocol\/server-legacy.*not installed; use streamable_http or stdio/,
     );
+  });
+});
+
+describe('the MCP face over Streamable HTTP with a bearer token', () => {
+  const token = 'face-token-3f9c1e77a2b4';
+  let guarded: McpFaceServer;
+  const guardedLogger = recordingLogger();
+  beforeAll(async () => {
+    guarded = await serveMcpFace(
+      face,
+      { transport: 'streamable_http', port: 0, bearerToken: token },
+      guardedLogger,
+    );
+  });
+  afterAll(async () => {
+    await guarded?.close();
+  });
+
+  it('serves an SDK client that sends the token', async () => {
+    const client = new Client({ name: 'token-client', version: '0.0.0' }, { capabilities: {} });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(guarded.url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    clients.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('fs_read_text_file');
+  });
+
+  it('refuses with 401 and WWW-Authenticate: no header, another scheme, a wrong token', async () => {
+    const host = `127.0.0.1:${new URL(guarded.url).port}`;
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'expected an Authorization: Bearer <token> header, got none'],
+      [
+        { authorization: `Basic ${Buffer.from(`u:${token}`).toString('base64')}` },
+        'of the form "Bearer <token>"',
+      ],
+      [{ authorization: `Bearer ${token}x` }, 'the bearer token is not valid'],
+      [{ authorization: 'Bearer' }, 'of the form "Bearer <token>"'],
+    ];
+    for (const [headers, reason] of cases) {
+      const response = await rawInitialize('/mcp', { host, ...headers }, undefined, guarded.url);
+      expect(response.status, JSON.stringify(headers)).toBe(401);
+      expect(response.authenticate).toBe('Bearer realm="mcp"');
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: -32000 } });
+      expect(JSON.parse(response.body).error.message).toContain(reason);
+    }
+    // The right token passes the same raw request.
+    const ok = await rawInitialize(
+      '/mcp',
+      { host, authorization: `bearer ${token}` },
+      undefined,
+      guarded.url,
+    );
+    expect(ok.status).toBe(200);
+  });
+
+  it('never logs the token', () => {
+    expect(guardedLogger.entries.some((e) => e.message.includes('refused an MCP request'))).toBe(true);
+    expect(JSON.stringify(guardedLogger.entries)).not.toContain(token);
+  });
+
+  it('refuses an empty token at start', async () => {
+    await expect(
+      serveMcpFace(face, { transport: 'streamable_http', port: 0, bearerToken: '' }, logger),
+    ).rejects.toThrow(/expected a non-empty string/);
   });
 });

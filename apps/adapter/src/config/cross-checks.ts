@@ -50,7 +50,7 @@ export function _crossChecks(c: _Collector, env: Readonly<Record<string, string 
     _xprotocolSource(c, _obj(item), i, names);
   });
   const server = _obj(root.mcp_server);
-  _mcpServer(c, server);
+  _mcpServer(c, server, env);
   _discovery(c, _obj(root.discovery), server);
   _logging(c, _obj(root.logging), server);
   _access(c, root, mcpSources.length);
@@ -148,19 +148,7 @@ function _mcpSource(
   }
   _noCredentials(c, at('url'), src.url, 'it is disclosed in the announce: use auth.token_env');
 
-  const auth = _obj(src.auth);
-  const tokenEnv = _str(auth?.token_env);
-  if (transport !== 'stdio' && tokenEnv !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) {
-    const token = env[tokenEnv];
-    if (token === undefined || token === '') {
-      const state = token === undefined ? 'not set' : 'empty';
-      // token_env takes a name; a value that does not look like one may be the token itself
-      const message = /^[A-Z_][A-Z0-9_]{0,63}$/.test(tokenEnv)
-        ? `environment variable ${tokenEnv} is ${state}: it must hold the bearer token`
-        : `the environment variable named here is ${state} (its name is not shown: it does not look like a variable name, and token_env takes the name of the variable that holds the token, not the token)`;
-      c.error(at('auth', 'token_env'), message);
-    }
-  }
+  if (transport !== 'stdio') _tokenEnv(c, at('auth', 'token_env'), _obj(src.auth), env);
 
   const mode = _str(src.capability_inference) ?? 'auto';
   const capabilities = _list(src.capabilities);
@@ -296,7 +284,30 @@ function _xprotocolSource(c: _Collector, src: Obj | undefined, i: number, names:
   }
 }
 
-function _mcpServer(c: _Collector, server: Obj | undefined): void {
+/** The variable `auth.token_env` names must hold a token. */
+function _tokenEnv(
+  c: _Collector,
+  path: KeyPath,
+  auth: Obj | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  const tokenEnv = _str(auth?.token_env);
+  if (tokenEnv === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) return;
+  const token = env[tokenEnv];
+  if (token !== undefined && token !== '') return;
+  const state = token === undefined ? 'not set' : 'empty';
+  // token_env takes a name; a value that does not look like one may be the token itself
+  const message = /^[A-Z_][A-Z0-9_]{0,63}$/.test(tokenEnv)
+    ? `environment variable ${tokenEnv} is ${state}: it must hold the bearer token`
+    : `the environment variable named here is ${state} (its name is not shown: it does not look like a variable name, and token_env takes the name of the variable that holds the token, not the token)`;
+  c.error(path, message);
+}
+
+function _mcpServer(
+  c: _Collector,
+  server: Obj | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
   if (server === undefined) return;
   for (const [key, alias] of [
     ['port', 'sse_port'],
@@ -308,7 +319,7 @@ function _mcpServer(c: _Collector, server: Obj | undefined): void {
   }
   const transport = _str(server.transport);
   if (transport === 'stdio') {
-    for (const key of ['host', 'sse_host', 'port', 'sse_port', 'path']) {
+    for (const key of ['host', 'sse_host', 'port', 'sse_port', 'path', 'auth']) {
       if (_has(server, key)) {
         c.warn(
           'IGNORED_KEY',
@@ -322,12 +333,16 @@ function _mcpServer(c: _Collector, server: Obj | undefined): void {
     const key = _has(server, 'host') ? 'host' : 'sse_host';
     const host = _str(server[key]);
     if (host !== undefined && _isPublicHost(host)) {
+      const guard = _has(server, 'auth')
+        ? ''
+        : ', and with no auth anyone who reaches it can call every tool: set mcp_server.auth.token_env';
       c.warn(
         'PUBLIC_BIND',
         ['mcp_server', key],
-        `${host} listens on every network interface: the MCP face is reachable from other machines`,
+        `${host} listens on every network interface: the MCP face is reachable from other machines${guard}`,
       );
     }
+    _tokenEnv(c, ['mcp_server', 'auth', 'token_env'], _obj(server.auth), env);
   }
 }
 

@@ -45,6 +45,10 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             port: server.port ?? server.sse_port ?? 8767,
             path: server.path ?? '/mcp',
             expose: [...new Set(server.expose ?? (['xprotocol_sources'] as const))],
+            bearerToken:
+              server.auth === undefined || server.transport === 'stdio'
+                ? undefined
+                : ctx.env[server.auth.token_env],
           },
     discovery: {
       wellKnownPort: file.discovery.well_known_port,

@@ -9,13 +9,14 @@ import type { AdapterConfig } from './types.js';
 export const REDACTED = '[redacted]';
 
 /**
- * Returns a deep copy of `config` with `mcpSources[].bearerToken` and every `mcpSources[].env`
- * value replaced by {@link REDACTED}.
+ * Returns a deep copy of `config` with `mcpServer.bearerToken`, `mcpSources[].bearerToken` and
+ * every `mcpSources[].env` value replaced by {@link REDACTED}.
  * @example
  * logger.info({ config: redactConfig(config) }, 'configuration loaded');
  */
 export function redactConfig(config: AdapterConfig): AdapterConfig {
   const copy = structuredClone(config);
+  if (copy.mcpServer?.bearerToken !== undefined) copy.mcpServer.bearerToken = REDACTED;
   for (const source of copy.mcpSources) {
     if (source.bearerToken !== undefined) source.bearerToken = REDACTED;
     for (const name of Object.keys(source.env)) source.env[name] = REDACTED;

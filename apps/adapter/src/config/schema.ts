@@ -359,8 +359,11 @@ const mcpServerSchema = z
       z.array(z.enum(['xprotocol_sources', 'mcp_sources'])).min(1),
       'a non-empty list of "xprotocol_sources" | "mcp_sources"',
     ).describe('What the MCP face lists as tools (default [xprotocol_sources]).'),
+    auth: authSchema.describe(
+      'A bearer token MCP clients must send over HTTP (Authorization: Bearer …), read from token_env.',
+    ),
   })
-  .partial({ host: true, sse_host: true, port: true, sse_port: true, path: true, expose: true })
+  .partial({ host: true, sse_host: true, port: true, sse_port: true, path: true, expose: true, auth: true })
   .describe('The MCP face of the adapter (none when absent).');
 
 const discoverySchema = z

@@ -38,6 +38,8 @@ export interface AdapterConfig {
         path: string;
         /** Default `['xprotocol_sources']`. */
         expose: ('xprotocol_sources' | 'mcp_sources')[];
+        /** The token HTTP clients must send (from `auth.token_env`); `undefined`: no auth. */
+        bearerToken: string | undefined;
       }
     | undefined;
   discovery: {
