@@ -3,8 +3,8 @@
 // Usage: node scripts/eval-maskbench.mjs [--data FILE] [--limit N] [--failures N] [--only A,B]
 // (--only: just the schemas whose file name contains one of the comma-separated strings)
 // Every test instance is checked twice with this package's matcher, compact and indented by two
-// spaces. Valid instances are written as JSON.stringify writes them (the compiler's convention);
-// invalid ones with their numbers spelled as in the corpus (`12345.0` stays `12345.0`: a draft-04
+// spaces, members in the corpus's order. Valid instances have their numbers written as
+// JSON.stringify writes them (the compiler's convention); invalid ones spelled as in the corpus (`12345.0` stays `12345.0`: a draft-04
 // integer has no fraction, so re-spelling it `12345` would test a different, valid instance). A
 // schema passes when it compiles, every valid instance is accepted in both spellings and every
 // invalid one is rejected in both.
@@ -39,11 +39,18 @@ function ajvFor(schema) {
   }
 }
 
-// JSON with every number kept as its source text (a RawNumber), so an instance is re-written
-// exactly as the corpus spells it.
+// JSON with every number kept as its source text (a RawNumber) and every object's members in
+// source order (a RawObject: a plain object would move integer-like keys such as "404" first), so
+// an instance is re-written exactly as the corpus spells it.
 class RawNumber {
   constructor(text) {
     this.text = text;
+  }
+}
+class RawObject {
+  entries = [];
+  get(key) {
+    return this.entries.find(([k]) => k === key)?.[1];
   }
 }
 function parseRaw(text) {
@@ -56,7 +63,7 @@ function parseRaw(text) {
     const c = text[i];
     if (c === '{') {
       i++;
-      const o = {};
+      const o = new RawObject();
       ws();
       if (text[i] === '}') {
         i++;
@@ -67,7 +74,7 @@ function parseRaw(text) {
         const k = value();
         ws();
         i++; // ':'
-        Object.defineProperty(o, k, { value: value(), enumerable: true, writable: true, configurable: true });
+        o.entries.push([k, value()]);
         ws();
         if (text[i++] === '}') return o;
       }
@@ -98,21 +105,24 @@ function parseRaw(text) {
   };
   return value();
 }
-function writeRaw(v, indent = '', step = '') {
-  if (v instanceof RawNumber) return v.text;
+// `canonical`: numbers as JSON.stringify writes them (the compiler's convention for valid instances).
+function writeRaw(v, indent = '', step = '', canonical = false) {
+  if (v instanceof RawNumber) return canonical ? JSON.stringify(Number(v.text)) : v.text;
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
     const inner = indent + step;
     const nl = step ? `\n${inner}` : '';
-    return `[${v.map((x) => `${nl}${writeRaw(x, inner, step)}`).join(',')}${step ? `\n${indent}` : ''}]`;
+    return `[${v.map((x) => `${nl}${writeRaw(x, inner, step, canonical)}`).join(',')}${step ? `\n${indent}` : ''}]`;
   }
-  if (v !== null && typeof v === 'object') {
-    const keys = Object.keys(v);
-    if (keys.length === 0) return '{}';
+  if (v instanceof RawObject) {
+    if (v.entries.length === 0) return '{}';
     const inner = indent + step;
     const nl = step ? `\n${inner}` : '';
     const sep = step ? ': ' : ':';
-    return `{${keys.map((k) => `${nl}${JSON.stringify(k)}${sep}${writeRaw(v[k], inner, step)}`).join(',')}${step ? `\n${indent}` : ''}}`;
+    const members = v.entries.map(
+      ([k, x]) => `${nl}${JSON.stringify(k)}${sep}${writeRaw(x, inner, step, canonical)}`,
+    );
+    return `{${members.join(',')}${step ? `\n${indent}` : ''}}`;
   }
   return JSON.stringify(v);
 }
@@ -150,7 +160,7 @@ const invalidAccepted = [];
 const started = performance.now();
 for (const line of lines) {
   const row = JSON.parse(line);
-  const rawTests = parseRaw(line).tests;
+  const rawTests = parseRaw(line).get('tests');
   t.schemas++;
   if (t.schemas % 500 === 0) process.stderr.write(`… ${t.schemas} schemas\n`);
   let compiled;
@@ -189,9 +199,9 @@ for (const line of lines) {
   let va = 0;
   let vr = 0;
   for (const [ti, test] of row.tests.entries()) {
-    const raw = rawTests[ti].data;
+    const raw = rawTests[ti].get('data');
     const texts = test.valid
-      ? [JSON.stringify(test.data), JSON.stringify(test.data, null, 2)]
+      ? [writeRaw(raw, '', '', true), writeRaw(raw, '', '  ', true)]
       : [writeRaw(raw), writeRaw(raw, '', '  ')];
     for (const text of texts) {
       const accepted = match(text);
