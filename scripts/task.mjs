@@ -52,10 +52,12 @@ function summarizeTests() {
   return { passed, failed, skipped };
 }
 
+// confirmModulesPurge=false: when node_modules was installed with other settings (another store,
+// another user), pnpm wants to purge it and, with no TTY to ask, aborts; a task must not stop there.
 const tasks = {
   // The whole suite: build, typecheck, lint, every package's tests.
   test: () => {
-    pnpm(['install', '--frozen-lockfile']);
+    pnpm(['install', '--frozen-lockfile', '--config.confirmModulesPurge=false']);
     for (const dir of workspaceDirs()) rmSync(join(dir, testReport), { force: true });
     // --force: a cached test task would leave no report behind to count.
     pnpm([
@@ -81,7 +83,7 @@ const tasks = {
   // The main job: a local relay, an adapter wrapping the real filesystem MCP server, and one
   // signed, encrypted call through the relay (xprotocol-devserver --demo).
   demo: () => {
-    pnpm(['install', '--frozen-lockfile']);
+    pnpm(['install', '--frozen-lockfile', '--config.confirmModulesPurge=false']);
     pnpm(['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
     const result = spawnSync(
       process.execPath,
