@@ -102,7 +102,10 @@ async function runSuite(url, label) {
   ];
   process.stderr.write(`\n[${label}] npx ${args.join(' ')}\n`);
   // Its own process group, so a timeout or cleanup ends npx and the Node 22 runner under it.
-  const child = spawn('npx', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // The runner's own dependencies want Node 22 (npx fetches it): the repo's engine-strict, which
+  // pnpm passes down as npm_config_engine_strict when this runs as a package script, must not apply.
+  const env = { ...process.env, npm_config_engine_strict: 'false' };
+  const child = spawn('npx', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env });
   children.push(child);
   groups.add(child);
   let log = '';
