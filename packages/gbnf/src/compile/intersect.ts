@@ -12,10 +12,10 @@
  * spelling each operand accepts is accepted (exact when the operands are).
  * @module
  */
-import type { CharRange, GrammarElement, GrammarRule, GrammarSequence } from '../grammar/ast.js';
+import type { GrammarElement, GrammarRule, GrammarSequence } from '../grammar/ast.js';
 import { parseGrammar } from '../grammar/parse.js';
 import { printGrammar } from '../grammar/print.js';
-import { _SURROGATES, _subtract } from '../regex/charset.js';
+import { _complement, _MAX_CP, _SURROGATES, _set, _subtract } from '../regex/charset.js';
 import { _jsonCharForms } from '../regex/json-chars.js';
 import { type _GrammarBuilder, _namesIn } from './grammar-builder.js';
 
@@ -25,8 +25,6 @@ import { type _GrammarBuilder, _namesIn } from './grammar-builder.js';
  * each transition is written in every JSON spelling of its characters).
  */
 export type _Spelling = 'as-is' | 'json';
-
-const MAX_CP = 0x10ffff;
 
 /** @internal Limits of one intersection; over them the caller falls back (narrowing). */
 export interface _IntersectLimits {
@@ -206,11 +204,11 @@ class NfaBuilder {
         return [s, cur];
       }
       case 'class': {
-        const set = normalize(el.ranges);
-        return this.ranges(this.state(), el.negated ? complement(set) : set);
+        const set = _set(el.ranges.map((r) => [r.from, r.to] as const));
+        return this.ranges(this.state(), el.negated ? _complement(set) : set);
       }
       case 'any':
-        return this.ranges(this.state(), [[0, MAX_CP]]);
+        return this.ranges(this.state(), [[0, _MAX_CP]]);
       case 'token':
         return [this.state(), this.state()]; // never matches text
       case 'group':
@@ -252,31 +250,6 @@ class NfaBuilder {
       }
     }
   }
-}
-
-function normalize(ranges: readonly CharRange[]): [number, number][] {
-  const sorted = ranges
-    .filter((r) => r.from <= r.to)
-    .map((r) => [r.from, r.to] as [number, number])
-    .sort((a, b) => a[0] - b[0]);
-  const out: [number, number][] = [];
-  for (const [a, b] of sorted) {
-    const last = out[out.length - 1];
-    if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
-    else out.push([a, b]);
-  }
-  return out;
-}
-
-function complement(set: readonly (readonly [number, number])[]): [number, number][] {
-  const out: [number, number][] = [];
-  let next = 0;
-  for (const [a, b] of set) {
-    if (a > next) out.push([next, a - 1]);
-    next = b + 1;
-  }
-  if (next <= MAX_CP) out.push([next, MAX_CP]);
-  return out;
 }
 
 function closure(nfa: Nfa, states: Iterable<number>): number[] {
@@ -327,7 +300,7 @@ function product(nfas: readonly Nfa[], maxStates: number, maxWork: number): Dfa 
     // a complemented operand accepts what its automaton cannot read: every character counts
     if (nfas.some((x) => x.negated)) {
       bounds.add(0);
-      bounds.add(MAX_CP + 1);
+      bounds.add(_MAX_CP + 1);
     }
     for (const [i, p] of parts.entries()) {
       for (const s of p) {
@@ -386,18 +359,8 @@ type Ranges = readonly (readonly [number, number])[];
  * Moore's partition refinement); `null` when the language is empty.
  */
 function reduce(dfa: Dfa, spell: _Spelling): Dfa | null {
-  const n = dfa.accepting.length;
-  const preds: number[][] = Array.from({ length: n }, () => []);
-  for (let s = 0; s < n; s++) for (const [, t] of dfa.out[s]!) preds[t]!.push(s);
-  const live = new Set<number>();
-  const stack = [...Array(n).keys()].filter((s) => dfa.accepting[s]);
-  while (stack.length > 0) {
-    const s = stack.pop()!;
-    if (live.has(s)) continue;
-    live.add(s);
-    for (const p of preds[s]!) stack.push(p);
-  }
-  if (!live.has(0)) return null;
+  const live = liveStates(dfa);
+  if (live === null) return null;
   const usable = (rs: Ranges): Ranges => (spell === 'json' ? _subtract(rs, _SURROGATES) : rs);
   const out = new Map<number, [Ranges, number][]>();
   for (const s of live) {
@@ -415,7 +378,7 @@ function reduce(dfa: Dfa, spell: _Spelling): Dfa | null {
       const b = block.get(t)!;
       byBlock.set(b, [...(byBlock.get(b) ?? []), ...rs.map(([x, y]): [number, number] => [x, y])]);
     }
-    const parts = [...byBlock].map(([b, rs]) => `${JSON.stringify(normalizeRanges(rs))}>${b}`).sort();
+    const parts = [...byBlock].map(([b, rs]) => `${JSON.stringify(_set(rs))}>${b}`).sort();
     return `${dfa.accepting[s] ? 1 : 0}|${parts.join(';')}`;
   };
   let block = new Map<number, number>();
@@ -473,7 +436,7 @@ function reduce(dfa: Dfa, spell: _Spelling): Dfa | null {
       const tb = renum.get(block.get(t)!)!;
       byTarget.set(tb, [...(byTarget.get(tb) ?? []), ...rs.map(([x, y]): [number, number] => [x, y])]);
     }
-    outs[b] = [...byTarget].map(([t, rs]): [Ranges, number] => [normalizeRanges(rs), t]);
+    outs[b] = [...byTarget].map(([t, rs]): [Ranges, number] => [_set(rs), t]);
   }
   return { accepting, out: outs };
 }
@@ -497,13 +460,9 @@ function topological(states: Set<number>, out: Map<number, [Ranges, number][]>):
   return order.length === states.size ? order : undefined;
 }
 
-function normalizeRanges(rs: readonly (readonly [number, number])[]): [number, number][] {
-  return normalize(rs.map(([from, to]) => ({ from, to })));
-}
-
-function emit(g: _GrammarBuilder, dfa: Dfa, label: string, spell: _Spelling): string | null {
+/** States from which an accepting state is reachable, or `null` when the start state is not one. */
+function liveStates(dfa: Dfa): Set<number> | null {
   const n = dfa.accepting.length;
-  // live states: an accepting state is reachable from them
   const preds: number[][] = Array.from({ length: n }, () => []);
   for (let s = 0; s < n; s++) for (const [, t] of dfa.out[s]!) preds[t]!.push(s);
   const live = new Set<number>();
@@ -514,7 +473,13 @@ function emit(g: _GrammarBuilder, dfa: Dfa, label: string, spell: _Spelling): st
     live.add(s);
     for (const p of preds[s]!) stack.push(p);
   }
-  if (!live.has(0)) return null;
+  return live.has(0) ? live : null;
+}
+
+function emit(g: _GrammarBuilder, dfa: Dfa, label: string, spell: _Spelling): string | null {
+  const n = dfa.accepting.length;
+  const live = liveStates(dfa);
+  if (live === null) return null;
   // decoded automata: transitions on surrogate code points never occur in well-formed text
   const usable = (rs: readonly (readonly [number, number])[]) =>
     spell === 'json' ? _subtract(rs, _SURROGATES) : rs;
