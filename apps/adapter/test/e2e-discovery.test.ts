@@ -46,6 +46,28 @@ logging:
 });
 afterAll(() => procs.close());
 
+/** Adapter A: B as its only source (found by `endpoint:`), with the given `mcp_server` lines. */
+function adapterAConfig(name: string, mcpServer: string[], level: 'warn' | 'info'): string {
+  return procs.file(
+    `${name}.yml`,
+    `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: b
+    endpoint: xp://127.0.0.1:${port}
+    mcp_tool_prefix: b_
+mcp_server:
+${mcpServer.map((line) => `  ${line}`).join('\n')}
+state_database: ./${name}-state.db
+logging:
+  level: ${level}
+  format: json
+`,
+  );
+}
+
 describe('HTTP discovery', () => {
   it('serves the well-known document and the catalog over HTTP', async () => {
     const doc = (await (
@@ -80,24 +102,7 @@ describe('HTTP discovery', () => {
   });
 
   it('adapter A configured with xp://127.0.0.1:<port> serves B over MCP', async () => {
-    const config = procs.file(
-      'a.yml',
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-xprotocol_sources:
-  - name: b
-    endpoint: xp://127.0.0.1:${port}
-    mcp_tool_prefix: b_
-mcp_server:
-  transport: stdio
-state_database: ./a-state.db
-logging:
-  level: warn
-  format: json
-`,
-    );
+    const config = adapterAConfig('a', ['transport: stdio'], 'warn');
     const mcp = await procs.mcpClient(config);
     try {
       const { tools } = await mcp.listTools();
@@ -118,26 +123,10 @@ logging:
   it('adapter A serves B over Streamable HTTP to a client with the bearer token, 401 without it', async () => {
     const facePort = await freePort();
     const token = 'e2e-face-token-51b0d2';
-    const config = procs.file(
-      'a-http.yml',
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-xprotocol_sources:
-  - name: b
-    endpoint: xp://127.0.0.1:${port}
-    mcp_tool_prefix: b_
-mcp_server:
-  transport: streamable_http
-  port: ${facePort}
-  auth:
-    token_env: XP_E2E_FACE_TOKEN
-state_database: ./a-http-state.db
-logging:
-  level: info
-  format: json
-`,
+    const config = adapterAConfig(
+      'a-http',
+      ['transport: streamable_http', `port: ${facePort}`, 'auth:', '  token_env: XP_E2E_FACE_TOKEN'],
+      'info',
     );
     const { logs } = await procs.adapter(config, { XP_E2E_FACE_TOKEN: token });
     const url = `http://127.0.0.1:${facePort}/mcp`;
