@@ -3,42 +3,11 @@
 // BM25 (MiniSearch, name + description, same tokenizer) in the same run: `pnpm bench`.
 import { bench, describe } from 'vitest';
 import { PlainBm25 } from '../scripts/baseline-bm25.mjs';
-import { type ToolDocument, ToolIndex } from '../src/index.js';
-import { loadRetrieval, loadServers, namespaceOf } from '../test/_corpus.js';
+import { benchDocuments, benchQueries } from '../scripts/bench-workload.mjs';
+import { ToolIndex } from '../src/index.js';
 
-const COPIES = 5;
-const docs: ToolDocument[] = [];
-for (let copy = 0; copy < COPIES; copy++) {
-  for (const server of loadServers()) {
-    const ns = `${namespaceOf(server.slug)}${copy === 0 ? '' : `_${copy}`}`;
-    for (const tool of server.tools) {
-      docs.push({
-        id: `${ns}.${tool.name}`,
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        namespace: ns,
-      });
-    }
-  }
-}
-
-// Queries: agent-style MCP intents plus every 100th metatool query (conversational).
-const queries = [
-  'read the contents of a file',
-  'create a pull request',
-  'post a message to slack',
-  'take a screenshot of the current page',
-  'list my cloudflare workers',
-  'delete a kv namespace key',
-  'run a sql query against postgres',
-  'search the web for recent news',
-  'geocode an address',
-  'restart the heroku dyno',
-  ...loadRetrieval('metatool-single.json')
-    .queries.filter((_, i) => i % 100 === 0)
-    .map((q) => q.text),
-];
+const docs = benchDocuments();
+const queries = benchQueries();
 
 const index = new ToolIndex();
 index.add(docs);

@@ -2,42 +2,12 @@
 // tools under five namespaces), ToolIndex beside the plain BM25 baseline in the same process:
 // `node scripts/bench-latency.mjs` after build. Complements bench/search.bench.ts (vitest bench
 // reports means and p99 but not medians).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ToolIndex } from '../dist/index.js';
 import { PlainBm25 } from './baseline-bm25.mjs';
+import { benchDocuments, benchQueries } from './bench-workload.mjs';
 
-const DATA = new URL('../../../../shared/data/', import.meta.url).pathname;
-const docs = [];
-for (let copy = 0; copy < 5; copy++) {
-  for (const file of readdirSync(join(DATA, 'mcp-servers')).sort()) {
-    const dump = JSON.parse(readFileSync(join(DATA, 'mcp-servers', file), 'utf8'));
-    const ns = `com.example.${dump.server.slug.replace(/[^A-Za-z0-9]+/g, '_')}${copy ? `_${copy}` : ''}`;
-    for (const t of dump.tools) {
-      docs.push({
-        id: `${ns}.${t.name}`,
-        name: t.name,
-        description: t.description,
-        inputSchema: t.inputSchema,
-        namespace: ns,
-      });
-    }
-  }
-}
-const single = JSON.parse(readFileSync(join(DATA, 'retrieval', 'metatool-single.json'), 'utf8'));
-const queries = [
-  'read the contents of a file',
-  'create a pull request',
-  'post a message to slack',
-  'take a screenshot of the current page',
-  'list my cloudflare workers',
-  'delete a kv namespace key',
-  'run a sql query against postgres',
-  'search the web for recent news',
-  'geocode an address',
-  'restart the heroku dyno',
-  ...single.queries.filter((_, i) => i % 100 === 0).map((q) => q.text),
-];
+const docs = benchDocuments();
+const queries = benchQueries();
 
 function quantiles(samples) {
   const s = [...samples].sort((a, b) => a - b);
