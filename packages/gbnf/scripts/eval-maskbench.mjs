@@ -12,120 +12,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import Ajv from 'ajv';
-import Ajv2019 from 'ajv/dist/2019.js';
-import Ajv2020 from 'ajv/dist/2020.js';
-import Ajv04 from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
 import { compileMatcher, compileSchema, GbnfCompileError } from '../dist/index.js';
-
-// The adapter's validator for a schema's dialect: labels that disagree with it are reported apart.
-function ajvFor(schema) {
-  const uri = typeof schema === 'object' && schema !== null ? String(schema.$schema ?? '') : '';
-  const Ctor = uri.includes('draft-04')
-    ? Ajv04
-    : uri.includes('2019-09')
-      ? Ajv2019
-      : uri.includes('draft-0')
-        ? Ajv
-        : Ajv2020;
-  const ajv = new Ctor({ strict: false, logger: false });
-  addFormats(ajv);
-  try {
-    const v = ajv.compile(schema);
-    return (d) => v(d) === true;
-  } catch {
-    return undefined;
-  }
-}
-
-// JSON with every number kept as its source text (a RawNumber) and every object's members in
-// source order (a RawObject: a plain object would move integer-like keys such as "404" first), so
-// an instance is re-written exactly as the corpus spells it.
-class RawNumber {
-  constructor(text) {
-    this.text = text;
-  }
-}
-class RawObject {
-  entries = [];
-  get(key) {
-    return this.entries.find(([k]) => k === key)?.[1];
-  }
-}
-function parseRaw(text) {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
-  };
-  const value = () => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const o = new RawObject();
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return o;
-      }
-      for (;;) {
-        ws();
-        const k = value();
-        ws();
-        i++; // ':'
-        o.entries.push([k, value()]);
-        ws();
-        if (text[i++] === '}') return o;
-      }
-    }
-    if (c === '[') {
-      i++;
-      const a = [];
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return a;
-      }
-      for (;;) {
-        a.push(value());
-        ws();
-        if (text[i++] === ']') return a;
-      }
-    }
-    if (c === '"') {
-      const m =
-        /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i, i + 1_000_000)) ?? /^"(?:[^"\\]|\\.)*"/s.exec(text.slice(i));
-      i += m[0].length;
-      return JSON.parse(m[0]);
-    }
-    const m = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|^true|^false|^null/.exec(text.slice(i, i + 400));
-    i += m[0].length;
-    return m[0] === 'true' ? true : m[0] === 'false' ? false : m[0] === 'null' ? null : new RawNumber(m[0]);
-  };
-  return value();
-}
-// `canonical`: numbers as JSON.stringify writes them (the compiler's convention for valid instances).
-function writeRaw(v, indent = '', step = '', canonical = false) {
-  if (v instanceof RawNumber) return canonical ? JSON.stringify(Number(v.text)) : v.text;
-  if (Array.isArray(v)) {
-    if (v.length === 0) return '[]';
-    const inner = indent + step;
-    const nl = step ? `\n${inner}` : '';
-    return `[${v.map((x) => `${nl}${writeRaw(x, inner, step, canonical)}`).join(',')}${step ? `\n${indent}` : ''}]`;
-  }
-  if (v instanceof RawObject) {
-    if (v.entries.length === 0) return '{}';
-    const inner = indent + step;
-    const nl = step ? `\n${inner}` : '';
-    const sep = step ? ': ' : ':';
-    const members = v.entries.map(
-      ([k, x]) => `${nl}${JSON.stringify(k)}${sep}${writeRaw(x, inner, step, canonical)}`,
-    );
-    return `{${members.join(',')}${step ? `\n${indent}` : ''}}`;
-  }
-  return JSON.stringify(v);
-}
+import { ajvFor } from './ajv-for.mjs';
+import { parseRawJson, writeRawJson } from './raw-json.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -160,7 +49,7 @@ const invalidAccepted = [];
 const started = performance.now();
 for (const line of lines) {
   const row = JSON.parse(line);
-  const rawTests = parseRaw(line).get('tests');
+  const rawTests = parseRawJson(line).get('tests');
   t.schemas++;
   if (t.schemas % 500 === 0) process.stderr.write(`… ${t.schemas} schemas\n`);
   let compiled;
@@ -201,8 +90,8 @@ for (const line of lines) {
   for (const [ti, test] of row.tests.entries()) {
     const raw = rawTests[ti].get('data');
     const texts = test.valid
-      ? [writeRaw(raw, '', '', true), writeRaw(raw, '', '  ', true)]
-      : [writeRaw(raw), writeRaw(raw, '', '  ')];
+      ? [writeRawJson(raw, '', '', true), writeRawJson(raw, '', '  ', true)]
+      : [writeRawJson(raw), writeRawJson(raw, '', '  ')];
     for (const text of texts) {
       const accepted = match(text);
       if (accepted !== test.valid) {

@@ -5,13 +5,9 @@
  * it is exact) and reject every mutated instance ajv rejects (always: soundness).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { Ajv, type AnySchema } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import Ajv04Module from 'ajv-draft-04';
-import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ajvFor } from '../scripts/ajv-for.mjs';
 import { compileMatcher, compileSchema } from '../src/index.js';
 
 interface Tool {
@@ -38,33 +34,6 @@ function collect(v: unknown, file: string): void {
   for (const x of Object.values(o)) collect(x, file);
 }
 for (const f of readdirSync(DIR).sort()) collect(JSON.parse(readFileSync(new URL(f, DIR), 'utf8')), f);
-
-type AjvLike = InstanceType<typeof Ajv>;
-// ajv-draft-04 and ajv-formats are CommonJS with `exports.default`; take whichever the loader gives
-const Ajv04 = ((Ajv04Module as unknown as { default?: unknown }).default ?? Ajv04Module) as unknown as new (
-  options: object,
-) => AjvLike;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: AjvLike) => void;
-
-function ajvFor(schema: Record<string, unknown>): ((d: unknown) => boolean) | undefined {
-  const uri = String(schema.$schema ?? '');
-  const Ctor = uri.includes('draft-04')
-    ? Ajv04
-    : uri.includes('2019-09')
-      ? Ajv2019
-      : uri.includes('draft-0')
-        ? Ajv
-        : Ajv2020;
-  const ajv = new (Ctor as new (options: object) => AjvLike)({ strict: false, logger: false });
-  addFormats(ajv);
-  try {
-    const v = ajv.compile(schema as AnySchema);
-    return (d) => v(d) === true;
-  } catch {
-    return undefined; // ajv refuses the schema (e.g. a pattern invalid in u mode): nothing to compare
-  }
-}
 
 type S = Record<string, unknown>;
 const SAMPLES: Record<string, string[]> = {
