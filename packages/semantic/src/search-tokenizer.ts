@@ -33,7 +33,8 @@ export function stemWord(word: string): string {
   return stemmer(word);
 }
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.'’-]*/gu;
+/** A word of text, before identifier splitting (also what `textVector` reads). @internal */
+export const _WORD = /[\p{L}\p{N}][\p{L}\p{N}_.'’-]*/gu;
 
 /**
  * Tokenizes text or an identifier for search. Each word is split like an identifier; a word of
@@ -45,7 +46,7 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.'’-]*/gu;
  */
 export function tokenizeForSearch(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(WORD)) {
+  for (const match of text.matchAll(_WORD)) {
     const cached = _WORD_CACHE.get(match[0]);
     if (cached !== undefined) {
       for (const t of cached) out.push(t);

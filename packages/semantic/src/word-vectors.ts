@@ -13,7 +13,7 @@
 import { _VECTORS_BASE64, _WORDS } from './_word-vectors.data.js';
 import { splitIdentifier } from './identifier.js';
 import { singularize } from './inflect.js';
-import { STOP_WORDS } from './search-tokenizer.js';
+import { _WORD, STOP_WORDS } from './search-tokenizer.js';
 
 /** Components per vector. */
 export const WORD_VECTOR_DIMENSIONS = 100;
@@ -58,9 +58,6 @@ function _loadTable(): _Table {
   _table = { rows, values, scale };
   return _table;
 }
-
-/** A word of text, before identifier splitting (the search tokenizer's definition). */
-const _WORD = /[\p{L}\p{N}][\p{L}\p{N}_.'’-]*/gu;
 
 /** Rows of the words of one text word, cached: splitting identifiers costs more than the sums. */
 const _ROWS_CACHE = new Map<string, readonly number[]>();
