@@ -32,7 +32,7 @@ function pnpm(args) {
 
 const testReport = '.vitest-report.json';
 const workspaceDirs = () =>
-  ['packages', 'apps']
+  ['packages', 'apps', 'tools']
     .filter((d) => existsSync(join(root, d)))
     .flatMap((d) => readdirSync(join(root, d)).map((name) => join(root, d, name)));
 
