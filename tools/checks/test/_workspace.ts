@@ -8,7 +8,20 @@ export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 /** One workspace package: its folder (relative to the root) and its parsed package.json. */
 export interface WorkspacePackage {
   dir: string;
-  manifest: Record<string, unknown> & { name: string; private?: boolean };
+  manifest: Manifest;
+}
+
+/** The package.json fields the checks read. */
+export interface Manifest {
+  name: string;
+  private?: boolean;
+  type?: string;
+  license?: string;
+  engines?: { node?: string };
+  exports?: Record<string, unknown>;
+  files?: string[];
+  bin?: Record<string, string>;
+  [field: string]: unknown;
 }
 
 /** Every package under packages/, apps/ and tools/, sorted by folder. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { publishedPackages } from './_workspace.js';
 
 describe.each(publishedPackages().map((p) => [p.dir, p] as const))('%s/package.json', (_dir, pkg) => {
-  const m = pkg.manifest as Record<string, any>;
+  const m = pkg.manifest;
 
   it('is an ES module package with a licence and the supported Node range', () => {
     expect(m.type).toBe('module');
@@ -14,7 +14,7 @@ describe.each(publishedPackages().map((p) => [p.dir, p] as const))('%s/package.j
 
   it('exports only named entries, types first, no wildcard', () => {
     expect(m.exports, 'an exports map').toBeTypeOf('object');
-    for (const [subpath, target] of Object.entries(m.exports as Record<string, unknown>)) {
+    for (const [subpath, target] of Object.entries(m.exports ?? {})) {
       expect(subpath, 'no wildcard subpath').not.toContain('*');
       if (typeof target === 'object' && target !== null) {
         expect(Object.keys(target)[0], `${subpath}: "types" must come first`).toBe('types');
@@ -24,7 +24,7 @@ describe.each(publishedPackages().map((p) => [p.dir, p] as const))('%s/package.j
 
   it('ships dist/ and no sources or tests (README, LICENSE and package.json come with npm itself)', () => {
     expect(m.files).toContain('dist');
-    for (const entry of m.files as string[]) {
+    for (const entry of m.files ?? []) {
       expect(entry, 'no sources or tests in the tarball').not.toMatch(/^(src|test|bench)(\/|$)/);
     }
   });
