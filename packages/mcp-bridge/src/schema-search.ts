@@ -11,7 +11,7 @@ import {
   type SearchHit,
   type ToolDocument,
   ToolIndex,
-} from '@xprotocol/semantic';
+} from '@xprotocol/semantic/search';
 
 /** A document and the fingerprint that tells when it changed (e.g. `kind@version`). */
 export interface SearchEntry {

@@ -4,7 +4,7 @@
 import { bench, describe } from 'vitest';
 import { PlainBm25 } from '../scripts/baseline-bm25.mjs';
 import { benchDocuments, benchQueries } from '../scripts/bench-workload.mjs';
-import { ToolIndex } from '../src/index.js';
+import { ToolIndex } from '../src/search.js';
 
 const docs = benchDocuments();
 const queries = benchQueries();

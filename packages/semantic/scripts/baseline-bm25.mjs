@@ -2,7 +2,7 @@
 // description, the same identifier-aware stemmed tokenizer, equal field weights, no annotations,
 // no parameters, no prefix matching, no boosts.
 import MiniSearch from 'minisearch';
-import { tokenizeForSearch } from '../dist/index.js';
+import { tokenizeForSearch } from '../dist/search.js';
 
 export class PlainBm25 {
   #search = new MiniSearch({

@@ -2,7 +2,7 @@
 // tools under five namespaces), ToolIndex beside the plain BM25 baseline in the same process:
 // `node scripts/bench-latency.mjs` after build. Complements bench/search.bench.ts (vitest bench
 // reports means and p99 but not medians).
-import { ToolIndex } from '../dist/index.js';
+import { ToolIndex } from '../dist/search.js';
 import { PlainBm25 } from './baseline-bm25.mjs';
 import { benchDocuments, benchQueries } from './bench-workload.mjs';
 

@@ -6,7 +6,7 @@
 // catalogs, not a tuning set: the default weights were chosen on MetaTool half A.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ToolIndex } from '../dist/index.js';
+import { ToolIndex } from '../dist/search.js';
 import { PlainBm25 } from './baseline-bm25.mjs';
 import { evaluate } from './retrieval-metrics.mjs';
 

@@ -2,7 +2,7 @@
 // Prints Recall@1/5/10 and nDCG@10 of ToolIndex beside the plain BM25 baseline, on the whole set
 // and on its two hash halves (A: used while choosing weights by reasoning, B: held out check).
 import { readFileSync } from 'node:fs';
-import { ToolIndex } from '../dist/index.js';
+import { ToolIndex } from '../dist/search.js';
 import { PlainBm25 } from './baseline-bm25.mjs';
 import { evaluate, halfOf } from './retrieval-metrics.mjs';
 

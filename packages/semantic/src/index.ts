@@ -1,5 +1,8 @@
 /**
- * `@xprotocol/semantic` — annotations, description quality, tool search (issue #4).
+ * `@xprotocol/semantic` — tool annotations, the description quality score and the verb parser.
+ * Tool search (the index, `describe`, the word vectors) is the `@xprotocol/semantic/search`
+ * subpath, so importing this entry never loads the 4.5 MB vector table (docs/architecture.md,
+ * "Packaging").
  * @module
  */
 export {
@@ -12,14 +15,6 @@ export {
   type SemanticOverrides,
   type ToolLike,
 } from './annotate.js';
-export { CONCEPT_LEXICON, CONCEPT_PREFIX, conceptWeights } from './concepts.js';
-export {
-  DESCRIBE_DEFAULT_LIMIT,
-  DESCRIBE_MAX_LIMIT,
-  type DescribeMatch,
-  type DescribeQuery,
-  describeQuery,
-} from './describe.js';
 export { SemanticError, type SemanticErrorCode } from './errors.js';
 export { splitIdentifier } from './identifier.js';
 export { pluralize, singularize, UNCOUNTABLE_NOUNS } from './inflect.js';
@@ -45,16 +40,6 @@ export {
   USAGE_GUIDANCE_PATTERNS,
   VAGUE_PHRASE_PATTERNS,
 } from './quality.js';
-export { STOP_WORDS, stemWord, tokenizeForSearch } from './search-tokenizer.js';
-export {
-  DEFAULT_FIELD_BOOSTS,
-  type SearchField,
-  type SearchHit,
-  type SearchOptions,
-  type ToolDocument,
-  ToolIndex,
-  type ToolIndexOptions,
-} from './tool-index.js';
 export {
   type CapabilityClass,
   CLASS_INTENT_VERBS,
@@ -67,4 +52,3 @@ export {
   verbGroupOf,
   WEAK_VERBS,
 } from './verbs.js';
-export { textVector, vectorSimilarity, WORD_VECTOR_DIMENSIONS } from './word-vectors.js';

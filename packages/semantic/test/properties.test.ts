@@ -7,9 +7,8 @@ import {
   pluralize,
   singularize,
   splitIdentifier,
-  ToolIndex,
-  tokenizeForSearch,
 } from '../src/index.js';
+import { ToolIndex, tokenizeForSearch } from '../src/search.js';
 
 // Fixed seed and run count: the suite is deterministic (a failure reproduces on every run).
 fc.configureGlobal({ seed: 0x5e3a, numRuns: 300 });

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PlainBm25 } from '../scripts/baseline-bm25.mjs';
 import { evaluate, halfOf } from '../scripts/retrieval-metrics.mjs';
-import {
-  describeQuery,
-  domainOf,
-  SemanticError,
-  type ToolDocument,
-  ToolIndex,
-  tokenizeForSearch,
-} from '../src/index.js';
+import { domainOf, SemanticError } from '../src/index.js';
+import { describeQuery, type ToolDocument, ToolIndex, tokenizeForSearch } from '../src/search.js';
 import { loadRetrieval, loadServers, namespaceOf } from './_corpus.js';
 
 function devDocuments(): ToolDocument[] {

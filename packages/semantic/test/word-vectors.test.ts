@@ -1,7 +1,7 @@
 // The embedded word vectors and text vectors built from them.
 import { describe, expect, it } from 'vitest';
 import { _VECTORS_BASE64, _WORDS } from '../src/_word-vectors.data.js';
-import { ToolIndex, textVector, vectorSimilarity, WORD_VECTOR_DIMENSIONS } from '../src/index.js';
+import { ToolIndex, textVector, vectorSimilarity, WORD_VECTOR_DIMENSIONS } from '../src/search.js';
 
 describe('the embedded table', () => {
   it('holds 60,000 distinct plain words and one 4-bit vector of 100 components for each', () => {

@@ -1,0 +1,25 @@
+/**
+ * `@xprotocol/semantic/search` — tool search: the BM25F `ToolIndex` with its concept and word-vector
+ * signals, `describeQuery`, and the search tokenizer. A subpath of its own because the word vectors
+ * weigh 4.5 MB: annotations and quality scores (the root entry) load without them.
+ * @module
+ */
+export { CONCEPT_LEXICON, CONCEPT_PREFIX, conceptWeights } from './concepts.js';
+export {
+  DESCRIBE_DEFAULT_LIMIT,
+  DESCRIBE_MAX_LIMIT,
+  type DescribeMatch,
+  type DescribeQuery,
+  describeQuery,
+} from './describe.js';
+export { STOP_WORDS, stemWord, tokenizeForSearch } from './search-tokenizer.js';
+export {
+  DEFAULT_FIELD_BOOSTS,
+  type SearchField,
+  type SearchHit,
+  type SearchOptions,
+  type ToolDocument,
+  ToolIndex,
+  type ToolIndexOptions,
+} from './tool-index.js';
+export { textVector, vectorSimilarity, WORD_VECTOR_DIMENSIONS } from './word-vectors.js';
