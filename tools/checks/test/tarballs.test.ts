@@ -83,7 +83,7 @@ function pnpm(args: string[], cwd: string): { stdout: string; stderr: string } {
 /** Runs a script with this Node inside the installed project. */
 const nodeIn = (args: string[], timeoutMs?: number) => run(process.execPath, args, PROJECT, timeoutMs);
 
-const summary = new Map<string, { packedBytes: number; importMs?: number }>();
+const summary = new Map<string, { packedBytes: number; importMs?: number; heapBytes?: number }>();
 
 beforeAll(() => {
   mkdirSync(PACKS, { recursive: true });
@@ -95,11 +95,15 @@ beforeAll(() => {
 
 afterAll(() => {
   rmSync(WORK, { recursive: true, force: true });
-  const lines = [...summary].map(
-    ([name, s]) =>
-      `${name.padEnd(26)} ${`${(s.packedBytes / 1024).toFixed(1)} kB`.padStart(11)} ${s.importMs === undefined ? '' : `${s.importMs.toFixed(0).padStart(6)} ms`}`,
-  );
-  console.log(`package                      packed size  import\n${lines.join('\n')}`);
+  const lines = [...summary].map(([name, s]) => {
+    const size = `${(s.packedBytes / 1024).toFixed(1)} kB`.padStart(11);
+    const cost =
+      s.importMs === undefined
+        ? ''
+        : `${s.importMs.toFixed(0).padStart(6)} ms ${`${((s.heapBytes ?? 0) / 2 ** 20).toFixed(1)} MB`.padStart(8)}`;
+    return `${name.padEnd(26)} ${size} ${cost}`;
+  });
+  console.log(`package                      packed size  import   heap Δ\n${lines.join('\n')}`);
 });
 
 describe.each(PUBLISHED.map((p) => [p.manifest.name, p] as const))('%s tarball', (_name, p) => {
@@ -327,7 +331,7 @@ export async function load(url, context, next) { appendFileSync(process.env.XP_T
     expect(results).toHaveLength(PUBLISHED.length);
     for (const r of results) {
       expect(r.ms, r.specifier).toBeGreaterThan(0);
-      summary.get(r.specifier)!.importMs = r.ms;
+      Object.assign(summary.get(r.specifier)!, { importMs: r.ms, heapBytes: r.heapBytes });
     }
   }, 300_000);
 });
