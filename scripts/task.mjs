@@ -16,7 +16,9 @@ const [major, minor] = process.versions.node.split('.').map(Number);
 // The packages' CommonJS entries load their ES modules through require(esm), on by default from
 // 20.19 on the 20 line and from 22.12 on the 22 line (docs/architecture.md, "Packaging").
 if (major < 20 || (major === 20 && minor < 19) || major === 21 || (major === 22 && minor < 12)) {
-  console.error(`Node ${process.versions.node} is not supported: this project needs Node ^20.19 or >= 22.12.`);
+  console.error(
+    `Node ${process.versions.node} is not supported: this project needs Node ^20.19 or >= 22.12.`,
+  );
   process.exit(1);
 }
 
