@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const PACKAGE = resolve(import.meta.dirname, '..');
 const manifest = JSON.parse(readFileSync(resolve(PACKAGE, 'package.json'), 'utf8')) as {
-  exports: Record<string, { types?: string; import?: string } | string>;
+  exports: Record<string, { import?: { types?: string; default?: string } } | string>;
 };
 const BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 /** Static `import … from`, `export … from`, side-effect `import '…'` and dynamic `import('…')`. */
@@ -18,9 +18,9 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g;
 
 function entryFile(subpath: '.' | './node'): string {
   const entry = manifest.exports[subpath];
-  if (typeof entry !== 'object' || entry.import === undefined)
-    throw new Error(`exports["${subpath}"] has no import`);
-  const file = resolve(PACKAGE, entry.import);
+  if (typeof entry !== 'object' || entry.import?.default === undefined)
+    throw new Error(`exports["${subpath}"] has no import.default`);
+  const file = resolve(PACKAGE, entry.import.default);
   if (!existsSync(file))
     throw new Error(`${file} is missing: run \`pnpm --filter @xprotocol/crypto run build\` first`);
   return file;
