@@ -1,6 +1,6 @@
 /**
  * RFC 8785 canonical JSON, driven by cyberphone/json-canonicalization `testdata/` (Apache-2.0,
- * copied to /work/shared/data/vectors/jcs-testdata) and cross-checked against `canonicalize@4`.
+ * vendored as testdata/vectors/jcs-testdata, see testdata/SOURCES.md) and cross-checked against `canonicalize@4`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,8 +8,9 @@ import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CryptoError, canonicalJson, MAX_JSON_DEPTH } from '../src/index.js';
+import { VECTORS } from './_testdata.js';
 
-const JCS = resolve(import.meta.dirname, '../../../../shared/data/vectors/jcs-testdata');
+const JCS = resolve(VECTORS, 'jcs-testdata');
 const names = readdirSync(JCS)
   .filter((file) => file.startsWith('in_'))
   .map((file) => file.slice(3, -'.json'.length))

@@ -1,14 +1,12 @@
 /**
  * Ed25519 under the one rule (docs/protocol.md §3) on both backends, driven by published vectors
- * (copied to /work/shared/data/vectors, see its SOURCES.md):
+ * (vendored in testdata/vectors, see testdata/SOURCES.md):
  * - rfc8032_ed25519.json — RFC 8032 §7.1 (via paulmillr/acvp-vectors);
  * - ed25519_test.json — C2SP/wycheproof testvectors_v1 (Apache-2.0);
  * - noble_zip215.json, noble_ed25519_edge_cases.json — paulmillr/noble-curves (MIT): ZIP-215 and
  *   "Taming the many EdDSAs" (Chalkias et al. 2020) edge cases, our must-reject / must-agree set.
  */
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { describe, expect, it } from 'vitest';
 import { _isCanonicalEncoding, _isSmallOrderEncoding, _SMALL_ORDER_ENCODINGS } from '../src/ed25519-rule.js';
@@ -22,11 +20,8 @@ import {
   type SignatureBackend,
 } from '../src/index.js';
 import { nodeSignatures } from '../src/node.js';
+import { loadVectors as load } from './_testdata.js';
 
-const VECTORS = resolve(import.meta.dirname, '../../../../shared/data/vectors');
-function load<T>(name: string): T {
-  return JSON.parse(readFileSync(resolve(VECTORS, name), 'utf8')) as T;
-}
 const BACKENDS: readonly SignatureBackend[] = [nobleSignatures, nodeSignatures];
 const utf8 = new TextEncoder();
 

@@ -1,15 +1,13 @@
 /**
  * NIP-44 v2 on both cipher backends, driven by the official vectors: paulmillr/nip44
  * `nip44.vectors.json` (MIT; its sha256 matches the NIP-44 spec) and the nbd-wtf/nostr-tools copy
- * (Unlicense), both in /work/shared/data/vectors.
+ * (Unlicense), both vendored in testdata/vectors (see testdata/SOURCES.md).
  *
  * Not loaded on purpose: `v2.valid.get_conversation_key` and `v2.invalid.get_conversation_key`.
  * They derive the conversation key with secp256k1 ECDH and the salt "nip44-v2"; XProtocol derives
  * it with X25519 and an identity-bound salt (docs/protocol.md §5), so those cases do not apply.
  * Everything above the conversation key is NIP-44 v2 unchanged, and every such case runs here.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   bytesToHex,
@@ -24,6 +22,7 @@ import {
   nobleCipher,
 } from '../src/index.js';
 import { nodeCipher } from '../src/node.js';
+import { loadVectors } from './_testdata.js';
 
 interface EncryptDecryptCase {
   conversation_key: string;
@@ -59,9 +58,8 @@ interface Nip44Vectors {
   };
 }
 
-const VECTORS = resolve(import.meta.dirname, '../../../../shared/data/vectors');
 const files: [string, Nip44Vectors][] = ['nip44.vectors.json', 'nostr-tools.nip44.vectors.json'].map(
-  (name) => [name, JSON.parse(readFileSync(resolve(VECTORS, name), 'utf8')) as Nip44Vectors],
+  (name) => [name, loadVectors<Nip44Vectors>(name)],
 );
 const sha256Hex = (text: string) => bytesToHex(nobleCipher.sha256(new TextEncoder().encode(text)));
 

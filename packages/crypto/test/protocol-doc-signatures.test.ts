@@ -26,6 +26,7 @@ import {
   type XpEvent,
 } from '../src/index.js';
 import { nodeSignatures } from '../src/node.js';
+import { loadVectors } from './_testdata.js';
 
 const DOC = readFileSync(resolve(import.meta.dirname, '../../../docs/protocol.md'), 'utf8');
 const BACKENDS = [nobleSignatures, nodeSignatures] as const;
@@ -205,12 +206,9 @@ describe('docs/protocol.md §1–4 prose states what the code does', () => {
   it('§3 names the verdict of every "Taming" edge case that the vector test asserts', () => {
     const row = /\| verdict \|([^\n]+)\|/.exec(section('## 3.'))![1]!;
     const doc = row.split('|').map((cell) => cell.trim() === '✓');
-    const file = JSON.parse(
-      readFileSync(
-        resolve(import.meta.dirname, '../../../../shared/data/vectors/noble_ed25519_edge_cases.json'),
-        'utf8',
-      ),
-    ) as { message: string; pub_key: string; signature: string }[];
+    const file = loadVectors<{ message: string; pub_key: string; signature: string }[]>(
+      'noble_ed25519_edge_cases.json',
+    );
     expect(doc).toHaveLength(file.length);
     for (const [i, c] of file.entries()) {
       const verdict = nodeSignatures.verify(

@@ -1,17 +1,11 @@
 /**
  * HKDF-SHA256, HMAC-SHA256 and ChaCha20 on both cipher backends, driven by Wycheproof
- * (C2SP/wycheproof testvectors_v1, Apache-2.0, copied to /work/shared/data/vectors) and RFC 8439.
+ * (C2SP/wycheproof testvectors_v1, Apache-2.0, vendored in testdata/vectors, see testdata/SOURCES.md) and RFC 8439.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, type CipherBackend, CryptoError, hexToBytes, nobleCipher } from '../src/index.js';
 import { nodeCipher } from '../src/node.js';
-
-const VECTORS = resolve(import.meta.dirname, '../../../../shared/data/vectors');
-function load<T>(name: string): T {
-  return JSON.parse(readFileSync(resolve(VECTORS, name), 'utf8')) as T;
-}
+import { loadVectors as load } from './_testdata.js';
 
 interface Suite<G> {
   numberOfTests: number;

@@ -1,15 +1,14 @@
 /**
  * X25519 (RFC 7748) on both cipher backends: every case of Wycheproof's x25519_test.json
- * (C2SP/wycheproof testvectors_v1, Apache-2.0). XProtocol's policy: a public key whose shared
+ * (C2SP/wycheproof testvectors_v1, Apache-2.0; vendored in testdata/vectors). XProtocol's policy: a public key whose shared
  * secret is all zero (a low-order point, flag ZeroSharedSecret/LowOrderPublic) is refused with
  * CryptoError INVALID_KEY; every other case — including the "acceptable" twist, non-canonical and
  * small public keys — computes exactly the listed shared secret.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, type CipherBackend, CryptoError, hexToBytes, nobleCipher } from '../src/index.js';
 import { nodeCipher } from '../src/node.js';
+import { loadVectors } from './_testdata.js';
 
 interface XdhCase {
   tcId: number;
@@ -20,9 +19,9 @@ interface XdhCase {
   shared: string;
   result: 'valid' | 'acceptable' | 'invalid';
 }
-const suite = JSON.parse(
-  readFileSync(resolve(import.meta.dirname, '../../../../shared/data/vectors/x25519_test.json'), 'utf8'),
-) as { numberOfTests: number; testGroups: { curve: string; tests: XdhCase[] }[] };
+const suite = loadVectors<{ numberOfTests: number; testGroups: { curve: string; tests: XdhCase[] }[] }>(
+  'x25519_test.json',
+);
 const cases = suite.testGroups.flatMap((group) => group.tests);
 const ZERO = '00'.repeat(32);
 

@@ -1,6 +1,6 @@
 /**
  * Compile time of `compileSchema`. Two workloads, each raced in the same run:
- * - the 672 real MCP tool schemas (data/mcp-servers) — against node-llama-cpp's own JSON-schema →
+ * - the 672 real MCP tool schemas (testdata/mcp-servers) — against node-llama-cpp's own JSON-schema →
  *   GBNF converter (`getGbnfGrammarForGbnfJsonSchema`, which supports a subset of JSON Schema and
  *   ignores what it does not know; schemas it throws on are skipped for both sides);
  * - every 10th MaskBench dev schema (378 schemas), against a baseline that only walks the schemas
@@ -12,9 +12,10 @@ import { gunzipSync } from 'node:zlib';
 import { bench, describe } from 'vitest';
 // node-llama-cpp's converter is not in its exports map: imported by file, for this bench only
 import { getGbnfGrammarForGbnfJsonSchema } from '../node_modules/node-llama-cpp/dist/utils/gbnfJson/getGbnfGrammarForGbnfJsonSchema.js';
+import { MASKBENCH_DEV, MCP_SERVERS } from '../scripts/_testdata.mjs';
 import { compileSchema } from '../src/index.js';
 
-const mcpDir = new URL('../../../../shared/data/mcp-servers/', import.meta.url);
+const mcpDir = MCP_SERVERS;
 const tools: unknown[] = [];
 for (const f of readdirSync(mcpDir).sort()) {
   const walk = (v: unknown): void => {
@@ -39,9 +40,7 @@ const tryBoth = tools.filter((s) => {
   }
 });
 
-const corpus: unknown[] = gunzipSync(
-  readFileSync(new URL('../../../../shared/data/jsonschema/maskbench-dev.jsonl.gz', import.meta.url)),
-)
+const corpus: unknown[] = gunzipSync(readFileSync(MASKBENCH_DEV))
   .toString('utf8')
   .split('\n')
   .filter(Boolean)

@@ -9,20 +9,19 @@
 // schema passes when it compiles, every valid instance is accepted in both spellings and every
 // invalid one is rejected in both.
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { compileMatcher, compileSchema, GbnfCompileError } from '../dist/index.js';
+import { MASKBENCH_DEV } from './_testdata.mjs';
 import { ajvFor } from './ajv-for.mjs';
 import { parseRawJson, writeRawJson } from './raw-json.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name, def) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : def;
 };
-const file = opt('--data', resolve(here, '../../../../shared/data/jsonschema/maskbench-dev.jsonl.gz'));
+const file = opt('--data', fileURLToPath(MASKBENCH_DEV));
 const limit = Number(opt('--limit', 'Infinity'));
 const showFailures = Number(opt('--failures', '0'));
 const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).slice(0, limit);

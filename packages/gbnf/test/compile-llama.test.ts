@@ -1,11 +1,12 @@
 /**
  * Grammars from compileSchema parse in llama.cpp itself (node-llama-cpp's pinned prebuilt binary,
  * no model) and llama.cpp's matcher agrees with ours on the test instances. Data: every 25th
- * MaskBench dev schema and every MCP tool (see data/SOURCES.md).
+ * MaskBench dev schema and every MCP tool (testdata/, see testdata/SOURCES.md).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { MASKBENCH_DEV, MCP_SERVERS } from '../scripts/_testdata.mjs';
 import { compileMatcher, compileSchema } from '../src/index.js';
 import { llamaGrammar } from './support/llama.js';
 
@@ -15,16 +16,14 @@ interface Row {
   tests: { valid: boolean; data: unknown }[];
 }
 
-const rows: Row[] = gunzipSync(
-  readFileSync(new URL('../../../../shared/data/jsonschema/maskbench-dev.jsonl.gz', import.meta.url)),
-)
+const rows: Row[] = gunzipSync(readFileSync(MASKBENCH_DEV))
   .toString('utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as Row)
   .filter((_, i) => i % 25 === 7);
 
-const mcpDir = new URL('../../../../shared/data/mcp-servers/', import.meta.url);
+const mcpDir = MCP_SERVERS;
 const mcp: { id: string; schema: unknown }[] = [];
 for (const f of readdirSync(mcpDir).sort()) {
   const walk = (v: unknown): void => {

@@ -1,11 +1,12 @@
 /**
  * A bounded, deterministic sample of MaskBench dev (every 40th of the 3,778 schemas; the whole
- * corpus is `pnpm --filter @xprotocol/gbnf eval`). Source: /work/shared/data/jsonschema/
- * maskbench-dev.jsonl.gz (guidance-ai/jsonschemabench, MIT; see data/SOURCES.md).
+ * corpus is `pnpm --filter @xprotocol/gbnf eval`). Source: testdata/jsonschema/
+ * maskbench-dev.jsonl.gz (guidance-ai/jsonschemabench, MIT; see testdata/SOURCES.md).
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { MASKBENCH_DEV } from '../scripts/_testdata.mjs';
 import { parseRawJson, type RawJson, type RawObject, writeRawJson } from '../scripts/raw-json.mjs';
 import { compileMatcher, compileSchema, GbnfCompileError } from '../src/index.js';
 
@@ -17,8 +18,7 @@ interface Row {
   raw: RawJson[];
 }
 
-const DATA = new URL('../../../../shared/data/jsonschema/maskbench-dev.jsonl.gz', import.meta.url);
-const all: Row[] = gunzipSync(readFileSync(DATA))
+const all: Row[] = gunzipSync(readFileSync(MASKBENCH_DEV))
   .toString('utf8')
   .split('\n')
   .filter(Boolean)

@@ -1,12 +1,13 @@
 /**
- * Every tool of the real MCP servers in /work/shared/data/mcp-servers (27 servers, 672 tools;
- * see data/SOURCES.md) compiles; fast-check generates instances of each input schema, ajv (the
+ * Every tool of the real MCP servers in testdata/mcp-servers (27 servers, 672 tools;
+ * see testdata/SOURCES.md) compiles; fast-check generates instances of each input schema, ajv (the
  * adapter's validator) decides which are valid, and the grammar must accept every valid one (when
  * it is exact) and reject every mutated instance ajv rejects (always: soundness).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MCP_SERVERS as DIR } from '../scripts/_testdata.mjs';
 import { ajvFor } from '../scripts/ajv-for.mjs';
 import { compileMatcher, compileSchema } from '../src/index.js';
 
@@ -15,7 +16,6 @@ interface Tool {
   readonly schema: Record<string, unknown>;
 }
 
-const DIR = new URL('../../../../shared/data/mcp-servers/', import.meta.url);
 const tools: Tool[] = [];
 function collect(v: unknown, file: string): void {
   if (Array.isArray(v)) {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { TESTDATA as DATA } from '../scripts/_testdata.mjs';
 import { compileMatcher, regexToGbnf } from '../src/index.js';
 import { prng } from './support/grammar-arbitrary.js';
 import { llamaGrammar } from './support/llama.js';
@@ -8,8 +9,7 @@ import { jsonEncodeAnyForm } from './support/regex-harness.js';
 
 // Grammars from regexToGbnf must parse in llama.cpp, and llama.cpp's matcher must agree with ours
 // on JSON string literals. Patterns: hand-picked tricky ones plus a fixed sample of real ones from
-// /work/shared/data (MCP dumps and MaskBench dev).
-const DATA = new URL('../../../../shared/data/', import.meta.url);
+// testdata/ (MCP dumps and MaskBench dev; see testdata/SOURCES.md).
 
 function realPatterns(): string[] {
   const out = new Set<string>();

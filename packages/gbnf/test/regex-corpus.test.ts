@@ -2,15 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TESTDATA as DATA } from '../scripts/_testdata.mjs';
 import { GbnfRegexError } from '../src/index.js';
 import { prng } from './support/grammar-arbitrary.js';
 import { isWellFormed, jsonEncodeAnyForm, patternMatcher } from './support/regex-harness.js';
 
-// Real `pattern`s (and patternProperties keys) from /work/shared/data: the MCP tools/list dumps
+// Real `pattern`s (and patternProperties keys) from testdata/ (see testdata/SOURCES.md): the MCP tools/list dumps
 // and the MaskBench dev corpus. For each: translate, then strings generated from the regex and
 // random strings over its own characters must be accepted (as JSON string literals, in canonical
 // and random escape forms) exactly when RegExp.test accepts them.
-const DATA = new URL('../../../../shared/data/', import.meta.url);
 
 interface Source {
   readonly id: string;
@@ -59,7 +59,7 @@ const SOURCES =
     ? ALL_SOURCES
     : ALL_SOURCES.filter((s, i) => s.id.startsWith('mcp-servers/') || i % 8 === 0);
 
-describe('patterns from /work/shared/data', () => {
+describe('patterns from testdata/', () => {
   it('are there', () => {
     expect(ALL_SOURCES.length).toBeGreaterThan(1200);
     expect(SOURCES.length).toBeGreaterThan(150);

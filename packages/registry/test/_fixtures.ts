@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SchemaContract, translateSource } from '@xprotocol/translate';
 
-export const SERVERS_DIR = join(import.meta.dirname, '../../../../shared/data/mcp-servers');
+/** The recorded MCP servers vendored in testdata/mcp-servers at the repository root (see testdata/SOURCES.md). */
+export const SERVERS_DIR = join(import.meta.dirname, '../../../testdata/mcp-servers');
 
 export function recorded(file: string): { tools: unknown[]; prompts: unknown[] } {
   const data = JSON.parse(readFileSync(join(SERVERS_DIR, file), 'utf8')) as {

@@ -1,5 +1,5 @@
 // Index build time and search latency over 3,360 tools (the 672 dev tools of
-// /work/shared/data/mcp-servers replicated under 5 distinct namespaces), ToolIndex beside a plain
+// testdata/mcp-servers replicated under 5 distinct namespaces), ToolIndex beside a plain
 // BM25 (MiniSearch, name + description, same tokenizer) in the same run: `pnpm bench`.
 import { bench, describe } from 'vitest';
 import { PlainBm25 } from '../scripts/baseline-bm25.mjs';

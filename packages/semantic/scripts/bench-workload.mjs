@@ -3,18 +3,17 @@
 // agent-style intents plus every 100th MetaTool single-tool query (conversational).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-const DATA = new URL('../../../../shared/data/', import.meta.url).pathname;
+import { RETRIEVAL_DIR, readJsonFile, SERVERS_DIR } from './_testdata.mjs';
 
 /** The dev MCP tools, once per copy, each copy under its own namespace. */
 export function benchDocuments(copies = 5) {
   const docs = [];
-  const files = readdirSync(join(DATA, 'mcp-servers'))
+  const files = readdirSync(SERVERS_DIR)
     .filter((f) => f.endsWith('.json'))
     .sort();
   for (let copy = 0; copy < copies; copy++) {
     for (const file of files) {
-      const dump = JSON.parse(readFileSync(join(DATA, 'mcp-servers', file), 'utf8'));
+      const dump = JSON.parse(readFileSync(join(SERVERS_DIR, file), 'utf8'));
       const ns = `com.example.${dump.server.slug.replace(/[^A-Za-z0-9]+/g, '_')}${copy ? `_${copy}` : ''}`;
       for (const t of dump.tools) {
         docs.push({
@@ -32,7 +31,7 @@ export function benchDocuments(copies = 5) {
 
 /** The rotating queries. */
 export function benchQueries() {
-  const single = JSON.parse(readFileSync(join(DATA, 'retrieval', 'metatool-single.json'), 'utf8'));
+  const single = readJsonFile(join(RETRIEVAL_DIR, 'metatool-single.json'));
   return [
     'read the contents of a file',
     'create a pull request',

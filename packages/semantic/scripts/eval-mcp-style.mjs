@@ -1,4 +1,4 @@
-// Retrieval over the 672 dev MCP tools (../shared/data/mcp-servers) with eval/mcp-style-queries.json:
+// Retrieval over the 672 dev MCP tools (testdata/mcp-servers, see testdata/SOURCES.md) with eval/mcp-style-queries.json:
 // 156 agent-style requests (paraphrased, conversational and keyword-like) written from the tool
 // descriptions by someone who did not see this package's code or rankings; gold ids are
 // `<server slug>/<tool name>`. `pnpm --filter @xprotocol/semantic eval:mcp` after build. Prints
@@ -7,10 +7,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolIndex } from '../dist/search.js';
+import { SERVERS_DIR as SERVERS } from './_testdata.mjs';
 import { PlainBm25 } from './baseline-bm25.mjs';
 import { evaluate } from './retrieval-metrics.mjs';
 
-const SERVERS = new URL('../../../../shared/data/mcp-servers/', import.meta.url).pathname;
 const QUERIES = new URL('../eval/mcp-style-queries.json', import.meta.url).pathname;
 
 const docs = [];

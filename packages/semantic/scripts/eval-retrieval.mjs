@@ -1,13 +1,14 @@
 // Whole-corpus retrieval evaluation: `pnpm --filter @xprotocol/semantic eval` (after build).
 // Prints Recall@1/5/10 and nDCG@10 of ToolIndex beside the plain BM25 baseline, on the whole set
 // and on its two hash halves (A: used while choosing weights by reasoning, B: held out check).
-import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ToolIndex } from '../dist/search.js';
+import { RETRIEVAL_DIR, readJsonFile } from './_testdata.mjs';
 import { PlainBm25 } from './baseline-bm25.mjs';
 import { evaluate, halfOf } from './retrieval-metrics.mjs';
 
-const DATA =
-  process.env.XP_RETRIEVAL_DIR ?? new URL('../../../../shared/data/retrieval/', import.meta.url).pathname;
+// XP_RETRIEVAL_DIR: another folder of sets in the same shape (plain or gzipped JSON).
+const DATA = process.env.XP_RETRIEVAL_DIR ?? RETRIEVAL_DIR;
 const sets =
   process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['metatool-single.json', 'metatool-multi.json'];
 
@@ -23,7 +24,7 @@ function docsOf(corpus) {
 
 const rows = [];
 for (const file of sets) {
-  const set = JSON.parse(readFileSync(DATA + file, 'utf8'));
+  const set = readJsonFile(join(DATA, file));
   const docs = docsOf(set.corpus);
   const index = new ToolIndex();
   index.add(docs);

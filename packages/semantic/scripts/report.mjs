@@ -1,4 +1,4 @@
-// Description-quality and annotation report over every tool in /work/shared/data/mcp-servers:
+// Description-quality and annotation report over every tool in testdata/mcp-servers:
 // `pnpm --filter @xprotocol/semantic report` (after build). Prints the score distribution, the
 // per-server means, the indicator pass rates, the worst tools with their findings, and sample
 // annotations. `--json` prints the full per-tool result as JSON instead.
@@ -10,9 +10,10 @@ import {
   descriptionQualityScore,
   QUALITY_INDICATORS,
 } from '../dist/index.js';
+import { SERVERS_DIR } from './_testdata.mjs';
 
-const DIR =
-  process.env.XP_MCP_SERVERS_DIR ?? new URL('../../../../shared/data/mcp-servers/', import.meta.url).pathname;
+// XP_MCP_SERVERS_DIR: another folder of tools/list dumps in the same shape.
+const DIR = process.env.XP_MCP_SERVERS_DIR ?? SERVERS_DIR;
 const json = process.argv.includes('--json');
 const worstCount = Number(process.argv.find((a) => a.startsWith('--worst='))?.slice(8) ?? 25);
 

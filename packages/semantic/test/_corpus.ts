@@ -1,9 +1,10 @@
-// Test helpers: the real MCP tool dumps of /work/shared/data/mcp-servers (see its SOURCES.md).
+// Test helpers: the real MCP tool dumps of testdata/mcp-servers and the MetaTool retrieval sets of
+// testdata/retrieval (see testdata/SOURCES.md).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RETRIEVAL_DIR, readJsonFile, SERVERS_DIR } from '../scripts/_testdata.mjs';
 
-export const SERVERS_DIR = '/work/shared/data/mcp-servers';
-export const RETRIEVAL_DIR = '/work/shared/data/retrieval';
+export { RETRIEVAL_DIR, SERVERS_DIR };
 
 export interface DumpTool {
   name: string;
@@ -42,5 +43,5 @@ export interface RetrievalSet {
 }
 
 export function loadRetrieval(file: string): RetrievalSet {
-  return JSON.parse(readFileSync(join(RETRIEVAL_DIR, file), 'utf8')) as RetrievalSet;
+  return readJsonFile(join(RETRIEVAL_DIR, file)) as RetrievalSet;
 }

@@ -11,8 +11,7 @@ import {
   verbClassOf,
   WEAK_VERBS,
 } from '../src/index.js';
-
-const SERVERS = '/work/shared/data/mcp-servers';
+import { SERVERS_DIR as SERVERS } from './_corpus.js';
 
 describe('splitIdentifier', () => {
   it.each([

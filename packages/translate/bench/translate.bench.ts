@@ -1,5 +1,5 @@
 /**
- * Translation cost over real servers (../shared/data/mcp-servers): the baseline is what any
+ * Translation cost over real servers (testdata/mcp-servers): the baseline is what any
  * gateway must do anyway — compile every inputSchema in ajv — beside the full translation with the
  * default seams (annotations by @xprotocol/semantic) and without annotations. vitest bench
  * reports each subject as a ratio of the baseline in the same run.
@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bench, describe } from 'vitest';
 import { type JsonObject, SchemaCompiler, translateSource } from '../src/index.js';
+import { SERVERS_DIR as DIR } from '../test/_data.js';
 
-const DIR = join(import.meta.dirname, '../../../../shared/data/mcp-servers');
 const FILES = [
   'modelcontextprotocol__server-github.json',
   'modelcontextprotocol__server-filesystem.json',

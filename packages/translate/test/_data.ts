@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The recorded MCP servers of ../shared/data/mcp-servers (see its SOURCES.md). */
-export const SERVERS_DIR = join(import.meta.dirname, '../../../../shared/data/mcp-servers');
+/**
+ * The recorded MCP servers vendored in testdata/mcp-servers at the repository root (source, licence
+ * and sha256 of each in testdata/SOURCES.md); this file is packages/translate/test/_data.ts.
+ */
+export const SERVERS_DIR = join(import.meta.dirname, '../../../testdata/mcp-servers');
 
 export interface RecordedServer {
   file: string;

@@ -412,7 +412,7 @@ describe('schema poisoning refusals carry the pointer (seed §8.5)', () => {
 });
 const BASE_CTX = { server: 'filesystem', namespace: 'com.acme.filesystem', adapterVersion: '0.1.0' };
 
-describe('every tool of ../shared/data/mcp-servers translates or is refused with a reason', () => {
+describe('every tool of testdata/mcp-servers translates or is refused with a reason', () => {
   const servers = loadServers();
   const compiler = new SchemaCompiler();
   it('covers 27 servers and 672 tools', () => {
