@@ -36,7 +36,8 @@ export const ALLOWED_PATHS: readonly AllowedPath[] = [
   {
     files: /^apps\/adapter\/test\/config-interpolate\.test\.ts$/,
     path: /^\/home\/adax$/,
-    reason: 'the expected result of interpolating the variable HOME directly followed by "x" for the fictional user "ada"',
+    reason:
+      'the expected result of interpolating the variable HOME directly followed by "x" for the fictional user "ada"',
   },
   {
     files: /^docs\/protocol\.md$/,
