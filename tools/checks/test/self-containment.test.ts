@@ -78,6 +78,11 @@ describe('findOutsideReferences', () => {
     expect(findOutsideReferences('apps/adapter/test/a.test.ts', text)).toEqual([]);
     expect(paths(findOutsideReferences('tools/checks/test/a.test.ts', text))).toEqual([`1:${HOME}ada`]);
     expect(paths(findOutsideReferences('apps/adapter/test/a.test.ts', text, []))).toEqual([`1:${HOME}ada`]);
+    const build = `// run as \`node ${UP}/${UP}/scripts/emit-cjs-entries.mjs\` in a package folder`;
+    expect(findOutsideReferences('scripts/emit-cjs-entries.mjs', build)).toEqual([]);
+    expect(paths(findOutsideReferences('scripts/other.mjs', build))).toEqual([
+      `1:${UP}/${UP}/scripts/emit-cjs-entries.mjs`,
+    ]);
   });
 
   it('states a reason for every allowed path', () => {
