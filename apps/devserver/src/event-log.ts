@@ -5,7 +5,8 @@
  * only the signed envelope, so decrypted payloads are never printed (they are never available).
  * @module
  */
-import type { EventStore, Filter, PutOutcome, Relay, RelayEvent } from '@xprotocol/relay';
+import type { EventStore, PutOutcome, Relay, RelayEvent } from '@xprotocol/relay';
+import type { Filter } from '@xprotocol/wire';
 import type { Style } from './style.js';
 
 /** One event as the log shows it. */

@@ -1,5 +1,6 @@
 /**
- * Byte helpers for payload encryption: constant-time comparison, concatenation and strict UTF-8.
+ * Byte and text helpers shared by the canonical JSON, the event checks and payload encryption:
+ * constant-time comparison, concatenation, lone-surrogate search and strict UTF-8.
  * @module
  */
 
@@ -28,8 +29,16 @@ export function _concatBytes(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** Index of the first lone UTF-16 surrogate in `text`, or -1 when it is well-formed. @internal */
-export function _firstLoneSurrogate(text: string): number {
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Index of the first lone (unpaired) UTF-16 surrogate in `text`, or -1 when the string is well
+ * formed Unicode. @internal
+ */
+export function _loneSurrogateIndex(text: string): number {
+  // Fast path: the regex engine rejects a string without any surrogate code unit (all of ASCII and
+  // Latin-1 text, most of the BMP) far faster than a charCodeAt loop.
+  if (!SURROGATE.test(text)) return -1;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0xd800 || code > 0xdfff) continue;

@@ -5,6 +5,7 @@
  * re-serialize differently. Anything that is not plain JSON data is refused, never coerced.
  * @module
  */
+import { _loneSurrogateIndex } from './_bytes.js';
 import { CryptoError } from './errors.js';
 import { MAX_JSON_DEPTH } from './limits.js';
 
@@ -34,31 +35,6 @@ export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}
   const parts: string[] = [];
   _serialize(value, '$', 0, new Set(), options.allowUnsafeIntegers === true, parts);
   return parts.join('');
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/**
- * Index of the first lone (unpaired) UTF-16 surrogate in `text`, or -1 when the string is well
- * formed Unicode.
- */
-export function _loneSurrogateIndex(text: string): number {
-  // Fast path: the regex engine rejects a string without any surrogate code unit (all of ASCII and
-  // Latin-1 text, most of the BMP) far faster than a charCodeAt loop.
-  if (!SURROGATE.test(text)) return -1;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    if (code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
-    }
-    return i;
-  }
-  return -1;
 }
 
 function fail(path: string, message: string): never {

@@ -3,7 +3,7 @@
  * templates and tag readers. Shape errors name the field, what was expected and what was received.
  * @module
  */
-import { _loneSurrogateIndex } from './canonical-json.js';
+import { _loneSurrogateIndex } from './_bytes.js';
 import { CryptoError } from './errors.js';
 import { type Ed25519KeyString, isKeyString } from './key-string.js';
 import { MAX_EVENT_BYTES } from './limits.js';

@@ -15,7 +15,7 @@
  * @module
  */
 import { _base64Decode, _base64Encode, _base64Length } from './_base64.js';
-import { _concatBytes, _constantTimeEqual, _firstLoneSurrogate, _utf8Decode, _utf8Encode } from './_bytes.js';
+import { _concatBytes, _constantTimeEqual, _loneSurrogateIndex, _utf8Decode, _utf8Encode } from './_bytes.js';
 import { _assertBytes, type CipherBackend } from './cipher-backend.js';
 import { nobleCipher } from './cipher-noble.js';
 import { CryptoError } from './errors.js';
@@ -170,7 +170,7 @@ export function encryptPayload(
   const backend = options.backend ?? nobleCipher;
   if (typeof plaintext !== 'string')
     throw invalid(`expected the plaintext as a string, got ${typeof plaintext}`);
-  const lone = _firstLoneSurrogate(plaintext);
+  const lone = _loneSurrogateIndex(plaintext);
   if (lone >= 0) {
     throw invalid(`plaintext has a lone UTF-16 surrogate at index ${lone}; it cannot be encoded as UTF-8`);
   }

@@ -1,60 +1,23 @@
 /**
- * `xp.endpoint.announce` (seed §6.3, DESIGN.md §4 "announce"): a signed, public event that says who
- * the endpoint is, where to seal requests (its X25519 key) and what it wraps. It is published on
- * start, whenever the catalog changes, and every 10 minutes, with an expiration a little beyond the
- * next re-publication so relays always hold a fresh one.
+ * Publishing the announce (docs/protocol.md §10.3): on start, whenever the catalog changes, and
+ * every 10 minutes, with an expiration a little beyond the next re-publication so relays always
+ * hold a fresh one. The payload, its canonical form, the signing and the reading are
+ * `@xprotocol/registry`'s announce module; this is only the schedule.
  * @module
  */
-import {
-  createEventTemplate,
-  type Identity,
-  type SignatureBackend,
-  signEvent,
-  type XpEvent,
-} from '@xprotocol/crypto';
+import type { Identity, SignatureBackend, XpEvent } from '@xprotocol/crypto';
+import { type AnnouncePayload, signAnnounce } from '@xprotocol/registry';
 import type { RelayPool } from '@xprotocol/relay-client';
 import { type BridgeLogger, silentLogger } from './logger.js';
 
-/** The announce kind. */
-export const ANNOUNCE_KIND = 'xp.endpoint.announce';
-
 /** Re-publication interval: 10 minutes. */
 export const ANNOUNCE_INTERVAL_MS = 10 * 60 * 1000;
-
-/**
- * Signs an announce. `x25519` (the encryption key) and `relays` are always set from the identity
- * and the arguments, whatever `payload` holds.
- */
-export function buildAnnounce(
-  identity: Identity,
-  payload: Record<string, unknown>,
-  options: {
-    relays: readonly string[];
-    nowSeconds: number;
-    ttlSeconds: number;
-    signatures: SignatureBackend;
-  },
-): XpEvent {
-  const content = { ...payload, x25519: identity.keys.x25519, relays: [...options.relays] };
-  return signEvent(
-    createEventTemplate({
-      kind: ANNOUNCE_KIND,
-      content: JSON.stringify(content),
-      tags: [['x25519', identity.keys.x25519]],
-      created_at: options.nowSeconds,
-      expiration: options.nowSeconds + options.ttlSeconds,
-    }),
-    identity.ed25519.secretKey,
-    options.signatures,
-  );
-}
 
 /** Publishes the announce now, on demand and on a timer. */
 export class Announcer {
   readonly #pool: RelayPool;
   readonly #identity: Identity;
-  readonly #payload: () => Record<string, unknown>;
-  readonly #relays: readonly string[];
+  readonly #payload: () => AnnouncePayload;
   readonly #signatures: SignatureBackend;
   readonly #logger: BridgeLogger;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -63,15 +26,14 @@ export class Announcer {
   constructor(options: {
     pool: RelayPool;
     identity: Identity;
-    relays: readonly string[];
-    payload: () => Record<string, unknown>;
+    /** The current payload; its `x25519` must be `identity`'s. */
+    payload: () => AnnouncePayload;
     signatures: SignatureBackend;
     logger?: BridgeLogger;
   }) {
     this.#pool = options.pool;
     this.#identity = options.identity;
     this.#payload = options.payload;
-    this.#relays = options.relays;
     this.#signatures = options.signatures;
     this.#logger = options.logger ?? silentLogger;
   }
@@ -93,8 +55,7 @@ export class Announcer {
     // A newer announce must have a later created_at than the last one, or readers may keep the old.
     const nowSeconds = Math.max(Math.floor(Date.now() / 1000), this.#lastCreatedAt + 1);
     this.#lastCreatedAt = nowSeconds;
-    const event = buildAnnounce(this.#identity, this.#payload(), {
-      relays: this.#relays,
+    const event = signAnnounce(this.#payload(), this.#identity, {
       nowSeconds,
       ttlSeconds: Math.ceil((ANNOUNCE_INTERVAL_MS * 1.5) / 1000),
       signatures: this.#signatures,

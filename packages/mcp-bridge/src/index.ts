@@ -5,7 +5,7 @@
  * @module
  */
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
-export { ANNOUNCE_INTERVAL_MS, ANNOUNCE_KIND, Announcer, buildAnnounce } from './announce.js';
+export { ANNOUNCE_INTERVAL_MS, Announcer } from './announce.js';
 export { compileArgumentValidator } from './argument-validator.js';
 export {
   type DiscoveryServer,
@@ -38,15 +38,12 @@ export {
   type UpstreamTransport,
 } from './upstream/upstream-session.js';
 export {
-  type Announce,
   type CallOutcome,
   type CallRequest,
   XpCaller,
   type XpCallerOptions,
 } from './xp-caller.js';
 export {
-  CATALOG_KIND,
-  DESCRIBE_KIND,
   type InboundOutcome,
   XpEndpoint,
   type XpEndpointOptions,

@@ -22,9 +22,9 @@ import {
   type ContractLike,
   type JsonObject,
   type McpToolDefinition,
-  xpError,
   xpErrorToMcp,
 } from '@xprotocol/translate';
+import { xpError } from '@xprotocol/wire';
 import { compileArgumentValidator } from './argument-validator.js';
 import type { ArgumentCheck } from './endpoint-catalog.js';
 import { type BridgeLogger, silentLogger } from './logger.js';

@@ -19,11 +19,18 @@ import {
   type SignatureBackend,
   sealEvent,
   signEvent,
-  type X25519KeyString,
   type XpEvent,
 } from '@xprotocol/crypto';
+import { type Announce, readAnnounce } from '@xprotocol/registry';
 import { RelayClientError, type RelayPool } from '@xprotocol/relay-client';
-import { parseXpErrorPayload, type XpErrorPayload, xpError } from '@xprotocol/translate';
+import {
+  ANNOUNCE_KIND,
+  CATALOG_KIND,
+  ERROR_KIND,
+  parseXpErrorPayload,
+  type XpErrorPayload,
+  xpError,
+} from '@xprotocol/wire';
 import { BridgeError } from './errors.js';
 
 /** Options of {@link XpCaller}. */
@@ -51,13 +58,6 @@ export interface CallRequest {
   signal?: AbortSignal;
 }
 
-/** A recipient's announce, as far as the caller needs it. */
-export interface Announce {
-  keys: PublicIdentity;
-  payload: Record<string, unknown>;
-  event: XpEvent;
-}
-
 /** Sends requests and waits for their answers. */
 export class XpCaller {
   readonly #o: XpCallerOptions;
@@ -69,8 +69,9 @@ export class XpCaller {
   }
 
   /**
-   * Finds the newest `xp.endpoint.announce` of `ed25519Key` on the relays and returns its keys.
-   * Rejects with `CALL_FAILED` when none arrives within `timeoutMs` or it carries no X25519 key.
+   * Finds the newest `xp.endpoint.announce` of `ed25519Key` on the relays and reads it with
+   * `@xprotocol/registry`'s `readAnnounce` (verified, every payload field checked). Rejects with
+   * `CALL_FAILED` when none arrives within `timeoutMs` or it is not a valid announce.
    */
   async resolve(ed25519Key: string, timeoutMs: number): Promise<Announce> {
     if (!isKeyString(ed25519Key, 'ed25519')) {
@@ -80,29 +81,18 @@ export class XpCaller {
       );
     }
     const announces: XpEvent[] = [];
-    await this.#collect(
-      [{ kinds: ['xp.endpoint.announce'], authors: [ed25519Key], limit: 5 }],
-      timeoutMs,
-      announces,
-    );
+    await this.#collect([{ kinds: [ANNOUNCE_KIND], authors: [ed25519Key], limit: 5 }], timeoutMs, announces);
     const newest = announces.sort((a, b) => b.created_at - a.created_at)[0];
     if (!newest) {
       throw new BridgeError(
         'CALL_FAILED',
-        `no xp.endpoint.announce from ${ed25519Key} on the relays within ${timeoutMs} ms: is the endpoint running and on the same relay?`,
+        `no ${ANNOUNCE_KIND} from ${ed25519Key} on the relays within ${timeoutMs} ms: is the endpoint running and on the same relay?`,
       );
     }
-    let payload: Record<string, unknown>;
-    try {
-      payload = JSON.parse(newest.content) as Record<string, unknown>;
-    } catch {
-      throw new BridgeError('CALL_FAILED', `the announce of ${ed25519Key} is not JSON`);
-    }
-    const x25519 = typeof payload.x25519 === 'string' ? payload.x25519 : getTag(newest, 'x25519');
-    if (!isKeyString(x25519, 'x25519')) {
-      throw new BridgeError('CALL_FAILED', `the announce of ${ed25519Key} carries no x25519 key`);
-    }
-    return { keys: { ed25519: newest.pubkey, x25519: x25519 as X25519KeyString }, payload, event: newest };
+    const read = readAnnounce(newest, this.#o.signatures);
+    if (!read.ok)
+      throw new BridgeError('CALL_FAILED', `the announce of ${ed25519Key} is not usable: ${read.reason}`);
+    return read.announce;
   }
 
   /** Sends a sealed request and resolves with its answer, or a `TIMEOUT` error. Never rejects on a remote error. */
@@ -132,7 +122,7 @@ export class XpCaller {
       const nowSeconds = Math.floor(this.#now() / 1000);
       const request = signEvent(
         createEventTemplate({
-          kind: 'xp.schema.catalog',
+          kind: CATALOG_KIND,
           content: JSON.stringify(cursor === undefined ? {} : { cursor }),
           tags: [['p', to]],
           created_at: nowSeconds,
@@ -198,7 +188,7 @@ export class XpCaller {
         onEvent: (answer) => {
           if (getTag(answer, 'e') !== request.id) return;
           try {
-            if (answer.kind === 'xp.error') {
+            if (answer.kind === ERROR_KIND) {
               const opened = openEvent(answer, this.#o.identity, {
                 signatures: this.#o.signatures,
                 cipher: this.#o.cipher,

@@ -33,19 +33,26 @@ import {
   type X25519KeyString,
   type XpEvent,
 } from '@xprotocol/crypto';
-import { TokenBuckets } from '@xprotocol/relay';
 import type { RelayPool, Subscription } from '@xprotocol/relay-client';
-import { type JsonObject, type XpErrorCode, type XpErrorPayload, xpError } from '@xprotocol/translate';
+import type { JsonObject } from '@xprotocol/translate';
+import {
+  CATALOG_KIND,
+  CATALOG_RESULT_KIND,
+  DESCRIBE_KIND,
+  DESCRIBE_RESULT_KIND,
+  ERROR_KIND,
+  isAnswerKind,
+  TokenBuckets,
+  type XpErrorCode,
+  type XpErrorPayload,
+  xpError,
+} from '@xprotocol/wire';
 import type { AccessPolicy } from './access.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
 import { BridgeError } from './errors.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
 import type { StateDatabase } from './state-database.js';
 import type { UpstreamSession } from './upstream/upstream-session.js';
-
-/** Kinds the endpoint answers itself. */
-export const CATALOG_KIND = 'xp.schema.catalog';
-export const DESCRIBE_KIND = 'xp.schema.describe';
 
 /** Options of {@link XpEndpoint}. */
 export interface XpEndpointOptions {
@@ -80,11 +87,6 @@ export type InboundOutcome =
   | { action: 'dropped'; reason: string }
   | { action: 'ignored'; reason: string }
   | { action: 'answered'; kind: string; code: XpErrorCode | undefined; answer: XpEvent };
-
-/** Kinds that are answers to our own requests (Direction 2 handles them), not calls. */
-function isAnswerKind(kind: string): boolean {
-  return kind === 'xp.error' || kind.endsWith('.result') || kind === 'xp.endpoint.announce';
-}
 
 type ResolvedOptions = Required<Omit<XpEndpointOptions, 'requestsPerMinute' | 'logger' | 'now'>>;
 
@@ -332,7 +334,7 @@ export class XpEndpoint {
     const nowSeconds = Math.floor(this.#now() / 1000);
     const answer = signEvent(
       createEventTemplate({
-        kind: `${CATALOG_KIND}.result`,
+        kind: CATALOG_RESULT_KIND,
         content: JSON.stringify(page),
         tags: [
           ['p', event.pubkey],
@@ -372,7 +374,7 @@ export class XpEndpoint {
     } catch (error) {
       return this.#answerError(event, xpError('SCHEMA_VIOLATION', (error as Error).message));
     }
-    return this.#answer(event, `${DESCRIBE_KIND}.result`, { matches }, undefined);
+    return this.#answer(event, DESCRIBE_RESULT_KIND, { matches }, undefined);
   }
 
   async #answerError(request: XpEvent, error: XpErrorPayload): Promise<InboundOutcome> {
@@ -380,7 +382,7 @@ export class XpEndpoint {
       { id: request.id, kind: request.kind, sender: request.pubkey, code: error.code },
       error.message,
     );
-    return this.#answer(request, 'xp.error', error, error.code);
+    return this.#answer(request, ERROR_KIND, error, error.code);
   }
 
   /** Seals `payload` to the requester, stores it, then hands it to the outbox. */

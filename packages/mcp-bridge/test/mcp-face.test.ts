@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Announcer, McpFace, StateDatabase } from '../src/index.js';
+import { testAnnouncePayload } from './support/announce.js';
 import { type Stack, startStack } from './support/stack.js';
 
 let stack: Stack | undefined;
@@ -18,8 +19,7 @@ async function faceOverStack(s: Stack): Promise<{ client: Client; face: McpFace 
   const announcer = new Announcer({
     pool: s.adapterPool,
     identity: s.adapter,
-    relays: [s.relay.url],
-    payload: () => ({ display_name: 'B' }),
+    payload: () => testAnnouncePayload(s.adapter, [s.relay.url], 'B'),
     signatures: nodeSignatures,
   });
   await announcer.publish();
@@ -110,8 +110,7 @@ describe('XpCaller.resolve', () => {
     await new Announcer({
       pool: stack.adapterPool,
       identity: stack.adapter,
-      relays: [stack.relay.url],
-      payload: () => ({ display_name: 'late' }),
+      payload: () => testAnnouncePayload(stack!.adapter, [stack!.relay.url], 'late'),
       signatures: nodeSignatures,
     }).publish();
     const found = await pending;

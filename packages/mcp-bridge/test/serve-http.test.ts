@@ -6,6 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Announcer, McpFace, type McpFaceServer, StateDatabase, serveMcpFace } from '../src/index.js';
+import { testAnnouncePayload } from './support/announce.js';
 import { recordingLogger } from './support/http-servers.js';
 import { type Stack, startStack } from './support/stack.js';
 
@@ -20,8 +21,7 @@ beforeAll(async () => {
   const announcer = new Announcer({
     pool: stack.adapterPool,
     identity: stack.adapter,
-    relays: [stack.relay.url],
-    payload: () => ({ display_name: 'B' }),
+    payload: () => testAnnouncePayload(stack.adapter, [stack.relay.url], 'B'),
     signatures: nodeSignatures,
   });
   await announcer.publish();

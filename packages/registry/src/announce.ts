@@ -1,11 +1,25 @@
 /**
- * The `xp.endpoint.announce` payload (seed §6.3 trust disclosure, §4.6 low-quality flags; DESIGN.md
- * §4 "announce"): who the adapter is, how to reach it, what it wraps and which schemas describe
- * themselves too vaguely to be found. Plaintext and signed, so it never carries a credential: a
- * source URL loses its user name, password, query string and fragment (tokens live there), and a
- * stdio source has no URL at all.
+ * The announce, in one place (docs/protocol.md §10.3): the `xp.endpoint.announce` payload type,
+ * building it from the configuration and the live registry, its canonical serialization (RFC 8785,
+ * `@xprotocol/crypto`'s), signing it into an event, and reading an announce event back (verified,
+ * every field checked). Who the adapter is, how to reach it, what it wraps and which schemas
+ * describe themselves too vaguely to be found. Plaintext and signed, so it never carries a
+ * credential: a source URL loses its user name, password, query string and fragment (tokens live
+ * there), and a stdio source has no URL at all.
  * @module
  */
+import {
+  canonicalJson,
+  createEventTemplate,
+  getTag,
+  type Identity,
+  type PublicIdentity,
+  type SignatureBackend,
+  signEvent,
+  verifyEvent,
+  type X25519KeyString,
+  type XpEvent,
+} from '@xprotocol/crypto';
 import {
   descriptionQualityScore,
   type LowQualitySchema,
@@ -13,13 +27,8 @@ import {
   type QualityScore,
   type QualityThresholds,
 } from '@xprotocol/semantic';
-import {
-  canonicalJson,
-  isValidKind,
-  type JsonValue,
-  type Refusal,
-  type SchemaContract,
-} from '@xprotocol/translate';
+import { isValidKind, type Refusal, type SchemaContract } from '@xprotocol/translate';
+import { ANNOUNCE_KIND } from '@xprotocol/wire';
 import { RegistryError } from './errors.js';
 import type { Registry } from './registry.js';
 
@@ -263,7 +272,175 @@ export function buildAnnouncePayload(
 
 /** The canonical JSON (RFC 8785) of an announce payload: the event's content. */
 export function serializeAnnouncePayload(payload: AnnouncePayload): string {
-  return canonicalJson(payload as unknown as JsonValue);
+  return canonicalJson(payload);
+}
+
+/** Options of {@link signAnnounce}. */
+export interface SignAnnounceOptions {
+  /** The event's `created_at`, unix seconds. */
+  readonly nowSeconds: number;
+  /** The event expires this many seconds after `nowSeconds`. */
+  readonly ttlSeconds: number;
+  readonly signatures: SignatureBackend;
+}
+
+/**
+ * Signs an announce: kind `xp.endpoint.announce`, content {@link serializeAnnouncePayload}, an
+ * `x25519` tag and an `expiration`. Throws {@link RegistryError} `INVALID_ANNOUNCE` when the
+ * payload's `x25519` is not the signing identity's own encryption key.
+ */
+export function signAnnounce(
+  payload: AnnouncePayload,
+  identity: Identity,
+  options: SignAnnounceOptions,
+): XpEvent {
+  if (payload.x25519 !== identity.keys.x25519) {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `x25519: expected the signing identity's key ${identity.keys.x25519}, got ${JSON.stringify(payload.x25519)}`,
+    );
+  }
+  return signEvent(
+    createEventTemplate({
+      kind: ANNOUNCE_KIND,
+      content: serializeAnnouncePayload(payload),
+      tags: [['x25519', payload.x25519]],
+      created_at: options.nowSeconds,
+      expiration: options.nowSeconds + options.ttlSeconds,
+    }),
+    identity.ed25519.secretKey,
+    options.signatures,
+  );
+}
+
+/** An announce read back: the endpoint's keys, its payload and the verified event. */
+export interface Announce {
+  readonly keys: PublicIdentity;
+  readonly payload: AnnouncePayload;
+  readonly event: XpEvent;
+}
+
+/** The outcome of {@link readAnnounce}: an announce, or a reason saying what was wrong. */
+export type ReadAnnounce = { ok: true; announce: Announce } | { ok: false; reason: string };
+
+/**
+ * Reads an announce event from untrusted input: verifies it (shape, size, id, signature), checks
+ * its kind, parses its content as an {@link AnnouncePayload} (every field) and checks that the
+ * `x25519` tag agrees with the payload. Never throws.
+ */
+export function readAnnounce(value: unknown, signatures: SignatureBackend): ReadAnnounce {
+  const verdict = verifyEvent(value, signatures);
+  if (!verdict.ok) return { ok: false, reason: `not a valid event (${verdict.code}): ${verdict.message}` };
+  const { event } = verdict;
+  if (event.kind !== ANNOUNCE_KIND) {
+    return {
+      ok: false,
+      reason: `kind: expected ${JSON.stringify(ANNOUNCE_KIND)}, got ${JSON.stringify(event.kind)}`,
+    };
+  }
+  let content: unknown;
+  try {
+    content = JSON.parse(event.content);
+  } catch {
+    return {
+      ok: false,
+      reason: 'content: expected the JSON of an announce payload, got text that does not parse',
+    };
+  }
+  const parsed = parseAnnouncePayload(content);
+  if (!parsed.ok) return parsed;
+  const tag = getTag(event, 'x25519');
+  if (tag !== parsed.payload.x25519) {
+    return {
+      ok: false,
+      reason: `x25519 tag: expected the payload's ${parsed.payload.x25519}, got ${JSON.stringify(tag ?? null)}`,
+    };
+  }
+  return {
+    ok: true,
+    announce: {
+      keys: { ed25519: event.pubkey, x25519: parsed.payload.x25519 as X25519KeyString },
+      payload: parsed.payload,
+      event,
+    },
+  };
+}
+
+/**
+ * Checks that `value` is an {@link AnnouncePayload}: every required field with its type, keys in
+ * their key-string form, counts as non-negative integers. Unknown fields are kept (a newer
+ * adapter may add some). Never throws.
+ */
+export function parseAnnouncePayload(
+  value: unknown,
+): { ok: true; payload: AnnouncePayload } | { ok: false; reason: string } {
+  const problem = _payloadProblem(value);
+  return problem === undefined
+    ? { ok: true, payload: value as AnnouncePayload }
+    : { ok: false, reason: `announce payload ${problem}` };
+}
+
+function _payloadProblem(value: unknown): string | undefined {
+  if (!_isRecord(value)) return `: expected an object, got ${_kindOf(value)}`;
+  if (typeof value.display_name !== 'string')
+    return `display_name: expected a string, got ${_kindOf(value.display_name)}`;
+  if (typeof value.adapter_version !== 'string')
+    return `adapter_version: expected a string, got ${_kindOf(value.adapter_version)}`;
+  if (typeof value.x25519 !== 'string' || !X25519.test(value.x25519))
+    return `x25519: expected "x25519:" and 64 lowercase hex digits, got ${JSON.stringify(value.x25519 ?? null)}`;
+  if (!Array.isArray(value.relays) || !value.relays.every((r) => typeof r === 'string'))
+    return 'relays: expected an array of URL strings';
+  if (!Array.isArray(value.mcp_sources)) return 'mcp_sources: expected an array';
+  for (const [i, s] of value.mcp_sources.entries()) {
+    if (!_isRecord(s)) return `mcp_sources[${i}]: expected an object`;
+    for (const field of ['name', 'transport', 'namespace'] as const)
+      if (typeof s[field] !== 'string') return `mcp_sources[${i}].${field}: expected a string`;
+    if (s.url !== undefined && typeof s.url !== 'string') return `mcp_sources[${i}].url: expected a string`;
+    for (const field of ['tool_count', 'prompt_count'] as const)
+      if (!_isCount(s[field])) return `mcp_sources[${i}].${field}: expected a non-negative integer`;
+  }
+  if (!Array.isArray(value.xprotocol_sources)) return 'xprotocol_sources: expected an array';
+  for (const [i, s] of value.xprotocol_sources.entries()) {
+    if (!_isRecord(s)) return `xprotocol_sources[${i}]: expected an object`;
+    if (typeof s.name !== 'string') return `xprotocol_sources[${i}].name: expected a string`;
+    for (const field of ['endpoint', 'key'] as const)
+      if (s[field] !== undefined && typeof s[field] !== 'string')
+        return `xprotocol_sources[${i}].${field}: expected a string`;
+    if (!_isCount(s.tool_count)) return `xprotocol_sources[${i}].tool_count: expected a non-negative integer`;
+  }
+  if (!_isRecord(value.counts)) return 'counts: expected an object';
+  for (const field of [
+    'mcp_sources',
+    'xprotocol_sources',
+    'schemas',
+    'tools',
+    'prompts',
+    'low_quality_schemas',
+  ])
+    if (!_isCount(value.counts[field])) return `counts.${field}: expected a non-negative integer`;
+  if (!Array.isArray(value.low_quality_schemas)) return 'low_quality_schemas: expected an array';
+  for (const [i, s] of value.low_quality_schemas.entries()) {
+    if (
+      !_isRecord(s) ||
+      typeof s.kind !== 'string' ||
+      typeof s.issue !== 'string' ||
+      typeof s.description_quality_score !== 'number'
+    )
+      return `low_quality_schemas[${i}]: expected {kind, description_quality_score, issue}`;
+  }
+  return undefined;
+}
+
+function _isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function _isCount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function _kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
 /**

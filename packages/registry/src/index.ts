@@ -1,17 +1,23 @@
 /**
  * `@xprotocol/registry` — the live XProtocol catalog: kind and tool maps, persisted schema
- * versions, refresh diffs, announce payloads and catalog pages. Pure: runs in a browser.
+ * versions, refresh diffs, the announce (payload, canonical form, signing, reading) and catalog pages. Pure: runs in a browser.
  * @module
  */
 export {
+  type Announce,
   type AnnounceInput,
   type AnnounceMcpSource,
   type AnnounceOptions,
   type AnnouncePayload,
   type AnnounceXpSource,
   buildAnnouncePayload,
+  parseAnnouncePayload,
   publicUrl,
+  type ReadAnnounce,
+  readAnnounce,
+  type SignAnnounceOptions,
   serializeAnnouncePayload,
+  signAnnounce,
 } from './announce.js';
 export {
   type CatalogPage,

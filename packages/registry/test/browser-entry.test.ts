@@ -11,7 +11,10 @@ describe('built root entry', () => {
     const specifiers = [...code.matchAll(/^import\s[^'"]*["']([^"']+)["']/gm)].map((m) => m[1] as string);
     expect(specifiers.length).toBeGreaterThan(0);
     for (const s of specifiers)
-      expect(['@xprotocol/semantic', '@xprotocol/translate', 'canonicalize'].includes(s), s).toBe(true);
+      expect(
+        ['@xprotocol/crypto', '@xprotocol/semantic', '@xprotocol/translate', '@xprotocol/wire'].includes(s),
+        s,
+      ).toBe(true);
     expect(code).not.toMatch(/\brequire\(|process\.|Buffer\./);
     const mod = (await import(entry)) as Record<string, unknown>;
     expect(typeof mod.Registry).toBe('function');

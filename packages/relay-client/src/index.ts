@@ -9,7 +9,6 @@ export { RelayClientError, type RelayClientErrorCode } from './errors.js';
 export { MemoryOutbox, type Outbox, type OutboxEntry } from './outbox.js';
 export type { ConnectionState } from './relay-connection.js';
 export {
-  type Filter,
   type PublishResult,
   RelayPool,
   type RelayPoolOptions,

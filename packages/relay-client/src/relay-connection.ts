@@ -4,6 +4,7 @@
  * open, frame and loss to its owner (the pool), which re-sends and resubscribes.
  * @module
  */
+import { parseRelayMessage, type RelayMessage } from '@xprotocol/wire';
 import WebSocket from 'ws';
 import { type BackoffOptions, reconnectDelay } from './backoff.js';
 
@@ -13,7 +14,8 @@ export type ConnectionState = 'connecting' | 'open' | 'waiting' | 'closed';
 /** What a connection tells its owner. */
 export interface ConnectionHandlers {
   onOpen(): void;
-  onFrame(frame: unknown[]): void;
+  /** A well-formed relay message (malformed frames are dropped here). */
+  onFrame(message: RelayMessage): void;
   /** The socket was lost (not called after `close()`). */
   onDisconnect(reason: string): void;
   /** A connect attempt failed or the socket was lost; the next attempt is in `retryInMs`. */
@@ -117,13 +119,8 @@ export class RelayConnection {
     });
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;
-      let frame: unknown;
-      try {
-        frame = JSON.parse(data.toString());
-      } catch {
-        return;
-      }
-      if (Array.isArray(frame)) this.#handlers.onFrame(frame);
+      const parsed = parseRelayMessage(data.toString());
+      if (parsed.ok) this.#handlers.onFrame(parsed.message);
     });
     socket.on('close', (code, reason) =>
       onLost(`closed (${code}${reason.length ? `: ${reason.toString()}` : ''})`),

@@ -17,23 +17,19 @@
  */
 import { getExpiration, type SignatureBackend, verifyEvent, type XpEvent } from '@xprotocol/crypto';
 import { nodeSignatures } from '@xprotocol/crypto/node';
+import {
+  clientMessage,
+  type Filter,
+  isRetryableReason,
+  type RelayMessage,
+  reasonPrefixOf,
+  retryAfterOf,
+} from '@xprotocol/wire';
 import type { BackoffOptions } from './backoff.js';
 import { RelayClientError } from './errors.js';
 import { MemoryOutbox, type Outbox } from './outbox.js';
 import { type ConnectionState, RelayConnection } from './relay-connection.js';
 import { SeenIds } from './seen-ids.js';
-
-/** A subscription filter, as the relay protocol defines it (docs/protocol.md §9). */
-export interface Filter {
-  ids?: string[];
-  authors?: string[];
-  kinds?: string[];
-  '#p'?: string[];
-  '#e'?: string[];
-  since?: number;
-  until?: number;
-  limit?: number;
-}
 
 /** Options of {@link RelayPool.open}. */
 export interface RelayPoolOptions {
@@ -129,8 +125,6 @@ interface SubscriptionState {
   seen: SeenIds;
   relays: Map<string, RelaySubscriptionState>;
 }
-
-const RETRYABLE = /^(rate-limited|error):/;
 
 /** A client over several relays. Create with {@link RelayPool.open}. */
 export class RelayPool {
@@ -332,13 +326,13 @@ export class RelayPool {
     this.#subscriptions.set(id, state);
     for (const connection of this.#connections.values()) {
       state.relays.set(connection.url, { disconnectedAt: undefined, pages: new Map() });
-      connection.send(JSON.stringify(['REQ', id, ...state.filters]));
+      connection.send(clientMessage.req(id, state.filters));
     }
     return {
       id,
       close: () => {
         if (!this.#subscriptions.delete(id)) return;
-        for (const connection of this.#connections.values()) connection.send(JSON.stringify(['CLOSE', id]));
+        for (const connection of this.#connections.values()) connection.send(clientMessage.close(id));
       },
     };
   }
@@ -369,7 +363,7 @@ export class RelayPool {
   #track(event: XpEvent, expiresAt: number, withWaiter: boolean): Inflight {
     const inflight: Inflight = {
       event,
-      frame: JSON.stringify(['EVENT', event]),
+      frame: clientMessage.event(event),
       expiresAt,
       deliveries: new Map([...this.#connections.keys()].map((url) => [url, 'pending' as Delivery])),
       reasons: {},
@@ -437,7 +431,7 @@ export class RelayPool {
           ? subscription.filters
           : this.#resubscribeFilters(subscription, relayState, relayState.disconnectedAt);
       relayState.disconnectedAt = undefined;
-      connection.send(JSON.stringify(['REQ', subscription.id, ...filters]));
+      connection.send(clientMessage.req(subscription.id, filters));
     }
   }
 
@@ -470,32 +464,30 @@ export class RelayPool {
     }
   }
 
-  #onFrame(url: string, frame: unknown[]): void {
-    const [type] = frame;
-    if (type === 'OK') this.#onOk(url, frame);
-    else if (type === 'EVENT') this.#onEvent(url, frame);
-    else if (type === 'EOSE') this.#onEose(url, frame);
-    else if (type === 'CLOSED') this.#onClosed(url, frame);
-    else if (type === 'NOTICE' && typeof frame[1] === 'string') this.#onNotice?.(url, frame[1]);
+  #onFrame(url: string, message: RelayMessage): void {
+    if (message.type === 'OK') this.#onOk(url, message);
+    else if (message.type === 'EVENT') this.#onEvent(url, message);
+    else if (message.type === 'EOSE') this.#onEose(url, message);
+    else if (message.type === 'CLOSED') this.#onClosed(url, message);
+    else if (message.type === 'NOTICE') this.#onNotice?.(url, message.reason);
+    // AUTH: no relay this pool talks to asks for it (docs/protocol.md §9); the challenge is ignored.
   }
 
-  #onOk(url: string, frame: unknown[]): void {
-    const [, id, accepted, message] = frame;
-    if (typeof id !== 'string' || typeof accepted !== 'boolean') return;
+  #onOk(url: string, message: Extract<RelayMessage, { type: 'OK' }>): void {
+    const { eventId: id, accepted, reason } = message;
     const inflight = this.#inflight.get(id);
     if (inflight === undefined) return;
     // Already answered by this relay (a late duplicate OK after a re-send): nothing changes.
     if (inflight.deliveries.get(url) !== 'pending') return;
-    const reason = typeof message === 'string' ? message : '';
     if (accepted) {
       inflight.deliveries.set(url, 'acked');
       if (inflight.waiter && !inflight.settled) {
         inflight.settled = true;
-        inflight.waiter.resolve({ relay: url, duplicate: reason.startsWith('duplicate:') });
+        inflight.waiter.resolve({ relay: url, duplicate: reasonPrefixOf(reason) === 'duplicate' });
       }
-    } else if (RETRYABLE.test(reason)) {
+    } else if (isRetryableReason(reason)) {
       inflight.reasons[url] = reason;
-      const retryAfter = Number(/retry after (\d+)/.exec(reason)?.[1] ?? 1);
+      const retryAfter = retryAfterOf(reason) ?? 1;
       const timer = setTimeout(() => {
         inflight.retryTimers.delete(timer);
         if (inflight.deliveries.get(url) === 'pending') this.#connections.get(url)?.send(inflight.frame);
@@ -524,17 +516,16 @@ export class RelayPool {
   }
 
   /** Resolves a frame's subscription id, including page ids `<sub>~<n>`. */
-  #subscriptionOf(subscriptionId: unknown): { state: SubscriptionState; pageId: string } | undefined {
-    if (typeof subscriptionId !== 'string') return undefined;
+  #subscriptionOf(subscriptionId: string): { state: SubscriptionState; pageId: string } | undefined {
     const base = subscriptionId.split('~')[0]!;
     const state = this.#subscriptions.get(base);
     return state ? { state, pageId: subscriptionId } : undefined;
   }
 
-  #onEvent(url: string, frame: unknown[]): void {
-    const found = this.#subscriptionOf(frame[1]);
+  #onEvent(url: string, message: Extract<RelayMessage, { type: 'EVENT' }>): void {
+    const found = this.#subscriptionOf(message.subscriptionId);
     if (!found) return;
-    const verdict = verifyEvent(frame[2], this.#signatures);
+    const verdict = verifyEvent(message.event, this.#signatures);
     if (!verdict.ok) {
       this.#onInvalidEvent?.(url, verdict.message);
       return;
@@ -548,15 +539,15 @@ export class RelayPool {
     if (found.state.seen.add(event.id, event.created_at)) found.state.handlers.onEvent(event, url);
   }
 
-  #onEose(url: string, frame: unknown[]): void {
-    const found = this.#subscriptionOf(frame[1]);
+  #onEose(url: string, message: Extract<RelayMessage, { type: 'EOSE' }>): void {
+    const found = this.#subscriptionOf(message.subscriptionId);
     if (!found) return;
     const relayState = found.state.relays.get(url);
     const page = relayState?.pages.get(found.pageId);
     if (relayState && page) {
       relayState.pages.delete(found.pageId);
       const connection = this.#connections.get(url)!;
-      if (found.pageId !== found.state.id) connection.send(JSON.stringify(['CLOSE', found.pageId]));
+      if (found.pageId !== found.state.id) connection.send(clientMessage.close(found.pageId));
       if (page.count >= this.#options.resubscribePageSize) {
         // A full page: older events may remain inside the window. Fetch the next page back.
         const nextId = `${found.state.id}~${Number(found.pageId.split('~')[1] ?? 0) + 1}`;
@@ -570,21 +561,21 @@ export class RelayPool {
             limit: this.#options.resubscribePageSize,
           };
         });
-        connection.send(JSON.stringify(['REQ', nextId, ...filters]));
+        connection.send(clientMessage.req(nextId, filters));
       }
     }
     if (found.pageId === found.state.id) found.state.handlers.onEose?.(url);
   }
 
-  #onClosed(url: string, frame: unknown[]): void {
-    const found = this.#subscriptionOf(frame[1]);
+  #onClosed(url: string, message: Extract<RelayMessage, { type: 'CLOSED' }>): void {
+    const found = this.#subscriptionOf(message.subscriptionId);
     if (!found) return;
-    const reason = typeof frame[2] === 'string' ? frame[2] : '';
-    if (RETRYABLE.test(reason)) {
+    const { reason } = message;
+    if (isRetryableReason(reason)) {
       // A transient refusal: ask again after a pause, from where we are.
       const timer = setTimeout(() => {
         if (this.#subscriptions.get(found.state.id) !== found.state) return;
-        this.#connections.get(url)?.send(JSON.stringify(['REQ', found.state.id, ...found.state.filters]));
+        this.#connections.get(url)?.send(clientMessage.req(found.state.id, found.state.filters));
       }, 1000);
       timer.unref?.();
       return;

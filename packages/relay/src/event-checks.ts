@@ -6,7 +6,7 @@
  */
 import { checkFreshness, eventByteLength, getExpiration, isExpired, verifyEvent } from '@xprotocol/crypto';
 import { nodeSignatures } from '@xprotocol/crypto/node';
-import type { ReasonPrefix } from './messages.js';
+import type { ReasonPrefix } from '@xprotocol/wire';
 import type { RelayEvent } from './store.js';
 
 /** Limits of {@link checkIncomingEvent}. */

@@ -3,8 +3,8 @@
  * @module
  */
 
+import { type Filter, matchesFilter } from '@xprotocol/wire';
 import { RelayError } from './errors.js';
-import { type Filter, matchesFilter } from './filter.js';
 import { _compareNewestFirst, type EventStore, type PutOutcome, type RelayEvent } from './store.js';
 
 interface Entry {

@@ -13,15 +13,21 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_EVENT_BYTES } from '@xprotocol/crypto';
+import {
+  type Filter,
+  matchesAny,
+  parseClientMessage,
+  parseFilter,
+  reason,
+  relayMessage,
+  TokenBuckets,
+} from '@xprotocol/wire';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { RelayError } from './errors.js';
 import { checkIncomingEvent, type EventCheckOptions } from './event-checks.js';
-import { type Filter, matchesAny, parseFilter } from './filter.js';
 import { MemoryEventStore } from './memory-store.js';
-import { parseClientMessage, reason, relayMessage } from './messages.js';
 import { RecentIds } from './recent-ids.js';
 import type { EventStore, RelayEvent } from './store.js';
-import { TokenBuckets } from './token-bucket.js';
 
 /** Options of {@link startRelay}. Every limit has a default suited to a local relay. */
 export interface RelayOptions {
@@ -172,6 +178,20 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     send(connection, relayMessage.ok(id, false, message));
   };
 
+  // This relay sends no AUTH challenge, so an AUTH event answers nothing: refuse it like NIP-42
+  // refuses an unexpected one, by OK false when it names an id, else by NOTICE.
+  const onAuth = (connection: Connection, raw: unknown): void => {
+    const id = raw !== null && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
+    const why = reason(
+      'restricted',
+      'this relay sends no AUTH challenge; publish and subscribe without AUTH',
+    );
+    send(
+      connection,
+      typeof id === 'string' ? relayMessage.ok(id.slice(0, 64), false, why) : relayMessage.notice(why),
+    );
+  };
+
   const onEvent = async (connection: Connection, raw: unknown): Promise<void> => {
     const nowMs = now();
     const check = checkIncomingEvent(raw, Math.floor(nowMs / 1000), checkOptions);
@@ -311,7 +331,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       const { message } = parsed;
       if (message.type === 'EVENT') void onEvent(connection, message.event);
       else if (message.type === 'REQ') void onRequest(connection, message.subscriptionId, message.filters);
-      else connection.subscriptions.delete(message.subscriptionId);
+      else if (message.type === 'CLOSE') connection.subscriptions.delete(message.subscriptionId);
+      else onAuth(connection, message.event);
     });
     socket.on('close', () => {
       connections.delete(connection);

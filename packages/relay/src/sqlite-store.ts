@@ -6,9 +6,10 @@
  * events (group commit).
  * @module
  */
+
+import type { Filter } from '@xprotocol/wire';
 import Database from 'libsql';
 import { RelayError } from './errors.js';
-import type { Filter } from './filter.js';
 import type { EventStore, PutOutcome, RelayEvent } from './store.js';
 
 /** Options of {@link SqliteEventStore}. */

@@ -3,7 +3,7 @@
  * filter queries; `put` resolves only once the event is durable (for the SQLite store: committed).
  * @module
  */
-import type { Filter, FilterableEvent } from './filter.js';
+import type { Filter, FilterableEvent } from '@xprotocol/wire';
 
 /** A complete event as the relay stores and serves it (shape checked and signature verified). */
 export interface RelayEvent extends FilterableEvent {

@@ -134,8 +134,22 @@ describe('relay: accepting events', () => {
     ]);
     client.send(['PUBLISH', {}]);
     const notice = await client.waitFor((f) => f[0] === 'NOTICE' && String(f[1]).includes('PUBLISH'));
-    expect(notice[1]).toMatch(/unknown message type "PUBLISH"; expected "EVENT", "REQ" or "CLOSE"/);
+    expect(notice[1]).toMatch(/unknown message type "PUBLISH"; expected "EVENT", "REQ", "CLOSE" or "AUTH"/);
     expect((await client.publish(makeEvent(newSecret())))[2]).toBe(true);
+  });
+
+  it('refuses an AUTH it never asked for: OK false restricted when the event names an id', async () => {
+    const client = await connect();
+    client.send(['AUTH', { id: 'f'.repeat(64) }]);
+    expect(await client.waitFor((f) => f[0] === 'OK' && f[1] === 'f'.repeat(64))).toEqual([
+      'OK',
+      'f'.repeat(64),
+      false,
+      'restricted: this relay sends no AUTH challenge; publish and subscribe without AUTH',
+    ]);
+    client.send(['AUTH', 42]);
+    const notice = await client.waitFor((f) => f[0] === 'NOTICE' && String(f[1]).startsWith('restricted:'));
+    expect(notice[1]).toMatch(/sends no AUTH challenge/);
   });
 });
 

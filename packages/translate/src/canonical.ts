@@ -5,24 +5,15 @@
  * `properties` is declaration order, which a grammar follows (it decides the order fields are
  * generated in). So the serialization here is RFC 8785 everywhere (UTF-16 key sort, ECMAScript
  * number and string forms) **except** the members of a `properties` map inside a schema, which
- * keep the object's own enumeration order. Contracts built by this package put `properties` maps in
+ * keep the object's own enumeration order. The RFC 8785 part is `@xprotocol/crypto`'s `canonicalJson`. Contracts built by this package put `properties` maps in
  * the order the tool declared them and nothing else depends on input key order.
  * @module
  */
-import canonicalize from 'canonicalize';
+import { canonicalJson } from '@xprotocol/crypto';
 import { _ARRAY, _isSchema, _MAP, _SINGLE } from './_schema-walk.js';
 import type { SchemaContract } from './contract.js';
 import { TranslateError } from './errors.js';
 import { isJsonObject, type JsonObject, type JsonSchema, type JsonValue } from './json.js';
-
-/**
- * RFC 8785 canonical JSON of any JSON value (every object's keys sorted).
- * @example
- * canonicalJson({ b: 1, a: [true, null] }); // '{"a":[true,null],"b":1}'
- */
-export function canonicalJson(value: JsonValue): string {
-  return _leaf(value);
-}
 
 /**
  * Canonical JSON of a schema: RFC 8785, except that `properties` members keep declaration order.
@@ -95,15 +86,16 @@ function _object(value: JsonObject, member: (key: string, item: JsonValue) => st
 }
 
 function _leaf(value: JsonValue): string {
-  let text: string | undefined;
   try {
-    text = canonicalize(value);
+    // Schemas may hold any JSON number (an `enum` of large integers, a `maximum` of 1e30).
+    return canonicalJson(value, { allowUnsafeIntegers: true });
   } catch (error) {
-    throw new TranslateError('INVALID_CONTRACT', `value cannot be serialized as JSON: ${String(error)}`, {
-      cause: error,
-    });
+    throw new TranslateError(
+      'INVALID_CONTRACT',
+      `value cannot be serialized as JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
-  if (text === undefined)
-    throw new TranslateError('INVALID_CONTRACT', 'value cannot be serialized as JSON: undefined');
-  return text;
 }

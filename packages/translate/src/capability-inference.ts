@@ -11,7 +11,7 @@
  */
 import { isValidCapability } from './capability.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import type { CapabilityClass, ClassifyToolName } from './seams.js';
+import type { ClassifyToolName, InferredCapabilityClass } from './seams.js';
 
 /** How the class was decided. */
 export type InferenceBasis = 'override' | 'verb' | 'readOnlyHint' | 'destructiveHint' | 'default';
@@ -34,7 +34,7 @@ export interface CapabilityInferenceInput {
 
 /** The inferred capability, or why there is none. */
 export type CapabilityInferenceResult =
-  | { ok: true; capability: string; class: CapabilityClass | undefined; basis: InferenceBasis }
+  | { ok: true; capability: string; class: InferredCapabilityClass | undefined; basis: InferenceBasis }
   | { ok: false; reason: string };
 
 /**
@@ -47,7 +47,7 @@ export function inferCapabilityClass(
   toolName: string,
   annotations: JsonObject | undefined,
   classifyToolName: ClassifyToolName,
-): { class: CapabilityClass; basis: Exclude<InferenceBasis, 'override'> } {
+): { class: InferredCapabilityClass; basis: Exclude<InferenceBasis, 'override'> } {
   const verb = classifyToolName(toolName);
   if (verb !== undefined) return { class: verb, basis: 'verb' };
   if (isJsonObject(annotations)) {

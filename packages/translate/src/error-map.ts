@@ -1,38 +1,17 @@
 /**
- * XProtocol error payloads and their MCP faces (seed §5.3; DESIGN.md §4 "errors" and "MCP error
- * channel"). An `xp.error` payload is `{code, message, retry_after?, details?}`.
+ * The MCP faces of XProtocol errors (docs/protocol.md §10.2): which JSON-RPC error or `isError`
+ * tool result each `xp.error` code becomes, and back. The `xp.error` payload itself (codes, shape,
+ * parsing) is `@xprotocol/wire`'s.
  * @module
  */
+import {
+  isXpErrorCode,
+  XP_ERROR_CODES,
+  type XpErrorCode,
+  type XpErrorPayload,
+  xpError,
+} from '@xprotocol/wire';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
-
-/**
- * Every XProtocol error code: the seed's seven plus `UPSTREAM_ERROR`, `TIMEOUT`, `TOO_LARGE`.
- * `REVOKED` and `ENDPOINT_UNAVAILABLE` exist for delegation (a later issue) and Direction 2.
- */
-export const XP_ERROR_CODES = Object.freeze([
-  'AUTHORIZATION_INSUFFICIENT',
-  'SCHEMA_VIOLATION',
-  'EXPIRED',
-  'REVOKED',
-  'NOT_FOUND',
-  'RATE_LIMITED',
-  'ENDPOINT_UNAVAILABLE',
-  'UPSTREAM_ERROR',
-  'TIMEOUT',
-  'TOO_LARGE',
-] as const);
-
-/** One XProtocol error code. */
-export type XpErrorCode = (typeof XP_ERROR_CODES)[number];
-
-/** The payload of an `xp.error` event. */
-export interface XpErrorPayload {
-  code: XpErrorCode;
-  message: string;
-  /** Seconds until a retry may succeed (`RATE_LIMITED`). */
-  retry_after?: number;
-  details?: JsonObject;
-}
 
 /** JSON-RPC error codes used on the MCP face (JSON-RPC 2.0 §5.1). */
 export const JSONRPC_INVALID_REQUEST = -32600;
@@ -67,11 +46,6 @@ export const XP_TO_JSONRPC: Readonly<Record<XpErrorCode, { code: number; message
   TOO_LARGE: { code: JSONRPC_INTERNAL_ERROR, message: 'Payload exceeds the size limit' },
 });
 
-/** True for a known XP error code. */
-export function isXpErrorCode(value: unknown): value is XpErrorCode {
-  return typeof value === 'string' && (XP_ERROR_CODES as readonly string[]).includes(value);
-}
-
 /** The JSON Schema of an `xp.error` payload; it is the contract's `error_response.payload`. */
 export function xpErrorPayloadSchema(): JsonObject {
   return {
@@ -84,53 +58,6 @@ export function xpErrorPayloadSchema(): JsonObject {
     },
     required: ['code', 'message'],
   };
-}
-
-/**
- * Builds an `xp.error` payload; an optional `retry_after` / `details` is left out when undefined.
- * @example
- * xpError('RATE_LIMITED', 'rate limit exceeded for this key', { retry_after: 2 });
- */
-export function xpError(
-  code: XpErrorCode,
-  message: string,
-  extra: { retry_after?: number | undefined; details?: JsonObject | undefined } = {},
-): XpErrorPayload {
-  const payload: XpErrorPayload = { code, message };
-  if (extra.retry_after !== undefined) payload.retry_after = extra.retry_after;
-  if (extra.details !== undefined) payload.details = extra.details;
-  return payload;
-}
-
-/**
- * Reads an `xp.error` payload from untrusted JSON. Returns the payload, or a reason saying what
- * was expected. An unknown `code` is refused (it cannot be mapped), not passed through.
- */
-export function parseXpErrorPayload(
-  value: unknown,
-): { ok: true; payload: XpErrorPayload } | { ok: false; reason: string } {
-  if (!isJsonObject(value)) return { ok: false, reason: 'expected an object {code, message}' };
-  if (!isXpErrorCode(value.code)) {
-    return {
-      ok: false,
-      reason: `code: expected one of ${XP_ERROR_CODES.join(', ')}, got ${JSON.stringify(value.code ?? null)}`,
-    };
-  }
-  if (typeof value.message !== 'string') {
-    return { ok: false, reason: `message: expected a string, got ${typeof value.message}` };
-  }
-  const extra: { retry_after?: number; details?: JsonObject } = {};
-  if (value.retry_after !== undefined) {
-    if (typeof value.retry_after !== 'number' || !(value.retry_after >= 0)) {
-      return { ok: false, reason: 'retry_after: expected a non-negative number' };
-    }
-    extra.retry_after = value.retry_after;
-  }
-  if (value.details !== undefined) {
-    if (!isJsonObject(value.details)) return { ok: false, reason: 'details: expected an object' };
-    extra.details = value.details;
-  }
-  return { ok: true, payload: xpError(value.code, value.message, extra) };
 }
 
 /** A JSON-RPC error object as the MCP face sends it. */

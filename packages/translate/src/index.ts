@@ -4,7 +4,7 @@
  * @module
  */
 
-export { canonicalJson, canonicalSchemaJson, serializeContract } from './canonical.js';
+export { canonicalSchemaJson, serializeContract } from './canonical.js';
 export { anyCapabilityMatches, capabilityMatches, isValidCapability, isValidGrant } from './capability.js';
 export {
   type CapabilityInferenceInput,
@@ -33,7 +33,6 @@ export {
 } from './defaults.js';
 export { type SchemaDialect, schemaDialect } from './dialect.js';
 export {
-  isXpErrorCode,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,
@@ -43,12 +42,7 @@ export {
   type McpToolErrorResult,
   mcpErrorToXp,
   mcpToolErrorToXp,
-  parseXpErrorPayload,
-  XP_ERROR_CODES,
   XP_TO_JSONRPC,
-  type XpErrorCode,
-  type XpErrorPayload,
-  xpError,
   xpErrorPayloadSchema,
   xpErrorToMcp,
 } from './error-map.js';
@@ -56,12 +50,10 @@ export { TranslateError, type TranslateErrorCode } from './errors.js';
 export { isJsonObject, type JsonObject, type JsonSchema, type JsonValue } from './json.js';
 export {
   assertNamespace,
-  isReservedKind,
   isValidKind,
   type KindResult,
   MAX_KIND_LENGTH,
   promptKind,
-  RESERVED_KINDS,
   resultKind,
   type SegmentResult,
   toolKind,
@@ -96,10 +88,9 @@ export {
 export type {
   Annotate,
   AnnotateInput,
-  CapabilityClass,
   ClassifyToolName,
-  CompiledGrammar,
   CompileGrammar,
+  InferredCapabilityClass,
   SiblingTool,
   TranslationSeams,
 } from './seams.js';
@@ -111,8 +102,6 @@ export {
   translateSource,
 } from './translate-source.js';
 export {
-  DEFAULT_QUALITY_FLOOR,
-  DEFAULT_QUALITY_THRESHOLD,
   type ToolOverride,
   type ToolTranslation,
   type TranslateToolContext,

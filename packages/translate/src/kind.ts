@@ -4,6 +4,7 @@
  * inside a tool name become `_`. The `xp.` namespace is reserved for the protocol's own kinds.
  * @module
  */
+import { isReservedKind } from '@xprotocol/wire';
 import { _preview } from './_json-util.js';
 import { TranslateError } from './errors.js';
 
@@ -13,27 +14,9 @@ export const MAX_KIND_LENGTH = 255;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const KIND = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
-/** The reserved protocol kinds (DESIGN.md §4); `xp.mcp.*` is reserved as a whole. */
-export const RESERVED_KINDS: readonly string[] = Object.freeze([
-  'xp.endpoint.announce',
-  'xp.schema.catalog',
-  'xp.schema.catalog.result',
-  'xp.schema.describe',
-  'xp.schema.describe.result',
-  'xp.schema.refresh',
-  'xp.error',
-  'xp.key.delegate',
-  'xp.key.revoke',
-]);
-
 /** True when `text` is a well-formed kind (segments of `[A-Za-z0-9_-]+`, at most {@link MAX_KIND_LENGTH}). */
 export function isValidKind(text: unknown): text is string {
   return typeof text === 'string' && text.length <= MAX_KIND_LENGTH && KIND.test(text);
-}
-
-/** True when `kind` lies in the reserved `xp` namespace (its first segment is `xp`). */
-export function isReservedKind(kind: string): boolean {
-  return kind === 'xp' || kind.startsWith('xp.');
 }
 
 /** The response kind of a call kind: `{kind}.result` (seed §4.1). */

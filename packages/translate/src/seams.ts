@@ -5,6 +5,8 @@
  * function so a caller (or a test) can supply its own.
  * @module
  */
+import type { CompiledGrammar } from '@xprotocol/gbnf';
+import type { CapabilityClass } from '@xprotocol/semantic';
 import type { McpTool } from './contract.js';
 import type { JsonObject, JsonSchema } from './json.js';
 
@@ -34,26 +36,24 @@ export interface AnnotateInput {
  */
 export type Annotate = (input: AnnotateInput) => JsonObject;
 
-/** A compiled grammar. `exact` is false when the grammar narrows or widens the schema somewhere (`warnings` say where). */
-export interface CompiledGrammar {
-  readonly gbnf: string;
-  readonly exact: boolean;
-  readonly warnings: readonly string[];
-}
-
-/** Compiles a payload schema to GBNF; throws when it cannot (the failure is recorded, not fatal). */
-export type CompileGrammar = (schema: JsonSchema) => CompiledGrammar;
+/**
+ * Compiles a payload schema to GBNF (`@xprotocol/gbnf`'s `compileSchema` by default); throws when
+ * it cannot (the failure is recorded, not fatal). `exact` is false when the grammar narrows or
+ * widens the schema somewhere (`warnings` say where).
+ */
+export type CompileGrammar = (schema: JsonSchema) => Pick<CompiledGrammar, 'gbnf' | 'exact' | 'warnings'>;
 
 /**
- * Capability classes (seed §4.3): what a tool's verb says it does, and `access` when nothing does.
+ * What capability inference concludes (docs/translation.md, "Capabilities"): a verb's
+ * `@xprotocol/semantic` `CapabilityClass`, or `access` when neither verb nor hint says anything.
  */
-export type CapabilityClass = 'read' | 'write' | 'delete' | 'execute' | 'admin' | 'access';
+export type InferredCapabilityClass = CapabilityClass | 'access';
 
 /**
  * Classifies a tool name by its verb with the shared verb parser; `undefined` when no verb of the
  * §4.3 table matches. (Wired to `@xprotocol/semantic`'s `parseToolName` + `capabilityClassOf`.)
  */
-export type ClassifyToolName = (name: string) => Exclude<CapabilityClass, 'access'> | undefined;
+export type ClassifyToolName = (name: string) => CapabilityClass | undefined;
 
 /** The seams of one translation; each is optional and falls back to {@link defaultSeams}. */
 export interface TranslationSeams {

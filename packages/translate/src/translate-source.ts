@@ -9,6 +9,7 @@
  * does not depend on the order of the tools.
  * @module
  */
+import { DEFAULT_QUALITY_FLOOR, DEFAULT_QUALITY_THRESHOLD } from '@xprotocol/semantic';
 import { isValidCapability } from './capability.js';
 import type { CapabilityInferenceMode } from './capability-inference.js';
 import type { SchemaContract } from './contract.js';
@@ -19,12 +20,7 @@ import type { SchemaLimits } from './schema-safety.js';
 import { SchemaCompiler } from './schema-validator.js';
 import type { SiblingTool, TranslationSeams } from './seams.js';
 import { translatePrompt } from './translate-prompt.js';
-import {
-  DEFAULT_QUALITY_FLOOR,
-  DEFAULT_QUALITY_THRESHOLD,
-  type ToolOverride,
-  translateTool,
-} from './translate-tool.js';
+import { type ToolOverride, translateTool } from './translate-tool.js';
 import type { Refusal, TranslationWarning } from './translation-report.js';
 
 /** One `mcp_sources` entry and what its server listed. */

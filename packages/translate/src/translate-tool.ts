@@ -5,6 +5,7 @@
  * (seam), grammar (seam). The first failing step refuses the tool with its reason.
  * @module
  */
+import { DEFAULT_QUALITY_FLOOR, DEFAULT_QUALITY_THRESHOLD } from '@xprotocol/semantic';
 import { _cloneJson, _preview } from './_json-util.js';
 import { canonicalSchemaJson } from './canonical.js';
 import { type CapabilityInferenceMode, inferCapability } from './capability-inference.js';
@@ -57,11 +58,6 @@ export interface TranslateToolContext {
     | { readonly threshold?: number | undefined; readonly floor?: number | undefined }
     | undefined;
 }
-
-/** Seed §4.6 default: warn below this description quality score. */
-export const DEFAULT_QUALITY_THRESHOLD = 0.4;
-/** Seed §4.6 default: refuse publication below this description quality score. */
-export const DEFAULT_QUALITY_FLOOR = 0.2;
 
 /** A translated tool, or its refusal. */
 export type ToolTranslation =

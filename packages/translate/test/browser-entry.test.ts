@@ -14,9 +14,15 @@ describe('built root entry', () => {
     for (const s of specifiers) {
       expect(s.startsWith('node:'), s).toBe(false);
       expect(
-        ['@xprotocol/semantic', 'ajv', 'ajv-draft-04', 'ajv-formats', 'canonicalize', '@xprotocol/gbnf'].some(
-          (d) => s === d || s.startsWith(`${d}/`),
-        ),
+        [
+          '@xprotocol/semantic',
+          'ajv',
+          'ajv-draft-04',
+          'ajv-formats',
+          '@xprotocol/crypto',
+          '@xprotocol/gbnf',
+          '@xprotocol/wire',
+        ].some((d) => s === d || s.startsWith(`${d}/`)),
         s,
       ).toBe(true);
     }

@@ -1,3 +1,4 @@
+import { parseXpErrorPayload, XP_ERROR_CODES, xpError } from '@xprotocol/wire';
 import { describe, expect, it } from 'vitest';
 import {
   JSONRPC_INTERNAL_ERROR,
@@ -6,10 +7,7 @@ import {
   MCP_REQUEST_TIMEOUT,
   mcpErrorToXp,
   mcpToolErrorToXp,
-  parseXpErrorPayload,
   SchemaCompiler,
-  XP_ERROR_CODES,
-  xpError,
   xpErrorPayloadSchema,
   xpErrorToMcp,
 } from '../src/index.js';

@@ -1,10 +1,9 @@
+import { isReservedKind, RESERVED_KINDS } from '@xprotocol/wire';
 import { describe, expect, it } from 'vitest';
 import {
   assertNamespace,
-  isReservedKind,
   isValidKind,
   promptKind,
-  RESERVED_KINDS,
   resultKind,
   TranslateError,
   toolKind,

@@ -9,7 +9,8 @@
  * @module
  */
 import { isKeyString } from '@xprotocol/crypto';
-import { isReservedKind, isValidCapability, isValidGrant, isValidKind } from '@xprotocol/translate';
+import { isValidCapability, isValidGrant, isValidKind } from '@xprotocol/translate';
+import { isReservedKind } from '@xprotocol/wire';
 import { z } from 'zod';
 
 // Keyed by the schema definition: `.describe()` and `.meta()` clone a schema but keep its definition.

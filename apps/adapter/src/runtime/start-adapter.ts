@@ -191,14 +191,13 @@ export async function startAdapter(
     const newAnnouncer = new Announcer({
       pool,
       identity,
-      relays: relayUrls,
       payload: () =>
         announcePayload(
           config,
           registry,
           { x25519: identity.keys.x25519, relays: relayUrls },
           new Map((face?.status() ?? []).map((s) => [s.name, s.tools])),
-        ) as unknown as Record<string, unknown>,
+        ),
       signatures: nodeSignatures,
       logger,
     });

@@ -9,7 +9,7 @@
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
 import { _disjoint } from './disjoint.js';
-import { _expand, type _Flat, type _Group, type _JsonType, _merge, type _Parts } from './flat.js';
+import { _expand, type _Flat, _flatOf, type _Group, type _JsonType, _merge, type _Parts } from './flat.js';
 import { _NUMBER_FORMATS } from './formats.js';
 import { _negate } from './negate.js';
 import type { _Loc } from './refs.js';
@@ -125,7 +125,7 @@ export function _alternatives(ctx: _Ctx, parts: _Parts, depth = 0): _Loc[][] {
 /** Branches of a oneOf, each joined with the negation of the others unless provably disjoint. */
 function exclusiveBranches(ctx: _Ctx, base: _Loc[], group: _Group): _Loc[][] {
   const n = group.branches.length;
-  const own = group.branches.map((b) => flatOf(ctx, [b]));
+  const own = group.branches.map((b) => _flatOf(ctx, [b], b));
   // A JSON type that two branches admit without constraining it cannot occur at all (both would
   // match): it is removed from every branch. Exact.
   const removed = new Set<string>();
@@ -138,7 +138,7 @@ function exclusiveBranches(ctx: _Ctx, base: _Loc[], group: _Group): _Loc[][] {
     const types = new Set([...f.types].filter((t) => !removed.has(t === 'integer' ? 'number' : t)));
     return { ...f, types };
   };
-  const flats: (_Flat | undefined)[] = group.branches.map((b) => keep(flatOf(ctx, [...base, b])));
+  const flats: (_Flat | undefined)[] = group.branches.map((b) => keep(_flatOf(ctx, [...base, b], b)));
   const restriction =
     removed.size === 0
       ? undefined
@@ -246,21 +246,5 @@ function altsDisjoint(ctx: _Ctx, base: _Loc[], a: _Loc, b: _Loc): boolean {
     return aa.every((x) => bb.every((y) => _disjoint(ctx, x, y)));
   } catch {
     return false;
-  }
-}
-
-function flatOf(ctx: _Ctx, locs: _Loc[]): _Flat | undefined {
-  try {
-    const parts = _expand(ctx, locs);
-    if (
-      parts.groups.length > 0 ||
-      parts.nots.length > 0 ||
-      parts.conds.length > 0 ||
-      parts.never !== undefined
-    )
-      return undefined;
-    return _merge(ctx, parts.plain, locs[locs.length - 1]!);
-  } catch {
-    return undefined;
   }
 }

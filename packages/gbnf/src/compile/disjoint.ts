@@ -4,7 +4,7 @@
  * @module
  */
 import type { _Ctx } from './context.js';
-import { _expand, type _Flat, type _JsonType, _merge } from './flat.js';
+import { type _Flat, _flatOf, type _JsonType } from './flat.js';
 import { _check } from './instance-check.js';
 import { _child, type _Loc } from './refs.js';
 
@@ -78,8 +78,8 @@ function disjointFor(ctx: _Ctx, t: _JsonType, a: _Flat, b: _Flat, depth: number)
             const xs = propSchemas(x, name);
             if (xs === false) return true;
             if (xs.length > 0 && ys.length > 0) {
-              const fx = flatOf(ctx, xs);
-              const fy = flatOf(ctx, ys);
+              const fx = _flatOf(ctx, xs, xs[0]!);
+              const fy = _flatOf(ctx, ys, ys[0]!);
               if (fx && fy && _disjoint(ctx, fx, fy, depth + 1)) return true;
             }
           }
@@ -106,21 +106,5 @@ function disjointFor(ctx: _Ctx, t: _JsonType, a: _Flat, b: _Flat, depth: number)
     }
     default:
       return false;
-  }
-}
-
-function flatOf(ctx: _Ctx, locs: _Loc[]): _Flat | undefined {
-  try {
-    const parts = _expand(ctx, locs);
-    if (
-      parts.groups.length > 0 ||
-      parts.nots.length > 0 ||
-      parts.conds.length > 0 ||
-      parts.never !== undefined
-    )
-      return undefined;
-    return _merge(ctx, parts.plain, locs[0]!);
-  } catch {
-    return undefined;
   }
 }

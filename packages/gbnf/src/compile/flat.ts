@@ -447,6 +447,27 @@ function intersect(a: unknown[] | undefined, b: unknown[]): unknown[] {
   return a.filter((x) => uniq.some((y) => _jsonEqual(x, y)));
 }
 
+/**
+ * The flat form of the conjunction of `locs`, merged with `at` as the location warnings name; or
+ * `undefined` when the conjunction holds a combinator group, a `not`, a conditional or `false`, or
+ * cannot be expanded. Callers fall back to the general (non-flat) path.
+ */
+export function _flatOf(ctx: _Ctx, locs: readonly _Loc[], at: _Loc): _Flat | undefined {
+  try {
+    const parts = _expand(ctx, locs);
+    if (
+      parts.groups.length > 0 ||
+      parts.nots.length > 0 ||
+      parts.conds.length > 0 ||
+      parts.never !== undefined
+    )
+      return undefined;
+    return _merge(ctx, parts.plain, at);
+  } catch {
+    return undefined;
+  }
+}
+
 /** @internal Whether a value's JSON type is allowed by a flat's type set. */
 export function _typeAllowed(types: Set<_JsonType>, v: unknown): boolean {
   const t = _typeOf(v) as _JsonType;

@@ -1,9 +1,10 @@
 /**
- * Subscription filters (NIP-01 shape, XProtocol kinds and key strings): parsing with precise
- * errors, and matching an event against a filter. A filter's fields are ANDed; the values inside
+ * Subscription filters (docs/protocol.md §9; NIP-01 shape, XProtocol kinds and key strings): the
+ * type, parsing with precise errors, and matching an event against a filter. A filter's fields are ANDed; the values inside
  * one field are ORed; several filters in one REQ are ORed.
  * @module
  */
+import { _typeName } from './_type-name.js';
 
 /** A parsed filter. Absent fields do not constrain. */
 export interface Filter {
@@ -106,11 +107,4 @@ export function matchesFilter(event: FilterableEvent, filter: Filter): boolean {
 /** True when `event` satisfies at least one of `filters`. */
 export function matchesAny(event: FilterableEvent, filters: readonly Filter[]): boolean {
   return filters.some((filter) => matchesFilter(event, filter));
-}
-
-/** @internal */
-export function _typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }

@@ -1,0 +1,138 @@
+// The announce event: signing, the canonical content, reading it back, and the published vector
+// (test/vectors/announce.json, fixed keys; docs/protocol.md §10.3 shows the same example).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  canonicalJson,
+  createEventTemplate,
+  generateIdentity,
+  identityFromSecretKeys,
+  nobleSignatures,
+  signEvent,
+} from '@xprotocol/crypto';
+import { nodeSignatures } from '@xprotocol/crypto/node';
+import { describe, expect, it } from 'vitest';
+import {
+  type AnnouncePayload,
+  parseAnnouncePayload,
+  RegistryError,
+  readAnnounce,
+  serializeAnnouncePayload,
+  signAnnounce,
+} from '../src/index.js';
+
+const VECTOR = JSON.parse(readFileSync(join(import.meta.dirname, 'vectors/announce.json'), 'utf8')) as {
+  secret_keys: { ed25519: string; x25519: string };
+  public_keys: { ed25519: string; x25519: string };
+  created_at: number;
+  ttl_seconds: number;
+  payload: AnnouncePayload;
+  content: string;
+  event: {
+    id: string;
+    pubkey: string;
+    created_at: number;
+    kind: string;
+    tags: string[][];
+    content: string;
+    sig: string;
+  };
+};
+const hex = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
+const vectorIdentity = () =>
+  identityFromSecretKeys({
+    ed25519: hex(VECTOR.secret_keys.ed25519),
+    x25519: hex(VECTOR.secret_keys.x25519),
+  });
+
+describe('announce vector (test/vectors/announce.json)', () => {
+  it('signAnnounce reproduces the vector event byte for byte on both backends', () => {
+    for (const signatures of [nobleSignatures, nodeSignatures]) {
+      const event = signAnnounce(VECTOR.payload, vectorIdentity(), {
+        nowSeconds: VECTOR.created_at,
+        ttlSeconds: VECTOR.ttl_seconds,
+        signatures,
+      });
+      expect(event, 'announce vector event').toEqual(VECTOR.event);
+    }
+  });
+
+  it('the content is the RFC 8785 form of the payload and the id follows docs/protocol.md §2.3', () => {
+    expect(serializeAnnouncePayload(VECTOR.payload)).toBe(VECTOR.content);
+    expect(VECTOR.event.content).toBe(VECTOR.content);
+    const e = VECTOR.event;
+    const preimage = canonicalJson(['xp/1/event', e.pubkey, e.created_at, e.kind, e.tags, e.content]);
+    expect(createHash('sha256').update(preimage, 'utf8').digest('hex'), 'announce vector id').toBe(e.id);
+  });
+
+  it('readAnnounce accepts the vector and returns its keys and payload', () => {
+    const read = readAnnounce(VECTOR.event, nodeSignatures);
+    expect(read).toEqual({
+      ok: true,
+      announce: { keys: VECTOR.public_keys, payload: VECTOR.payload, event: VECTOR.event },
+    });
+  });
+});
+
+describe('readAnnounce refuses, saying why', () => {
+  const identity = generateIdentity();
+  const payload: AnnouncePayload = { ...VECTOR.payload, x25519: identity.keys.x25519 };
+  const options = { nowSeconds: 1767225600, ttlSeconds: 900, signatures: nodeSignatures };
+
+  it('a tampered event (the id no longer matches)', () => {
+    const event = signAnnounce(payload, identity, options);
+    const read = readAnnounce({ ...event, content: event.content.replace('Acme', 'Evil') }, nodeSignatures);
+    expect(read).toMatchObject({ ok: false, reason: expect.stringMatching(/^not a valid event \(id\)/) });
+  });
+
+  it('another kind, content that is not a payload, a tag that disagrees', () => {
+    const sign = (kind: string, content: string, tags: string[][]) =>
+      signEvent(
+        createEventTemplate({ kind, content, tags, created_at: 1767225600 }),
+        identity.ed25519.secretKey,
+        nodeSignatures,
+      );
+    const content = serializeAnnouncePayload(payload);
+    expect(
+      readAnnounce(sign('xp.schema.catalog', content, [['x25519', payload.x25519]]), nodeSignatures),
+    ).toEqual({
+      ok: false,
+      reason: 'kind: expected "xp.endpoint.announce", got "xp.schema.catalog"',
+    });
+    expect(readAnnounce(sign('xp.endpoint.announce', '{"display_name":"B"}', []), nodeSignatures)).toEqual({
+      ok: false,
+      reason: 'announce payload adapter_version: expected a string, got undefined',
+    });
+    expect(readAnnounce(sign('xp.endpoint.announce', 'not json', []), nodeSignatures)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^content: expected the JSON of an announce payload/),
+    });
+    expect(readAnnounce(sign('xp.endpoint.announce', content, []), nodeSignatures)).toEqual({
+      ok: false,
+      reason: `x25519 tag: expected the payload's ${payload.x25519}, got null`,
+    });
+  });
+
+  it('signAnnounce refuses a payload whose x25519 is not the signer’s', () => {
+    expect(() => signAnnounce(VECTOR.payload, identity, options)).toThrow(RegistryError);
+    expect(() => signAnnounce(VECTOR.payload, identity, options)).toThrow(
+      /x25519: expected the signing identity's key/,
+    );
+  });
+
+  it.each([
+    [[], 'announce payload : expected an object, got an array'],
+    [
+      { ...VECTOR.payload, counts: { ...VECTOR.payload.counts, tools: -1 } },
+      'announce payload counts.tools: expected a non-negative integer',
+    ],
+    [{ ...VECTOR.payload, relays: [1] }, 'announce payload relays: expected an array of URL strings'],
+    [
+      { ...VECTOR.payload, mcp_sources: [{ name: 'x' }] },
+      'announce payload mcp_sources[0].transport: expected a string',
+    ],
+  ])('parseAnnouncePayload refuses %j', (value, reason) => {
+    expect(parseAnnouncePayload(value)).toEqual({ ok: false, reason });
+  });
+});

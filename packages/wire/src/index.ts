@@ -1,0 +1,64 @@
+/**
+ * `@xprotocol/wire` — the XProtocol relay protocol in one place (docs/protocol.md §9, §10): client
+ * and relay frames with builders and a validating parser, reason prefixes, filters, per-key token
+ * buckets, the reserved `xp.` kinds and the `xp.error` payload. Pure, no I/O, no dependencies.
+ * @module
+ */
+export {
+  CLIENT_MESSAGE_TYPES,
+  type ClientMessage,
+  type ClientMessageParse,
+  clientMessage,
+  parseClientMessage,
+} from './client-message.js';
+export {
+  type Filter,
+  type FilterableEvent,
+  type FilterLimits,
+  type FilterParse,
+  matchesAny,
+  matchesFilter,
+  parseFilter,
+} from './filter.js';
+export {
+  ANNOUNCE_KIND,
+  CATALOG_KIND,
+  CATALOG_RESULT_KIND,
+  DELEGATE_KIND,
+  DESCRIBE_KIND,
+  DESCRIBE_RESULT_KIND,
+  ERROR_KIND,
+  isAnswerKind,
+  isReservedKind,
+  MCP_KIND_PREFIX,
+  REFRESH_KIND,
+  RESERVED_KINDS,
+  REVOKE_KIND,
+} from './kinds.js';
+export {
+  isRetryableReason,
+  REASON_PREFIXES,
+  type ReasonPrefix,
+  reason,
+  reasonPrefixOf,
+  retryAfterOf,
+} from './reason.js';
+export {
+  parseRelayMessage,
+  RELAY_MESSAGE_TYPES,
+  type RelayMessage,
+  type RelayMessageParse,
+  relayMessage,
+} from './relay-message.js';
+export { MAX_SUBSCRIPTION_ID_LENGTH, subscriptionIdProblem } from './subscription-id.js';
+export { type TakeResult, TokenBuckets } from './token-bucket.js';
+export {
+  isXpErrorCode,
+  parseXpErrorPayload,
+  XP_ERROR_CODES,
+  type XpErrorCode,
+  type XpErrorDetails,
+  type XpErrorPayload,
+  type XpJsonValue,
+  xpError,
+} from './xp-error.js';
