@@ -5,7 +5,6 @@
 
 export { GbnfCompileError, type GbnfCompileReason } from './compile/compile-error.js';
 export { type CompiledGrammar, compileSchema } from './compile/compile-schema.js';
-export type { SchemaDraft } from './compile/drafts.js';
 export { AJV_FORMATS } from './compile/formats.js';
 export {
   type CompileOptions,

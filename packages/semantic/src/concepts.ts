@@ -171,24 +171,6 @@ const _BY_STEM: ReadonlyMap<string, readonly string[]> = (() => {
 export const CONCEPT_PREFIX = '~';
 
 /**
- * The concept terms (`~finance`, …) evoked by stemmed search terms, in first-seen order; each
- * once when `unique` (default), else once per evoking term. Terms from `tokenizeForSearch`
- * are what this expects.
- * @example
- * conceptTerms(['bitcoin', 'price']); // ['~crypto', '~shopping']
- */
-export function conceptTerms(stems: readonly string[], unique = true): string[] {
-  const out: string[] = [];
-  for (const stem of stems) {
-    for (const concept of _BY_STEM.get(stem) ?? []) {
-      const term = `${CONCEPT_PREFIX}${concept}`;
-      if (!unique || !out.includes(term)) out.push(term);
-    }
-  }
-  return out;
-}
-
-/**
  * Concept weights evoked by stemmed search terms: a word evoking k concepts adds 1/k to each
  * (`buy` is half `~shopping`, half `~housing`; `bitcoin` is all `~crypto`), times `wordWeight` of
  * the word (default 1), summed over words. Keys are in first-seen order.

@@ -1,52 +1,36 @@
 /**
- * Internal: where the subschemas of a JSON Schema live, across drafts 04 to 2020-12. Used by the
- * safety check (references and cycles), the canonical serializer (which maps keep declaration
- * order) and the version comparison.
+ * Internal: walking the subschemas of a JSON Schema, across drafts 04 to 2020-12, with the keyword
+ * lists of `@xprotocol/json-schema-vocabulary`. Used by the safety check (references and cycles),
+ * the canonical serializer (which maps keep declaration order) and the version comparison.
  * @module
  */
+import {
+  ARRAY_SUBSCHEMA_KEYWORDS,
+  KEYWORDS,
+  MAP_SUBSCHEMA_KEYWORDS,
+  SINGLE_SUBSCHEMA_KEYWORDS,
+  type SubschemaRelation,
+} from '@xprotocol/json-schema-vocabulary';
 import { _pointerToken } from './_json-util.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 
-/**
- * How a subschema relates to its parent: `same` applies to the same instance location (allOf,
- * not, if/then/else, dependentSchemas …), `descend` to a child of the instance (properties,
- * items …), `defs` is not applied at all unless referenced.
- */
-export type _Relation = 'same' | 'descend' | 'defs';
+/** How a subschema relates to its parent (the vocabulary's `SubschemaRelation`). */
+export type _Relation = SubschemaRelation;
 
-/** Keywords whose value is one subschema. */
-export const _SINGLE: Readonly<Record<string, _Relation>> = Object.fromEntries([
-  ['not', 'same'],
-  ['if', 'same'],
-  ['then', 'same'],
-  ['else', 'same'],
-  ['items', 'descend'],
-  ['additionalItems', 'descend'],
-  ['additionalProperties', 'descend'],
-  ['propertyNames', 'descend'],
-  ['contains', 'descend'],
-  ['unevaluatedItems', 'descend'],
-  ['unevaluatedProperties', 'descend'],
-] satisfies [string, _Relation][]);
+function _byRelation(keywords: readonly string[]): Readonly<Record<string, _Relation>> {
+  return Object.freeze(
+    Object.fromEntries(keywords.map((k) => [k, KEYWORDS.get(k)?.subschemas?.relation ?? 'same'] as const)),
+  );
+}
+
+/** Keywords whose value is one subschema (from `@xprotocol/json-schema-vocabulary`). */
+export const _SINGLE = _byRelation(SINGLE_SUBSCHEMA_KEYWORDS);
 
 /** Keywords whose value is an array of subschemas. */
-export const _ARRAY: Readonly<Record<string, _Relation>> = {
-  allOf: 'same',
-  anyOf: 'same',
-  oneOf: 'same',
-  prefixItems: 'descend',
-  items: 'descend',
-};
+export const _ARRAY = _byRelation(ARRAY_SUBSCHEMA_KEYWORDS);
 
 /** Keywords whose value maps names to subschemas. */
-export const _MAP: Readonly<Record<string, _Relation>> = {
-  properties: 'descend',
-  patternProperties: 'descend',
-  dependentSchemas: 'same',
-  dependencies: 'same',
-  $defs: 'defs',
-  definitions: 'defs',
-};
+export const _MAP = _byRelation(MAP_SUBSCHEMA_KEYWORDS);
 
 /** A subschema found by {@link _forEachSubschema}. */
 export interface _Subschema {

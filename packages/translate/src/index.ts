@@ -31,7 +31,6 @@ export {
   gbnfCompileGrammar,
   semanticAnnotate,
 } from './defaults.js';
-export { type SchemaDialect, schemaDialect } from './dialect.js';
 export {
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,

@@ -14,9 +14,9 @@
  * through `properties`/`items` — is ordinary JSON Schema and is allowed (reported as `recursive`).
  * @module
  */
+import { schemaDialect } from '@xprotocol/json-schema-vocabulary';
 import { _pointerToken, _preview } from './_json-util.js';
 import { _forEachSubschema, _isSchema } from './_schema-walk.js';
-import { schemaDialect } from './dialect.js';
 import { isJsonObject, type JsonObject, type JsonSchema, type JsonValue } from './json.js';
 
 /** Limits applied to one schema. */

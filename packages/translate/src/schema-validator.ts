@@ -7,7 +7,9 @@
  * lists them so the caller can warn. ajv still checks each schema against its meta-schema.
  * @module
  */
+
 import { AJV_FORMATS } from '@xprotocol/gbnf';
+import { type SchemaDialect, schemaDialect } from '@xprotocol/json-schema-vocabulary';
 import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -16,7 +18,6 @@ import AjvDraft04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import { _preview } from './_json-util.js';
 import { _forEachSubschema } from './_schema-walk.js';
-import { type SchemaDialect, schemaDialect } from './dialect.js';
 import { isJsonObject, type JsonSchema, type JsonValue } from './json.js';
 
 type AjvLike = InstanceType<typeof Ajv> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv2020>;

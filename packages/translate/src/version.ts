@@ -16,6 +16,7 @@
  * later is minor.
  * @module
  */
+import { CONSTRAINING_KEYWORDS, KEYWORDS } from '@xprotocol/json-schema-vocabulary';
 import { _jsonEqual, _pointerToken } from './_json-util.js';
 import { canonicalSchemaJson } from './canonical.js';
 import type { SchemaContract } from './contract.js';
@@ -33,104 +34,30 @@ export interface VersionChange {
 
 const RANK: Record<VersionBump, number> = { none: 0, patch: 1, minor: 2, major: 3 };
 
-/** Keywords that validate; every other keyword is an annotation (a change there is a patch). */
-const VALIDATION = new Set([
-  'type',
-  'enum',
-  'const',
-  'properties',
-  'required',
-  'additionalProperties',
-  'patternProperties',
-  'propertyNames',
-  'minProperties',
-  'maxProperties',
-  'dependencies',
-  'dependentRequired',
-  'dependentSchemas',
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'contains',
-  'minContains',
-  'maxContains',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  '$ref',
-  '$dynamicRef',
-  '$recursiveRef',
-  '$defs',
-  'definitions',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  '$schema',
-  '$id',
-  'id',
-  '$anchor',
-  '$dynamicAnchor',
-  '$recursiveAnchor',
-  '$vocabulary',
-  'nullable',
-]);
+/** Keywords that validate or identify; every other keyword is an annotation (a change there is a patch). */
+const VALIDATION: ReadonlySet<string> = new Set(
+  [...KEYWORDS].filter(([, info]) => info.role !== 'annotation').map(([name]) => name),
+);
 
-/** Keywords whose removal only loosens a schema (present before, absent now → minor). */
-const REMOVAL_LOOSENS = new Set([
-  'type',
-  'enum',
-  'const',
-  'required',
-  'additionalProperties',
-  'propertyNames',
-  'minProperties',
-  'maxProperties',
-  'dependencies',
-  'dependentRequired',
-  'dependentSchemas',
-  'additionalItems',
-  'contains',
-  'minContains',
-  'maxContains',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  '$ref',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'items',
-]);
+/**
+ * Keywords whose removal only loosens a schema (present before, absent now → minor): every
+ * constraining keyword except those whose removal can also tighten or re-target one — `properties`
+ * and `patternProperties` (they exempt names from `additionalProperties`), `prefixItems` (it moves
+ * where `items` starts), `nullable` (it widens `type`) and the dynamic references.
+ */
+const REMOVAL_LOOSENS: ReadonlySet<string> = new Set(
+  [...CONSTRAINING_KEYWORDS].filter(
+    (name) =>
+      ![
+        'properties',
+        'patternProperties',
+        'prefixItems',
+        'nullable',
+        '$dynamicRef',
+        '$recursiveRef',
+      ].includes(name),
+  ),
+);
 
 const LOWER = new Set([
   'minimum',

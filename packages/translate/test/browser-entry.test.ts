@@ -21,6 +21,7 @@ describe('built root entry', () => {
           'ajv-formats',
           '@xprotocol/crypto',
           '@xprotocol/gbnf',
+          '@xprotocol/json-schema-vocabulary',
           '@xprotocol/wire',
         ].some((d) => s === d || s.startsWith(`${d}/`)),
         s,

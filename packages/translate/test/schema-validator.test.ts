@@ -1,5 +1,6 @@
+import { schemaDialect } from '@xprotocol/json-schema-vocabulary';
 import { describe, expect, it } from 'vitest';
-import { KNOWN_FORMATS, SchemaCompiler, schemaDialect, unknownFormats } from '../src/index.js';
+import { KNOWN_FORMATS, SchemaCompiler, unknownFormats } from '../src/index.js';
 
 describe('schemas compile by their own dialect (DESIGN.md §5)', () => {
   const compiler = new SchemaCompiler();

@@ -5,11 +5,11 @@
  * @module
  */
 
+import { DEFAULT_SCHEMA_DIALECT, type SchemaDialect, schemaDialect } from '@xprotocol/json-schema-vocabulary';
 import { _compileArray } from './arrays.js';
 import { _alternatives } from './combinators.js';
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
-import { _detectDraft, type SchemaDraft } from './drafts.js';
 import { _expand, type _Flat, _hasOwnConstraints, _merge, _typeAllowed } from './flat.js';
 import { _GrammarBuilder } from './grammar-builder.js';
 import { _check, _jsonEqual } from './instance-check.js';
@@ -32,7 +32,7 @@ export interface CompiledGrammar {
   /** One line per narrowed/widened/ignored keyword: `<JSON pointer>: <what and why>`. */
   readonly warnings: readonly string[];
   /** The dialect the schema was read as. */
-  readonly draft: SchemaDraft;
+  readonly draft: SchemaDialect;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -42,7 +42,7 @@ class Compiler implements _Ctx {
   readonly g: _GrammarBuilder;
   readonly options: ResolvedCompileOptions;
   readonly index: _RefIndex;
-  readonly draft: SchemaDraft;
+  readonly draft: SchemaDialect;
   readonly ws: string;
   exact = true;
   readonly warnings: string[] = [];
@@ -56,9 +56,16 @@ class Compiler implements _Ctx {
   constructor(schema: unknown, options: ResolvedCompileOptions) {
     this.options = options;
     this.g = new _GrammarBuilder(options.maxRules);
-    this.draft = _detectDraft(schema);
+    const dialect = schemaDialect(schema);
+    this.draft = dialect ?? DEFAULT_SCHEMA_DIALECT;
     this.index = new _RefIndex(schema, this.draft);
     this.ws = _ws(this.g, options.maxWhitespace);
+    if (dialect === undefined) {
+      const named = (schema as { $schema?: unknown }).$schema;
+      this.warn(
+        `/$schema: ${JSON.stringify(named)} is not a dialect this compiler knows; read as ${this.draft}`,
+      );
+    }
   }
 
   private warn(line: string): void {

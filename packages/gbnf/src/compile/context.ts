@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { SchemaDraft } from './drafts.js';
+import type { SchemaDialect } from '@xprotocol/json-schema-vocabulary';
 import type { _GrammarBuilder } from './grammar-builder.js';
 import type { ResolvedCompileOptions } from './options.js';
 import type { _Loc, _RefIndex } from './refs.js';
@@ -13,7 +13,7 @@ export interface _Ctx {
   readonly g: _GrammarBuilder;
   readonly options: ResolvedCompileOptions;
   readonly index: _RefIndex;
-  readonly draft: SchemaDraft;
+  readonly draft: SchemaDialect;
   /** The `ws` rule name. */
   readonly ws: string;
   /** Records that the grammar accepts less than the schema at `ptr` (sound narrowing). */

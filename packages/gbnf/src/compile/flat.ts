@@ -3,6 +3,7 @@
  * its `anyOf` branch) is expanded, then merged per JSON type into one {@link _Flat}.
  * @module
  */
+import { CONSTRAINING_KEYWORDS } from '@xprotocol/json-schema-vocabulary';
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
 import { _jsonEqual, _typeOf } from './instance-check.js';
@@ -87,37 +88,30 @@ export function _hasOwnConstraints(o: Record<string, unknown>): boolean {
   return false;
 }
 
+// Keywords that constrain the instance at this location by themselves: every constraining keyword
+// of the vocabulary except the in-place applicators and references (`_expand` resolves those), and
+// the modifiers that say nothing alone (`minContains`/`maxContains` refine `contains`; `nullable`
+// widens `type`); plus this compiler's internal negation keywords.
 const OWN_KEYWORDS = [
-  'type',
-  'enum',
-  'const',
-  'multipleOf',
-  'maximum',
-  'exclusiveMaximum',
-  'minimum',
-  'exclusiveMinimum',
-  'maxLength',
-  'minLength',
-  'pattern',
-  'format',
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'maxItems',
-  'minItems',
-  'uniqueItems',
-  'contains',
-  'maxProperties',
-  'minProperties',
-  'required',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'dependencies',
-  'dependentRequired',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
+  ...[...CONSTRAINING_KEYWORDS].filter(
+    (k) =>
+      ![
+        'allOf',
+        'anyOf',
+        'oneOf',
+        'not',
+        'if',
+        'then',
+        'else',
+        'dependentSchemas',
+        '$ref',
+        '$dynamicRef',
+        '$recursiveRef',
+        'minContains',
+        'maxContains',
+        'nullable',
+      ].includes(k),
+  ),
   '$$notIn',
   '$$notPattern',
   '$$notFormat',

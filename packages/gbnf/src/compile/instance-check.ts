@@ -4,7 +4,7 @@
  * `undefined` when it cannot decide; callers treat `undefined` as "leave it out" (narrowing).
  * @module
  */
-import { _CONSTRAINING_KEYWORDS } from './drafts.js';
+import { CONSTRAINING_KEYWORDS } from '@xprotocol/json-schema-vocabulary';
 import { _child, type _Loc, type _RefIndex } from './refs.js';
 
 /** @internal Deep equality of two JSON values (objects compared without key order). */
@@ -87,7 +87,7 @@ export function _check(value: unknown, loc: _Loc, index: _RefIndex, depth = 0): 
   const o = s as Record<string, unknown>;
   let r: V = true;
   for (const k of Object.keys(o)) {
-    if (!_CONSTRAINING_KEYWORDS.has(k)) continue;
+    if (!CONSTRAINING_KEYWORDS.has(k)) continue;
     if (HANDLED.has(k) || k === 'then' || k === 'else') continue;
     if (k === 'format' && typeof value !== 'string' && typeof value !== 'number') continue;
     r = and(r, undefined);

@@ -6,9 +6,9 @@
  * an inexact format, …) makes the negation fail with `NOT_NEGATABLE`.
  * @module
  */
+import { CONSTRAINING_KEYWORDS } from '@xprotocol/json-schema-vocabulary';
 import { GbnfCompileError } from './compile-error.js';
 import type { _Ctx } from './context.js';
-import { _CONSTRAINING_KEYWORDS } from './drafts.js';
 import { _EXACT_STRING_FORMATS } from './formats.js';
 import { _child, type _Loc } from './refs.js';
 
@@ -36,7 +36,7 @@ export function _negate(ctx: _Ctx, loc: _Loc, depth = 0): unknown {
   const neg = (sub: unknown, ...segs: (string | number)[]) =>
     _negate(ctx, _child(loc, sub, ...segs), depth + 1);
   for (const k of Object.keys(o).sort()) {
-    if (!_CONSTRAINING_KEYWORDS.has(k) || handled.has(k)) continue;
+    if (!CONSTRAINING_KEYWORDS.has(k) || handled.has(k)) continue;
     handled.add(k);
     const v = o[k];
     switch (k) {

@@ -4,13 +4,13 @@
  * would need another document is a {@link GbnfCompileError} (`REMOTE_REF`).
  * @module
  */
-import { GbnfCompileError } from './compile-error.js';
 import {
-  _ARRAY_SCHEMA_KEYWORDS,
-  _MAP_SCHEMA_KEYWORDS,
-  _SINGLE_SCHEMA_KEYWORDS,
-  type SchemaDraft,
-} from './drafts.js';
+  ARRAY_SUBSCHEMA_KEYWORDS,
+  MAP_SUBSCHEMA_KEYWORDS,
+  type SchemaDialect,
+  SINGLE_SUBSCHEMA_KEYWORDS,
+} from '@xprotocol/json-schema-vocabulary';
+import { GbnfCompileError } from './compile-error.js';
 
 /** @internal A schema with where it sits: its JSON pointer and its base URI. */
 export interface _Loc {
@@ -34,9 +34,9 @@ export class _RefIndex {
   private readonly anchors = new Map<string, _Loc>();
   readonly dynamic: boolean;
   readonly root: _Loc;
-  private readonly draft: SchemaDraft;
+  private readonly draft: SchemaDialect;
 
-  constructor(root: unknown, draft: SchemaDraft) {
+  constructor(root: unknown, draft: SchemaDialect) {
     this.draft = draft;
     let dynamic = false;
     const rootBase = this.idOf(root, DEFAULT_BASE) ?? DEFAULT_BASE;
@@ -65,31 +65,23 @@ export class _RefIndex {
         this.anchors.set(`${stripHash(base)}#${o.$anchor}`, { ...loc, base });
       if (typeof o.$dynamicAnchor === 'string' || o.$recursiveAnchor === true) dynamic = true;
       const here = { ...loc, base };
-      for (const k of _SINGLE_SCHEMA_KEYWORDS) if (k in o) walk(child(here, o[k], k));
-      for (const k of _MAP_SCHEMA_KEYWORDS) {
+      // `items` (one schema, or an array before 2020-12) is in both lists; `dependencies` entries that
+      // are name arrays are skipped by `walk` like any non-schema.
+      for (const k of SINGLE_SUBSCHEMA_KEYWORDS)
+        if (k in o && !Array.isArray(o[k])) walk(child(here, o[k], k));
+      for (const k of MAP_SUBSCHEMA_KEYWORDS) {
         const m = o[k];
         if (m && typeof m === 'object' && !Array.isArray(m)) {
           for (const [name, sub] of Object.entries(m)) walk(child(here, sub, k, name));
         }
       }
-      for (const k of _ARRAY_SCHEMA_KEYWORDS) {
+      for (const k of ARRAY_SUBSCHEMA_KEYWORDS) {
         const a = o[k];
         if (Array.isArray(a)) {
           a.forEach((sub, i) => {
             walk(child(here, sub, k, i));
           });
         }
-      }
-      const items = o.items;
-      if (Array.isArray(items)) {
-        items.forEach((sub, i) => {
-          walk(child(here, sub, 'items', i));
-        });
-      } else if (items !== undefined) walk(child(here, items, 'items'));
-      const deps = o.dependencies;
-      if (deps && typeof deps === 'object' && !Array.isArray(deps)) {
-        for (const [name, sub] of Object.entries(deps))
-          if (!Array.isArray(sub)) walk(child(here, sub, 'dependencies', name));
       }
     };
     walk(this.root);

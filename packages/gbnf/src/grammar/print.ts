@@ -77,11 +77,6 @@ function printClass(negated: boolean, ranges: readonly CharRange[]): string {
   return `${s}]`;
 }
 
-/** The GBNF spelling of code point `cp` inside a literal (`inClass` false) or a class. */
-export function _escapeGbnfChar(cp: number, inClass: boolean): string {
-  return escapeChar(cp, inClass);
-}
-
 function escapeChar(cp: number, inClass: boolean): string {
   switch (cp) {
     case 0x09:
