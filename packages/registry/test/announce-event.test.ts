@@ -66,6 +66,18 @@ describe('announce vector (test/vectors/announce.json)', () => {
     expect(createHash('sha256').update(preimage, 'utf8').digest('hex'), 'announce vector id').toBe(e.id);
   });
 
+  it('docs/protocol.md §10.3 shows the same vector', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../../docs/protocol.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### 10.3 The announce'));
+    const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map(
+      (m) => JSON.parse(m[1] as string) as unknown,
+    );
+    expect(blocks, 'the payload and the event of the announce vector').toEqual([
+      VECTOR.payload,
+      VECTOR.event,
+    ]);
+  });
+
   it('readAnnounce accepts the vector and returns its keys and payload', () => {
     const read = readAnnounce(VECTOR.event, nodeSignatures);
     expect(read).toEqual({
