@@ -27,7 +27,7 @@ import {
   type QualityScore,
   type QualityThresholds,
 } from '@xprotocol/semantic';
-import { isValidKind, type Refusal, type SchemaContract } from '@xprotocol/translate';
+import { isContractKind, type Refusal, type SchemaContract } from '@xprotocol/translate';
 import { ANNOUNCE_KIND } from '@xprotocol/wire';
 import { RegistryError } from './errors.js';
 import type { Registry } from './registry.js';
@@ -160,7 +160,7 @@ export function buildAnnouncePayload(
         `mcp_sources[${i}].transport: expected "stdio" | "sse" | "streamable_http", got ${JSON.stringify(s.transport)}`,
       );
     }
-    if (!isValidKind(s.namespace)) {
+    if (!isContractKind(s.namespace)) {
       throw new RegistryError(
         'INVALID_ANNOUNCE',
         `mcp_sources[${i}].namespace: expected a namespace, got ${JSON.stringify(s.namespace)}`,

@@ -7,8 +7,8 @@
  */
 import {
   capabilityMatches,
+  isContractKind,
   isValidGrant,
-  isValidKind,
   type SchemaContract,
   serializeContract,
 } from '@xprotocol/translate';
@@ -73,7 +73,7 @@ export function parseCatalogRequest(payload: unknown): CatalogRequest {
     if (
       typeof p.cursor !== 'string' ||
       !p.cursor.startsWith(CURSOR_PREFIX) ||
-      !isValidKind(p.cursor.slice(CURSOR_PREFIX.length))
+      !isContractKind(p.cursor.slice(CURSOR_PREFIX.length))
     ) {
       throw new RegistryError(
         'INVALID_CATALOG_REQUEST',

@@ -8,7 +8,7 @@
 import {
   bumpVersion,
   compareContracts,
-  isValidKind,
+  isContractKind,
   type SchemaContract,
   serializeContract,
   type VersionBump,
@@ -100,7 +100,7 @@ export class Registry {
     const incoming = new Map<string, SchemaContract>();
     const conflicts: { kind: string; owner: string }[] = [];
     for (const contract of contracts) {
-      if (!isValidKind(contract.kind)) {
+      if (!isContractKind(contract.kind)) {
         throw new RegistryError(
           'INVALID_CONTRACT',
           `${source}: expected contracts with valid kinds, got ${JSON.stringify(contract.kind)}`,

@@ -8,7 +8,7 @@
 import { _cloneJson, _preview } from './_json-util.js';
 import type { ContractLike } from './contract.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import { isValidKind } from './kind.js';
+import { isContractKind } from './kind.js';
 
 /** An MCP tool definition as `tools/list` lists it. */
 export interface McpToolDefinition {
@@ -40,7 +40,7 @@ export function contractToMcpTool(
   contract: ContractLike,
   options: { name: string; endpoint: string },
 ): { ok: true; tool: McpToolDefinition } | { ok: false; reason: string } {
-  if (!isValidKind(contract.kind))
+  if (!isContractKind(contract.kind))
     return { ok: false, reason: `kind: expected a valid kind, got ${_preview(contract.kind)}` };
   const payload = contract.payload;
   if (!isJsonObject(payload)) {

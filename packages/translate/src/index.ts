@@ -49,7 +49,7 @@ export { TranslateError, type TranslateErrorCode } from './errors.js';
 export { isJsonObject, type JsonObject, type JsonSchema, type JsonValue } from './json.js';
 export {
   assertNamespace,
-  isValidKind,
+  isContractKind,
   type KindResult,
   MAX_KIND_LENGTH,
   promptKind,

@@ -4,19 +4,22 @@
  * inside a tool name become `_`. The `xp.` namespace is reserved for the protocol's own kinds.
  * @module
  */
+import { isValidKind } from '@xprotocol/crypto';
 import { isReservedKind } from '@xprotocol/wire';
 import { _preview } from './_json-util.js';
 import { TranslateError } from './errors.js';
 
-/** Longest kind accepted, in characters (a kind is ASCII). Longer kinds are refused. */
+/** Longest kind of a contract, in characters (a kind is ASCII). Longer kinds are refused. */
 export const MAX_KIND_LENGTH = 255;
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
-const KIND = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
-
-/** True when `text` is a well-formed kind (segments of `[A-Za-z0-9_-]+`, at most {@link MAX_KIND_LENGTH}). */
-export function isValidKind(text: unknown): text is string {
-  return typeof text === 'string' && text.length <= MAX_KIND_LENGTH && KIND.test(text);
+/**
+ * True when `text` can be a contract's kind or namespace: a kind by the event grammar
+ * (`@xprotocol/crypto`'s `isValidKind`: dot-separated segments of `[A-Za-z0-9_-]+`) of at most
+ * {@link MAX_KIND_LENGTH} characters.
+ */
+export function isContractKind(text: unknown): text is string {
+  return isValidKind(text) && text.length <= MAX_KIND_LENGTH;
 }
 
 /** The response kind of a call kind: `{kind}.result` (seed §4.1). */
@@ -32,7 +35,7 @@ export function resultKind(kind: string): string {
  * assertNamespace('xp.tools'); // throws: the "xp" namespace is reserved
  */
 export function assertNamespace(namespace: unknown): asserts namespace is string {
-  if (!isValidKind(namespace)) {
+  if (!isContractKind(namespace)) {
     throw new TranslateError(
       'INVALID_NAMESPACE',
       `namespace: expected dot-separated segments of [A-Za-z0-9_-]+ (at most ${MAX_KIND_LENGTH} characters), got ${_preview(namespace)}`,

@@ -14,7 +14,7 @@
  */
 import type { ContractLike } from './contract.js';
 import { TranslateError } from './errors.js';
-import { isValidKind } from './kind.js';
+import { isContractKind } from './kind.js';
 
 /** Longest MCP tool name assigned. */
 export const MAX_MCP_TOOL_NAME = 64;
@@ -77,7 +77,7 @@ export function assignMcpToolNames(
   const pending: typeof sorted = [];
   const seen = new Set<string>();
   for (const contract of sorted) {
-    if (!isValidKind(contract.kind)) {
+    if (!isContractKind(contract.kind)) {
       refused.push({
         kind: String(contract.kind),
         reason: `not a valid kind: ${JSON.stringify(contract.kind)}`,

@@ -2,7 +2,7 @@ import { isReservedKind, RESERVED_KINDS } from '@xprotocol/wire';
 import { describe, expect, it } from 'vitest';
 import {
   assertNamespace,
-  isValidKind,
+  isContractKind,
   promptKind,
   resultKind,
   TranslateError,
@@ -43,8 +43,8 @@ describe('kinds (DESIGN.md §4 "kinds")', () => {
     expect(r.ok).toBe(false);
   });
   it('validates kinds segment by segment', () => {
-    expect(isValidKind('a.b-c.d_e')).toBe(true);
-    for (const bad of ['', '.a', 'a.', 'a..b', 'a b', 'a/b', 5]) expect(isValidKind(bad)).toBe(false);
+    expect(isContractKind('a.b-c.d_e')).toBe(true);
+    for (const bad of ['', '.a', 'a.', 'a..b', 'a b', 'a/b', 5]) expect(isContractKind(bad)).toBe(false);
   });
   it('reserves the xp namespace', () => {
     for (const kind of RESERVED_KINDS) expect(isReservedKind(kind)).toBe(true);

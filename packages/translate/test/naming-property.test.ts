@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidKind, type JsonObject, SchemaCompiler, translateSource } from '../src/index.js';
+import { isContractKind, type JsonObject, SchemaCompiler, translateSource } from '../src/index.js';
 
 // Property: whatever names a server sends, every tool is accounted for exactly once, kinds are
 // valid and distinct, and the outcome does not depend on the order of the tools.
@@ -29,7 +29,7 @@ describe('naming rule (property)', () => {
         );
         const kinds = out.contracts.map((c) => c.kind);
         expect(new Set(kinds).size).toBe(kinds.length);
-        for (const k of kinds) expect(isValidKind(k)).toBe(true);
+        for (const k of kinds) expect(isContractKind(k)).toBe(true);
         expect(out.contracts.length + out.refused.length).toBe(names.length);
         const reversed = seed % 2 === 0 ? [...tools].reverse() : [...tools.slice(1), ...tools.slice(0, 1)];
         const again = translateSource(

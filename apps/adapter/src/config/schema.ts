@@ -9,7 +9,7 @@
  * @module
  */
 import { isKeyString } from '@xprotocol/crypto';
-import { isValidCapability, isValidGrant, isValidKind } from '@xprotocol/translate';
+import { isContractKind, isValidCapability, isValidGrant } from '@xprotocol/translate';
 import { isReservedKind } from '@xprotocol/wire';
 import { z } from 'zod';
 
@@ -121,7 +121,7 @@ const namespace = () =>
   phrased(
     z
       .string()
-      .refine(isValidKind, { error: `expected ${NAMESPACE_PHRASE}`, abort: true })
+      .refine(isContractKind, { error: `expected ${NAMESPACE_PHRASE}`, abort: true })
       .refine((s) => !isReservedKind(s), {
         error: 'expected a namespace outside "xp", which is reserved for protocol kinds',
       })
@@ -134,7 +134,7 @@ const kind = () =>
   phrased(
     z
       .string()
-      .refine(isValidKind, { error: `expected ${KIND_PHRASE}` })
+      .refine(isContractKind, { error: `expected ${KIND_PHRASE}` })
       .meta({ pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' }),
     KIND_PHRASE,
   );
