@@ -1,8 +1,9 @@
 /**
- * The seed's own files (seed §3.1 and §3.2, copied verbatim into test/fixtures/config/).
- * §3.1's values are illustrations (DESIGN.md §5): its placeholder key and its `output: stdout`
- * beside a stdio MCP face are rightly refused; with those two fixed and the token variable set,
- * the file loads. §3.2 loads as written, warning that no `access` is configured.
+ * The specification's own example files (the full one and the minimal one, copied verbatim into
+ * test/fixtures/config/). The full file's values are illustrations (docs/design.md §13): its
+ * placeholder key and its `output: stdout` beside a stdio MCP face are rightly refused; with those
+ * two fixed and the token variable set, the file loads. The minimal file loads as written, warning
+ * that no `access` is configured.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ const FULL = 'test/fixtures/config/seed-3.1-full.yml';
 const MINIMAL = 'test/fixtures/config/seed-3.2-minimal.yml';
 const HOME = { homeDir: '/home/ada' };
 
-describe('seed §3.1, the full file as printed', () => {
+describe('the full example file, as printed', () => {
   it('is refused for its placeholder key, the stdout log beside a stdio face and the unset token', () => {
     const error = refusal(readFileSync(FULL, 'utf8'), { env: {}, ...HOME });
     expect(error.message.split('\n')).toEqual([
@@ -130,7 +131,7 @@ describe('seed §3.1, the full file as printed', () => {
   });
 });
 
-describe('seed §3.2, the minimal file', () => {
+describe('the minimal example file (docs/design.md §13)', () => {
   it('loads as written, with defaults, and warns that no access is configured', () => {
     const { config, warnings } = loadConfig(MINIMAL, { env: {}, ...HOME });
     expect(warnings).toHaveLength(1);

@@ -1,4 +1,4 @@
-// The end-to-end proof of issue #2: real relay, real adapters, real MCP server, real keys.
+// The end-to-end proof of the two-way bridge: real relay, real adapters, real MCP server, real keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FS_SERVER, Processes } from './support/processes.js';
 
@@ -64,7 +64,7 @@ const call = (kind: string, payload: unknown, key = client.path) =>
     '15000',
   ]);
 
-describe('issue #2 end to end', () => {
+describe('the two-way bridge end to end', () => {
   it('xprotocol-adapter call reads a file through relay → adapter B → server-filesystem', async () => {
     const { code, stdout, stderr } = await call('com.test.fs.read_text_file', {
       path: `${dataDir}/hello.txt`,

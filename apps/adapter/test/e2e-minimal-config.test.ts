@@ -1,7 +1,7 @@
-// Seed §3.2's minimal file "works as written" (DESIGN.md §5): it validates, starts, creates its
-// key file, warns that access is empty, and retries unreachable hosts with a clear message. The
-// relay URL is the one change: tests never reach outside this machine, so it points at a loopback
-// port where nothing listens; npm runs offline so `npx my-mcp-server` downloads nothing.
+// The minimal configuration file "works as written" (docs/design.md §13): it validates, starts,
+// creates its key file, warns that access is empty, and retries unreachable hosts with a clear
+// message. The relay URL is the one change: tests never reach outside this machine, so it points at
+// a loopback port where nothing listens; npm runs offline so `npx my-mcp-server` downloads nothing.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ mcp_sources:
     xprotocol_namespace: com.myorg.myserver
 `;
 
-describe('the seed §3.2 minimal configuration', () => {
+describe('the minimal configuration (docs/design.md §13)', () => {
   it('validates', async () => {
     const config = procs.file('minimal.yml', MINIMAL);
     const { code, stderr } = await procs.cli(['validate', '--config', config]);

@@ -1,6 +1,6 @@
 /**
- * The startup banner of seed §10: ✓ lines for the devserver, the adapter key, the local relay and
- * each wrapped MCP server, then an MCP client configuration snippet to paste.
+ * The startup banner of docs/design.md §14: ✓ lines for the devserver, the adapter key, the local
+ * relay and each wrapped MCP server, then an MCP client configuration snippet to paste.
  * @module
  */
 import type { SourceStatus } from '@xprotocol/mcp-adapter';

@@ -1,5 +1,5 @@
 /**
- * Hot reload (seed §10): watch the configuration file and call back when it changes.
+ * Hot reload (docs/design.md §14): watch the configuration file and call back when it changes.
  *
  * Polls the file's stat (inode, size, mtime, ctime), which also follows editors that save by
  * replacing the file. The comparison starts from a stat the caller took *before* it read the file

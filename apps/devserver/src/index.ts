@@ -2,7 +2,7 @@
  * `@xprotocol/devserver` — the XProtocol dev bundle beside its `xprotocol-devserver` bin: a local
  * relay with a SQLite event store, the adapter (built on `@xprotocol/mcp-adapter`'s programmatic
  * API) pointed at it, a pretty event log, hot reload, the `--demo` round trip and the
- * `--mcp-proxy` MCP face. Dev only: not for production (seed §10).
+ * `--mcp-proxy` MCP face. Dev only: not for production (docs/design.md §14).
  * @module
  */
 export { type BannerInfo, formatBanner } from './banner.js';

@@ -1,5 +1,5 @@
 /**
- * Where the devserver keeps its files by default (DESIGN.md §5): everything under
+ * Where the devserver keeps its files by default (docs/devserver.md): everything under
  * `~/.xprotocol/devserver/`, and the local relay on `ws://127.0.0.1:8765`. `--demo` uses none of
  * these: it works in a temporary directory and removes it.
  * @module

@@ -39,7 +39,7 @@ describe('paths', () => {
 });
 
 describe('formatBanner', () => {
-  it('prints the seed §10 lines and the Claude Code snippet', () => {
+  it('prints the banner lines (docs/design.md §14) and the Claude Code snippet', () => {
     const lines = formatBanner(
       {
         adapterKey: 'ed25519:abc',

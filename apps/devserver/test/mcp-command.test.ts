@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe('xprotocol-devserver --mcp-command', () => {
-  it('prints the seed §10 banner on stderr and nothing on stdout; the default-allow warning stays visible', () => {
+  it('prints the banner (docs/design.md §14) on stderr and nothing on stdout; the default-allow warning stays visible', () => {
     expect(dev.stderr).toContain('✓ XProtocol DevServer started');
     expect(dev.stderr).toMatch(/✓ Wrapped MCP server: com\.demo\.fs \(\d+ tools\)/);
     expect(dev.stderr).toContain(`(${sandbox.path('.xprotocol/devserver/adapter.key')})`);

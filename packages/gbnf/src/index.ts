@@ -1,5 +1,5 @@
 /**
- * `@xprotocol/gbnf` — JSON Schema → GBNF compiler and a GBNF toolkit (issue #3).
+ * `@xprotocol/gbnf` — JSON Schema → GBNF compiler and a GBNF toolkit.
  * @module
  */
 

@@ -1,5 +1,5 @@
 /**
- * Who may call what (DESIGN.md §4 "access"): deny by default; a grant gives a signing key a list
+ * Who may call what (docs/design.md §4): deny by default; a grant gives a signing key a list
  * of capabilities, where `a.b.*` matches `a.b.x` and deeper but not `a.b`, and `*` matches all.
  * `default: allow` opens the endpoint to every key (the adapter warns about it at startup).
  * Delegation chains from `trusted_issuers` come with a later issue; until then only direct grants

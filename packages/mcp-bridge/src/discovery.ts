@@ -1,5 +1,5 @@
 /**
- * HTTP discovery (seed §7.3, DESIGN.md §4 "discovery"): an endpoint serves
+ * HTTP discovery (docs/design.md §10): an endpoint serves
  * `GET /.well-known/xprotocol-endpoint` (who it is: its keys and relays) and `GET /xp/schemas`
  * (its catalog, paged); `xp://host[:port]` resolves through the well-known document over HTTPS,
  * or plain HTTP for loopback hosts only.

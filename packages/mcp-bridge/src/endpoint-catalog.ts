@@ -32,8 +32,8 @@ export interface EndpointCatalog {
    */
   page(request: unknown): CatalogPage;
   /**
-   * Ranked matches for an `xp.schema.describe` query (seed §4.6); throws an error whose message
-   * says what is wrong with the query.
+   * Ranked matches for an `xp.schema.describe` query (docs/design.md §7); throws an error whose
+   * message says what is wrong with the query.
    */
   describe(query: unknown): { kind: string; relevance: number; use_when: string }[];
 }

@@ -1,13 +1,13 @@
 /**
  * Direction 2: the MCP face. Each configured XProtocol endpoint's catalog becomes MCP tools
- * (seed §4.2 with DESIGN.md's naming rule: namespace stripped, sanitized, prefixed, long or taken
- * names hashed, every name persisted so a refresh never renames a tool); a `tools/call` is sealed,
- * sent through the relays and answered with the endpoint's result.
+ * (docs/design.md §3: namespace stripped, sanitized, prefixed, long or taken names hashed, every
+ * name persisted so a refresh never renames a tool); a `tools/call` is sealed, sent through the
+ * relays and answered with the endpoint's result.
  *
- * Errors follow DESIGN.md's channel rule: arguments that do not match the schema, and an endpoint's
- * `SCHEMA_VIOLATION`, come back as a tool result with `isError: true` (the model can correct
- * itself); every other XProtocol error is a JSON-RPC error with the code of seed §5.3 and the
- * XProtocol code in `error.data.xp_code`.
+ * Errors follow the channel rule of docs/design.md §8: arguments that do not match the schema, and
+ * an endpoint's `SCHEMA_VIOLATION`, come back as a tool result with `isError: true` (the model can
+ * correct itself); every other XProtocol error is a JSON-RPC error with the code of docs/design.md
+ * §8 and the XProtocol code in `error.data.xp_code`.
  * @module
  */
 import {
@@ -84,7 +84,8 @@ export interface McpFaceOptions {
   instructions?: string;
   /**
    * Add the `search_tools` tool, which finds tools for a task without loading every schema
-   * (issue #4). Default true; skipped (with a warning) when a real tool already has the name.
+   * (docs/design.md §7). Default true; skipped (with a warning) when a real tool already has the
+   * name.
    */
   searchTool?: boolean;
   logger?: BridgeLogger;

@@ -1,5 +1,5 @@
 /**
- * Tool search over a live catalog (issue #4, seed §4.6 mechanism 3): a `@xprotocol/semantic`
+ * Tool search over a live catalog (docs/design.md §7, search): a `@xprotocol/semantic`
  * `ToolIndex` kept in step with a set of documents — the endpoint's contracts for
  * `xp.schema.describe`, the MCP face's tools for `search_tools`. `sync` adds, replaces and removes
  * only what changed, so a refresh of a large catalog stays cheap.

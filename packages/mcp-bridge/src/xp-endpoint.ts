@@ -1,7 +1,7 @@
 /**
  * Direction 1: the XProtocol endpoint in front of the wrapped MCP servers.
  *
- * Every event addressed to the adapter runs the checks of DESIGN.md §4 in this order:
+ * Every event addressed to the adapter runs the checks of docs/protocol.md §4 in this order:
  * size/shape → id → signature → dedupe → freshness → kind lookup → authority → rate limit →
  * decrypt → schema, and only then the upstream `tools/call`. What fails early never reaches the
  * MCP server. Refusals that could serve as an oracle or an amplifier (bad shape, id, signature or
@@ -330,7 +330,7 @@ export class XpEndpoint {
     } catch (error) {
       return this.#answerError(event, xpError('SCHEMA_VIOLATION', (error as Error).message));
     }
-    // Catalog pages are public (DESIGN.md §4 "plaintext kinds"): signed, not encrypted.
+    // Catalog pages are public (docs/protocol.md §10.1): signed, not encrypted.
     const nowSeconds = Math.floor(this.#now() / 1000);
     const answer = signEvent(
       createEventTemplate({

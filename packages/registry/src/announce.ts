@@ -39,7 +39,7 @@ export interface AnnounceMcpSource {
   /** For `sse` / `streamable_http`; disclosed without credentials. */
   readonly url?: string | undefined;
   readonly namespace: string;
-  /** Seed §4.6 per-source thresholds (defaults 0.40 / 0.20). */
+  /** Per-source thresholds (docs/design.md §7; defaults 0.40 / 0.20). */
   readonly description_quality_threshold?: number | undefined;
   readonly description_quality_floor?: number | undefined;
   /**

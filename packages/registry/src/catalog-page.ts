@@ -1,5 +1,5 @@
 /**
- * `xp.schema.catalog` pages (DESIGN.md §4 "catalog"): the endpoint's contracts sorted by kind,
+ * `xp.schema.catalog` pages (docs/design.md §10): the endpoint's contracts sorted by kind,
  * paged by a cursor that names the last kind already sent. Pages are deterministic: the same
  * catalog and request give the same bytes. A cursor stays meaningful across catalog changes (the
  * next page starts after that kind, whatever was added or removed before it).
@@ -21,7 +21,7 @@ export const DEFAULT_CATALOG_LIMIT = 50;
 export const MAX_CATALOG_LIMIT = 500;
 /**
  * Most UTF-8 bytes of contracts per page: 1 MiB keeps a page well inside an event's plaintext
- * (about 2.9 MiB, DESIGN.md §5); a page always carries at least one contract.
+ * (about 2.9 MiB, docs/protocol.md §2.4); a page always carries at least one contract.
  */
 export const DEFAULT_CATALOG_MAX_BYTES = 1_048_576;
 

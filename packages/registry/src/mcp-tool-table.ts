@@ -1,6 +1,6 @@
 /**
- * The MCP face's tool table (seed §7.1 "mcp_tool_name → server + tool", "mcp_tool_name → kind";
- * DESIGN.md §4 "MCP tool names"). Each source — an `xprotocol_sources` endpoint (Direction 2), or
+ * The MCP face's tool table (docs/design.md §10: MCP tool name → source and tool, and back;
+ * names by docs/design.md §3). Each source — an `xprotocol_sources` endpoint (Direction 2), or
  * a wrapped `mcp_sources` entry when the MCP face also aggregates them — lists contracts; the
  * table names them with translate's rule, keeps names already assigned (a {@link NameStore}), and
  * maps every name back to its source and kind.

@@ -1,5 +1,5 @@
 /**
- * Where assigned MCP tool names persist (DESIGN.md §4 "MCP tool names": assigned names are kept in
+ * Where assigned MCP tool names persist (docs/design.md §3: assigned names are kept in
  * the state database so a refresh never renames a tool). {@link MemoryNameStore} serves tests.
  * @module
  */

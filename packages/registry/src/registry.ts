@@ -1,8 +1,8 @@
 /**
- * The live catalog (seed §7.1, §7.2): kind → contract, kind → the MCP source and tool (or prompt)
- * behind it, and the refresh diff with versions from translate's rule (Appendix B) persisted in a
- * {@link VersionStore}. One registry holds every `mcp_sources` entry of an adapter; each refresh
- * replaces one source's contracts.
+ * The live catalog (docs/design.md §10): kind → contract, kind → the MCP source and tool (or
+ * prompt) behind it, and the refresh diff with versions from translate's rule (Appendix B)
+ * persisted in a {@link VersionStore}. One registry holds every `mcp_sources` entry of an adapter;
+ * each refresh replaces one source's contracts.
  * @module
  */
 import {
@@ -45,7 +45,7 @@ export interface RefreshDiff {
   changed: ChangedKind[];
   /** Kinds this source offered that another source already serves; they were not taken. */
   conflicts: { kind: string; owner: string }[];
-  /** True when anything was added, removed or changed (publish a new announce, seed §7.2). */
+  /** True when anything was added, removed or changed (publish a new announce, docs/design.md §10). */
   readonly dirty: boolean;
 }
 
@@ -212,7 +212,7 @@ export class Registry {
     return this.#entries.get(kind)?.origin;
   }
 
-  /** The kind of an MCP tool of a source (reverse lookup, seed §7.1). */
+  /** The kind of an MCP tool of a source (reverse lookup, docs/design.md §10). */
   kindOfTool(source: string, tool: string): string | undefined {
     return this.#byTool.get(_toolKey(source, tool));
   }

@@ -1,8 +1,8 @@
 /**
- * Where schema versions persist (DESIGN.md §5: versions depend on history, so they live in the
- * state database). The interface is small so the bridge can put it on its SQLite state database;
- * {@link MemoryVersionStore} serves tests and short-lived processes. Methods may be synchronous
- * or return promises.
+ * Where schema versions persist (docs/design.md §12: versions depend on history, so they live in
+ * the state database). The interface is small so the bridge can put it on its SQLite state
+ * database; {@link MemoryVersionStore} serves tests and short-lived processes. Methods may be
+ * synchronous or return promises.
  * @module
  */
 

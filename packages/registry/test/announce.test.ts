@@ -63,7 +63,7 @@ const INPUT = {
   ],
 };
 
-describe('xp.endpoint.announce payload (seed §6.3, §4.6)', () => {
+describe('xp.endpoint.announce payload (docs/protocol.md §10.3)', () => {
   it('discloses sources, counts and low-quality schemas', async () => {
     const payload = buildAnnouncePayload(INPUT, await fixture());
     expect(Object.keys(payload)).toEqual([

@@ -31,7 +31,7 @@ function collect(
   throw new Error('paging did not end');
 }
 
-describe('xp.schema.catalog pages (DESIGN.md §4 "catalog")', async () => {
+describe('xp.schema.catalog pages (docs/design.md §10)', async () => {
   const registry = new Registry();
   const { tools } = recorded('cloudflare__mcp-server-cloudflare.json');
   await registry.refreshSource('cloudflare', translate('cloudflare', 'com.test.cf', tools));

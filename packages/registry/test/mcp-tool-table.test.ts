@@ -20,7 +20,7 @@ const WEATHER = {
   schemaFilter: ['weather.current.get', 'weather.forecast.get'],
 };
 
-describe('MCP tool table (seed §7.1, DESIGN.md §4 "MCP tool names")', () => {
+describe('MCP tool table (docs/design.md §10, §3)', () => {
   it('names, describes and resolves the seed weather example; schema_filter applies', async () => {
     const table = new McpToolTable({ sha256 });
     const update = await table.setSource(WEATHER, weather);

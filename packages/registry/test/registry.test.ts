@@ -18,7 +18,7 @@ const LIST = tool('list_directory', 'List a directory', {
   properties: { path: { type: 'string' } },
 });
 
-describe('Registry (seed §7.1, §7.2)', () => {
+describe('Registry (docs/design.md §10)', () => {
   it('maps kind → contract, kind → source + tool, and (source, tool) → kind', async () => {
     const registry = new Registry();
     const diff = await registry.refreshSource(

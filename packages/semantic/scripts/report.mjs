@@ -48,7 +48,7 @@ if (json) {
     `# Description quality and annotations — ${rows.length} tools, ${new Set(rows.map((r) => r.server)).size} servers`,
   );
   out();
-  out('## Score distribution (seed §4.6, five indicators × 0.2)');
+  out('## Score distribution (docs/design.md §7, five indicators × 0.2)');
   for (const fifths of [0, 1, 2, 3, 4, 5]) {
     const n = rows.filter((r) => r.quality.fifths === fifths).length;
     const bar = '█'.repeat(Math.round((n / rows.length) * 60));

@@ -1,7 +1,7 @@
 /**
- * Auto-generated semantic annotations (seed §4.6 mechanism 1): intent verbs, data subjects,
- * domain, related schemas and use / do-not-use sentences, derived deterministically from the tool
- * name, its description and its sibling tools in the same namespace.
+ * Auto-generated semantic annotations (docs/design.md §7, annotations): intent verbs, data
+ * subjects, domain, related schemas and use / do-not-use sentences, derived deterministically from
+ * the tool name, its description and its sibling tools in the same namespace.
  * @module
  */
 import { _verbLemma } from './_lemma.js';
@@ -21,7 +21,7 @@ export interface ToolLike {
   readonly inputSchema?: unknown;
 }
 
-/** The `semantic` field of a schema contract (seed §4.6). */
+/** The `semantic` field of a schema contract (docs/design.md §7). */
 export interface SemanticAnnotations {
   /** The verb of the name first, then its group's intent vocabulary. */
   readonly intent_verbs: readonly string[];
@@ -35,7 +35,7 @@ export interface SemanticAnnotations {
   readonly use_when: string;
   /** When it should not, naming the sibling to use instead where there is one. */
   readonly do_not_use_when: string;
-  /** The description quality score of seed §4.6 ({@link descriptionQualityScore}). */
+  /** The description quality score of docs/design.md §7 ({@link descriptionQualityScore}). */
   readonly description_quality_score: number;
   /**
    * `true` when every field was generated; `false` once `schema_overrides` replaced any field
@@ -372,10 +372,11 @@ function _dataSubjects(p: _Profile): string[] {
 }
 
 /**
- * Generates the semantic annotations of one tool (seed §4.6). `siblings` are the other tools of
- * the same source (the tool itself, if present, is skipped by name); `namespace` is the source's
- * XProtocol namespace. `overrides` (`schema_overrides.<tool>.semantic`) replace generated fields,
- * and then `auto_generated` is `false`. Deterministic: the order of `siblings` does not matter.
+ * Generates the semantic annotations of one tool (docs/design.md §7). `siblings` are the other
+ * tools of the same source (the tool itself, if present, is skipped by name); `namespace` is the
+ * source's XProtocol namespace. `overrides` (`schema_overrides.<tool>.semantic`) replace generated
+ * fields, and then `auto_generated` is `false`. Deterministic: the order of `siblings` does not
+ * matter.
  * @example
  * const tools = [{ name: 'read_file' }, { name: 'write_file' }, { name: 'list_directory' }];
  * annotateTool(tools[0], tools, 'com.acme.filesystem').related_schemas;

@@ -1,5 +1,5 @@
 /**
- * `xp.schema.describe` (seed §4.6 mechanism 3): the Phase 1 discovery query — free-text intent
+ * `xp.schema.describe` (docs/design.md §7, search): the Phase 1 discovery query — free-text intent
  * and/or `domain`, `data_subjects`, `intent_verbs` — answered with ranked kinds, relevance scores
  * and `use_when` excerpts. A pure function over a {@link ToolIndex} whose ids are schema kinds.
  * @module

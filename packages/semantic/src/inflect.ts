@@ -1,6 +1,6 @@
 /**
- * A small English noun inflector for data subjects (`opportunity` ↔ `opportunities`, seed §4.6):
- * irregular plurals, Latin and Greek plurals common in software, `-y`/`-ies`, `-s`/`-es`,
+ * A small English noun inflector for data subjects (`opportunity` ↔ `opportunities`, docs/design.md
+ * §7): irregular plurals, Latin and Greek plurals common in software, `-y`/`-ies`, `-s`/`-es`,
  * `-f`/`-ves`, and uncountable nouns that have one form. Lowercase in, lowercase out.
  * @module
  */

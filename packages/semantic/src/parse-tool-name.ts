@@ -1,6 +1,6 @@
 /**
- * The tool-name verb parser shared by capability inference (`@xprotocol/translate`, seed §4.3)
- * and the semantic annotations (seed §4.6): one reading of a name, one answer.
+ * The tool-name verb parser shared by capability inference (`@xprotocol/translate`, docs/design.md
+ * §4) and the semantic annotations (docs/design.md §7): one reading of a name, one answer.
  * @module
  */
 import { splitIdentifier } from './identifier.js';

@@ -1,7 +1,8 @@
 /**
- * `description_quality_score` (seed §4.6 mechanism 1 and 2): five indicators worth 0.2 each,
- * computed in integer fifths so that every implementation reading the published word lists (README
- * "Description quality") gets the same number, and `findings` that say how to fix each failure.
+ * `description_quality_score` (docs/design.md §7, annotations and description quality): five
+ * indicators worth 0.2 each, computed in integer fifths so that every implementation reading the
+ * published word lists (README "Description quality") gets the same number, and `findings` that say
+ * how to fix each failure.
  * @module
  */
 import { _verbLemma } from './_lemma.js';
@@ -10,7 +11,7 @@ import { pluralize, singularize } from './inflect.js';
 import { parseToolName } from './parse-tool-name.js';
 import { WEAK_VERBS } from './verbs.js';
 
-/** The five indicators of seed §4.6, in table order. */
+/** The five indicators of docs/design.md §7, in table order. */
 export type QualityIndicator =
   | 'length'
   | 'action_verb'
@@ -128,8 +129,8 @@ export const USAGE_GUIDANCE_PATTERNS: readonly RegExp[] = Object.freeze([
 ]);
 
 /**
- * Vague filler: a description fails `no_vague_phrases` when it matches one of these (seed §4.6:
- * "does something", "handles", "manages"), case-insensitive, on word boundaries.
+ * Vague filler: a description fails `no_vague_phrases` when it matches one of these (docs/design.md
+ * §7: "does something", "handles", "manages"), case-insensitive, on word boundaries.
  */
 export const VAGUE_PHRASE_PATTERNS: readonly RegExp[] = Object.freeze([
   /\b(?:does|do|doing) (?:something|stuff|things|anything)\b/i,
@@ -220,7 +221,7 @@ const FINDINGS: Readonly<
 };
 
 /**
- * Scores a tool description by the five indicators of seed §4.6 (length ≥ 50 characters, an
+ * Scores a tool description by the five indicators of docs/design.md §7 (length ≥ 50 characters, an
  * action verb, a data-subject noun, "when to use" guidance, no vague filler), 0.2 each. An empty
  * or whitespace-only description scores 0 with every indicator failed. Scores are computed in
  * integer fifths, so they are exactly `0`, `0.2`, `0.4`, `0.6`, `0.8` or `1`.
@@ -250,7 +251,7 @@ export function descriptionQualityScore(description: string, context?: QualityCo
   });
 }
 
-/** Per-source thresholds of seed §4.6 (`description_quality_threshold`, `description_quality_floor`). */
+/** Per-source thresholds (docs/design.md §7): `description_quality_threshold`, `description_quality_floor`. */
 export interface QualityThresholds {
   /** Warn below this score (default 0.40). */
   readonly description_quality_threshold?: number;
@@ -258,9 +259,9 @@ export interface QualityThresholds {
   readonly description_quality_floor?: number;
 }
 
-/** Default warn threshold of seed §4.6. */
+/** Default warn threshold of docs/design.md §7. */
 export const DEFAULT_QUALITY_THRESHOLD = 0.4;
-/** Default publication floor of seed §4.6. */
+/** Default publication floor of docs/design.md §7. */
 export const DEFAULT_QUALITY_FLOOR = 0.2;
 
 /** What a score means under a source's thresholds. */
@@ -306,7 +307,7 @@ export function classifyQualityScore(score: number, thresholds?: QualityThreshol
   return 'ok';
 }
 
-/** One entry of `low_quality_schemas` in `xp.endpoint.announce` (seed §4.6 mechanism 2). */
+/** One entry of `low_quality_schemas` in `xp.endpoint.announce` (docs/design.md §7, description quality). */
 export interface LowQualitySchema {
   /** The schema kind, `{namespace}.{tool}`. */
   readonly kind: string;

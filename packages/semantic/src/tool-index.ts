@@ -1,5 +1,5 @@
 /**
- * Tool search (seed §4.6 mechanism 3, issue #4): a BM25F index over a tool catalog — name,
+ * Tool search (docs/design.md §7, search): a BM25F index over a tool catalog — name,
  * annotations, description, parameter names and descriptions, namespace, and the topics of the
  * concept lexicon — with the identifier-aware tokenizer, stop words and Porter stemming
  * (`stemmer`), small boosts for a matching verb class and data subject, live add/remove, and

@@ -2,19 +2,19 @@
  * The verb vocabulary: which words are verbs in tool names and descriptions, which verb class each
  * one belongs to, and which intent verbs an annotation lists for it. These tables are public
  * documentation (README "Verb tables"): capability inference in `@xprotocol/translate` and the
- * semantic annotations of this package read the same tables (DESIGN.md §4, seed §4.3 and §4.6).
+ * semantic annotations of this package read the same tables (docs/design.md §4, §7).
  * @module
  */
 
 /**
- * The seven verb classes of seed §4.3 / §4.6: `read` (read, get, fetch, …), `list` (list, search,
- * find, query, …), `write` (create, write, add, insert, …), `update` (update, edit, modify,
+ * The seven verb classes of docs/design.md §4, §7: `read` (read, get, fetch, …), `list` (list,
+ * search, find, query, …), `write` (create, write, add, insert, …), `update` (update, edit, modify,
  * patch, …), `delete` (delete, remove, destroy, …), `execute` (execute, run, invoke, call, …),
  * `admin` (admin, manage, configure, …).
  */
 export type VerbClass = 'read' | 'list' | 'write' | 'update' | 'delete' | 'execute' | 'admin';
 
-/** The capability classes of DESIGN.md §4 (`{namespace}.{class}`); `list` and `update` fold in. */
+/** The capability classes of docs/design.md §4 (`{namespace}.{class}`); `list` and `update` fold in. */
 export type CapabilityClass = 'read' | 'write' | 'delete' | 'execute' | 'admin';
 
 /** Every verb class, in table order. */
@@ -29,8 +29,8 @@ export const VERB_CLASSES: readonly VerbClass[] = Object.freeze([
 ]);
 
 /**
- * The intent verbs of each class as seed §4.6 tabulates them (`admin`, absent from that table,
- * follows §4.3's `admin_*, manage_*, configure_*`).
+ * The intent verbs of each class as docs/design.md §7 tabulates them (`admin`, absent from that
+ * table, follows §4.3's `admin_*, manage_*, configure_*`).
  */
 export const CLASS_INTENT_VERBS: Readonly<Record<VerbClass, readonly string[]>> = Object.freeze({
   read: Object.freeze(['read', 'get', 'fetch', 'retrieve']),
@@ -493,7 +493,7 @@ export function verbClassOf(word: string): VerbClass | null {
 }
 
 /**
- * The capability class a verb class grants under DESIGN.md §4: list/search count as `read`,
+ * The capability class a verb class grants under docs/design.md §4: list/search count as `read`,
  * update counts as `write`; `null` (no verb) stays `null` so the caller can fall back to
  * `readOnlyHint`/`destructiveHint` and then `access`.
  * @example

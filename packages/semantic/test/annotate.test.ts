@@ -9,7 +9,7 @@ const GOLDEN = [
   { name: 'list_directory', description: 'List the files and directories at a path' },
 ];
 
-describe('annotateTool — golden example (issue #4, normative)', () => {
+describe('annotateTool — golden example (docs/design.md §7, normative)', () => {
   for (const [label, tools] of [
     ['with descriptions', GOLDEN],
     ['names only', GOLDEN.map((t) => ({ name: t.name }))],

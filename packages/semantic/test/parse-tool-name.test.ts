@@ -108,12 +108,12 @@ describe('verb tables', () => {
     });
     for (const weak of WEAK_VERBS) expect(seen.has(weak), `weak verb ${weak} is in a group`).toBe(true);
   });
-  it('keeps the seed §4.6 vocabulary in its classes', () => {
+  it('keeps the vocabulary of docs/design.md §7 in its classes', () => {
     for (const cls of VERB_CLASSES) {
       for (const verb of CLASS_INTENT_VERBS[cls]) expect(verbClassOf(verb), verb).toBe(cls);
     }
   });
-  it('maps verb classes onto capability classes (DESIGN.md §4)', () => {
+  it('maps verb classes onto capability classes (docs/design.md §4)', () => {
     expect(VERB_CLASSES.map((c) => capabilityClassOf(c))).toEqual([
       'read',
       'read',
@@ -125,7 +125,7 @@ describe('verb tables', () => {
     ]);
     expect(capabilityClassOf(null)).toBeNull();
   });
-  it('covers the seed §4.3 prefixes with the classes it infers', () => {
+  it('covers the verbs of docs/design.md §4 with the classes it infers', () => {
     const table: [string, string][] = [
       ['read', 'read'],
       ['get', 'read'],

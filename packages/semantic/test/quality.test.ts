@@ -12,7 +12,7 @@ import { loadServers } from './_corpus.js';
 const FIFTHS = [0, 0.2, 0.4, 0.6, 0.8, 1];
 
 describe('descriptionQualityScore', () => {
-  it('flags the golden handle_thing ("Handles the thing") as low quality (issue #4)', () => {
+  it('flags the golden handle_thing ("Handles the thing") as low quality (docs/design.md §7)', () => {
     const q = descriptionQualityScore('Handles the thing', { name: 'handle_thing' });
     expect(q.score).toBe(0.2);
     expect(q.indicators).toEqual({

@@ -1,5 +1,5 @@
 /**
- * Capability inference (seed §4.3, as DESIGN.md §4 settles it). First match wins:
+ * Capability inference (docs/design.md §4). First match wins:
  * 1. `schema_overrides.<tool>.required_capability`, always;
  * 2. the class of the tool name's verb (the shared verb parser: snake, camel, kebab);
  * 3. no verb match: `readOnlyHint: true` → `read`, `destructiveHint: true` → `delete`;

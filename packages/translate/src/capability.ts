@@ -1,5 +1,5 @@
 /**
- * Capabilities (DESIGN.md §4 "capabilities"): dotted strings; a grant `a.b.*` matches `a.b.x` and
+ * Capabilities (docs/design.md §4): dotted strings; a grant `a.b.*` matches `a.b.x` and
  * deeper but not `a.b`; `*` alone matches everything (allowed, but worth a warning).
  * @module
  */

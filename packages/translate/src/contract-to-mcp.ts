@@ -1,8 +1,9 @@
 /**
- * Schema contract → MCP tool (seed §4.2, Direction 2): the name from {@link assignMcpToolNames},
- * the description with a provenance note `\n\n[XProtocol: {kind} via {endpoint}]`, `inputSchema` =
- * the payload. MCP requires tool arguments to be an object: a payload without `type` gets
- * `type: "object"` (the only change made); a payload of another type is refused.
+ * Schema contract → MCP tool (docs/design.md §3, Direction 2): the name from {@link
+ * assignMcpToolNames}, the description with a provenance note `\n\n[XProtocol: {kind} via
+ * {endpoint}]`, `inputSchema` = the payload. MCP requires tool arguments to be an object: a payload
+ * without `type` gets `type: "object"` (the only change made); a payload of another type is
+ * refused.
  * @module
  */
 import { _cloneJson, _preview } from './_json-util.js';

@@ -1,6 +1,6 @@
 /**
- * The schema contract (seed §4.1) and the MCP shapes it is made from. A contract is plain JSON;
- * its canonical form is {@link serializeContract}.
+ * The schema contract (docs/design.md §2) and the MCP shapes it is made from. A contract is plain
+ * JSON; its canonical form is {@link serializeContract}.
  * @module
  */
 import type { JsonObject, JsonSchema } from './json.js';
@@ -26,7 +26,7 @@ export interface McpPrompt {
   arguments?: { name: string; description?: string; required?: boolean }[];
 }
 
-/** Provenance of a contract made from an MCP tool (seed §4.1 `source`, DESIGN.md §5). */
+/** Provenance of a contract made from an MCP tool (docs/design.md §2, `source`). */
 export interface McpToolSource {
   type: 'mcp_adapter';
   /** The `mcp_sources[].name` of the configuration. */
@@ -40,7 +40,7 @@ export interface McpToolSource {
   execution?: JsonObject;
 }
 
-/** Provenance of a contract made from an MCP prompt (seed §4.5). */
+/** Provenance of a contract made from an MCP prompt (docs/design.md §6). */
 export interface McpPromptSource {
   type: 'mcp_adapter';
   mcp_server: string;
@@ -69,7 +69,7 @@ export interface SchemaContract {
   version: string;
   description: string;
   title?: string;
-  /** Semantic annotations (seed §4.6): from the annotator seam, overrides merged on top. */
+  /** Semantic annotations (docs/design.md §7): from the annotator seam, overrides merged on top. */
   semantic?: JsonObject;
   source: McpToolSource | McpPromptSource;
   /** The tool's `inputSchema`, copied as it is. */
@@ -82,7 +82,7 @@ export interface SchemaContract {
   gbnf_status: GrammarStatus;
 }
 
-/** The least a contract from a remote XProtocol endpoint must have to become an MCP tool (seed §4.2). */
+/** The least a contract from a remote XProtocol endpoint must have to become an MCP tool (docs/design.md §3). */
 export interface ContractLike {
   kind: string;
   description?: string;

@@ -1,7 +1,8 @@
 /**
  * The default wiring of the seams to the real packages: capability inference reads the verb with
- * `@xprotocol/semantic`'s `parseToolName` + `capabilityClassOf` (the one verb parser, DESIGN.md
- * §4); annotations come from its `annotateTool`; grammars from `@xprotocol/gbnf`'s `compileSchema`.
+ * `@xprotocol/semantic`'s `parseToolName` + `capabilityClassOf` (the one verb parser,
+ * docs/design.md §4); annotations come from its `annotateTool`; grammars from `@xprotocol/gbnf`'s
+ * `compileSchema`.
  * @module
  */
 import { compileSchema } from '@xprotocol/gbnf';
@@ -19,16 +20,16 @@ export const classifyToolName: ClassifyToolName = (name) =>
   capabilityClassOf(parseToolName(name).verbClass) ?? undefined;
 
 /**
- * Annotates a tool with `@xprotocol/semantic`'s `annotateTool` (seed §4.6): intent verbs, data
- * subjects, domain, related schemas, use / do-not-use sentences, description quality score.
+ * Annotates a tool with `@xprotocol/semantic`'s `annotateTool` (docs/design.md §7): intent verbs,
+ * data subjects, domain, related schemas, use / do-not-use sentences, description quality score.
  */
 export const semanticAnnotate: Annotate = ({ tool, siblings, namespace, override }) =>
   annotateTool(tool, siblings, namespace, override as SemanticOverrides | undefined) as unknown as JsonObject;
 
 /**
- * Compiles a payload schema to GBNF with `@xprotocol/gbnf`'s `compileSchema` (seed §4.4), default
- * options: where it cannot be exact it narrows (every document the grammar accepts is valid) and
- * says so in `warnings`; it throws `GbnfCompileError` when it cannot compile at all.
+ * Compiles a payload schema to GBNF with `@xprotocol/gbnf`'s `compileSchema` (docs/design.md §5),
+ * default options: where it cannot be exact it narrows (every document the grammar accepts is
+ * valid) and says so in `warnings`; it throws `GbnfCompileError` when it cannot compile at all.
  */
 export const gbnfCompileGrammar: CompileGrammar = (schema) => {
   const compiled = compileSchema(schema);

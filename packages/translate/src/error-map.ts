@@ -22,7 +22,7 @@ export const JSONRPC_INTERNAL_ERROR = -32603;
 /** The MCP SDKs' request-timeout code (`ErrorCode.RequestTimeout`). */
 export const MCP_REQUEST_TIMEOUT = -32001;
 
-/** The JSON-RPC code and fixed message of each XP code (seed §5.3 table; the last three ours). */
+/** The JSON-RPC code and fixed message of each XP code (docs/design.md §8 table; the last three ours). */
 export const XP_TO_JSONRPC: Readonly<Record<XpErrorCode, { code: number; message: string }>> = Object.freeze({
   AUTHORIZATION_INSUFFICIENT: {
     code: JSONRPC_INVALID_REQUEST,
@@ -82,9 +82,9 @@ export type McpErrorFace =
 /**
  * Maps an XP error payload to the MCP face (Direction 2). `SCHEMA_VIOLATION` becomes a tool result
  * with `isError: true` so the model can correct its arguments (MCP 2025-11-25); every other code
- * becomes a JSON-RPC error with the seed §5.3 code and message and `data.xp_code`. The endpoint's
- * own message travels in `data.xp_message` (for `UPSTREAM_ERROR` it is the JSON-RPC message itself:
- * "forwarded MCP error message").
+ * becomes a JSON-RPC error with the code and message of docs/design.md §8 and `data.xp_code`. The
+ * endpoint's own message travels in `data.xp_message` (for `UPSTREAM_ERROR` it is the JSON-RPC
+ * message itself: "forwarded MCP error message").
  * @example
  * xpErrorToMcp({ code: 'NOT_FOUND', message: 'no kind com.x.y' }).channel; // 'jsonrpc_error'
  */

@@ -1,5 +1,5 @@
 /**
- * Kinds (DESIGN.md §4 "kinds"; seed §4.1, §4.5): `{namespace}.{tool}`, `{kind}.result`,
+ * Kinds (docs/protocol.md §10.1; docs/design.md §2, §6): `{namespace}.{tool}`, `{kind}.result`,
  * `{namespace}.prompt.{name}`. A kind is dot-separated segments of `[A-Za-z0-9_-]+`; `.` and `/`
  * inside a tool name become `_`. The `xp.` namespace is reserved for the protocol's own kinds.
  * @module
@@ -22,7 +22,7 @@ export function isContractKind(text: unknown): text is string {
   return isValidKind(text) && text.length <= MAX_KIND_LENGTH;
 }
 
-/** The response kind of a call kind: `{kind}.result` (seed §4.1). */
+/** The response kind of a call kind: `{kind}.result` (docs/design.md §2). */
 export function resultKind(kind: string): string {
   return `${kind}.result`;
 }
@@ -78,8 +78,8 @@ export function toolSegment(name: unknown): SegmentResult {
 export type KindResult = { ok: true; kind: string } | { ok: false; reason: string };
 
 /**
- * The kind of an MCP tool: `{namespace}.{segment}` (seed §4.1). The namespace must already be
- * valid ({@link assertNamespace}).
+ * The kind of an MCP tool: `{namespace}.{segment}` (docs/design.md §2). The namespace must already
+ * be valid ({@link assertNamespace}).
  * @example
  * toolKind('com.acme.filesystem', 'read_file'); // { ok: true, kind: 'com.acme.filesystem.read_file' }
  */
@@ -90,7 +90,7 @@ export function toolKind(namespace: string, toolName: unknown): KindResult {
 }
 
 /**
- * The kind of an MCP prompt: `{namespace}.prompt.{segment}` (seed §4.5).
+ * The kind of an MCP prompt: `{namespace}.prompt.{segment}` (docs/design.md §6).
  * @example
  * promptKind('com.acme.docs', 'summarize'); // { ok: true, kind: 'com.acme.docs.prompt.summarize' }
  */

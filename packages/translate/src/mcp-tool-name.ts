@@ -1,5 +1,5 @@
 /**
- * MCP tool names for contracts (Direction 2; DESIGN.md §4 "MCP tool names"):
+ * MCP tool names for contracts (Direction 2; docs/design.md §3):
  * 1. take the kind; strip the contract's namespace when it declares one (`source.namespace`);
  * 2. replace every character outside `[A-Za-z0-9_-]` with `_`;
  * 3. prepend `mcp_tool_prefix` unless the name already starts with it;

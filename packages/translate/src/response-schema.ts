@@ -1,5 +1,5 @@
 /**
- * Response payload schemas (DESIGN.md §4 "response payload"): a tool's response is the MCP
+ * Response payload schemas (docs/design.md §2): a tool's response is the MCP
  * `CallToolResult` as the server returned it; `structuredContent` follows the tool's
  * `outputSchema`. A prompt's response is the `GetPromptResult`.
  * @module

@@ -1,5 +1,5 @@
 /**
- * Tool results as response payloads (DESIGN.md §4 "response payload"): the response to a call is
+ * Tool results as response payloads (docs/design.md §2): the response to a call is
  * the MCP `CallToolResult` as the server returned it — `content`, `structuredContent`, `isError`
  * (and `_meta`). Direction 1 turns an upstream result into the payload; Direction 2 turns a
  * payload back into the result the MCP client receives. Fields MCP does not define are dropped,

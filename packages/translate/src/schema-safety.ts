@@ -1,17 +1,19 @@
 /**
- * Schema safety (seed §8.5 "schema poisoning"; docs/translation.md "Safety limits"). Every schema
- * a tool brings is checked before it is published; each refusal names the JSON pointer at fault.
+ * Schema safety (docs/design.md §11 "schema poisoning"; docs/translation.md "Safety limits"). Every
+ * schema a tool brings is checked before it is published; each refusal names the JSON pointer at
+ * fault.
  *
  * Refused: values that are not JSON (undefined, functions, NaN, class instances, sparse arrays),
- * unsafe integers and lone surrogates (events refuse them, DESIGN.md §4), the keys `__proto__`,
- * `constructor` and `prototype` anywhere, nesting deeper than `maxDepth`, a serialization larger
- * than `maxBytes`, any reference that is not local to the document (`$ref` other than `#…`),
- * references that do not resolve, embedded schema resources (a non-fragment `$id` below the root),
- * and **unguarded recursion**: a cycle of references and in-place applicators (`allOf`, `anyOf`,
- * `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`) that returns to the same schema without
- * stepping into a child value. Such a schema describes nothing finite and sends validators and
- * grammar compilers into endless loops. Guarded recursion — a tree whose node refers to itself
- * through `properties`/`items` — is ordinary JSON Schema and is allowed (reported as `recursive`).
+ * unsafe integers and lone surrogates (events refuse them, docs/protocol.md §2), the keys
+ * `__proto__`, `constructor` and `prototype` anywhere, nesting deeper than `maxDepth`, a
+ * serialization larger than `maxBytes`, any reference that is not local to the document (`$ref`
+ * other than `#…`), references that do not resolve, embedded schema resources (a non-fragment `$id`
+ * below the root), and **unguarded recursion**: a cycle of references and in-place applicators
+ * (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`) that returns to the
+ * same schema without stepping into a child value. Such a schema describes nothing finite and sends
+ * validators and grammar compilers into endless loops. Guarded recursion — a tree whose node refers
+ * to itself through `properties`/`items` — is ordinary JSON Schema and is allowed (reported as
+ * `recursive`).
  * @module
  */
 import { schemaDialect } from '@xprotocol/json-schema-vocabulary';

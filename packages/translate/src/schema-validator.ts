@@ -1,5 +1,5 @@
 /**
- * Compiling schemas with ajv by their own dialect (DESIGN.md §5, §6): no `$schema` or 2020-12 →
+ * Compiling schemas with ajv by their own dialect (docs/design.md §13): no `$schema` or 2020-12 →
  * `Ajv2020`; 2019-09 → `Ajv2019`; draft-07 and draft-06 → `Ajv` (draft-06 meta-schema added);
  * draft-04 → `ajv-draft-04`. Formats come from `ajv-formats`. Real servers use formats no
  * standard defines (`int32`, `json`, …): ajv runs with `strict: false`, so an unknown format or

@@ -1,8 +1,8 @@
 /**
- * The seams where other packages plug into a translation: semantic annotations (seed §4.6, from
- * `@xprotocol/semantic`), the GBNF grammar (seed §4.4, from `@xprotocol/gbnf`) and the verb parser
- * behind capability inference (DESIGN.md §4: one parser, shared with `semantic`). Each is a plain
- * function so a caller (or a test) can supply its own.
+ * The seams where other packages plug into a translation: semantic annotations (docs/design.md §7,
+ * from `@xprotocol/semantic`), the GBNF grammar (docs/design.md §5, from `@xprotocol/gbnf`) and the
+ * verb parser behind capability inference (docs/design.md §4: one parser, shared with `semantic`).
+ * Each is a plain function so a caller (or a test) can supply its own.
  * @module
  */
 import type { CompiledGrammar } from '@xprotocol/gbnf';
@@ -30,9 +30,9 @@ export interface AnnotateInput {
 }
 
 /**
- * Produces the `semantic` field of a contract (seed §4.6). Must be deterministic and return plain
- * JSON. The translator also merges the operator's override on top of the result (overrides always
- * win) and then sets `auto_generated: false` when the result carries that flag.
+ * Produces the `semantic` field of a contract (docs/design.md §7). Must be deterministic and return
+ * plain JSON. The translator also merges the operator's override on top of the result (overrides
+ * always win) and then sets `auto_generated: false` when the result carries that flag.
  */
 export type Annotate = (input: AnnotateInput) => JsonObject;
 

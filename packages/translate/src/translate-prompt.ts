@@ -1,7 +1,8 @@
 /**
- * One MCP prompt → one schema contract (seed §4.5): kind `{namespace}.prompt.{name}`, the payload
- * an object of the prompt's string arguments (the required ones required, nothing else allowed),
- * the response the MCP `GetPromptResult`. Fetching a prompt reads it: the capability class is `read`.
+ * One MCP prompt → one schema contract (docs/design.md §6): kind `{namespace}.prompt.{name}`, the
+ * payload an object of the prompt's string arguments (the required ones required, nothing else
+ * allowed), the response the MCP `GetPromptResult`. Fetching a prompt reads it: the capability
+ * class is `read`.
  * @module
  */
 import { _preview } from './_json-util.js';

@@ -1,9 +1,9 @@
 /**
- * Per-source translation (DESIGN.md §5: annotations and related schemas need the sibling tools).
- * Every tool of the source ends up in exactly one of: `contracts`, `refused` (with a reason) or
- * `excluded` (not in `tool_allowlist`).
+ * Per-source translation (docs/design.md §2: annotations and related schemas need the sibling
+ * tools). Every tool of the source ends up in exactly one of: `contracts`, `refused` (with a
+ * reason) or `excluded` (not in `tool_allowlist`).
  *
- * Names (DESIGN.md §4 "kinds"): `.` and `/` in a tool name become `_`. When several tools map to
+ * Names (docs/protocol.md §10.1): `.` and `/` in a tool name become `_`. When several tools map to
  * the same kind, the one whose name needed no mapping keeps it and the others are refused; if none
  * or several are unmapped, all of them are refused. A name sent twice refuses both. The outcome
  * does not depend on the order of the tools.
@@ -41,9 +41,9 @@ export interface TranslateSourceInput {
   readonly allowlist?: readonly string[] | undefined;
   /** The adapter's version, recorded in every contract's `source.adapter_version`. */
   readonly adapterVersion: string;
-  /** Seed §4.6 `description_quality_threshold` (warn below; default 0.40). */
+  /** `description_quality_threshold` (docs/design.md §7): warn below; default 0.40. */
   readonly descriptionQualityThreshold?: number | undefined;
-  /** Seed §4.6 `description_quality_floor` (refuse below; default 0.20). */
+  /** `description_quality_floor` (docs/design.md §7): refuse below; default 0.20. */
   readonly descriptionQualityFloor?: number | undefined;
 }
 

@@ -1,7 +1,7 @@
 /**
- * One MCP tool → one schema contract (seed §4.1). The steps, in order: shape of the tool, kind
- * (naming rule), schema safety (§8.5) of `inputSchema` and `outputSchema`, both compile in ajv by
- * their own dialect, operator override, capability (§4.3), response schema, semantic annotation
+ * One MCP tool → one schema contract (docs/design.md §2). The steps, in order: shape of the tool,
+ * kind (naming rule), schema safety (§8.5) of `inputSchema` and `outputSchema`, both compile in ajv
+ * by their own dialect, operator override, capability (§4.3), response schema, semantic annotation
  * (seam), grammar (seam). The first failing step refuses the tool with its reason.
  * @module
  */
@@ -25,7 +25,7 @@ import { SchemaCompiler, unknownFormats } from './schema-validator.js';
 import type { CompileGrammar, SiblingTool, TranslationSeams } from './seams.js';
 import type { Refusal, RefusalCode, TranslationWarning } from './translation-report.js';
 
-/** `schema_overrides.<tool>` (seed §3.1). */
+/** `schema_overrides.<tool>` (docs/config.md). */
 export interface ToolOverride {
   description?: string;
   title?: string;
@@ -50,9 +50,9 @@ export interface TranslateToolContext {
   /** Reuse one compiler across tools (it caches an ajv instance per dialect). */
   readonly compiler?: SchemaCompiler | undefined;
   /**
-   * Seed §4.6 description quality: below `floor` the tool is refused (`LOW_QUALITY`), below
-   * `threshold` it is published with a warning. Read from `semantic.description_quality_score`;
-   * without a score nothing is checked. Defaults 0.40 / 0.20.
+   * Description quality (docs/design.md §7): below `floor` the tool is refused (`LOW_QUALITY`),
+   * below `threshold` it is published with a warning. Read from
+   * `semantic.description_quality_score`; without a score nothing is checked. Defaults 0.40 / 0.20.
    */
   readonly quality?:
     | { readonly threshold?: number | undefined; readonly floor?: number | undefined }

@@ -26,7 +26,7 @@ export interface Refusal {
   pointer?: string;
   /** The kind the tool would have had, when the refusal came after its name was mapped. */
   kind?: string;
-  /** For `LOW_QUALITY`: the description quality score (seed §4.6). */
+  /** For `LOW_QUALITY`: the description quality score (docs/design.md §7). */
   description_quality_score?: number;
 }
 

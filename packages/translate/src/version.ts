@@ -1,5 +1,5 @@
 /**
- * Schema versions (seed Appendix B, DESIGN.md §5). A new contract is `1.0.0`. Against the previous
+ * Schema versions (docs/design.md §12). A new contract is `1.0.0`. Against the previous
  * contract of the same kind:
  * - **major** — anything that can reject a call the previous contract accepted: a required
  *   property added, a property removed, a type narrowed, an enum or const narrowed, a bound

@@ -9,7 +9,7 @@ import {
   isValidGrant,
 } from '../src/index.js';
 
-describe('capability matching (DESIGN.md §4 "capabilities")', () => {
+describe('capability matching (docs/design.md §4)', () => {
   it.each([
     ['com.acme.*', 'com.acme.read', true],
     ['com.acme.*', 'com.acme.fs.read', true],
@@ -33,7 +33,7 @@ describe('capability matching (DESIGN.md §4 "capabilities")', () => {
   });
 });
 
-describe('capability inference (seed §4.3 as DESIGN.md §4 settles it)', () => {
+describe('capability inference (docs/design.md §4)', () => {
   const ns = 'com.acme.filesystem';
   it.each([
     ['read_file', 'read'],

@@ -5,7 +5,7 @@ import { assignMcpToolNames, contractToMcpTool, mcpToolBaseName, TranslateError 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 const KEY = `ed25519:${'ab'.repeat(32)}`;
 
-describe('MCP tool names (DESIGN.md §4, Direction 2)', () => {
+describe('MCP tool names (docs/design.md §3, Direction 2)', () => {
   it('follows the seed examples', () => {
     expect(mcpToolBaseName({ kind: 'weather.current.get' }, 'weather_')).toBe('weather_current_get');
     expect(
@@ -74,7 +74,7 @@ describe('MCP tool names (DESIGN.md §4, Direction 2)', () => {
   });
 });
 
-describe('contract → MCP tool (seed §4.2)', () => {
+describe('contract → MCP tool (docs/design.md §3)', () => {
   const contract = {
     kind: 'weather.current.get',
     description: 'Get current weather conditions for a location',

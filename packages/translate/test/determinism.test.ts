@@ -75,7 +75,7 @@ function run(
   };
 }
 
-describe('determinism (DESIGN.md §7): shuffled key order → byte-identical output', () => {
+describe('determinism (docs/design.md §1): shuffled key order → byte-identical output', () => {
   it.each(servers.map((s, i) => [s.file, s, i] as const))(
     '%s, shuffled keys and tool order',
     (file, server, i) => {

@@ -12,7 +12,7 @@ import {
   xpErrorToMcp,
 } from '../src/index.js';
 
-// seed §5.3, row by row; the last three rows are DESIGN.md §4's additions
+// docs/design.md §8, row by row; the last three rows are this project's additions
 const TABLE = [
   ['AUTHORIZATION_INSUFFICIENT', JSONRPC_INVALID_REQUEST, 'Insufficient capability for this operation'],
   ['EXPIRED', JSONRPC_INVALID_REQUEST, 'Event has expired'],
@@ -24,7 +24,7 @@ const TABLE = [
   ['TOO_LARGE', JSONRPC_INTERNAL_ERROR, 'Payload exceeds the size limit'],
 ] as const;
 
-describe('XP error → MCP face (seed §5.3, DESIGN.md §4 "MCP error channel")', () => {
+describe('XP error → MCP face (docs/design.md §8)', () => {
   it('has the seed seven plus UPSTREAM_ERROR, TIMEOUT, TOO_LARGE', () => {
     expect([...XP_ERROR_CODES].sort()).toEqual(
       [

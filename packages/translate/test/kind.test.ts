@@ -10,8 +10,8 @@ import {
   toolSegment,
 } from '../src/index.js';
 
-describe('kinds (DESIGN.md §4 "kinds")', () => {
-  it('builds {namespace}.{tool} and {kind}.result (seed §4.1)', () => {
+describe('kinds (docs/protocol.md §10.1)', () => {
+  it('builds {namespace}.{tool} and {kind}.result (docs/design.md §2)', () => {
     expect(toolKind('com.acme.filesystem', 'read_file')).toEqual({
       ok: true,
       kind: 'com.acme.filesystem.read_file',
@@ -32,7 +32,7 @@ describe('kinds (DESIGN.md §4 "kinds")', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.reason).toContain(culprit);
   });
-  it('builds prompt kinds {namespace}.prompt.{name} (seed §4.5)', () => {
+  it('builds prompt kinds {namespace}.prompt.{name} (docs/design.md §6)', () => {
     expect(promptKind('com.acme.docs', 'summarize')).toEqual({
       ok: true,
       kind: 'com.acme.docs.prompt.summarize',

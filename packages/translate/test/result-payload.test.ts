@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callToolResultSchema, SchemaCompiler, toResponsePayload } from '../src/index.js';
 
-describe('tool results as response payloads (DESIGN.md §4 "response payload")', () => {
+describe('tool results as response payloads (docs/design.md §2)', () => {
   const compiler = new SchemaCompiler();
   const outputSchema = { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] };
   const schema = callToolResultSchema(outputSchema).schema;

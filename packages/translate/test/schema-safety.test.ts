@@ -8,7 +8,7 @@ function refusal(schema: unknown, base = '/inputSchema') {
   return r;
 }
 
-describe('schema safety (seed §8.5)', () => {
+describe('schema safety (docs/design.md §11)', () => {
   it('refuses remote references, naming the pointer', () => {
     for (const ref of ['https://evil.example/s.json', 'other.json#/x', '//host/x', 'urn:x:y']) {
       const r = refusal({ type: 'object', properties: { a: { $ref: ref } } });

@@ -2,7 +2,7 @@ import { schemaDialect } from '@xprotocol/json-schema-vocabulary';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_FORMATS, SchemaCompiler, unknownFormats } from '../src/index.js';
 
-describe('schemas compile by their own dialect (DESIGN.md §5)', () => {
+describe('schemas compile by their own dialect (docs/design.md §13)', () => {
   const compiler = new SchemaCompiler();
   it.each([
     [undefined, '2020-12'],

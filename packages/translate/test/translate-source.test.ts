@@ -10,7 +10,7 @@ import {
 } from '../src/index.js';
 import { loadServers } from './_data.js';
 
-// seed §4.1 input
+// the specification's read_file example (docs/design.md §2)
 const READ_FILE = {
   name: 'read_file',
   description: 'Read the contents of a file at the specified path',
@@ -30,7 +30,7 @@ const READ_FILE = {
 };
 const BASE = { name: 'filesystem', namespace: 'com.acme.filesystem', adapterVersion: '0.1.0' };
 
-describe('MCP tool → schema contract (seed §4.1)', () => {
+describe('MCP tool → schema contract (docs/design.md §2)', () => {
   it('translates the seed example field by field', () => {
     const out = translateSource({ ...BASE, tools: [READ_FILE] });
     expect(out.refused).toEqual([]);
@@ -50,7 +50,7 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
       'gbnf_grammar',
       'gbnf_status',
     ]);
-    // the default annotator is @xprotocol/semantic's annotateTool (seed §4.6)
+    // the default annotator is @xprotocol/semantic's annotateTool (docs/design.md §7)
     expect(c.semantic).toMatchObject({ domain: 'filesystem', auto_generated: true });
     expect(c.semantic?.intent_verbs).toContain('read');
     expect(c.semantic?.data_subjects).toContain('file');
@@ -70,7 +70,7 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
     expect(c.response.kind).toBe('com.acme.filesystem.read_file.result');
     expect(c.error_response.kind).toBe('xp.error');
     expect(c.auth.required_capability).toBe('com.acme.filesystem.read');
-    // the default grammar compiler is @xprotocol/gbnf's compileSchema (seed §4.4)
+    // the default grammar compiler is @xprotocol/gbnf's compileSchema (docs/design.md §5)
     expect(c.gbnf_grammar).toMatch(/^root ::= /m);
     expect(c.gbnf_status).toEqual({ state: 'exact', warnings: [] });
     expect(
@@ -78,7 +78,7 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
         ?.gbnf_grammar,
     ).toEqual(c.gbnf_grammar);
   });
-  it('carries title, annotations, outputSchema and execution under source (DESIGN.md §5)', () => {
+  it('carries title, annotations, outputSchema and execution under source (docs/design.md §2)', () => {
     const tool = {
       name: 'get_weather',
       title: 'Weather',
@@ -120,7 +120,7 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
     expect(compiled.validate({ content: [], structuredContent: { t: 'x' } })).toBe(false);
     expect(compiled.validate({ structuredContent: { t: 1 } })).toBe(false); // content is required
   });
-  it('translates prompts to {namespace}.prompt.{name} (seed §4.5)', () => {
+  it('translates prompts to {namespace}.prompt.{name} (docs/design.md §6)', () => {
     const out = translateSource({
       ...BASE,
       tools: [],
@@ -144,7 +144,7 @@ describe('MCP tool → schema contract (seed §4.1)', () => {
   });
 });
 
-describe('naming and collisions (DESIGN.md §4 "kinds")', () => {
+describe('naming and collisions (docs/protocol.md §10.1)', () => {
   const schema = { type: 'object' };
   const description = 'Read the record named by the path. Use when the agent needs one record.';
   it('refuses tools whose names collide after mapping, whatever the order', () => {
@@ -194,7 +194,7 @@ describe('naming and collisions (DESIGN.md §4 "kinds")', () => {
   });
 });
 
-describe('source options (seed §3.1)', () => {
+describe('source options (docs/config.md)', () => {
   const tools = ['get_customer', 'create_order', 'update_status', 'delete_order', 'purge_cache'].map(
     (name) => ({ name, description: `${name} tool`, inputSchema: { type: 'object' } }),
   );
@@ -262,7 +262,7 @@ describe('source options (seed §3.1)', () => {
   });
 });
 
-describe('description quality (seed §4.6)', () => {
+describe('description quality (docs/design.md §7)', () => {
   const vague = { name: 'handle_thing', description: '', inputSchema: { type: 'object' } };
   it('refuses publication below the floor, naming the score, and warns below the threshold', () => {
     const out = translateSource({ ...BASE, tools: [vague, READ_FILE] });
@@ -381,7 +381,7 @@ describe('seams', () => {
   });
 });
 
-describe('schema poisoning refusals carry the pointer (seed §8.5)', () => {
+describe('schema poisoning refusals carry the pointer (docs/design.md §11)', () => {
   it('refuses a remote $ref in inputSchema and in outputSchema', () => {
     const remote = { type: 'object', properties: { a: { $ref: 'https://evil.example/x.json' } } };
     const r1 = translateTool({ name: 't', inputSchema: remote }, BASE_CTX);

@@ -2,7 +2,7 @@
  * `xprotocol-adapter call --key FILE --relay URL --to ed25519:… --kind KIND --payload JSON
  * [--timeout-ms N]`: one signed, encrypted call through the relays.
  *
- * The recipient's X25519 key comes from its `xp.endpoint.announce`. Output (DESIGN.md §5): the
+ * The recipient's X25519 key comes from its `xp.endpoint.announce`. Output (docs/cli.md): the
  * answer's payload as JSON and exit 0; `{"error":{"code","message"}}` and exit 1; a tool result
  * with `isError: true` is printed as a payload with exit 3; usage errors exit 2.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The CLI's one error type and its exit codes (DESIGN.md §5): 0 success, 1 failure (a call that
+ * The CLI's one error type and its exit codes (docs/cli.md): 0 success, 1 failure (a call that
  * failed, a config that is wrong, a server that cannot start), 2 usage errors, 3 a tool result with
  * `isError: true`. The entry point is the only place that turns these into `process.exitCode`.
  * @module

@@ -1,6 +1,6 @@
 /**
- * Shell-style splitting of an upstream `command` into argv (DESIGN.md §5: split shell-style, never
- * run through a shell). The quoting rules are the POSIX shell's:
+ * Shell-style splitting of an upstream `command` into argv (docs/config.md: split shell-style,
+ * never run through a shell). The quoting rules are the POSIX shell's:
  * - blanks (space, tab, newline) separate words;
  * - `'…'` keeps everything literally;
  * - `"…"` keeps everything literally except `\"`, `\\`, `` \` ``, `\$` and backslash-newline

@@ -1,6 +1,6 @@
 /**
- * Rules that relate several values (DESIGN.md §4–5), checked on the raw interpolated values so
- * they are reported together with shape problems; each rule only looks at values of the right
+ * Rules that relate several values (docs/design.md §4, §13), checked on the raw interpolated values
+ * so they are reported together with shape problems; each rule only looks at values of the right
  * type (the shape check reports the others). Also emits the warnings: later-issue keys, public
  * binds, open or empty `access`, wildcard grants, keys that have no effect.
  * @module
@@ -13,7 +13,7 @@ import { splitCommandLine } from './command-line.js';
 
 type Obj = Record<string, unknown>;
 
-/** Capability classes a tool can infer (translate's `CapabilityClass`, DESIGN.md §4). */
+/** Capability classes a tool can infer (translate's `CapabilityClass`, docs/design.md §4). */
 const CAPABILITY_CLASSES = ['read', 'write', 'delete', 'execute', 'admin', 'access'];
 
 function _obj(v: unknown): Obj | undefined {

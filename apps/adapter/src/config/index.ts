@@ -1,6 +1,6 @@
 /**
- * The adapter's configuration: load and validate the YAML file (seed §3.1 plus `access`,
- * DESIGN.md §4–5) into a normalized {@link AdapterConfig}. docs/config.md lists every key.
+ * The adapter's configuration: load and validate the YAML file (docs/config.md; `access` by
+ * docs/design.md §4) into a normalized {@link AdapterConfig}. docs/config.md lists every key.
  * @module
  */
 

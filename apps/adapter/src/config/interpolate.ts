@@ -1,5 +1,5 @@
 /**
- * `${NAME}` interpolation of configuration strings (DESIGN.md §5). Every string value of the
+ * `${NAME}` interpolation of configuration strings (docs/config.md). Every string value of the
  * configuration goes through it before validation:
  * - `${NAME}` is the variable's value (set but empty gives `''`); unset is an error naming it;
  * - `${NAME:-default}` is the value, or `default` when the variable is unset or empty;

@@ -1,8 +1,8 @@
 /**
- * The shape of the YAML configuration file (seed §3.1 plus `access`, DESIGN.md §4–5), as a zod
- * schema. It checks each value on its own; rules that relate several values live in
- * `cross-checks.ts`. The same schema generates `config.schema.json` for editors
- * ({@link configJsonSchema}), so every key carries a description and its default.
+ * The shape of the YAML configuration file (docs/config.md; `access` by docs/design.md §4), as a
+ * zod schema. It checks each value on its own; rules that relate several values live in
+ * `cross-checks.ts`. The same schema generates `config.schema.json` for editors ({@link
+ * configJsonSchema}), so every key carries a description and its default.
  *
  * Values are validated after `${ENV}` interpolation. Each leaf schema is registered with the
  * phrase that completes "expected …" in messages (`_expectedPhrase`).
@@ -233,7 +233,7 @@ const semanticSchema = z
     ).describe('Example arguments.'),
   })
   .partial()
-  .describe('Semantic annotations that replace the generated ones (seed §4.6).');
+  .describe('Semantic annotations that replace the generated ones (docs/design.md §7).');
 
 const overrideSchema = z
   .strictObject({

@@ -1,6 +1,6 @@
 /**
- * The content of `xp.endpoint.announce` (seed §6.3 trust disclosure, §4.6 low-quality flags),
- * built by the registry from the configuration and the live catalog. URLs never carry
+ * The content of `xp.endpoint.announce` (docs/protocol.md §10.3: trust disclosure, low-quality
+ * flags), built by the registry from the configuration and the live catalog. URLs never carry
  * credentials; stdio commands and environments are not disclosed.
  * @module
  */

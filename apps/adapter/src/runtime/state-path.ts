@@ -1,6 +1,6 @@
 /**
  * Where the state database lives: `state_database` from the config, else
- * `~/.xprotocol/state/<ed25519 hex>.db` (DESIGN.md §5), so each identity has its own.
+ * `~/.xprotocol/state/<ed25519 hex>.db` (docs/config.md), so each identity has its own.
  * @module
  */
 import { mkdirSync } from 'node:fs';
