@@ -14,7 +14,10 @@ const MAX_SHARE = 0.15;
 
 const toolIds = new Set();
 const servers = [];
-for (const f of fs.readdirSync(serversDir).filter((f) => f.endsWith('.json')).sort()) {
+for (const f of fs
+  .readdirSync(serversDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const slug = f.slice(0, -'.json'.length);
   servers.push(slug);
   const j = JSON.parse(fs.readFileSync(path.join(serversDir, f), 'utf8'));
