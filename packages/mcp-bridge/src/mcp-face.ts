@@ -15,6 +15,8 @@ import {
   type ListToolsResult,
   ProtocolError,
   Server,
+  type ServerCapabilities,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { PublicIdentity } from '@xprotocol/crypto';
 import { McpToolTable } from '@xprotocol/registry';
@@ -27,9 +29,13 @@ import {
 import { xpError } from '@xprotocol/wire';
 import { compileArgumentValidator } from './argument-validator.js';
 import type { ArgumentCheck } from './endpoint-catalog.js';
+import { _gatewayCapabilities } from './gateway/gateway-capabilities.js';
+import { _GatewayRoutes } from './gateway/gateway-routes.js';
+import { _GatewaySession, type GatewayUpstream } from './gateway/gateway-session.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
 import { SchemaSearch } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
+import type { UpstreamTransport } from './upstream/upstream-session.js';
 import type { XpCaller } from './xp-caller.js';
 
 /** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
@@ -59,6 +65,19 @@ export interface LocalToolSource {
   contracts: () => readonly ContractLike[];
   /** Calls the upstream tool behind `kind` (arguments already validated). */
   call: (kind: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /**
+   * Passthrough: how each MCP client of the face gets its own session with the server, and the
+   * server's capabilities. With it the face forwards everything MCP carries (tools with progress,
+   * logging, sampling, elicitation and roots; resources; prompts; completions; cancellation;
+   * the server's JSON-RPC errors) instead of calling `call` (docs/architecture.md, "The MCP
+   * gateway").
+   */
+  gateway?: {
+    transport: UpstreamTransport;
+    capabilities: () => ServerCapabilities | undefined;
+    /** The server's own name of the tool behind `kind`. */
+    toolName: (kind: string) => string | undefined;
+  };
 }
 
 /** Options of {@link McpFace}. */
@@ -101,7 +120,7 @@ interface SourceState {
 
 /** An MCP server whose tools are XProtocol endpoints' schemas. */
 export class McpFace {
-  readonly server: Server;
+  #server: Server | undefined;
   readonly #o: McpFaceOptions;
   readonly #logger: BridgeLogger;
   readonly #sources = new Map<string, SourceState>();
@@ -116,39 +135,85 @@ export class McpFace {
   readonly #servers = new Set<Server>();
   #firstRefresh: Promise<void> | undefined;
   #listed = false;
+  /** Routing of aggregated prompts and resources (gateway mode), shared by every session. */
+  #routes: _GatewayRoutes | undefined;
 
   constructor(options: McpFaceOptions) {
     this.#o = options;
     this.#logger = options.logger ?? silentLogger;
     // The state database is the name store: a refresh or a restart never renames a tool.
     this.#table = new McpToolTable({ sha256: options.sha256, nameStore: options.state });
-    this.server = this.createServer();
+  }
+
+  /**
+   * The first session's server, made on first use (stdio serves exactly one client); made late
+   * so that in gateway mode it advertises what the upstreams offer once they are connected.
+   */
+  get server(): Server {
+    this.#server ??= this.createServer();
+    return this.#server;
   }
 
   /**
    * A new SDK `Server` speaking for this face: one per MCP session (each Streamable HTTP client
    * gets its own), all sharing the face's tools, names, search index and caller. `server` is the
-   * first one (stdio serves exactly one client). Closed servers are forgotten.
+   * first one (stdio serves exactly one client). Closed servers are forgotten. In gateway mode
+   * each one advertises what the upstreams offer now and forwards to them over sessions of its own.
    */
   createServer(): Server {
+    const upstreams = this.#gatewayUpstreams();
+    const capabilities =
+      upstreams.length > 0
+        ? _gatewayCapabilities(upstreams.map((u) => u.capabilities()))
+        : { tools: { listChanged: true } };
     const server = new Server(this.#o.serverInfo, {
-      capabilities: { tools: { listChanged: true } },
+      capabilities,
       ...(this.#o.instructions !== undefined && { instructions: this.#o.instructions }),
     });
+    let gateway: _GatewaySession | undefined;
+    if (upstreams.length > 0) {
+      // Names of aggregated prompts and resources need a key: the gateway sources share the adapter's.
+      this.#routes ??= new _GatewayRoutes(this.#o.localSources?.[0]?.key ?? '', this.#o.sha256);
+      gateway = new _GatewaySession({
+        server,
+        upstreams,
+        routes: this.#routes,
+        clientInfo: this.#o.serverInfo,
+        timeoutMs: this.#o.callTimeoutMs,
+        logger: this.#logger,
+      });
+      gateway.install(capabilities);
+    }
     server.setRequestHandler('tools/list', async () => {
       await this.ready();
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
       return { tools: this.tools() } as ListToolsResult;
     });
-    server.setRequestHandler('tools/call', async (request) => {
+    server.setRequestHandler('tools/call', async (request, ctx) => {
       await this.ready();
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
-      return (await this.#call(request.params.name, request.params.arguments ?? {})) as CallToolResult;
+      return (await this.#call(
+        request.params.name,
+        request.params.arguments ?? {},
+        gateway && { session: gateway, params: request.params as Record<string, unknown>, ctx },
+      )) as CallToolResult;
     });
     this.#servers.add(server);
-    server.onclose = () => this.#servers.delete(server);
+    server.onclose = () => {
+      this.#servers.delete(server);
+      void gateway?.close();
+    };
     return server;
+  }
+
+  /** The local sources forwarded as they are (gateway passthrough). */
+  #gatewayUpstreams(): GatewayUpstream[] {
+    return (this.#o.localSources ?? []).flatMap((local) =>
+      local.gateway
+        ? [{ name: local.name, transport: local.gateway.transport, capabilities: local.gateway.capabilities }]
+        : [],
+    );
   }
 
   /** Resolves once every source's catalog was fetched once (or failed); starts the fetch if needed. */
@@ -270,7 +335,11 @@ export class McpFace {
     return validate;
   }
 
-  async #call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async #call(
+    name: string,
+    args: Record<string, unknown>,
+    through?: { session: _GatewaySession; params: Record<string, unknown>; ctx: ServerContext },
+  ): Promise<Record<string, unknown>> {
     if (name === SEARCH_TOOL && this.#searchEnabled()) return this.#searchTools(args);
     const target = this.#table.resolve(name);
     if (!target) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
@@ -286,6 +355,15 @@ export class McpFace {
     if (target.type === 'mcp') {
       const local = this.#o.localSources?.find((l) => l.name === target.source);
       if (!local) throw new ProtocolError(-32603, `source ${target.source} is not running`);
+      const toolName = local.gateway?.toolName(target.kind);
+      if (through && toolName !== undefined) {
+        // Passthrough: the client's own session with the server; its errors come back unchanged.
+        return (await through.session.callTool(
+          local.name,
+          { ...through.params, name: toolName },
+          through.ctx,
+        )) as Record<string, unknown>;
+      }
       try {
         return await local.call(target.kind, args);
       } catch (error) {

@@ -28,6 +28,7 @@ import { ADAPTER_VERSION } from '../version.js';
 import { announcePayload } from './announce-payload.js';
 import { type AdapterLogger, createLogger } from './logger.js';
 import { McpSources } from './mcp-sources.js';
+import { upstreamTransportOf } from './source-translation.js';
 import { stateDatabasePath } from './state-path.js';
 
 /** Options of {@link startAdapter}. */
@@ -161,6 +162,12 @@ export async function startAdapter(
                   if (!tool || !upstream)
                     throw new Error(`${kind} is not served by ${source.name} right now`);
                   return upstream.callTool(tool.upstreamName, args, { timeoutMs: config.callTimeoutMs });
+                },
+                // Passthrough: each MCP client gets its own session with the server.
+                gateway: {
+                  transport: upstreamTransportOf(source),
+                  capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
+                  toolName: (kind: string) => sources.tool(kind)?.upstreamName,
                 },
               }))
             : [],

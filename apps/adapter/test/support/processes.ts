@@ -33,6 +33,20 @@ export const FS_SERVER = join(
   'index.js',
 );
 
+/** The MCP conformance fixture server of mcp-bridge (`<port>` for Streamable HTTP, `stdio`). */
+export const CONFORMANCE_FIXTURE = join(
+  here,
+  '..',
+  '..',
+  '..',
+  '..',
+  'packages',
+  'mcp-bridge',
+  'test',
+  'fixtures',
+  'conformance-server.mjs',
+);
+
 /** A free loopback port (bind to 0, note it, release it). */
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -85,6 +99,20 @@ export class Processes {
       });
     });
     return { child, logs };
+  }
+
+  /** Starts a Node script; resolves with its first stdout line (a server prints its URL there). */
+  async node(
+    script: string,
+    args: string[],
+    env?: NodeJS.ProcessEnv,
+  ): Promise<{ child: ChildProcess; firstLine: string }> {
+    const child = this.#spawn(script, args, env);
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
+    });
+    return { child, firstLine: firstLine.trim() };
   }
 
   /** Runs the adapter CLI to completion. */

@@ -73,6 +73,7 @@ export class UpstreamSession {
   #closed = false;
   #serverInfo: { name: string; version: string } | undefined;
   #instructions: string | undefined;
+  #lastCapabilities: unknown;
 
   constructor(options: UpstreamSessionOptions) {
     this.name = options.name;
@@ -90,6 +91,13 @@ export class UpstreamSession {
   /** The server's `instructions` from the last `initialize`. */
   get instructions(): string | undefined {
     return this.#instructions;
+  }
+
+  /** The server's capabilities from the last `initialize` (undefined before the first one). */
+  get serverCapabilities(): Record<string, unknown> | undefined {
+    return (this.#client?.getServerCapabilities() ?? this.#lastCapabilities) as
+      | Record<string, unknown>
+      | undefined;
   }
 
   /** True while a session is up. */
@@ -262,6 +270,7 @@ export class UpstreamSession {
     this.#nextAttemptAt = 0;
     this.#serverInfo = client.getServerVersion() as { name: string; version: string } | undefined;
     this.#instructions = client.getInstructions();
+    this.#lastCapabilities = client.getServerCapabilities();
     client.onclose = () => this.#drop(client, 'the connection closed');
     client.onerror = (error: Error) => {
       // A stream that is gone for good ends the session (and fails the calls waiting on it);

@@ -1,0 +1,114 @@
+// The official MCP conformance server suite (@modelcontextprotocol/conformance, pinned, `--suite
+// all`) against the conformance fixture directly, and through the adapter in gateway mode
+// (`expose: [mcp_sources]`) with the fixture as a stdio upstream and as a Streamable HTTP upstream.
+// A transparent gateway passes the same scenarios as the server itself. The three targets run in
+// parallel. The runner needs Node 22: npx fetches `node@22` and the runner from the npm registry.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConformanceRunner,
+  passing,
+  runConformance,
+  type ScenarioResult,
+} from './support/conformance-runner.js';
+import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+
+const procs = new Processes();
+const targets: Record<'direct' | 'stdio' | 'http', string> = { direct: '', stdio: '', http: '' };
+const SUITE_MS = 10 * 60_000;
+
+beforeAll(async () => {
+  const { url: relayUrl } = await procs.relay();
+  await procs.keygen('a.key');
+  const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0']);
+  targets.direct = fixture.firstLine;
+  for (const kind of ['stdio', 'http'] as const) {
+    const port = await freePort();
+    const source =
+      kind === 'stdio'
+        ? `    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`
+        : `    transport: streamable_http
+    url: ${fixture.firstLine}`;
+    const config = procs.file(
+      `${kind}.yml`,
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+${source}
+    xprotocol_namespace: com.test.conformance
+access:
+  grants: []
+mcp_server:
+  transport: streamable_http
+  port: ${port}
+  expose: [mcp_sources]
+state_database: ./${kind}-state.db
+logging:
+  level: warn
+  format: json
+`,
+    );
+    await procs.adapter(config);
+    targets[kind] = `http://127.0.0.1:${port}/mcp`;
+  }
+}, 120_000);
+afterAll(() => procs.close());
+
+/** Runs `runner` against the three targets at once. */
+async function runAll(runner: ConformanceRunner, label: string) {
+  const [direct, stdio, http] = await Promise.all(
+    (['direct', 'stdio', 'http'] as const).map((target) =>
+      runConformance(runner, targets[target], join(procs.dir, `${label}-${target}`), procs.dir, SUITE_MS),
+    ),
+  );
+  return { direct: direct!, stdio: stdio!, http: http! };
+}
+
+/** One line per target: scenarios without a failed check, and checks passed/failed. */
+function summary(label: string, results: Record<string, Map<string, ScenarioResult>>): string {
+  return Object.entries(results)
+    .map(([target, r]) => {
+      const checks = [...r.values()];
+      const passed = checks.reduce((n, c) => n + c.passed, 0);
+      const failed = checks.reduce((n, c) => n + c.failed, 0);
+      return `${label} ${target}: ${passing(r).length}/${r.size} scenarios, checks ${passed} passed / ${failed} failed`;
+    })
+    .join('\n');
+}
+
+/** What differs from the direct run, for a readable failure. */
+function differences(direct: Map<string, ScenarioResult>, through: Map<string, ScenarioResult>): string[] {
+  const out: string[] = [];
+  for (const name of new Set([...direct.keys(), ...through.keys()])) {
+    const d = direct.get(name);
+    const t = through.get(name);
+    if ((d?.failed === 0) !== (t?.failed === 0)) {
+      out.push(
+        `${name}: direct ${d ? `${d.passed}/${d.passed + d.failed}` : 'not run'}, through ${t ? `${t.passed}/${t.passed + t.failed} ${t.failures.join('; ')}` : 'not run'}`,
+      );
+    }
+  }
+  return out;
+}
+
+describe('the official MCP conformance suite, directly and through the gateway', () => {
+  it(
+    'conformance@0.1.16 --suite all: the same scenarios pass through the adapter (stdio and Streamable HTTP upstreams) as directly',
+    async () => {
+      const results = await runAll({ version: '0.1.16', args: ['--suite', 'all'] }, 'v0.1.16');
+      process.stderr.write(`${summary('conformance@0.1.16', results)}\n`);
+      const direct = passing(results.direct);
+      // The fixture implements the whole server surface of this suite.
+      expect(direct.length).toBeGreaterThanOrEqual(30);
+      expect(differences(results.direct, results.stdio)).toEqual([]);
+      expect(differences(results.direct, results.http)).toEqual([]);
+      expect(passing(results.stdio)).toEqual(direct);
+      expect(passing(results.http)).toEqual(direct);
+    },
+    SUITE_MS + 60_000,
+  );
+});

@@ -1,0 +1,260 @@
+// The MCP gateway end to end (`mcp_server.expose: [mcp_sources]`): the conformance fixture as the
+// upstream, once over stdio and once over Streamable HTTP, each wrapped by an adapter bin whose MCP
+// face an SDK client uses over Streamable HTTP. Resources, prompts, completion, logging, progress,
+// sampling, elicitation and roots cross both ways; the upstream's JSON-RPC errors are kept; two
+// clients with the same request ids never see each other's traffic; a client that goes away
+// mid-call has its call cancelled upstream.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+
+const procs = new Processes();
+const events = { stdio: join(procs.dir, 'events-stdio.jsonl'), http: join(procs.dir, 'events-http.jsonl') };
+const faces: Record<'stdio' | 'http', string> = { stdio: '', http: '' };
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  const { url: relayUrl } = await procs.relay();
+  await procs.keygen('a.key');
+  const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0'], { XP_FIXTURE_EVENTS: events.http });
+  for (const kind of ['stdio', 'http'] as const) {
+    const port = await freePort();
+    const source =
+      kind === 'stdio'
+        ? `    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    env:
+      XP_FIXTURE_EVENTS: "${events.stdio}"`
+        : `    transport: streamable_http
+    url: ${fixture.firstLine}`;
+    const config = procs.file(
+      `${kind}.yml`,
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+${source}
+    xprotocol_namespace: com.test.conformance
+access:
+  grants: []
+mcp_server:
+  transport: streamable_http
+  port: ${port}
+  expose: [mcp_sources]
+state_database: ./${kind}-state.db
+logging:
+  level: warn
+  format: json
+`,
+    );
+    await procs.adapter(config);
+    faces[kind] = `http://127.0.0.1:${port}/mcp`;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await procs.close();
+});
+
+interface Seen {
+  logs: { level: string; data: unknown }[];
+  updates: string[];
+}
+
+/** A client that answers sampling, elicitation and roots with its own name, and records what it is sent. */
+async function connect(kind: 'stdio' | 'http', name: string): Promise<{ client: Client; seen: Seen }> {
+  const seen: Seen = { logs: [], updates: [] };
+  const client = new Client(
+    { name, version: '0.0.0' },
+    { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } },
+  );
+  client.setRequestHandler('sampling/createMessage', async () => ({
+    role: 'assistant',
+    content: { type: 'text', text: `sampled by ${name}` },
+    model: 'test-model',
+  }));
+  client.setRequestHandler('elicitation/create', async () => ({
+    action: 'accept',
+    content: { username: name, email: `${name}@example.com` },
+  }));
+  client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: `file:///${name}`, name }] }));
+  client.setNotificationHandler('notifications/message', (n) => {
+    seen.logs.push(n.params as Seen['logs'][number]);
+  });
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
+    seen.updates.push(n.params.uri);
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(faces[kind])));
+  clients.push(client);
+  return { client, seen };
+}
+
+const text = (result: { content?: unknown }) => (result.content as { type: string; text: string }[])[0]!.text;
+
+async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function recorded(kind: 'stdio' | 'http'): { event: string; marker: string }[] {
+  if (!existsSync(events[kind])) return [];
+  return readFileSync(events[kind], 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { event: string; marker: string });
+}
+
+describe.each(['stdio', 'http'] as const)('the MCP gateway over a %s upstream', (kind) => {
+  it('advertises what the upstream offers and forwards resources, templates and subscriptions', async () => {
+    const { client, seen } = await connect(kind, `resources-${kind}`);
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      resources: { subscribe: true },
+      prompts: {},
+      logging: {},
+      completions: {},
+    });
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual([
+      'test://static-text',
+      'test://static-binary',
+      'test://watched-resource',
+    ]);
+    const textRead = await client.readResource({ uri: 'test://static-text' });
+    expect(textRead.contents).toEqual([
+      {
+        uri: 'test://static-text',
+        mimeType: 'text/plain',
+        text: 'This is the content of the static text resource.',
+      },
+    ]);
+    const binary = await client.readResource({ uri: 'test://static-binary' });
+    expect((binary.contents[0] as { blob: string }).blob).toMatch(/^iVBORw0KGgo/);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data']);
+    const templated = await client.readResource({ uri: 'test://template/42/data' });
+    expect(JSON.parse((templated.contents[0] as { text: string }).text)).toMatchObject({ id: '42' });
+    await client.subscribeResource({ uri: 'test://watched-resource' });
+    await until('notifications/resources/updated', () =>
+      seen.updates.includes('test://watched-resource') ? true : undefined,
+    );
+    await client.unsubscribeResource({ uri: 'test://watched-resource' });
+  });
+
+  it('forwards prompts and completion, and keeps the upstream JSON-RPC error as it was', async () => {
+    const { client } = await connect(kind, `prompts-${kind}`);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual([
+      'test_simple_prompt',
+      'test_prompt_with_arguments',
+      'test_prompt_with_embedded_resource',
+      'test_prompt_with_image',
+    ]);
+    const prompt = await client.getPrompt({
+      name: 'test_prompt_with_arguments',
+      arguments: { arg1: 'alpha', arg2: 'beta' },
+    });
+    expect(prompt.messages[0]!.content).toEqual({
+      type: 'text',
+      text: "Prompt with arguments: arg1='alpha', arg2='beta'",
+    });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'par' },
+    });
+    expect(completion.completion.values).toEqual(['paris', 'park', 'party']);
+    const error = await client.getPrompt({ name: 'no_such_prompt' }).catch((e: unknown) => e);
+    expect(ProtocolError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: -32602, data: { name: 'no_such_prompt' } });
+    expect((error as Error).message).toContain('Unknown prompt: no_such_prompt');
+    const missing = await client.readResource({ uri: 'test://nowhere' }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ data: { uri: 'test://nowhere' } });
+    expect((missing as Error).message).toContain('Resource not found: test://nowhere');
+  });
+
+  it('delivers log messages at the level the client set, and progress under the client token', async () => {
+    const { client, seen } = await connect(kind, `logging-${kind}`);
+    await client.setLoggingLevel('info');
+    const logged = await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    expect(text(logged)).toBe('Tool with logging executed successfully');
+    await until('three log messages', () => (seen.logs.length >= 3 ? true : undefined));
+    expect(seen.logs.map((l) => l.data)).toEqual([
+      'Tool execution started',
+      'Tool processing data',
+      'Tool execution completed',
+    ]);
+    await client.setLoggingLevel('error');
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    expect(seen.logs).toHaveLength(3); // info messages are now below the level the upstream applies
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: 'test_tool_with_progress', arguments: {} },
+      { onprogress: (p) => progress.push(p.progress), resetTimeoutOnProgress: true },
+    );
+    expect(text(result)).toBe('Tool with progress executed successfully');
+    expect(progress).toEqual([0, 50, 100]);
+  });
+
+  it('routes sampling, elicitation and roots to the calling client; two clients with the same ids never cross', async () => {
+    const [a, b] = await Promise.all([connect(kind, `alice-${kind}`), connect(kind, `bob-${kind}`)]);
+    // Both sessions number their requests alike; both calls run on the upstream at once.
+    const [fromA, fromB] = await Promise.all([
+      a.client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } }),
+      b.client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } }),
+    ]);
+    expect(text(fromA)).toBe(`LLM response: sampled by alice-${kind}`);
+    expect(text(fromB)).toBe(`LLM response: sampled by bob-${kind}`);
+    const [elicitA, elicitB] = await Promise.all([
+      a.client.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } }),
+      b.client.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } }),
+    ]);
+    expect(text(elicitA)).toContain(`"username":"alice-${kind}"`);
+    expect(text(elicitB)).toContain(`"username":"bob-${kind}"`);
+    const roots = await b.client.callTool({ name: 'test_roots', arguments: {} });
+    expect(text(roots)).toBe(`Roots: [{"uri":"file:///bob-${kind}","name":"bob-${kind}"}]`);
+  });
+
+  it('cancels the upstream call when the client cancels it, and when the client goes away mid-call', async () => {
+    const { client } = await connect(kind, `cancel-${kind}`);
+    const controller = new AbortController();
+    const cancelled = client
+      .callTool(
+        { name: 'test_wait_for_cancellation', arguments: { marker: `abort-${kind}` } },
+        { signal: controller.signal },
+      )
+      .catch((e: unknown) => e);
+    await until('the upstream call to start', () =>
+      recorded(kind).some((e) => e.event === 'started' && e.marker === `abort-${kind}`) ? true : undefined,
+    );
+    controller.abort('changed my mind');
+    await cancelled;
+    await until('the upstream to see notifications/cancelled', () =>
+      recorded(kind).some((e) => e.event === 'cancelled' && e.marker === `abort-${kind}`) ? true : undefined,
+    );
+
+    const leaving = await connect(kind, `leaving-${kind}`);
+    const running = leaving.client
+      .callTool({ name: 'test_wait_for_cancellation', arguments: { marker: `gone-${kind}` } })
+      .catch((e: unknown) => e);
+    await until('the upstream call to start', () =>
+      recorded(kind).some((e) => e.event === 'started' && e.marker === `gone-${kind}`) ? true : undefined,
+    );
+    // The client ends its session (DELETE) and goes, its call still running.
+    await (leaving.client.transport as StreamableHTTPClientTransport).terminateSession();
+    await leaving.client.close();
+    await running;
+    await until('the upstream to see notifications/cancelled', () =>
+      recorded(kind).some((e) => e.event === 'cancelled' && e.marker === `gone-${kind}`) ? true : undefined,
+    );
+  });
+});

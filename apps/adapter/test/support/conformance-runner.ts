@@ -1,0 +1,112 @@
+// Runs the official MCP conformance server suite (@modelcontextprotocol/conformance, pinned) against
+// a URL and reads its per-scenario results. The runner needs Node 22: npx fetches the `node@22`
+// package and the runner from the npm registry (the one network use of the tests besides loopback).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** One scenario's checks. */
+export interface ScenarioResult {
+  passed: number;
+  failed: number;
+  warnings: number;
+  failures: string[];
+}
+
+/** A pinned runner: the npm version and the extra arguments it takes. */
+export interface ConformanceRunner {
+  version: string;
+  args: readonly string[];
+}
+
+/** The suite run against `url`, results written under `out`; every scenario's checks by name. */
+export async function runConformance(
+  runner: ConformanceRunner,
+  url: string,
+  out: string,
+  cwd: string,
+  timeoutMs: number,
+): Promise<Map<string, ScenarioResult>> {
+  const args = [
+    '-y',
+    '-p',
+    'node@22',
+    '-p',
+    `@modelcontextprotocol/conformance@${runner.version}`,
+    'conformance',
+    'server',
+    '--url',
+    url,
+    '-o',
+    out,
+    ...runner.args,
+  ];
+  // The runner's own dependencies want Node 22: the repo's engine-strict (pnpm passes it down as
+  // npm_config_engine_strict) must not apply to it.
+  const env = { ...process.env, npm_config_engine_strict: 'false' };
+  // Its own process group, so a timeout ends npx and the Node 22 runner under it.
+  const child: ChildProcess = spawn('npx', args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    env,
+  });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  let entries: string[];
+  try {
+    entries = readdirSync(out);
+  } catch {
+    throw new Error(
+      `conformance@${runner.version} against ${url} wrote no results (exit ${code}):\n${log.slice(-4000)}`,
+    );
+  }
+  const results = new Map<string, ScenarioResult>();
+  for (const entry of entries) {
+    const name = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(entry)?.[1];
+    if (name === undefined) continue;
+    let checks: { status: string; name: string; errorMessage?: string }[];
+    try {
+      checks = JSON.parse(readFileSync(join(out, entry, 'checks.json'), 'utf8'));
+    } catch {
+      checks = [{ status: 'FAILURE', name: 'NoChecks', errorMessage: 'no checks.json written' }];
+    }
+    const count = (status: string) => checks.filter((check) => check.status === status).length;
+    results.set(name, {
+      passed: count('SUCCESS'),
+      failed: count('FAILURE'),
+      warnings: count('WARNING'),
+      failures: checks
+        .filter((check) => check.status === 'FAILURE')
+        .map((check) => `${check.name}: ${check.errorMessage ?? ''}`.slice(0, 300)),
+    });
+  }
+  if (results.size === 0) {
+    throw new Error(
+      `conformance@${runner.version} against ${url} reported no scenario (exit ${code}):\n${log.slice(-4000)}`,
+    );
+  }
+  return results;
+}
+
+/** The scenarios that ran without a failed check, sorted. */
+export function passing(results: Map<string, ScenarioResult>): string[] {
+  return [...results]
+    .filter(([, r]) => r.failed === 0)
+    .map(([name]) => name)
+    .sort();
+}

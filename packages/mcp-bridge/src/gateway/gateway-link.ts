@@ -1,0 +1,326 @@
+/**
+ * A gateway link: one MCP client's own session with one upstream MCP server, opened by the face
+ * the first time that client needs the server. Because the session belongs to one client, all
+ * that the server sends on it belongs to that client too: its requests (sampling, elicitation,
+ * roots) go to that client and the answers come back, its log messages and resource updates reach
+ * that client only, and its request ids live in their own session (two clients' id 0 never
+ * meet). See docs/architecture.md, "The MCP gateway".
+ *
+ * What a forwarded request keeps: its params and `_meta`; the client's progress token (the link
+ * asks the server for progress under a token of its own and sends each notification back under
+ * the client's token; progress also restarts the request's timeout); cancellation (the client's
+ * `notifications/cancelled` aborts the upstream request, which sends the server one); the
+ * server's JSON-RPC error (code, message, data) unchanged.
+ * @module
+ */
+import {
+  Client,
+  type ClientCapabilities,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type ServerCapabilities,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import { BridgeError } from '../errors.js';
+import type { BridgeLogger } from '../logger.js';
+import type { UpstreamTransport } from '../upstream/upstream-session.js';
+import { _gatewayTransport } from './gateway-transport.js';
+
+/** Requests a server may send its client, forwarded when the client declared the capability. */
+const _CLIENT_METHODS = [
+  ['sampling/createMessage', 'sampling'],
+  ['elicitation/create', 'elicitation'],
+  ['roots/list', 'roots'],
+] as const;
+
+/** Notifications the link never forwards: the SDK consumes them, or the face sends its own. */
+const _NOT_FORWARDED = new Set([
+  'notifications/progress',
+  'notifications/cancelled',
+  // The face lists tools from the adapter's catalog and announces its own changes.
+  'notifications/tools/list_changed',
+]);
+
+/** Options of {@link _GatewayLink.open}. */
+export interface _GatewayLinkOptions {
+  source: string;
+  transport: UpstreamTransport;
+  /** The face session's server: the client's side of the link. */
+  face: Server;
+  clientInfo: { name: string; version: string };
+  /** Timeout of each forwarded request, in ms (restarted by progress). */
+  timeoutMs: number;
+  logger: BridgeLogger;
+}
+
+/** A face request being forwarded: what the link needs to talk back to that client's request. */
+interface _FaceCall {
+  id: string | number;
+  notify: ServerContext['mcpReq']['notify'];
+}
+
+/** One client's session with one upstream server. */
+export class _GatewayLink {
+  readonly source: string;
+  readonly #client: Client;
+  readonly #o: _GatewayLinkOptions;
+  readonly #pending: () => Promise<void>;
+  /** Face requests forwarded on this link and not answered yet, oldest first. */
+  readonly #calls = new Set<_FaceCall>();
+  /** The link's progress tokens of requests in flight -> what to do with a report. */
+  readonly #progress = new Map<string, (progress: Record<string, unknown>) => void>();
+  #closed = false;
+
+  private constructor(options: _GatewayLinkOptions, client: Client, pending: () => Promise<void>) {
+    this.source = options.source;
+    this.#o = options;
+    this.#client = client;
+    this.#pending = pending;
+  }
+
+  /**
+   * Connects to the upstream server as the face's client: the capabilities the client declared
+   * to the face (sampling, elicitation, roots) are declared to the server, so the server asks
+   * only for what the client can answer.
+   */
+  static async open(options: _GatewayLinkOptions): Promise<_GatewayLink> {
+    const declared = options.face.getClientCapabilities() ?? {};
+    const capabilities: ClientCapabilities = {};
+    for (const [, capability] of _CLIENT_METHODS) {
+      if (declared[capability] !== undefined)
+        Object.assign(capabilities, { [capability]: declared[capability] });
+    }
+    const client = new Client(options.clientInfo, { capabilities });
+    const { transport, pending } = _gatewayTransport(options.source, options.transport, options.logger);
+    const link = new _GatewayLink(options, client, pending);
+    // Progress is taken off the wire as it arrives, before the SDK dispatches anything: a
+    // report is then always passed on before the result it precedes.
+    transport.onmessage = (message) => link.#peek(message as { method?: unknown; params?: unknown });
+    for (const [method, capability] of _CLIENT_METHODS) {
+      if (capabilities[capability] === undefined) continue;
+      client.setRequestHandler(method, (request, ctx) => link.#toClient(request, ctx.mcpReq.signal) as never);
+    }
+    client.fallbackNotificationHandler = async (notification) => link.#notifyClient(notification);
+    client.setNotificationHandler('notifications/message', (notification) =>
+      link.#notifyClient(notification),
+    );
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw new BridgeError(
+        'UPSTREAM_UNAVAILABLE',
+        `${options.source}: cannot open a gateway session: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    client.onclose = () => {
+      if (!link.#closed)
+        options.logger.warn({ source: options.source }, 'gateway link to the upstream closed');
+      link.#closed = true;
+    };
+    return link;
+  }
+
+  /** The server's capabilities from this session's `initialize`. */
+  get capabilities(): ServerCapabilities | undefined {
+    return this.#client.getServerCapabilities();
+  }
+
+  /** True once the session ended (the next request of the client opens a new one). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Forwards the client's request `method` with `params` (the face request's own, `_meta`
+   * included) and returns the server's result as it is. Rejects with the server's
+   * `ProtocolError` unchanged, or a `ProtocolError` -32603 naming the source when the server
+   * cannot be reached or the request timed out.
+   */
+  async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    ctx: ServerContext,
+  ): Promise<Record<string, unknown>> {
+    const clientToken = ctx.mcpReq._meta?.progressToken;
+    const call: _FaceCall = { id: ctx.mcpReq.id, notify: ctx.mcpReq.notify };
+    this.#calls.add(call);
+    if (clientToken === undefined) {
+      try {
+        return (await this.#client.request(
+          { method, params: _withProgressToken(params, undefined) } as never,
+          {
+            signal: ctx.mcpReq.signal,
+            timeout: this.#o.timeoutMs,
+          },
+        )) as Record<string, unknown>;
+      } catch (error) {
+        throw _clientError(error, this.source, method);
+      } finally {
+        this.#calls.delete(call);
+      }
+    }
+    // The server reports under a token of the link's own; each report goes back under the
+    // client's token and restarts the timeout (the link keeps it: the SDK's own would drop a
+    // report that arrives just before the result).
+    const token = `${this.source}:${++_tokens}`;
+    const timeout = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () =>
+          timeout.abort(
+            new SdkError(
+              SdkErrorCode.RequestTimeout,
+              `Request timed out after ${this.#o.timeoutMs} ms without progress`,
+            ),
+          ),
+        this.#o.timeoutMs,
+      );
+    };
+    this.#progress.set(token, (progress) => {
+      arm();
+      ctx.mcpReq
+        .notify({
+          method: 'notifications/progress',
+          params: { ...progress, progressToken: clientToken },
+        } as never)
+        .catch(() => {});
+    });
+    arm();
+    try {
+      return (await this.#client.request({ method, params: _withProgressToken(params, token) } as never, {
+        signal: AbortSignal.any([ctx.mcpReq.signal, timeout.signal]),
+        timeout: _NO_SDK_TIMEOUT,
+      })) as Record<string, unknown>;
+    } catch (error) {
+      throw _clientError(error, this.source, method);
+    } finally {
+      clearTimeout(timer);
+      this.#progress.delete(token);
+      this.#calls.delete(call);
+    }
+  }
+
+  /** Sends a request of the face's own (no client request behind it), e.g. the client's log level to a new link. */
+  async requestAlone(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    try {
+      return (await this.#client.request({ method, params } as never, {
+        timeout: this.#o.timeoutMs,
+      })) as Record<string, unknown>;
+    } catch (error) {
+      throw _clientError(error, this.source, method);
+    }
+  }
+
+  /** Sends the server a notification from the client (`notifications/roots/list_changed`). */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.#closed) return;
+    await this.#client.notification({ method, ...(params && { params }) } as never).catch(() => {});
+  }
+
+  /**
+   * Ends the session. Requests still running were aborted by the face (which sends the server
+   * `notifications/cancelled`); those messages are written before the session ends. A Streamable
+   * HTTP session is terminated (`DELETE`, at most one second); a stdio child ends.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await _bounded(this.#pending(), 1000);
+    const transport = this.#client.transport;
+    if (transport instanceof StreamableHTTPClientTransport) {
+      await _bounded(
+        transport.terminateSession().catch(() => {}),
+        1000,
+      );
+    }
+    await this.#client.close().catch(() => {});
+  }
+
+  #peek(message: { method?: unknown; params?: unknown }): void {
+    if (message.method !== 'notifications/progress') return;
+    const { progressToken, ...progress } = (message.params ?? {}) as Record<string, unknown>;
+    if (typeof progressToken === 'string') this.#progress.get(progressToken)?.(progress);
+  }
+
+  /**
+   * A server -> client request: sent to the client on the stream of the client's request that
+   * is waiting on this server (the newest), so it reaches the client even when it opened no
+   * standalone stream; the server's cancellation (`signal`) is passed on.
+   */
+  async #toClient(request: { method: string; params?: unknown }, signal: AbortSignal): Promise<unknown> {
+    const related = [...this.#calls].at(-1);
+    return this.#o.face.request({ method: request.method, params: request.params } as never, {
+      signal,
+      timeout: this.#o.timeoutMs,
+      ...(related && { relatedRequestId: related.id }),
+    });
+  }
+
+  /** A server notification, passed to the client (on the stream of a waiting request, if any). */
+  async #notifyClient(notification: { method: string; params?: unknown }): Promise<void> {
+    if (_NOT_FORWARDED.has(notification.method)) return;
+    const related = [...this.#calls].at(-1);
+    const message = { method: notification.method, params: notification.params } as never;
+    try {
+      if (related) await related.notify(message);
+      else await this.#o.face.notification(message);
+    } catch (error) {
+      this.#o.logger.debug(
+        { source: this.source, method: notification.method, error: (error as Error).message },
+        'a notification from the upstream could not be passed to the client',
+      );
+    }
+  }
+}
+
+/** `params` with the link's progress token in place of the client's (or none). */
+function _withProgressToken(
+  params: Record<string, unknown> | undefined,
+  token: string | undefined,
+): Record<string, unknown> | undefined {
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  if (token === undefined && (!meta || !('progressToken' in meta))) return params;
+  const { progressToken: _clientToken, ...rest } = meta ?? {};
+  const { _meta: _old, ...others } = params ?? {};
+  const next = token === undefined ? rest : { ...rest, progressToken: token };
+  return Object.keys(next).length > 0 ? { ...others, _meta: next } : others;
+}
+
+/** Link progress tokens: unique in the process, so never confused across links. */
+let _tokens = 0;
+/** The SDK's own timeout is not used where the link keeps the timeout (setTimeout's largest delay). */
+const _NO_SDK_TIMEOUT = 2 ** 31 - 1;
+
+/**
+ * What the client is told when a forwarded request failed: the server's own JSON-RPC error as it
+ * came (code, message, data); otherwise -32603 with the XProtocol-style code in `data.xp_code`.
+ */
+export function _clientError(error: unknown, source: string, method: string): ProtocolError {
+  if (ProtocolError.isInstance(error)) return error;
+  if (SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout) {
+    return new ProtocolError(-32603, `${source}: ${method} timed out: ${error.message}`, {
+      xp_code: 'TIMEOUT',
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProtocolError(-32603, `${source}: ${method} failed: ${message}`, {
+    xp_code: 'UPSTREAM_UNAVAILABLE',
+  });
+}
+
+async function _bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    work,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}

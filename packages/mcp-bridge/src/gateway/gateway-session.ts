@@ -1,0 +1,299 @@
+/**
+ * The gateway side of one face session (one MCP client): its links to the upstream servers
+ * (opened when the client first needs each one, closed when the client goes), and the face
+ * handlers that forward resources, prompts, completions and logging to them. Tool calls come
+ * through {@link _GatewaySession.callTool} (the face resolves the tool name first).
+ *
+ * When the client goes away with requests still running, those requests are aborted, which
+ * sends each upstream `notifications/cancelled`, before the links close.
+ * @module
+ */
+import {
+  ProtocolError,
+  type Server,
+  type ServerCapabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { BridgeLogger } from '../logger.js';
+import type { UpstreamTransport } from '../upstream/upstream-session.js';
+import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway-cursor.js';
+import { _GatewayLink } from './gateway-link.js';
+import type { _GatewayRoutes } from './gateway-routes.js';
+
+/** An upstream MCP server the face forwards to (gateway mode, `expose: [mcp_sources]`). */
+export interface GatewayUpstream {
+  /** The `mcp_sources` name. */
+  name: string;
+  /** How each client's own session reaches the server. */
+  transport: UpstreamTransport;
+  /** The server's capabilities (from the adapter's own session), or undefined while unknown. */
+  capabilities: () => ServerCapabilities | undefined;
+}
+
+/** Options of {@link _GatewaySession}. */
+export interface _GatewaySessionOptions {
+  server: Server;
+  upstreams: readonly GatewayUpstream[];
+  routes: _GatewayRoutes;
+  clientInfo: { name: string; version: string };
+  /** Timeout of each forwarded request, in ms (restarted by progress). */
+  timeoutMs: number;
+  logger: BridgeLogger;
+}
+
+type _Capability = 'resources' | 'prompts' | 'completions' | 'logging';
+type _Params = Record<string, unknown> | undefined;
+
+/** Lists the face walks across upstreams, with what each entry is named and noted by. */
+const _LISTS = {
+  'prompts/list': { capability: 'prompts', key: 'prompts' },
+  'resources/list': { capability: 'resources', key: 'resources' },
+  'resources/templates/list': { capability: 'resources', key: 'resourceTemplates' },
+} as const;
+type _ListMethod = keyof typeof _LISTS;
+
+/** The most pages one walk reads from one upstream (a cursor that never ends is refused). */
+const _MAX_PAGES = 1000;
+
+/** One MCP client's gateway: its upstream links and the face handlers that use them. */
+export class _GatewaySession {
+  readonly #o: _GatewaySessionOptions;
+  readonly #links = new Map<string, Promise<_GatewayLink>>();
+  /** The level the client last set (`logging/setLevel`), applied to links opened later. */
+  #level: string | undefined;
+  #closed = false;
+
+  constructor(options: _GatewaySessionOptions) {
+    this.#o = options;
+  }
+
+  /** Registers the face handlers for what `capabilities` (the face's own) offers. */
+  install(capabilities: ServerCapabilities): void {
+    const server = this.#o.server;
+    const on = (method: string, handler: (params: _Params, ctx: ServerContext) => Promise<unknown>) =>
+      server.setRequestHandler(
+        method as never,
+        ((request: { params?: _Params }, ctx: ServerContext) => handler(request.params, ctx)) as never,
+      );
+    if (capabilities.resources) {
+      on('resources/list', (params, ctx) => this.#list('resources/list', params, ctx));
+      on('resources/templates/list', (params, ctx) => this.#list('resources/templates/list', params, ctx));
+      for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe']) {
+        on(method, async (params, ctx) => {
+          const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
+          return (await this.#link(source)).request(method, params, ctx);
+        });
+      }
+    }
+    if (capabilities.prompts) {
+      on('prompts/list', (params, ctx) => this.#list('prompts/list', params, ctx));
+      on('prompts/get', async (params, ctx) => {
+        const target = await this.#prompt(String(params?.name ?? ''), ctx);
+        return (await this.#link(target.source)).request(
+          'prompts/get',
+          { ...params, name: target.name },
+          ctx,
+        );
+      });
+    }
+    if (capabilities.completions) {
+      on('completion/complete', (params, ctx) => this.#complete(params, ctx));
+    }
+    if (capabilities.logging) {
+      on('logging/setLevel', async (params, ctx) => {
+        this.#level = String(params?.level);
+        await Promise.all(
+          this.#offering('logging').map(async (source) =>
+            (await this.#link(source)).request('logging/setLevel', params, ctx),
+          ),
+        );
+        return {};
+      });
+    }
+    server.setNotificationHandler('notifications/roots/list_changed', async () => {
+      for (const link of this.#links.values())
+        void link.then(
+          (l) => l.notify('notifications/roots/list_changed'),
+          () => {},
+        );
+    });
+  }
+
+  /** Calls a tool of `source` with the face request's `params` (`name` already the upstream's). */
+  async callTool(source: string, params: Record<string, unknown>, ctx: ServerContext): Promise<unknown> {
+    return (await this.#link(source)).request('tools/call', params, ctx);
+  }
+
+  /**
+   * Ends every link. Called when the client's session ends: the face first aborts the client's
+   * requests still running (each sends its upstream `notifications/cancelled`), then the links close.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // The SDK aborts the session's running requests right after it reports the close.
+    await new Promise((resolve) => setImmediate(resolve));
+    const links = [...this.#links.values()];
+    this.#links.clear();
+    await Promise.allSettled(links.map(async (link) => (await link).close()));
+  }
+
+  /** The upstreams offering `capability`, in configuration order. */
+  #offering(capability: _Capability): string[] {
+    return this.#o.upstreams.filter((u) => u.capabilities()?.[capability] !== undefined).map((u) => u.name);
+  }
+
+  /** This client's link to `source`, opened on first use (and again after it ended). */
+  async #link(source: string): Promise<_GatewayLink> {
+    if (this.#closed) throw new ProtocolError(-32603, 'the MCP session is closing');
+    const known = this.#links.get(source);
+    if (known) {
+      const link = await known.catch(() => undefined);
+      if (link && !link.closed) return link;
+      if (this.#links.get(source) === known) this.#links.delete(source);
+      else return this.#link(source);
+    }
+    const upstream = this.#o.upstreams.find((u) => u.name === source);
+    if (!upstream) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
+    const opening = _GatewayLink
+      .open({
+        source,
+        transport: upstream.transport,
+        face: this.#o.server,
+        clientInfo: this.#o.clientInfo,
+        timeoutMs: this.#o.timeoutMs,
+        logger: this.#o.logger,
+      })
+      .then(async (link) => {
+        if (this.#level !== undefined && link.capabilities?.logging !== undefined) {
+          await link.requestAlone('logging/setLevel', { level: this.#level }).catch(() => {});
+        }
+        return link;
+      });
+    this.#links.set(source, opening);
+    try {
+      const link = await opening;
+      if (this.#closed) {
+        await link.close();
+        throw new ProtocolError(-32603, 'the MCP session is closing');
+      }
+      return link;
+    } catch (error) {
+      if (this.#links.get(source) === opening) this.#links.delete(source);
+      if (ProtocolError.isInstance(error)) throw error;
+      throw new ProtocolError(-32603, (error as Error).message, { xp_code: 'UPSTREAM_UNAVAILABLE' });
+    }
+  }
+
+  /** One face page of an aggregated list: one upstream page, renamed and noted for routing. */
+  async #list(method: _ListMethod, params: _Params, ctx: ServerContext): Promise<Record<string, unknown>> {
+    const { capability, key } = _LISTS[method];
+    const sources = this.#offering(capability);
+    if (sources.length === 0) return { [key]: [] };
+    const position = _decodeCursor(params?.cursor as string | undefined, sources.length);
+    const source = sources[position.index]!;
+    const { cursor: _faceCursor, ...rest } = params ?? {};
+    const page = await (await this.#link(source)).request(
+      method,
+      { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
+      ctx,
+    );
+    const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
+    const next = _nextPosition(position.index, page.nextCursor, sources.length);
+    const { nextCursor: _upstreamCursor, ...result } = page;
+    return {
+      ...result,
+      [key]: items.map((item) => this.#note(method, source, item)),
+      ...(next && { nextCursor: _encodeCursor(next) }),
+    };
+  }
+
+  /** An entry of `source` as the face lists it (its face name), noted for routing. */
+  #note(method: _ListMethod, source: string, item: Record<string, unknown>): Record<string, unknown> {
+    const routes = this.#o.routes;
+    const name = typeof item.name === 'string' ? item.name : undefined;
+    if (method === 'prompts/list') {
+      return name === undefined ? item : { ...item, name: routes.prompts.assign(source, name) };
+    }
+    if (method === 'resources/list') {
+      if (typeof item.uri === 'string') routes.noteResource(source, item.uri);
+      return name === undefined ? item : { ...item, name: routes.resources.assign(source, name) };
+    }
+    if (typeof item.uriTemplate === 'string') routes.noteTemplate(source, item.uriTemplate);
+    return name === undefined ? item : { ...item, name: routes.templates.assign(source, name) };
+  }
+
+  /** Reads every page of `method` from every upstream, so the routes know every entry. */
+  async #learn(method: _ListMethod, ctx: ServerContext): Promise<void> {
+    const { capability, key } = _LISTS[method];
+    for (const source of this.#offering(capability)) {
+      const link = await this.#link(source);
+      let cursor: string | undefined;
+      for (let page = 0; page < _MAX_PAGES; page++) {
+        const result = await link.request(method, cursor === undefined ? {} : { cursor }, ctx);
+        for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
+          this.#note(method, source, item);
+        cursor =
+          typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+        if (cursor === undefined) break;
+      }
+    }
+  }
+
+  /** The upstream and upstream name behind the face prompt `name`. */
+  async #prompt(name: string, ctx: ServerContext): Promise<{ source: string; name: string }> {
+    const known = this.#o.routes.prompts.resolve(name);
+    if (known) return known;
+    const sources = this.#offering('prompts');
+    // One upstream: an unknown name goes to it as it is, so the client gets the server's own answer.
+    if (sources.length === 1) return { source: sources[0]!, name };
+    await this.#learn('prompts/list', ctx);
+    const learnt = this.#o.routes.prompts.resolve(name);
+    if (learnt) return learnt;
+    throw new ProtocolError(-32602, `Unknown prompt: ${name}`);
+  }
+
+  /** The upstream serving the resource `uri` (listed there, or matching one of its templates). */
+  async #resourceOwner(uri: string, ctx: ServerContext): Promise<string> {
+    const routes = this.#o.routes;
+    const sources = this.#offering('resources');
+    if (sources.length === 0)
+      throw new ProtocolError(-32601, 'Method not found: no upstream offers resources');
+    if (sources.length === 1) return sources[0]!;
+    const known = routes.resourceOwner(uri);
+    if (known !== undefined) return known;
+    await this.#learn('resources/list', ctx);
+    await this.#learn('resources/templates/list', ctx);
+    // Unknown to every listing: the first upstream answers (its own not-found error, most often).
+    return routes.resourceOwner(uri) ?? sources[0]!;
+  }
+
+  /** `completion/complete`, routed by the prompt or resource template it completes. */
+  async #complete(params: _Params, ctx: ServerContext): Promise<unknown> {
+    const sources = this.#offering('completions');
+    if (sources.length === 0)
+      throw new ProtocolError(-32601, 'Method not found: no upstream offers completions');
+    const ref = (params?.ref ?? {}) as Record<string, unknown>;
+    let source: string | undefined;
+    let forwarded = params;
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+      let target = this.#o.routes.prompts.resolve(ref.name);
+      if (!target && sources.length > 1) {
+        await this.#learn('prompts/list', ctx);
+        target = this.#o.routes.prompts.resolve(ref.name);
+      }
+      if (target) {
+        source = target.source;
+        forwarded = { ...params, ref: { ...ref, name: target.name } };
+      }
+    } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string' && sources.length > 1) {
+      source = this.#o.routes.templateOwner(ref.uri) ?? this.#o.routes.resourceOwner(ref.uri);
+      if (source === undefined) {
+        await this.#learn('resources/templates/list', ctx);
+        source = this.#o.routes.templateOwner(ref.uri);
+      }
+    }
+    const target = source !== undefined && sources.includes(source) ? source : sources[0]!;
+    return (await this.#link(target)).request('completion/complete', forwarded, ctx);
+  }
+}
