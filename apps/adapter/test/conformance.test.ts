@@ -1,8 +1,8 @@
 // The official MCP conformance server suite (@modelcontextprotocol/conformance, pinned, `--suite
 // all`) against the conformance fixture directly, and through the adapter in gateway mode
 // (`expose: [mcp_sources]`) with the fixture as a stdio upstream and as a Streamable HTTP upstream.
-// A transparent gateway passes the same scenarios as the server itself. The three targets run in
-// parallel. The runner needs Node 22: npx fetches `node@22` and the runner from the npm registry.
+// A transparent gateway passes the same scenarios as the server itself. Then the same with
+// conformance@0.2.0-alpha.12 and `--requirements 2025-11-25`. The three targets run in parallel. The runner needs Node 22: npx fetches `node@22` and the runner from the npm registry.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -75,8 +75,20 @@ function summary(label: string, results: Record<string, Map<string, ScenarioResu
       const checks = [...r.values()];
       const passed = checks.reduce((n, c) => n + c.passed, 0);
       const failed = checks.reduce((n, c) => n + c.failed, 0);
-      return `${label} ${target}: ${passing(r).length}/${r.size} scenarios, checks ${passed} passed / ${failed} failed`;
+      const warned = checks.reduce((n, c) => n + c.warnings, 0);
+      return `${label} ${target}: ${passing(r).length}/${r.size} scenarios, checks ${passed} passed / ${failed} failed / ${warned} warnings`;
     })
+    .concat(
+      // Scenarios that pass everywhere but score a different number of checks through the adapter.
+      [...results.direct!].flatMap(([name, d]) =>
+        Object.entries(results)
+          .filter(([target, r]) => target !== 'direct' && r.get(name)?.passed !== d.passed)
+          .map(
+            ([target, r]) =>
+              `${label} ${name}: checks passed direct ${d.passed} (w${d.warnings}), ${target} ${r.get(name)?.passed} (w${r.get(name)?.warnings})`,
+          ),
+      ),
+    )
     .join('\n');
 }
 
@@ -103,6 +115,24 @@ describe('the official MCP conformance suite, directly and through the gateway',
       process.stderr.write(`${summary('conformance@0.1.16', results)}\n`);
       const direct = passing(results.direct);
       // The fixture implements the whole server surface of this suite.
+      expect(direct.length).toBeGreaterThanOrEqual(30);
+      expect(differences(results.direct, results.stdio)).toEqual([]);
+      expect(differences(results.direct, results.http)).toEqual([]);
+      expect(passing(results.stdio)).toEqual(direct);
+      expect(passing(results.http)).toEqual(direct);
+    },
+    SUITE_MS + 60_000,
+  );
+
+  it(
+    'conformance@0.2.0-alpha.12 --requirements 2025-11-25: the same scenarios pass through the adapter as directly',
+    async () => {
+      const results = await runAll(
+        { version: '0.2.0-alpha.12', args: ['--requirements', '2025-11-25'] },
+        'v0.2.0-alpha.12',
+      );
+      process.stderr.write(`${summary('conformance@0.2.0-alpha.12', results)}\n`);
+      const direct = passing(results.direct);
       expect(direct.length).toBeGreaterThanOrEqual(30);
       expect(differences(results.direct, results.stdio)).toEqual([]);
       expect(differences(results.direct, results.http)).toEqual([]);

@@ -12,13 +12,16 @@ import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js
 
 const procs = new Processes();
 const events = { stdio: join(procs.dir, 'events-stdio.jsonl'), http: join(procs.dir, 'events-http.jsonl') };
-const faces: Record<'stdio' | 'http', string> = { stdio: '', http: '' };
+const faces: Record<'stdio' | 'http' | 'both', string> = { stdio: '', http: '', both: '' };
 const clients: Client[] = [];
 
 beforeAll(async () => {
   const { url: relayUrl } = await procs.relay();
   await procs.keygen('a.key');
-  const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0'], { XP_FIXTURE_EVENTS: events.http });
+  const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0'], {
+    XP_FIXTURE_EVENTS: events.http,
+    XP_FIXTURE_LABEL: 'two',
+  });
   for (const kind of ['stdio', 'http'] as const) {
     const port = await freePort();
     const source =
@@ -54,6 +57,39 @@ logging:
     await procs.adapter(config);
     faces[kind] = `http://127.0.0.1:${port}/mcp`;
   }
+  // Both upstreams behind one face: `one` over stdio, `two` (the HTTP fixture) over Streamable HTTP.
+  const port = await freePort();
+  const config = procs.file(
+    'both.yml',
+    `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: one
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    env:
+      XP_FIXTURE_LABEL: one
+    xprotocol_namespace: com.test.one
+  - name: two
+    transport: streamable_http
+    url: ${fixture.firstLine}
+    xprotocol_namespace: com.test.two
+access:
+  grants: []
+mcp_server:
+  transport: streamable_http
+  port: ${port}
+  expose: [mcp_sources]
+state_database: ./both-state.db
+logging:
+  level: warn
+  format: json
+`,
+  );
+  await procs.adapter(config);
+  faces.both = `http://127.0.0.1:${port}/mcp`;
 }, 120_000);
 
 afterAll(async () => {
@@ -67,7 +103,10 @@ interface Seen {
 }
 
 /** A client that answers sampling, elicitation and roots with its own name, and records what it is sent. */
-async function connect(kind: 'stdio' | 'http', name: string): Promise<{ client: Client; seen: Seen }> {
+async function connect(
+  kind: 'stdio' | 'http' | 'both',
+  name: string,
+): Promise<{ client: Client; seen: Seen }> {
   const seen: Seen = { logs: [], updates: [] };
   const client = new Client(
     { name, version: '0.0.0' },
@@ -149,6 +188,40 @@ describe.each(['stdio', 'http'] as const)('the MCP gateway over a %s upstream', 
       seen.updates.includes('test://watched-resource') ? true : undefined,
     );
     await client.unsubscribeResource({ uri: 'test://watched-resource' });
+  });
+
+  it('lists the tools as the upstream does and returns their results as they are', async () => {
+    const { client } = await connect(kind, `tools-${kind}`);
+    const { tools } = await client.listTools();
+    const structured = tools.find((t) => t.name === 'test_structured');
+    expect(structured).toEqual({
+      name: 'test_structured',
+      title: 'Structured weather',
+      description: 'Returns structured content matching its output schema',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      outputSchema: {
+        type: 'object',
+        properties: { city: { type: 'string' }, celsius: { type: 'number' } },
+        required: ['city', 'celsius'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      icons: [
+        { src: expect.stringMatching(/^data:image\/png;base64,/), mimeType: 'image/png', sizes: ['1x1'] },
+      ],
+      _meta: { 'com.example/fixture': true },
+    });
+    const result = await client.callTool({ name: 'test_structured', arguments: { city: 'Paris' } });
+    expect(result.structuredContent).toEqual({ city: 'Paris', celsius: 21.5 });
+    const failed = await client.callTool({ name: 'test_error_handling', arguments: {} });
+    expect(failed).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }],
+    });
+    const audio = await client.callTool({ name: 'test_audio_content', arguments: {} });
+    expect((audio.content as { type: string; mimeType: string }[])[0]).toMatchObject({
+      type: 'audio',
+      mimeType: 'audio/wav',
+    });
   });
 
   it('forwards prompts and completion, and keeps the upstream JSON-RPC error as it was', async () => {
@@ -256,5 +329,64 @@ describe.each(['stdio', 'http'] as const)('the MCP gateway over a %s upstream', 
     await until('the upstream to see notifications/cancelled', () =>
       recorded(kind).some((e) => e.event === 'cancelled' && e.marker === `gone-${kind}`) ? true : undefined,
     );
+  });
+});
+
+describe('the MCP gateway over two upstreams', () => {
+  it('pages through both upstreams with its own cursors and names colliding entries by the tool rule', async () => {
+    const { client } = await connect('both', 'aggregate');
+    // Page by page (the SDK's listResources/listPrompts would walk every page themselves).
+    const page = (method: 'resources/list' | 'prompts/list', cursor?: string) =>
+      client.request({ method, params: cursor === undefined ? {} : { cursor } } as never) as Promise<{
+        resources: { uri: string; name: string }[];
+        prompts: { name: string }[];
+        nextCursor?: string;
+      }>;
+    const first = await page('resources/list');
+    expect(first.resources.map((r) => r.uri)).toEqual([
+      'test://static-text',
+      'test://static-binary',
+      'test://watched-resource',
+    ]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await page('resources/list', first.nextCursor);
+    expect(second.resources).toHaveLength(3);
+    expect(second.nextCursor).toBeUndefined();
+    // The second upstream's names are taken by the first: they get the hashed form (55 + _ + 8 hex).
+    expect(second.resources[0]!.name).toMatch(/^static-text_[0-9a-f]{8}$/);
+
+    const one = await page('prompts/list');
+    expect(one.prompts.map((p) => p.name)).toContain('test_simple_prompt');
+    const two = await page('prompts/list', one.nextCursor);
+    expect(two.nextCursor).toBeUndefined();
+    const renamed = two.prompts.find((p) => p.name.startsWith('test_simple_prompt_'))!.name;
+    expect(renamed).toMatch(/^test_simple_prompt_[0-9a-f]{8}$/);
+    const fromOne = await client.getPrompt({ name: 'test_simple_prompt' });
+    const fromTwo = await client.getPrompt({ name: renamed });
+    expect(fromOne.messages[0]!.content).toEqual({
+      type: 'text',
+      text: 'This is a simple prompt for testing. (one)',
+    });
+    expect(fromTwo.messages[0]!.content).toEqual({
+      type: 'text',
+      text: 'This is a simple prompt for testing. (two)',
+    });
+    const withArgs = two.prompts.find((p) => p.name.startsWith('test_prompt_with_arguments_'))!.name;
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: withArgs },
+      argument: { name: 'arg1', value: 'pa' },
+    });
+    expect(completion.completion.values).toEqual(['paris', 'park', 'party']);
+
+    const { tools } = await client.listTools();
+    const simple = tools.filter((t) => t.name.startsWith('test_simple_text')).map((t) => t.name);
+    expect(simple).toHaveLength(2);
+    const hashed = simple.find((name) => name !== 'test_simple_text')!;
+    expect(hashed).toMatch(/^test_simple_text_[0-9a-f]{8}$/);
+    const result = await client.callTool({ name: hashed, arguments: {} });
+    expect(text(result)).toBe('This is a simple text response for testing.');
+
+    const bad = await page('prompts/list', 'not-a-cursor').catch((e: unknown) => e);
+    expect(bad).toMatchObject({ code: -32602 });
   });
 });

@@ -77,6 +77,11 @@ export interface LocalToolSource {
     capabilities: () => ServerCapabilities | undefined;
     /** The server's own name of the tool behind `kind`. */
     toolName: (kind: string) => string | undefined;
+    /**
+     * The tool behind `kind` as the server listed it (icons, `_meta`, description as written):
+     * listed under its face name instead of the catalog's definition, when given.
+     */
+    definition?: (kind: string) => Record<string, unknown> | undefined;
   };
 }
 
@@ -224,8 +229,17 @@ export class McpFace {
 
   /** The tools currently listed. */
   tools(): McpToolDefinition[] {
-    const tools = this.#table.list();
+    const tools = this.#table.list().map((tool) => this.#asListed(tool));
     return this.#searchEnabled() ? [...tools, _searchToolDefinition(tools.length)] : tools;
+  }
+
+  /** A gateway tool as its server listed it, under its face name; others as the catalog made them. */
+  #asListed(tool: McpToolDefinition): McpToolDefinition {
+    const target = this.#table.resolve(tool.name);
+    if (target?.type !== 'mcp') return tool;
+    const local = this.#o.localSources?.find((l) => l.name === target.source);
+    const listed = local?.gateway?.definition?.(target.kind);
+    return listed ? ({ ...listed, name: tool.name } as unknown as McpToolDefinition) : tool;
   }
 
   #searchEnabled(): boolean {

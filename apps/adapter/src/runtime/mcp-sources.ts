@@ -53,6 +53,8 @@ export class McpSources implements EndpointCatalog {
   /** `xp.schema.describe` index over every published contract, kept in step on each refresh. */
   readonly #search = new SchemaSearch();
   readonly #timers: ReturnType<typeof setTimeout>[] = [];
+  /** Each source's tools as its server last listed them, by upstream tool name. */
+  readonly #listed = new Map<string, Map<string, Record<string, unknown>>>();
   #stopped = false;
 
   constructor(options: McpSourcesOptions) {
@@ -107,6 +109,7 @@ export class McpSources implements EndpointCatalog {
     const upstream = this.upstreams.get(source.name)!;
     const status = this.#status.get(source.name)!;
     const tools = await upstream.listTools();
+    this.#listed.set(source.name, new Map(tools.map((tool) => [tool.name, tool])));
     // translate applies the quality floor (refused LOW_QUALITY) and threshold (warned).
     const translation = translateConfiguredSource(source, tools);
     const published = translation.contracts;
@@ -173,6 +176,12 @@ export class McpSources implements EndpointCatalog {
       this.#validators.set(key, validate);
     }
     return { contract, source: origin.source, upstreamName: origin.tool, validate };
+  }
+
+  /** The tool behind `kind` as its server last listed it (gateway mode lists it as it is). */
+  listedTool(kind: string): Record<string, unknown> | undefined {
+    const origin = this.#o.registry.origin(kind);
+    return origin?.tool === undefined ? undefined : this.#listed.get(origin.source)?.get(origin.tool);
   }
 
   /** {@link EndpointCatalog.page}: the registry's pages (sorted by kind, byte-bounded). */

@@ -168,6 +168,7 @@ export async function startAdapter(
                   transport: upstreamTransportOf(source),
                   capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
                   toolName: (kind: string) => sources.tool(kind)?.upstreamName,
+                  definition: (kind: string) => sources.listedTool(kind),
                 },
               }))
             : [],
