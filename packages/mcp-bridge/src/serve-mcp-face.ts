@@ -4,6 +4,9 @@
  * rebinding. Legacy SSE serving needs the SDK's legacy server transport, which is not a
  * dependency yet: `transport: 'sse'` is refused with a message that says so.
  *
+ * Each HTTP session keeps what it sent in a bounded in-memory event store, so a client whose
+ * stream dropped resumes it with `Last-Event-ID`.
+ *
  * HTTP serving holds one MCP session per client (`maxSessions`, default 64; beyond it the oldest
  * ends and its client gets `404`, and must initialize again, as the Streamable HTTP spec says).
  * With `bearerToken`, every request must carry `Authorization: Bearer <token>` (compared in
@@ -29,6 +32,7 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { _faceEventStore } from './face-event-store.js';
 import type { BridgeLogger } from './logger.js';
 import type { McpFace } from './mcp-face.js';
 
@@ -62,6 +66,8 @@ const DEFAULT_PATH = '/mcp';
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const DEFAULT_MAX_SESSIONS = 64;
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+/** The `retry` (ms) the face suggests to a client reconnecting a dropped stream. */
+const RETRY_INTERVAL_MS = 1000;
 
 /**
  * Connects `face` to its transport.
@@ -120,6 +126,9 @@ async function _serveStreamableHttp(
     const server = face.createServer();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
+      // A client whose stream dropped mid-call resumes it with Last-Event-ID, missing nothing.
+      eventStore: _faceEventStore(),
+      retryInterval: RETRY_INTERVAL_MS,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server });
         if (sessions.size > maxSessions) {
