@@ -163,6 +163,9 @@ describe.each(['stdio', 'http'] as const)('the MCP gateway over a %s upstream', 
       logging: {},
       completions: {},
     });
+    expect(client.getInstructions()).toBe(
+      'The conformance fixture: every tool, resource and prompt the MCP conformance suite checks.',
+    );
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([
       'test://static-text',
@@ -335,6 +338,9 @@ describe.each(['stdio', 'http'] as const)('the MCP gateway over a %s upstream', 
 describe('the MCP gateway over two upstreams', () => {
   it('pages through both upstreams with its own cursors and names colliding entries by the tool rule', async () => {
     const { client } = await connect('both', 'aggregate');
+    const fixture =
+      'The conformance fixture: every tool, resource and prompt the MCP conformance suite checks.';
+    expect(client.getInstructions()).toBe(`## one\n\n${fixture}\n\n## two\n\n${fixture}`);
     // Page by page (the SDK's listResources/listPrompts would walk every page themselves).
     const page = (method: 'resources/list' | 'prompts/list', cursor?: string) =>
       client.request({ method, params: cursor === undefined ? {} : { cursor } } as never) as Promise<{

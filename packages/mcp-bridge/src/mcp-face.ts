@@ -82,6 +82,8 @@ export interface LocalToolSource {
      * listed under its face name instead of the catalog's definition, when given.
      */
     definition?: (kind: string) => Record<string, unknown> | undefined;
+    /** The server's `instructions` from its `initialize`, passed on when the face has none of its own. */
+    instructions?: () => string | undefined;
   };
 }
 
@@ -171,9 +173,10 @@ export class McpFace {
       upstreams.length > 0
         ? _gatewayCapabilities(upstreams.map((u) => u.capabilities()))
         : { tools: { listChanged: true } };
+    const instructions = this.#o.instructions ?? this.#gatewayInstructions();
     const server = new Server(this.#o.serverInfo, {
       capabilities,
-      ...(this.#o.instructions !== undefined && { instructions: this.#o.instructions }),
+      ...(instructions !== undefined && { instructions }),
     });
     let gateway: _GatewaySession | undefined;
     if (upstreams.length > 0) {
@@ -210,6 +213,20 @@ export class McpFace {
       void gateway?.close();
     };
     return server;
+  }
+
+  /**
+   * The upstreams' `instructions` (gateway passthrough): one upstream's as they are; several
+   * upstreams' each under a `## <source>` heading, in configuration order.
+   */
+  #gatewayInstructions(): string | undefined {
+    const given = (this.#o.localSources ?? []).flatMap((local) => {
+      const text = local.gateway?.instructions?.();
+      return text ? [{ name: local.name, text }] : [];
+    });
+    if (given.length === 0) return undefined;
+    if (given.length === 1 && (this.#o.localSources ?? []).length === 1) return given[0]!.text;
+    return given.map(({ name, text }) => `## ${name}\n\n${text}`).join('\n\n');
   }
 
   /** The local sources forwarded as they are (gateway passthrough). */

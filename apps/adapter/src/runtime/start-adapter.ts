@@ -169,6 +169,7 @@ export async function startAdapter(
                   capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
                   toolName: (kind: string) => sources.tool(kind)?.upstreamName,
                   definition: (kind: string) => sources.listedTool(kind),
+                  instructions: () => sources.upstreams.get(source.name)?.instructions,
                 },
               }))
             : [],
