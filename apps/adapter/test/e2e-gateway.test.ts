@@ -12,7 +12,12 @@ import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js
 
 const procs = new Processes();
 const events = { stdio: join(procs.dir, 'events-stdio.jsonl'), http: join(procs.dir, 'events-http.jsonl') };
-const faces: Record<'stdio' | 'http' | 'both', string> = { stdio: '', http: '', both: '' };
+const faces: Record<'stdio' | 'http' | 'both' | 'short', string> = {
+  stdio: '',
+  http: '',
+  both: '',
+  short: '',
+};
 const clients: Client[] = [];
 
 beforeAll(async () => {
@@ -90,6 +95,35 @@ logging:
   );
   await procs.adapter(config);
   faces.both = `http://127.0.0.1:${port}/mcp`;
+  // A short call timeout (2 s), to show progress restarting it.
+  const shortPort = await freePort();
+  await procs.adapter(
+    procs.file(
+      'short.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    xprotocol_namespace: com.test.conformance
+access:
+  grants: []
+mcp_server:
+  transport: streamable_http
+  port: ${shortPort}
+  expose: [mcp_sources]
+call_timeout_seconds: 2
+state_database: ./short-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+  faces.short = `http://127.0.0.1:${shortPort}/mcp`;
 }, 120_000);
 
 afterAll(async () => {
@@ -104,7 +138,7 @@ interface Seen {
 
 /** A client that answers sampling, elicitation and roots with its own name, and records what it is sent. */
 async function connect(
-  kind: 'stdio' | 'http' | 'both',
+  kind: keyof typeof faces,
   name: string,
 ): Promise<{ client: Client; seen: Seen }> {
   const seen: Seen = { logs: [], updates: [] };
@@ -394,5 +428,24 @@ describe('the MCP gateway over two upstreams', () => {
 
     const bad = await page('prompts/list', 'not-a-cursor').catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: -32602 });
+  });
+});
+
+describe('the MCP gateway timeout (call_timeout_seconds: 2)', () => {
+  it('lets a call that keeps reporting progress run past the timeout, and times out one that does not', async () => {
+    const { client } = await connect('short', 'patient');
+    // 30 reports, 100 ms apart: about 3 s, past the 2 s timeout, which each report restarts.
+    const progress: number[] = [];
+    const long = await client.callTool(
+      { name: 'test_long_progress', arguments: { reports: 30, intervalMs: 100 } },
+      { onprogress: (p) => progress.push(p.progress), resetTimeoutOnProgress: true },
+    );
+    expect(text(long)).toBe('reported 30 times');
+    expect(progress).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // Without a progress token the server reports nothing: the call ends at the timeout.
+    const silent = await client
+      .callTool({ name: 'test_long_progress', arguments: { reports: 30, intervalMs: 100 } })
+      .catch((e: unknown) => e);
+    expect(silent).toMatchObject({ code: -32603, data: { xp_code: 'TIMEOUT' } });
   });
 });
