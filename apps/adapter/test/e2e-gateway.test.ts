@@ -137,10 +137,7 @@ interface Seen {
 }
 
 /** A client that answers sampling, elicitation and roots with its own name, and records what it is sent. */
-async function connect(
-  kind: keyof typeof faces,
-  name: string,
-): Promise<{ client: Client; seen: Seen }> {
+async function connect(kind: keyof typeof faces, name: string): Promise<{ client: Client; seen: Seen }> {
   const seen: Seen = { logs: [], updates: [] };
   const client = new Client(
     { name, version: '0.0.0' },
@@ -447,5 +444,15 @@ describe('the MCP gateway timeout (call_timeout_seconds: 2)', () => {
       .callTool({ name: 'test_long_progress', arguments: { reports: 30, intervalMs: 100 } })
       .catch((e: unknown) => e);
     expect(silent).toMatchObject({ code: -32603, data: { xp_code: 'TIMEOUT' } });
+  });
+
+  it('does not time out a call while its client answers the server (a person thinking over an elicitation)', async () => {
+    const { client } = await connect('short', 'thinker');
+    client.setRequestHandler('elicitation/create', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3000)); // longer than the 2 s timeout
+      return { action: 'accept', content: { username: 'thinker', email: 'thinker@example.com' } };
+    });
+    const result = await client.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } });
+    expect(text(result)).toContain('"username":"thinker"');
   });
 });

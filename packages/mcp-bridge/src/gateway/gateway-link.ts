@@ -59,6 +59,10 @@ export interface _GatewayLinkOptions {
 interface _FaceCall {
   id: string | number;
   notify: ServerContext['mcpReq']['notify'];
+  /** Stops the call's timeout (the client is answering the server). */
+  pause: () => void;
+  /** Starts the call's timeout again, from now. */
+  arm: () => void;
 }
 
 /** One client's session with one upstream server. */
@@ -71,6 +75,8 @@ export class _GatewayLink {
   readonly #calls = new Set<_FaceCall>();
   /** The link's progress tokens of requests in flight -> what to do with a report. */
   readonly #progress = new Map<string, (progress: Record<string, unknown>) => void>();
+  /** Server -> client requests the client is answering now. */
+  #answering = 0;
   #closed = false;
 
   private constructor(options: _GatewayLinkOptions, client: Client, pending: () => Promise<void>) {
@@ -146,52 +152,46 @@ export class _GatewayLink {
     ctx: ServerContext,
   ): Promise<Record<string, unknown>> {
     const clientToken = ctx.mcpReq._meta?.progressToken;
-    const call: _FaceCall = { id: ctx.mcpReq.id, notify: ctx.mcpReq.notify };
-    this.#calls.add(call);
-    if (clientToken === undefined) {
-      try {
-        return (await this.#client.request(
-          { method, params: _withProgressToken(params, undefined) } as never,
-          {
-            signal: ctx.mcpReq.signal,
-            timeout: this.#o.timeoutMs,
-          },
-        )) as Record<string, unknown>;
-      } catch (error) {
-        throw _clientError(error, this.source, method);
-      } finally {
-        this.#calls.delete(call);
-      }
-    }
-    // The server reports under a token of the link's own; each report goes back under the
-    // client's token and restarts the timeout (the link keeps it: the SDK's own would drop a
-    // report that arrives just before the result).
-    const token = `${this.source}:${++_tokens}`;
+    // The link keeps the timeout (not the SDK): progress restarts it, and it waits while the
+    // client is answering the server (sampling, elicitation: a person may be thinking).
     const timeout = new AbortController();
     let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(
-        () =>
-          timeout.abort(
-            new SdkError(
-              SdkErrorCode.RequestTimeout,
-              `Request timed out after ${this.#o.timeoutMs} ms without progress`,
+    const call: _FaceCall = {
+      id: ctx.mcpReq.id,
+      notify: ctx.mcpReq.notify,
+      pause: () => clearTimeout(timer),
+      arm: () => {
+        clearTimeout(timer);
+        if (this.#answering > 0) return;
+        timer = setTimeout(
+          () =>
+            timeout.abort(
+              new SdkError(
+                SdkErrorCode.RequestTimeout,
+                `Request timed out after ${this.#o.timeoutMs} ms without an answer or progress`,
+              ),
             ),
-          ),
-        this.#o.timeoutMs,
-      );
+          this.#o.timeoutMs,
+        );
+      },
     };
-    this.#progress.set(token, (progress) => {
-      arm();
-      ctx.mcpReq
-        .notify({
-          method: 'notifications/progress',
-          params: { ...progress, progressToken: clientToken },
-        } as never)
-        .catch(() => {});
-    });
-    arm();
+    // The server reports under a token of the link's own; each report goes back under the
+    // client's token (the SDK's own progress handling would drop a report that arrives just
+    // before the result).
+    const token = clientToken === undefined ? undefined : `${this.source}:${++_tokens}`;
+    if (token !== undefined) {
+      this.#progress.set(token, (progress) => {
+        call.arm();
+        ctx.mcpReq
+          .notify({
+            method: 'notifications/progress',
+            params: { ...progress, progressToken: clientToken },
+          } as never)
+          .catch(() => {});
+      });
+    }
+    this.#calls.add(call);
+    call.arm();
     try {
       return (await this.#client.request({ method, params: _withProgressToken(params, token) } as never, {
         signal: AbortSignal.any([ctx.mcpReq.signal, timeout.signal]),
@@ -201,7 +201,7 @@ export class _GatewayLink {
       throw _clientError(error, this.source, method);
     } finally {
       clearTimeout(timer);
-      this.#progress.delete(token);
+      if (token !== undefined) this.#progress.delete(token);
       this.#calls.delete(call);
     }
   }
@@ -251,15 +251,24 @@ export class _GatewayLink {
   /**
    * A server -> client request: sent to the client on the stream of the client's request that
    * is waiting on this server (the newest), so it reaches the client even when it opened no
-   * standalone stream; the server's cancellation (`signal`) is passed on.
+   * standalone stream; the server's cancellation (`signal`) is passed on. The client has up to an
+   * hour to answer (the server usually cancels sooner).
    */
   async #toClient(request: { method: string; params?: unknown }, signal: AbortSignal): Promise<unknown> {
     const related = [...this.#calls].at(-1);
-    return this.#o.face.request({ method: request.method, params: request.params } as never, {
-      signal,
-      timeout: this.#o.timeoutMs,
-      ...(related && { relatedRequestId: related.id }),
-    });
+    // While the client answers, no call of this link times out; the answer restarts them.
+    this.#answering++;
+    for (const call of this.#calls) call.pause();
+    try {
+      return await this.#o.face.request({ method: request.method, params: request.params } as never, {
+        signal,
+        timeout: _CLIENT_ANSWER_MS,
+        ...(related && { relatedRequestId: related.id }),
+      });
+    } finally {
+      this.#answering--;
+      for (const call of this.#calls) call.arm();
+    }
   }
 
   /** A server notification, passed to the client (on the stream of a waiting request, if any). */
@@ -291,6 +300,12 @@ function _withProgressToken(
   const next = token === undefined ? rest : { ...rest, progressToken: token };
   return Object.keys(next).length > 0 ? { ...others, _meta: next } : others;
 }
+
+/**
+ * How long the client may take to answer a server's request (an elicitation may wait on a
+ * person); the server's own cancellation ends it sooner.
+ */
+const _CLIENT_ANSWER_MS = 60 * 60 * 1000;
 
 /** Link progress tokens: unique in the process, so never confused across links. */
 let _tokens = 0;
