@@ -331,7 +331,7 @@ describe.each(['stdio', 'http'] as const)('the MCP gateway over a %s upstream', 
     expect(text(roots)).toBe(`Roots: [{"uri":"file:///bob-${kind}","name":"bob-${kind}"}]`);
   });
 
-  it('cancels the upstream call when the client cancels it, and when the client goes away mid-call', async () => {
+  it('cancels both ways: the upstream call when the client cancels or goes away mid-call, the client request when the server gives up', async () => {
     const { client } = await connect(kind, `cancel-${kind}`);
     const controller = new AbortController();
     const cancelled = client
@@ -347,6 +347,20 @@ describe.each(['stdio', 'http'] as const)('the MCP gateway over a %s upstream', 
     await cancelled;
     await until('the upstream to see notifications/cancelled', () =>
       recorded(kind).some((e) => e.event === 'cancelled' && e.marker === `abort-${kind}`) ? true : undefined,
+    );
+
+    // The other way: the server gives up its own request to the client, and the client is told.
+    const asked = await connect(kind, `asked-${kind}`);
+    let toldToStop: unknown;
+    asked.client.setRequestHandler('elicitation/create', async (_request, ctx) => {
+      await new Promise<void>((resolve) => ctx.mcpReq.signal.addEventListener('abort', () => resolve()));
+      toldToStop = ctx.mcpReq.signal.reason;
+      return { action: 'cancel' };
+    });
+    const gaveUp = await asked.client.callTool({ name: 'test_elicitation_gives_up', arguments: {} });
+    expect(text(gaveUp)).toMatch(/^gave up: /);
+    await until('the client to see notifications/cancelled', () =>
+      toldToStop === undefined ? undefined : true,
     );
 
     const leaving = await connect(kind, `leaving-${kind}`);

@@ -145,6 +145,7 @@ async function _serveStreamableHttp(
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
+    _fallBackToStandaloneStream(transport);
     await server.connect(transport);
     return transport;
   };
@@ -240,6 +241,25 @@ async function _serveStreamableHttp(
         http.closeAllConnections();
       });
     },
+  };
+}
+
+/**
+ * A message about a client request that was already answered (a gateway upstream's late log
+ * message, or its cancellation of a request it sent the client) has no stream left to travel
+ * on; the SDK transport refuses it. It is sent on the session's standalone stream instead, so
+ * the client still gets it. Responses are never rerouted.
+ */
+function _fallBackToStandaloneStream(transport: NodeStreamableHTTPServerTransport): void {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    try {
+      await send(message, options);
+    } catch (error) {
+      if (options?.relatedRequestId === undefined || !('method' in message)) throw error;
+      const { relatedRequestId: _gone, ...rest } = options;
+      await send(message, rest);
+    }
   };
 }
 
