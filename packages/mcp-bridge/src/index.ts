@@ -19,7 +19,6 @@ export {
 } from './discovery.js';
 export type { ArgumentCheck, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
-export type { GatewayUpstream } from './gateway/gateway-session.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
 export {
   type LocalToolSource,
