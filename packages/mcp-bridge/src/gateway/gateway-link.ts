@@ -49,6 +49,7 @@ export interface _GatewayLinkOptions {
   transport: UpstreamTransport;
   /** The face session's server: the client's side of the link. */
   face: Server;
+  /** Sent in `initialize` when the face does not know the client's own `clientInfo`. */
   clientInfo: { name: string; version: string };
   /** Timeout of each forwarded request, in ms (restarted by progress). */
   timeoutMs: number;
@@ -98,7 +99,11 @@ export class _GatewayLink {
       if (declared[capability] !== undefined)
         Object.assign(capabilities, { [capability]: declared[capability] });
     }
-    const client = new Client(options.clientInfo, { capabilities });
+    // The server sees who is calling: the client's own clientInfo (the adapter's when unknown).
+    const clientInfo =
+      (options.face.getClientVersion() as { name: string; version: string } | undefined) ??
+      options.clientInfo;
+    const client = new Client(clientInfo, { capabilities });
     const { transport, pending } = _gatewayTransport(options.source, options.transport, options.logger);
     const link = new _GatewayLink(options, client, pending);
     // Progress is taken off the wire as it arrives, before the SDK dispatches anything: a
@@ -122,6 +127,11 @@ export class _GatewayLink {
         { cause: error },
       );
     }
+    client.onerror = (error: Error) => {
+      // The link takes progress off the wire itself, so the SDK finds no handler of its own for it.
+      if (/progress notification for an unknown token/.test(error.message)) return;
+      options.logger.debug({ source: options.source, error: error.message }, 'gateway link transport error');
+    };
     client.onclose = () => {
       if (!link.#closed)
         options.logger.warn({ source: options.source }, 'gateway link to the upstream closed');
