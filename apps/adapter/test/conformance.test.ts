@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConformanceRunner,
+  fetchConformance,
   passing,
   runConformance,
   type ScenarioResult,
@@ -60,6 +61,7 @@ afterAll(() => procs.close());
 
 /** Runs `runner` against the three targets at once. */
 async function runAll(runner: ConformanceRunner, label: string) {
+  await fetchConformance(runner, procs.dir, SUITE_MS);
   const [direct, stdio, http] = await Promise.all(
     (['direct', 'stdio', 'http'] as const).map((target) =>
       runConformance(runner, targets[target], join(procs.dir, `${label}-${target}`), procs.dir, SUITE_MS),

@@ -19,6 +19,54 @@ export interface ConformanceRunner {
   args: readonly string[];
 }
 
+/**
+ * Fetches the runner and Node 22 into npx's cache once (`conformance --help`), so that parallel
+ * runs afterwards do not race to install the same package.
+ */
+export async function fetchConformance(
+  runner: ConformanceRunner,
+  cwd: string,
+  timeoutMs: number,
+): Promise<void> {
+  const args = [
+    '-y',
+    '-p',
+    'node@22',
+    '-p',
+    `@modelcontextprotocol/conformance@${runner.version}`,
+    'conformance',
+    '--help',
+  ];
+  const env = { ...process.env, npm_config_engine_strict: 'false' };
+  const child = spawn('npx', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk));
+  const code = await _exit(child, timeoutMs);
+  if (code !== 0) {
+    throw new Error(
+      `npx could not fetch conformance@${runner.version} and node@22 (exit ${code}):\n${log.slice(-4000)}`,
+    );
+  }
+}
+
+/** Resolves with the exit code; past `timeoutMs` the child's process group is killed. */
+function _exit(child: ChildProcess, timeoutMs: number): Promise<number | null> {
+  return new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.once('exit', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+}
+
 /** The suite run against `url`, results written under `out`; every scenario's checks by name. */
 export async function runConformance(
   runner: ConformanceRunner,
@@ -54,19 +102,7 @@ export async function runConformance(
   let log = '';
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
-    child.once('exit', (exitCode) => {
-      clearTimeout(timer);
-      resolve(exitCode);
-    });
-  });
+  const code = await _exit(child, timeoutMs);
   let entries: string[];
   try {
     entries = readdirSync(out);
