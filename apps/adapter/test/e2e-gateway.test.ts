@@ -7,8 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+import { ADAPTER_BIN, CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
 const events = { stdio: join(procs.dir, 'events-stdio.jsonl'), http: join(procs.dir, 'events-http.jsonl') };
@@ -19,9 +20,10 @@ const faces: Record<'stdio' | 'http' | 'both' | 'short', string> = {
   short: '',
 };
 const clients: Client[] = [];
+let relayUrl: string;
 
 beforeAll(async () => {
-  const { url: relayUrl } = await procs.relay();
+  ({ url: relayUrl } = await procs.relay());
   await procs.keygen('a.key');
   const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0'], {
     XP_FIXTURE_EVENTS: events.http,
@@ -468,5 +470,67 @@ describe('the MCP gateway timeout (call_timeout_seconds: 2)', () => {
     });
     const result = await client.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } });
     expect(text(result)).toContain('"username":"thinker"');
+  });
+});
+
+describe('the MCP gateway behind a stdio face', () => {
+  it('serves one client over stdin/stdout: sampling, logging and progress cross as over HTTP', async () => {
+    const config = procs.file(
+      'stdio-face.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    xprotocol_namespace: com.test.conformance
+access:
+  grants: []
+mcp_server:
+  transport: stdio
+  expose: [mcp_sources]
+state_database: ./stdio-face-state.db
+logging:
+  level: warn
+  format: json
+`,
+    );
+    const logs: unknown[] = [];
+    const client = new Client({ name: 'stdio-client', version: '0.0.0' }, { capabilities: { sampling: {} } });
+    client.setRequestHandler('sampling/createMessage', async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'sampled over stdio' },
+      model: 'test-model',
+    }));
+    client.setNotificationHandler('notifications/message', (n) => {
+      logs.push(n.params.data);
+    });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [ADAPTER_BIN, 'start', '--config', config],
+      cwd: procs.dir,
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    clients.push(client);
+    // Progress as it arrives on stdout: the SDK client itself drops a report that shares a read
+    // with the result it precedes (it does so against the fixture directly too).
+    const wire: unknown[] = [];
+    const dispatch = transport.onmessage!;
+    transport.onmessage = (message) => {
+      const m = message as { method?: string; params?: { progress?: number } };
+      if (m.method === 'notifications/progress') wire.push(m.params?.progress);
+      dispatch(message);
+    };
+    expect(client.getServerCapabilities()).toMatchObject({ resources: { subscribe: true }, prompts: {} });
+    const sampled = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } });
+    expect(text(sampled)).toBe('LLM response: sampled over stdio');
+    await client.setLoggingLevel('info');
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    await until('three log messages', () => (logs.length >= 3 ? true : undefined));
+    await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: () => {} });
+    expect(wire).toEqual([0, 50, 100]);
   });
 });
