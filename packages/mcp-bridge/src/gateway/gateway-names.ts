@@ -1,6 +1,6 @@
 /**
  * Names of aggregated prompts, resources and resource templates on the face, by the rule the face
- * applies to tools (docs/architecture.md, "MCP tool names"): a name is kept as the server gave it
+ * applies to tools (docs/design.md §3): a name is kept as the server gave it
  * unless it is over 64 characters or an earlier entry (an earlier upstream in configuration
  * order, or earlier in the same listing) already has it; then it becomes its first 55 characters
  * + `_` + 8 hex of SHA-256(adapter key ‖ source ‖ name). One upstream with short names therefore
