@@ -3,14 +3,7 @@
  * The `xprotocol-adapter` executable.
  * @module
  */
+import { runBin } from './cli/cli-shape.js';
 import { runCli } from './cli/program.js';
 
-runCli(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`xprotocol-adapter: ${String((error as Error)?.stack ?? error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runBin('xprotocol-adapter', runCli);

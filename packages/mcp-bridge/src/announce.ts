@@ -50,7 +50,12 @@ export class Announcer {
     return event;
   }
 
-  /** Signs the current payload and hands it to the outbox (resolves once durable there). */
+  /**
+   * Signs the current payload and hands it to the outbox (resolves once durable there). It logs
+   * `announce queued` now and `announce accepted` when the first relay answers `OK`; until then
+   * the pool keeps delivering it, so an adapter whose relays are down never claims a published
+   * announce.
+   */
   async publish(): Promise<XpEvent> {
     // A newer announce must have a later created_at than the last one, or readers may keep the old.
     const nowSeconds = Math.max(Math.floor(Date.now() / 1000), this.#lastCreatedAt + 1);
@@ -61,7 +66,15 @@ export class Announcer {
       signatures: this.#signatures,
     });
     await this.#pool.enqueue(event);
-    this.#logger.info({ id: event.id }, 'announce published');
+    this.#logger.info({ id: event.id }, 'announce queued: waiting for a relay to accept it');
+    this.#pool.publish(event).then(
+      (result) => this.#logger.info({ id: event.id, relay: result.relay }, `announce accepted by ${result.relay}`),
+      (error: unknown) => {
+        // CLOSED: the adapter stopped; a newer announce replaces this one anyway.
+        if ((error as { code?: unknown }).code !== 'CLOSED')
+          this.#logger.warn({ id: event.id, error: (error as Error).message }, 'announce not accepted by any relay');
+      },
+    );
     return event;
   }
 

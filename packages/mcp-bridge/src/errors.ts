@@ -7,6 +7,7 @@
 /** Every failure this package throws; `code` is stable. */
 export type BridgeErrorCode =
   | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_CANNOT_START'
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_TIMEOUT'
   | 'STATE_DATABASE'

@@ -14,11 +14,13 @@
  * losing it to a power cut only re-sends an answer the relays already have.
  *
  * The same file also holds Direction 2's assigned MCP tool names (it is the registry's
- * `NameStore`) and the registry's schema versions; the relay outbox keeps its own table in it.
+ * `NameStore`), the registry's schema versions and the relay outbox ({@link StateDatabase.outbox},
+ * on this object's own connection): this class is the file's one owner, nothing else opens it.
  * @module
  */
 import type { XpEvent } from '@xprotocol/crypto';
 import type { NameStore } from '@xprotocol/registry';
+import { type Outbox, SqliteOutbox } from '@xprotocol/relay-client';
 import Database from 'libsql';
 import { BridgeError } from './errors.js';
 
@@ -64,6 +66,7 @@ CREATE TABLE IF NOT EXISTS schema_versions (
 export class StateDatabase implements NameStore {
   readonly path: string;
   readonly #db: Database.Database;
+  #outbox: Outbox | undefined;
   #closed = false;
 
   /** Opens (or creates) the database at `path` (`:memory:` for tests that need no durability). */
@@ -218,6 +221,15 @@ export class StateDatabase implements NameStore {
     const journal = this.#db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
     const sync = this.#db.prepare('PRAGMA synchronous').get() as { synchronous: number };
     return { journalMode: journal.journal_mode, synchronous: sync.synchronous };
+  }
+
+  /**
+   * The relay pool's durable outbox, kept in this database on this connection (its own table).
+   * Closing the outbox leaves the database open; {@link StateDatabase.close} closes both.
+   */
+  outbox(): Outbox {
+    this.#outbox ??= new SqliteOutbox(this.#db);
+    return this.#outbox;
   }
 
   close(): void {

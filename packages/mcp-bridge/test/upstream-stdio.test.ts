@@ -1,6 +1,6 @@
 // UpstreamSession over stdio against a fixture MCP server (SDK v2 Server) that can sleep, fail
 // with a JSON-RPC error, and exit mid-call; every start is counted in a file.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -122,20 +122,51 @@ describe('UpstreamSession over stdio (fixture server)', () => {
     expect(all[1]).not.toBe(firstPid);
   });
 
-  it('a command that cannot start is UPSTREAM_UNAVAILABLE, then the backoff holds further attempts', async () => {
+  it('a command not found is UPSTREAM_CANNOT_START, named, and never spawned again', async () => {
     upstream = new UpstreamSession({
       name: 'missing',
       transport: { type: 'stdio', command: ['/nonexistent/xp-no-such-server'] },
+      minReconnectMs: 1,
+    });
+    const error = await rejection(upstream.listTools());
+    expect(error.code).toBe('UPSTREAM_CANNOT_START');
+    expect(error.message).toBe('missing: command not found: /nonexistent/xp-no-such-server');
+    await new Promise((r) => setTimeout(r, 20));
+    // Past any backoff: the same error, without a new attempt.
+    expect(await rejection(upstream.listTools())).toBe(error);
+
+    const bare = new UpstreamSession({ name: 'bare', transport: { type: 'stdio', command: ['xp-no-such-cmd-7f3a'] } });
+    const onPath = await rejection(bare.listTools());
+    await bare.close();
+    expect(onPath.code).toBe('UPSTREAM_CANNOT_START');
+    expect(onPath.message).toBe('bare: command not found on PATH: xp-no-such-cmd-7f3a');
+  });
+
+  it('a command that is not executable is UPSTREAM_CANNOT_START (permission denied)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xp-noexec-'));
+    const file = join(dir, 'server.sh');
+    writeFileSync(file, '#!/bin/sh\n', { mode: 0o644 });
+    upstream = new UpstreamSession({ name: 'noexec', transport: { type: 'stdio', command: [file] } });
+    const error = await rejection(upstream.listTools());
+    rmSync(dir, { recursive: true, force: true });
+    expect(error.code).toBe('UPSTREAM_CANNOT_START');
+    expect(error.message).toBe(`noexec: command cannot be executed (permission denied): ${file}`);
+  });
+
+  it('a server that exits at once is UPSTREAM_UNAVAILABLE, then the backoff holds further attempts', async () => {
+    upstream = new UpstreamSession({
+      name: 'exits',
+      transport: { type: 'stdio', command: [process.execPath, '-e', 'process.exit(3)'] },
       minReconnectMs: 10_000,
     });
     const error = await rejection(upstream.listTools());
     expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
-    expect(error.message).toMatch(
-      /^missing: cannot connect to the command "\/nonexistent\/xp-no-such-server": .*ENOENT/,
-    );
+    expect(error.message).toMatch(/^exits: cannot connect to the command ".*node.*": /);
+    // The caller schedules (and announces) retries; the message promises none.
+    expect(error.message).not.toMatch(/next attempt/);
     const held = await rejection(upstream.listTools());
     expect(held.message).toMatch(
-      /^missing: the server is down \(1 failed connection attempt\); next reconnect attempt in \d+ ms$/,
+      /^exits: the server is down \(1 failed connection attempt\); next reconnect attempt in \d+ ms$/,
     );
   });
 

@@ -11,12 +11,13 @@ export type RelayClientErrorCode =
   | 'PUBLISH_EXPIRED'
   | 'OUTBOX_FULL'
   | 'OUTBOX_FAILED'
+  | 'UNREACHABLE'
   | 'CLOSED';
 
 /** The one base class for errors thrown by this package. */
 export class RelayClientError extends Error {
   readonly code: RelayClientErrorCode;
-  /** For `PUBLISH_REFUSED`: each relay's refusal reason, by URL. */
+  /** For `PUBLISH_REFUSED`, `PUBLISH_EXPIRED` and `UNREACHABLE`: each relay's reason, by URL. */
   readonly reasons: Readonly<Record<string, string>>;
 
   constructor(

@@ -12,6 +12,7 @@ export {
   type PublishResult,
   RelayPool,
   type RelayPoolOptions,
+  type RelayStatus,
   type Subscription,
   type SubscriptionHandlers,
 } from './relay-pool.js';

@@ -39,6 +39,7 @@ export class RelayConnection {
   #attempt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastError = '';
+  #attempted = false;
   readonly #handlers: ConnectionHandlers;
   readonly #options: ConnectionOptions;
 
@@ -55,6 +56,11 @@ export class RelayConnection {
   /** Why the last attempt failed, for status output. */
   get lastError(): string {
     return this.#lastError;
+  }
+
+  /** True once a connect attempt has ended, opened or failed (the relay's reachability is known). */
+  get attempted(): boolean {
+    return this.#attempted;
   }
 
   /** Starts connecting (idempotent). */
@@ -99,6 +105,7 @@ export class RelayConnection {
       const wasOpen = this.#state === 'open';
       this.#socket = undefined;
       this.#lastError = reason;
+      this.#attempted = true;
       socket.removeAllListeners();
       socket.on('error', () => {});
       socket.terminate();
@@ -113,6 +120,7 @@ export class RelayConnection {
     socket.on('open', () => {
       if (this.#socket !== socket) return;
       this.#state = 'open';
+      this.#attempted = true;
       this.#attempt = 0;
       this.#lastError = '';
       this.#handlers.onOpen();

@@ -66,6 +66,16 @@ export interface RelayPoolOptions {
   onConnectionError?: (url: string, reason: string, retryInMs: number) => void;
 }
 
+/** One relay connection as {@link RelayPool.relays} reports it. */
+export interface RelayStatus {
+  url: string;
+  state: ConnectionState;
+  /** Why the last connect attempt failed or the socket was lost; `''` once open. */
+  lastError: string;
+  /** True once a connect attempt has ended (opened or failed): the relay's reachability is known. */
+  attempted: boolean;
+}
+
 /** How a publish ended. */
 export interface PublishResult {
   /** The relay whose `OK true` resolved the publish. */
@@ -144,6 +154,8 @@ export class RelayPool {
   readonly #onInvalidEvent: RelayPoolOptions['onInvalidEvent'];
   readonly #onConnectionError: RelayPoolOptions['onConnectionError'];
   readonly #connectionOptions: ConstructorParameters<typeof RelayConnection>[2];
+  /** Called after every connection open or failed attempt (see {@link RelayPool.connect}). */
+  readonly #connectionWatchers = new Set<() => void>();
   #nextSubscription = 0;
   #closed = false;
 
@@ -172,10 +184,16 @@ export class RelayPool {
     const connection = new RelayConnection(
       url,
       {
-        onOpen: () => this.#onOpen(url),
+        onOpen: () => {
+          this.#onOpen(url);
+          this.#notifyConnectionWatchers();
+        },
         onFrame: (frame) => this.#onFrame(url, frame),
         onDisconnect: () => this.#onDisconnect(url),
-        onRetry: (reason, retryInMs) => this.#onConnectionError?.(url, reason, retryInMs),
+        onRetry: (reason, retryInMs) => {
+          this.#onConnectionError?.(url, reason, retryInMs);
+          this.#notifyConnectionWatchers();
+        },
       },
       this.#connectionOptions,
     );
@@ -219,12 +237,73 @@ export class RelayPool {
   }
 
   /** The state of each relay connection. */
-  relays(): { url: string; state: ConnectionState; lastError: string }[] {
+  relays(): RelayStatus[] {
     return [...this.#connections.values()].map((c) => ({
       url: c.url,
       state: c.state,
       lastError: c.lastError,
+      attempted: c.attempted,
     }));
+  }
+
+  /**
+   * Waits for the first connect attempt of every relay to end, at most `timeoutMs`, and resolves
+   * with each relay's status (a long-running client logs which relays are unreachable and why; the
+   * pool keeps retrying them). Resolves at once when one relay is already open and the others
+   * have been tried.
+   */
+  async attempted(timeoutMs = 10_000): Promise<RelayStatus[]> {
+    await this.#watchConnections(() => this.relays().every((r) => r.attempted || r.state === 'open'), timeoutMs);
+    return this.relays();
+  }
+
+  /**
+   * For one-shot clients: resolves with the relays' status as soon as one relay is open. Rejects
+   * with `UNREACHABLE` as soon as every relay has failed a connect attempt (the pool would retry
+   * them, but a one-shot command should not wait), or when none opened within `timeoutMs`; the
+   * error's `reasons` give each relay's failure, e.g. `connect ECONNREFUSED 127.0.0.1:8765`.
+   */
+  async connect(timeoutMs = 10_000): Promise<RelayStatus[]> {
+    const anyOpen = () => this.relays().some((r) => r.state === 'open');
+    await this.#watchConnections(() => anyOpen() || this.relays().every((r) => r.attempted), timeoutMs);
+    if (this.#closed) throw new RelayClientError('CLOSED', 'the relay pool is closed');
+    const relays = this.relays();
+    if (anyOpen()) return relays;
+    const reasons = Object.fromEntries(
+      relays.map((r) => [r.url, r.lastError || `no answer within ${timeoutMs} ms`]),
+    );
+    const detail = Object.entries(reasons)
+      .map(([url, why]) => `${url}: ${why}`)
+      .join('; ');
+    throw new RelayClientError(
+      'UNREACHABLE',
+      `cannot connect to ${relays.length === 1 ? 'the relay' : `any of ${relays.length} relays`}: ${detail}`,
+      { reasons },
+    );
+  }
+
+  /** Resolves once `done()` holds (checked after each open or failed attempt), the pool closes, or `timeoutMs` passes. */
+  #watchConnections(done: () => boolean, timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const check = () => {
+        if (!this.#closed && !done()) return;
+        this.#connectionWatchers.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      this.#connectionWatchers.add(check);
+      timer = setTimeout(() => {
+        this.#connectionWatchers.delete(check);
+        resolve();
+      }, timeoutMs);
+      timer.unref?.();
+      check();
+    });
+  }
+
+  #notifyConnectionWatchers(): void {
+    for (const watcher of [...this.#connectionWatchers]) watcher();
   }
 
   /** Resolves once at least one relay is open, or rejects after `timeoutMs`. */
@@ -342,6 +421,7 @@ export class RelayPool {
     if (this.#closed) return;
     this.#closed = true;
     for (const connection of this.#connections.values()) connection.close();
+    this.#notifyConnectionWatchers();
     for (const inflight of this.#inflight.values()) {
       this.#clearTimers(inflight);
       if (inflight.waiter && !inflight.settled) {

@@ -1,6 +1,7 @@
 /**
- * A durable {@link Outbox} in a SQLite file (WAL, `synchronous=FULL`). It can share the file with
- * other state (the adapter's state database): it only touches its own table.
+ * A durable {@link Outbox} in a SQLite file (WAL, `synchronous=FULL`). It can live in another
+ * component's database (the adapter's state database), on that component's connection: it only
+ * touches its own table.
  * @module
  */
 import type { XpEvent } from '@xprotocol/crypto';
@@ -11,15 +12,27 @@ import type { Outbox, OutboxEntry } from './outbox.js';
 /** An outbox that survives restarts. */
 export class SqliteOutbox implements Outbox {
   readonly #db: Database.Database;
+  /** False when the database belongs to someone else (who closes it). */
+  readonly #ownsDatabase: boolean;
   #closed = false;
 
-  /** Opens (or creates) the outbox table in the database at `path`. */
-  constructor(path: string) {
+  /**
+   * Opens (or creates) the outbox table in the database file at `path`, or in an already open
+   * `libsql` database whose owner keeps it (the adapter's state database hands its own connection
+   * here, so the file has one owner); {@link SqliteOutbox.close} then leaves it open.
+   */
+  constructor(database: string | Database.Database) {
+    this.#ownsDatabase = typeof database === 'string';
+    const where = typeof database === 'string' ? database : database.name;
     try {
-      this.#db = new Database(path);
-      this.#db.pragma('journal_mode = WAL');
-      this.#db.pragma('synchronous = FULL');
-      this.#db.pragma('busy_timeout = 5000');
+      if (typeof database === 'string') {
+        this.#db = new Database(database);
+        this.#db.pragma('journal_mode = WAL');
+        this.#db.pragma('synchronous = FULL');
+        this.#db.pragma('busy_timeout = 5000');
+      } else {
+        this.#db = database;
+      }
       this.#db.exec(`CREATE TABLE IF NOT EXISTS relay_outbox (
         id TEXT PRIMARY KEY,
         json TEXT NOT NULL,
@@ -29,7 +42,7 @@ export class SqliteOutbox implements Outbox {
     } catch (error) {
       throw new RelayClientError(
         'OUTBOX_FAILED',
-        `cannot open the outbox database ${path}: ${(error as Error).message}`,
+        `cannot open the outbox database ${where}: ${(error as Error).message}`,
         {
           cause: error,
         },
@@ -72,7 +85,7 @@ export class SqliteOutbox implements Outbox {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#db.close();
+    if (this.#ownsDatabase) this.#db.close();
   }
 
   /**

@@ -49,3 +49,58 @@ describe('RelayPool connection errors', () => {
     expect(reports[0]!.retryInMs).toBeLessThanOrEqual(100);
   });
 });
+
+describe('RelayPool.connect and RelayPool.attempted', () => {
+  it('connect rejects with UNREACHABLE and each relay reason once every relay failed an attempt', async () => {
+    const { RelayClientError, RelayPool } = await import('../src/index.js');
+    const urls = ['ws://127.0.0.1:9', 'ws://127.0.0.1:1'];
+    const pool = await RelayPool.open({ urls, reconnect: { initialMs: 60_000, maxMs: 60_000 } });
+    try {
+      const error = await pool.connect(60_000).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RelayClientError);
+      expect(error).toMatchObject({ code: 'UNREACHABLE' });
+      const { reasons, message } = error as InstanceType<typeof RelayClientError>;
+      expect(Object.keys(reasons).sort()).toEqual([...urls].sort());
+      for (const url of urls) expect(reasons[url]).toMatch(/ECONNREFUSED/);
+      expect(message).toMatch(/^cannot connect to any of 2 relays: ws:\/\/127\.0\.0\.1:9: connect ECONNREFUSED/);
+      // The long reconnect delay proves connect did not wait for a retry.
+      expect(pool.relays().every((r) => r.attempted && r.state === 'waiting')).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('connect resolves once one relay opens while another is down; attempted reports both', async () => {
+    const { RelayPool } = await import('../src/index.js');
+    const { startRelay } = await import('@xprotocol/relay');
+    const relay = await startRelay({ port: 0 });
+    const pool = await RelayPool.open({
+      urls: [relay.url, 'ws://127.0.0.1:9'],
+      reconnect: { initialMs: 60_000, maxMs: 60_000 },
+    });
+    try {
+      const relays = await pool.connect(60_000);
+      expect(relays.find((r) => r.url === relay.url)?.state).toBe('open');
+      const all = await pool.attempted(60_000);
+      expect(all.find((r) => r.url === 'ws://127.0.0.1:9')).toMatchObject({
+        attempted: true,
+        state: 'waiting',
+        lastError: expect.stringMatching(/ECONNREFUSED/),
+      });
+    } finally {
+      await pool.close();
+      await relay.close();
+    }
+  });
+
+  it('connect rejects with CLOSED when the pool closes while it waits', async () => {
+    const { RelayPool } = await import('../src/index.js');
+    const pool = await RelayPool.open({ urls: ['ws://127.0.0.1:9'] });
+    const waiting = pool.connect(60_000);
+    await pool.close();
+    await expect(waiting).rejects.toMatchObject({ code: 'CLOSED' });
+  });
+});

@@ -1,18 +1,17 @@
 /**
  * `xprotocol-adapter call --key FILE --relay URL --to ed25519:… --kind KIND --payload JSON
- * [--timeout-ms N]`: one signed, encrypted call through the relays.
+ * [--timeout-ms N]`: one signed, encrypted call through the relays ({@link callEndpoint}).
  *
- * The recipient's X25519 key comes from its `xp.endpoint.announce`. Output (docs/cli.md): the
- * answer's payload as JSON and exit 0; `{"error":{"code","message"}}` and exit 1; a tool result
- * with `isError: true` is printed as a payload with exit 3; usage errors exit 2.
+ * Output (docs/cli.md): the answer's payload as JSON and exit 0; `{"error":{"code","message"}}`
+ * and exit 1 (`RELAY_UNREACHABLE` at once when no relay accepts a connection, `NOT_FOUND` when the
+ * endpoint has no announce on the relays, or the endpoint's own error code); a tool result with
+ * `isError: true` is printed as a payload with exit 3; usage errors exit 2.
  * @module
  */
 import { CryptoError, isKeyString } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
-import { BridgeError, XpCaller } from '@xprotocol/mcp-bridge';
-import { RelayPool } from '@xprotocol/relay-client';
-import { CliError, EXIT, usageError } from './cli-error.js';
-import type { CliIo } from './io.js';
+import { callEndpoint } from '../runtime/call-endpoint.js';
+import { CliError, type CliIo, EXIT, usageError } from './cli-shape.js';
 import { expandHome } from './paths.js';
 
 /** Options of {@link call}. */
@@ -32,6 +31,10 @@ export async function call(options: CallOptions, io: CliIo): Promise<number> {
       `--to: expected ed25519: followed by 64 lowercase hex digits, got ${JSON.stringify(options.to)}`,
     );
   }
+  for (const url of options.relay) {
+    if (!/^wss?:\/\/[^\s/]+/.test(url))
+      throw usageError(`--relay: expected a ws:// or wss:// URL, got ${JSON.stringify(url)}`);
+  }
   let payload: unknown;
   try {
     payload = JSON.parse(options.payload);
@@ -47,34 +50,19 @@ export async function call(options: CallOptions, io: CliIo): Promise<number> {
     if (error instanceof CryptoError) throw new CliError(error.message, EXIT.failure, { cause: error });
     throw error;
   }
-  const deadline = Date.now() + options.timeoutMs;
-  const pool = await RelayPool.open({ urls: options.relay, reconnect: { initialMs: 250, maxMs: 2000 } });
-  try {
-    const caller = new XpCaller({ identity, pool, signatures: nodeSignatures, cipher: nodeCipher });
-    let to: Awaited<ReturnType<XpCaller['resolve']>>;
-    try {
-      to = await caller.resolve(options.to, Math.max(1, deadline - Date.now()));
-    } catch (error) {
-      if (error instanceof BridgeError) {
-        io.out(`${JSON.stringify({ error: { code: 'NOT_FOUND', message: error.message } })}\n`);
-        return EXIT.failure;
-      }
-      throw error;
-    }
-    const outcome = await caller.call({
-      to: to.keys,
-      kind: options.kind,
-      payload,
-      timeoutMs: Math.max(1, deadline - Date.now()),
-    });
-    if (!outcome.ok) {
-      io.out(`${JSON.stringify({ error: { code: outcome.error.code, message: outcome.error.message } })}\n`);
-      return EXIT.failure;
-    }
-    io.out(`${JSON.stringify(outcome.payload)}\n`);
-    const isError = (outcome.payload as { isError?: unknown } | null)?.isError === true;
-    return isError ? EXIT.toolError : EXIT.ok;
-  } finally {
-    await pool.close();
+  const result = await callEndpoint({
+    identity,
+    relays: [...new Set(options.relay)],
+    to: options.to,
+    kind: options.kind,
+    payload,
+    timeoutMs: options.timeoutMs,
+  });
+  if (!result.ok) {
+    io.out(`${JSON.stringify({ error: result.error })}\n`);
+    return EXIT.failure;
   }
+  io.out(`${JSON.stringify(result.payload)}\n`);
+  const isError = (result.payload as { isError?: unknown } | null)?.isError === true;
+  return isError ? EXIT.toolError : EXIT.ok;
 }

@@ -15,8 +15,7 @@ import {
 import { createLogger } from '../runtime/logger.js';
 import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
 import { startAdapter } from '../runtime/start-adapter.js';
-import { CliError, EXIT, usageError } from './cli-error.js';
-import type { CliIo } from './io.js';
+import { CliError, type CliIo, EXIT, listenForStop, usageError } from './cli-shape.js';
 
 /** Loads the config, printing warnings on stderr; turns a ConfigError into a CliError (exit 1). */
 export function readConfig(path: string, io: CliIo): LoadedConfig {
@@ -124,27 +123,28 @@ export async function testMcp(options: { config: string; source: string }, io: C
   );
 }
 
-/** `start --config FILE`: runs until SIGINT or SIGTERM. */
+/**
+ * `start --config FILE`: runs until SIGINT or SIGTERM. When the adapter cannot start (a bad key
+ * file, a taken port, …) it throws at once with nothing left running: no signal handler, no
+ * timer, no child, no open port.
+ */
 export async function start(options: { config: string }, io: CliIo): Promise<void> {
   // readConfig already printed the warnings on stderr.
   const { config } = readConfig(options.config, io);
   const logger = createLogger(config.logging);
   // Listen before starting: a signal during startup still ends in a clean stop.
-  let signal: string | undefined;
-  const stopRequested = new Promise<void>((resolve) => {
-    const onSignal = (name: string) => {
-      signal = name;
-      resolve();
-    };
-    process.once('SIGINT', () => onSignal('SIGINT'));
-    process.once('SIGTERM', () => onSignal('SIGTERM'));
-  });
+  const stop = listenForStop();
   // Library timers are unref'd; the command itself keeps the process alive until a signal, even
   // when no relay or server is reachable yet (otherwise Node would simply exit).
   const keepAlive = setInterval(() => {}, 1 << 30);
-  const adapter = await startAdapter(config, { logger, alwaysLogReady: true });
-  await stopRequested;
-  clearInterval(keepAlive);
-  logger.info({ signal }, 'stopping');
-  await adapter.stop();
+  try {
+    const adapter = await startAdapter(config, { logger, alwaysLogReady: true });
+    const signal = await stop.stopped;
+    stop.dispose(); // a second Ctrl-C while stopping ends the process at once
+    logger.info({ signal }, 'stopping');
+    await adapter.stop();
+  } finally {
+    clearInterval(keepAlive);
+    stop.dispose();
+  }
 }

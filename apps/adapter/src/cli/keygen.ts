@@ -5,8 +5,7 @@
  */
 import { CryptoError, generateIdentity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures, writeKeyFile } from '@xprotocol/crypto/node';
-import { CliError } from './cli-error.js';
-import type { CliIo } from './io.js';
+import { CliError, type CliIo } from './cli-shape.js';
 import { expandHome } from './paths.js';
 
 /** Options of {@link keygen}. */

@@ -4,12 +4,11 @@
  * errors with usage hints go to stderr.
  * @module
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ADAPTER_VERSION } from '../version.js';
 import { call } from './call.js';
-import { CliError, EXIT } from './cli-error.js';
+import { type CliIo, cliProgram, EXIT, processIo, runProgram } from './cli-shape.js';
 import { schemas, start, testMcp, validate } from './config-commands.js';
-import { type CliIo, processIo } from './io.js';
 import { keygen } from './keygen.js';
 
 function positiveInteger(value: string): number {
@@ -24,12 +23,12 @@ function collect(value: string, previous: string[] = []): string[] {
 
 /** Builds the program; `setExit` receives each command's exit code. */
 function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
-  const program = new Command('xprotocol-adapter')
-    .description('Bridge MCP servers and XProtocol endpoints, both ways, from one YAML file.')
-    .version(ADAPTER_VERSION, '-V, --version')
-    .showHelpAfterError('(add --help for usage)')
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
+  const program = cliProgram(
+    new Command('xprotocol-adapter')
+      .description('Bridge MCP servers and XProtocol endpoints, both ways, from one YAML file.')
+      .version(ADAPTER_VERSION, '-V, --version'),
+    io,
+  );
 
   program
     .command('keygen')
@@ -99,19 +98,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   const program = buildProgram(io, (code) => {
     exitCode = code;
   });
-  try {
+  return runProgram('xprotocol-adapter', io, async () => {
     await program.parseAsync([...argv]);
     return exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end with code 0; usage mistakes exit 2 (commander printed the message).
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
-    if (error instanceof CliError) {
-      io.err(`xprotocol-adapter: ${error.message}\n`);
-      return error.exitCode;
-    }
-    io.err(`xprotocol-adapter: ${(error as Error)?.message ?? String(error)}\n`);
-    return EXIT.failure;
-  }
+  });
 }

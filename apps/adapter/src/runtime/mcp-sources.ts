@@ -2,11 +2,13 @@
  * The wrapped MCP servers at run time: one upstream session per `mcp_sources` entry, its tools
  * translated into contracts (per source, deterministic), the description-quality floor applied,
  * the registry refreshed (versions persisted), and an {@link EndpointCatalog} view for the inbound
- * endpoint. A server that cannot be reached is retried in the background with a clear message;
- * the adapter serves the others meanwhile.
+ * endpoint. A server that cannot be reached is retried in the background with one warning per
+ * attempt that gives the real delay; a command that cannot start at all (not found, not
+ * executable) is reported once and not retried. The adapter serves the others meanwhile.
  * @module
  */
 import {
+  BridgeError,
   compileArgumentValidator,
   type EndpointCatalog,
   type EndpointTool,
@@ -210,10 +212,19 @@ export class McpSources implements EndpointCatalog {
       const status = this.#status.get(source.name)!;
       status.connected = false;
       status.error = (error as Error).message;
+      const why = status.error.startsWith(`${source.name}: `) ? status.error.slice(source.name.length + 2) : status.error;
+      if (error instanceof BridgeError && error.code === 'UPSTREAM_CANNOT_START') {
+        // Not found or not executable: another attempt cannot help until the config changes.
+        this.#o.logger.error(
+          { source: source.name },
+          `MCP source "${source.name}" cannot start: ${why}; not retrying (fix mcp_sources "${source.name}".command and restart)`,
+        );
+        return;
+      }
       delayMs = Math.min(60_000, 1000 * 2 ** Math.min(failures, 6));
       this.#o.logger.warn(
-        { source: source.name, retryInSeconds: Math.round(delayMs / 1000) },
-        `cannot reach MCP source "${source.name}": ${status.error}; retrying`,
+        { source: source.name, retryInSeconds: delayMs / 1000 },
+        `cannot reach MCP source "${source.name}": ${why}; retrying in ${delayMs / 1000} s`,
       );
       failures++;
     }

@@ -6,6 +6,8 @@
  * what was already started is stopped before the error is thrown.
  * @module
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { PublicIdentity } from '@xprotocol/crypto';
 import { ensureKeyFile, nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import {
@@ -22,7 +24,7 @@ import {
   XpEndpoint,
 } from '@xprotocol/mcp-bridge';
 import { Registry, type VersionStore } from '@xprotocol/registry';
-import { RelayPool, SqliteOutbox } from '@xprotocol/relay-client';
+import { RelayPool } from '@xprotocol/relay-client';
 import type { AdapterConfig, ConfigWarning } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import { announcePayload } from './announce-payload.js';
@@ -70,7 +72,7 @@ export async function startAdapter(
   for (const warning of options.warnings ?? []) logger.warn({ code: warning.code }, warning.message);
   const backends = { signatures: nodeSignatures, cipher: nodeCipher };
 
-  const { identity, created } = await ensureKeyFile(config.identity.keyFile, backends);
+  const { identity, created } = await _ensureKeyFile(config.identity.keyFile, backends);
   logger.info(
     { key: identity.keys.ed25519, x25519: identity.keys.x25519, keyFile: config.identity.keyFile },
     created ? 'created a new key file' : 'loaded the key file',
@@ -100,7 +102,7 @@ export async function startAdapter(
     cleanups.push(() => state.close());
     const pool = await RelayPool.open({
       urls: relayUrls,
-      outbox: new SqliteOutbox(statePath),
+      outbox: state.outbox(),
       reconnect: { initialMs: config.relay.reconnectIntervalSeconds * 1000, maxMs: 60_000 },
       retentionSeconds: config.relay.eventTtlSeconds,
       onNotice: (relay, message) => logger.warn({ relay }, `relay notice: ${message}`),
@@ -248,22 +250,46 @@ export async function startAdapter(
       cleanups.push(() => served.close());
     }
 
+    // The ready line tells the truth about the relays: wait (bounded) for each one's first attempt.
+    const relayStatus = await pool.attempted(5000);
+    const openRelays = relayStatus.filter((r) => r.state === 'open').map((r) => r.url);
     // With alwaysLogReady the event survives a level above info (tools wait for it).
     const raised: 'error' | 'warn' | 'info' =
       logger.level === 'error' ? 'error' : logger.level === 'warn' ? 'warn' : 'info';
     const readyLevel = options.alwaysLogReady ? raised : 'info';
+    const sourceStatus = sources.status();
     logger[readyLevel](
       {
         event: 'ready',
         key: identity.keys.ed25519,
         relays: relayUrls,
+        relays_connected: openRelays,
         state: statePath,
-        sources: sources.status().map((s) => ({ name: s.name, connected: s.connected, tools: s.toolCount })),
+        sources: sourceStatus.map((s) => ({
+          name: s.name,
+          connected: s.connected,
+          tools: s.toolCount,
+          ...(s.error !== undefined && { error: s.error }),
+        })),
         mcp_server: faceServer?.url ?? config.mcpServer?.transport,
         discovery: discovery?.url,
       },
       'adapter ready',
     );
+    if (openRelays.length === 0) {
+      const why = relayStatus.map((r) => `${r.url}: ${r.lastError || 'no answer yet'}`).join('; ');
+      logger.warn(
+        { relays: relayStatus.map((r) => ({ url: r.url, error: r.lastError || undefined })) },
+        `no relay reachable yet (${why}): the announce is pending and no call can arrive; retrying until a relay accepts`,
+      );
+    }
+    for (const source of sourceStatus) {
+      if (!source.connected)
+        logger.warn(
+          { source: source.name },
+          `MCP source "${source.name}" serves no tools: ${source.error ?? 'still connecting'}`,
+        );
+    }
 
     let stopping: Promise<void> | undefined;
     return {
@@ -302,4 +328,27 @@ function _versionStore(state: StateDatabase): VersionStore {
       state.saveSchemaVersion(record.kind, record.version, record.contract);
     },
   };
+}
+
+/**
+ * Loads the key file, or creates it when missing. Says which file failed and what to do: a missing
+ * folder is created (0700) like the state database's; a folder that cannot be written is named.
+ */
+async function _ensureKeyFile(
+  path: string,
+  backends: Parameters<typeof ensureKeyFile>[1],
+): Promise<Awaited<ReturnType<typeof ensureKeyFile>>> {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    return await ensureKeyFile(path, backends);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code)) {
+      throw new Error(
+        `identity.key_file ${path}: cannot create the key file: ${(error as Error).message}; choose a key_file in a folder you can write`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }

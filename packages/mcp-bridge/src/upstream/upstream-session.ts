@@ -70,6 +70,8 @@ export class UpstreamSession {
   #connecting: Promise<Client> | undefined;
   #failures = 0;
   #nextAttemptAt = 0;
+  /** Set when the stdio command cannot be started at all (not found, not executable): never retried. */
+  #cannotStart: BridgeError | undefined;
   #closed = false;
   #serverInfo: { name: string; version: string } | undefined;
   #instructions: string | undefined;
@@ -227,6 +229,7 @@ export class UpstreamSession {
   }
 
   async #open(): Promise<Client> {
+    if (this.#cannotStart) throw this.#cannotStart;
     const wait = this.#nextAttemptAt - Date.now();
     if (wait > 0) {
       throw new BridgeError(
@@ -253,12 +256,21 @@ export class UpstreamSession {
       const backoff = Math.min(max, min * 2 ** Math.min(this.#failures - 1, 16));
       this.#nextAttemptAt = Date.now() + backoff;
       await client.close().catch(() => {});
+      const spawnFailure = _spawnFailure(error, this.#options.transport);
+      if (spawnFailure) {
+        this.#cannotStart = new BridgeError('UPSTREAM_CANNOT_START', `${this.name}: ${spawnFailure}`, {
+          cause: error,
+        });
+        throw this.#cannotStart;
+      }
       const refused = _authStatus(error);
+      // No retry delay in the message: the caller decides when (and whether) to try again and
+      // says so in its own log line.
       const message = _redact(
-        `${this.name}: cannot connect to ${this.#where()}: ${refused === undefined ? _describe(error) : _credentialsRefused(refused)}; next attempt in ${backoff} ms at the earliest`,
+        `${this.name}: cannot connect to ${this.#where()}: ${refused === undefined ? _describe(error) : _credentialsRefused(refused)}`,
         this.#secrets,
       );
-      this.#logger.warn({ source: this.name, failures: this.#failures, backoffMs: backoff }, message);
+      this.#logger.debug({ source: this.name, failures: this.#failures, backoffMs: backoff }, message);
       throw new BridgeError('UPSTREAM_UNAVAILABLE', message, { cause: error });
     }
     if (this.#closed) {
@@ -327,4 +339,24 @@ export class UpstreamSession {
       ? new SSEClientTransport(url, options)
       : new StreamableHTTPClientTransport(url, options);
   }
+}
+
+/**
+ * Why a stdio command cannot be started at all, or `undefined` for any other failure: the child
+ * was never spawned because the program is not on `PATH` (`ENOENT`) or not executable (`EACCES`).
+ * Retrying cannot help until the configuration or the machine changes.
+ */
+function _spawnFailure(error: unknown, spec: UpstreamTransport): string | undefined {
+  if (spec.type !== 'stdio') return undefined;
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  if (typeof syscall !== 'string' || !syscall.startsWith('spawn')) return undefined;
+  const command = spec.command[0] ?? '';
+  const where = command.includes('/') ? '' : ' on PATH';
+  if (code === 'ENOENT') {
+    return spec.cwd
+      ? `command not found${where}: ${command} (or its working directory ${spec.cwd} does not exist)`
+      : `command not found${where}: ${command}`;
+  }
+  if (code === 'EACCES') return `command cannot be executed (permission denied): ${command}`;
+  return undefined;
 }
