@@ -6,7 +6,7 @@
  * @module
  */
 import { realpathSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 
 /**
  * Exit codes: 0 success (or a clean stop on SIGINT/SIGTERM), 1 failure (a call that failed, a

@@ -5,11 +5,10 @@
  * answer, close. `xprotocol-adapter call` and the devserver's `--demo` are both this function.
  * @module
  */
-import type { Identity } from '@xprotocol/crypto';
+import type { Identity, XpEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { type Announce, BridgeError, XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayClientError, RelayPool } from '@xprotocol/relay-client';
-import type { XpEvent } from '@xprotocol/crypto';
 
 /** Options of {@link callEndpoint}. */
 export interface CallEndpointOptions {
@@ -71,7 +70,12 @@ export async function callEndpoint(options: CallEndpointOptions): Promise<CallEn
         return fail('RELAY_UNREACHABLE', error.message);
       throw error;
     }
-    const caller = new XpCaller({ identity: options.identity, pool, signatures: nodeSignatures, cipher: nodeCipher });
+    const caller = new XpCaller({
+      identity: options.identity,
+      pool,
+      signatures: nodeSignatures,
+      cipher: nodeCipher,
+    });
     try {
       announce = await _abortable(caller.resolve(options.to, left()), options.signal);
     } catch (error) {

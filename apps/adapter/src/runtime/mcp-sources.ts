@@ -212,7 +212,9 @@ export class McpSources implements EndpointCatalog {
       const status = this.#status.get(source.name)!;
       status.connected = false;
       status.error = (error as Error).message;
-      const why = status.error.startsWith(`${source.name}: `) ? status.error.slice(source.name.length + 2) : status.error;
+      const why = status.error.startsWith(`${source.name}: `)
+        ? status.error.slice(source.name.length + 2)
+        : status.error;
       if (error instanceof BridgeError && error.code === 'UPSTREAM_CANNOT_START') {
         // Not found or not executable: another attempt cannot help until the config changes.
         this.#o.logger.error(
