@@ -4,6 +4,7 @@
  * @module
  */
 import type { SourceStatus } from '@xprotocol/mcp-adapter';
+import { _quoteCommandLine } from './_command-quote.js';
 import type { Style } from './style.js';
 
 /** What the banner shows. */
@@ -15,8 +16,26 @@ export interface BannerInfo {
   /** The relay's event database. */
   database: string;
   sources: readonly Pick<SourceStatus, 'name' | 'namespace' | 'connected' | 'toolCount' | 'error'>[];
-  /** The arguments of the `--mcp-proxy` snippet (the relay port when it is not the default). */
+  /** The command that runs this devserver (absolute paths: it must work where it is pasted). */
+  self: { command: string; args: readonly string[] };
+  /** The devserver arguments of the `--mcp-proxy` snippet (a fixed non-default relay port, a custom key). */
   proxyArgs: readonly string[];
+}
+
+/**
+ * The `mcpServers` entry that runs `--mcp-proxy` from an MCP client (Claude Code, Claude Desktop):
+ * an absolute Node and bin path, so it works without a global install, and no port that changes
+ * from run to run.
+ * @example
+ * mcpClientSnippet({ self: { command: '/usr/bin/node', args: ['/opt/devserver/dist/bin.js'] }, proxyArgs: ['--mcp-proxy'] });
+ * // { mcpServers: { xprotocol: { command: '/usr/bin/node', args: ['/opt/devserver/dist/bin.js', '--mcp-proxy'] } } }
+ */
+export function mcpClientSnippet(info: Pick<BannerInfo, 'self' | 'proxyArgs'>): {
+  mcpServers: { xprotocol: { command: string; args: string[] } };
+} {
+  return {
+    mcpServers: { xprotocol: { command: info.self.command, args: [...info.self.args, ...info.proxyArgs] } },
+  };
 }
 
 /**
@@ -26,6 +45,7 @@ export interface BannerInfo {
  * formatBanner({ adapterKey: 'ed25519:3f2a…', keyFile: '~/.xprotocol/devserver/adapter.key',
  *   relayUrl: 'ws://127.0.0.1:8765', database: '~/.xprotocol/devserver/events.db',
  *   sources: [{ name: 'mcp', namespace: 'com.demo.fs', connected: true, toolCount: 14, error: undefined }],
+ *   self: { command: '/usr/bin/node', args: ['/opt/devserver/dist/bin.js'] },
  *   proxyArgs: ['--mcp-proxy'] }, createStyle(false))[0]; // '✓ XProtocol DevServer started'
  */
 export function formatBanner(info: BannerInfo, style: Style): string[] {
@@ -48,10 +68,9 @@ export function formatBanner(info: BannerInfo, style: Style): string[] {
   lines.push(
     `${ok} Schema catalog: send xp.schema.catalog to the adapter key through ${info.relayUrl}`,
     '',
-    'Paste into Claude Code MCP config:',
-    JSON.stringify({
-      mcpServers: { xprotocol: { command: 'xprotocol-devserver', args: [...info.proxyArgs] } },
-    }),
+    'Paste into Claude Code MCP config (.mcp.json) or Claude Desktop (claude_desktop_config.json):',
+    JSON.stringify(mcpClientSnippet(info)),
+    `or run: claude mcp add xprotocol -- ${_quoteCommandLine([info.self.command, ...info.self.args, ...info.proxyArgs])}`,
   );
   return lines;
 }

@@ -4,44 +4,52 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
+  CliError,
   ConfigError,
   type ConfigWarning,
+  EXIT,
   formatConfigIssue,
   type LoadedConfig,
+  listenForStop,
   loadConfig,
+  selfCommand,
   splitCommandLine,
+  usageError,
 } from '@xprotocol/mcp-adapter';
-import { _UsageError } from './_usage-error.js';
 import { formatBanner } from './banner.js';
-import { type DevserverCliContext, EXIT } from './cli.js';
+import type { _Flags, DevserverCliContext } from './cli-context.js';
 import { _statOrUndefined, watchConfigFile } from './config-watch.js';
 import { DemoError, runDemo } from './demo.js';
 import { inlineConfig } from './inline-config.js';
 import { ensureProxyKey, startMcpProxy } from './mcp-proxy.js';
-import { DEFAULT_RELAY_PORT, devServerPaths, localRelayUrl } from './paths.js';
+import {
+  DEFAULT_RELAY_PORT,
+  devServerPaths,
+  localRelayUrl,
+  readRunningRelay,
+  removeRunningRelay,
+  writeRunningRelay,
+} from './paths.js';
 import { startDevServer } from './start-dev-server.js';
 import { createStyle, type Style } from './style.js';
 
-/** The options the command line accepts. */
-export interface _Flags {
-  config?: string;
-  mcpCommand?: string;
-  namespace?: string;
-  demo?: boolean;
-  mcpProxy?: boolean;
-  relayPort?: number;
-  db?: string;
-  key?: string;
-  watch: boolean;
-}
-
-function _signals(): Promise<string> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+/**
+ * Runs `work` until `ctx.stopped` (default: the first SIGINT or SIGTERM) resolves; the signal
+ * handlers are removed on every way out, so a failed start leaves no process that ignores Ctrl-C.
+ */
+async function _untilStopped<T>(
+  ctx: DevserverCliContext,
+  work: (stopped: Promise<string>) => Promise<T>,
+): Promise<T> {
+  if (ctx.stopped) return work(ctx.stopped());
+  const stop = listenForStop();
+  try {
+    return await work(stop.stopped.finally(() => stop.dispose()));
+  } finally {
+    stop.dispose();
+  }
 }
 
 function _warn(ctx: DevserverCliContext, warnings: readonly ConfigWarning[], inline: boolean): void {
@@ -53,11 +61,17 @@ function _warn(ctx: DevserverCliContext, warnings: readonly ConfigWarning[], inl
   }
 }
 
-function _configFailure(ctx: DevserverCliContext, error: ConfigError, origin: string): number {
+/** Prints the warnings of a failed load; returns the error the CLI reports (exit 1). */
+function _configFailure(ctx: DevserverCliContext, error: ConfigError, origin: string): CliError {
   _warn(ctx, error.warnings, false);
   const count = error.issues.length;
-  ctx.err(`xprotocol-devserver: ${error.message}\n${count} problem${count === 1 ? '' : 's'} in ${origin}\n`);
-  return EXIT.failure;
+  return new CliError(
+    `${error.message}\n${count} problem${count === 1 ? '' : 's'} in ${origin}`,
+    EXIT.failure,
+    {
+      cause: error,
+    },
+  );
 }
 
 export async function _serve(
@@ -72,7 +86,7 @@ export async function _serve(
   const relayPort = flags.relayPort ?? DEFAULT_RELAY_PORT;
   if (mode === 'mcp-command') {
     const split = splitCommandLine(flags.mcpCommand ?? '');
-    if (!split.ok) throw new _UsageError(`--mcp-command: ${split.reason}`);
+    if (!split.ok) throw usageError(`--mcp-command: ${split.reason}`);
   }
   // Taken before the file is read, so the watcher sees an edit made while the first load runs.
   const configStat = mode === 'config' ? _statOrUndefined(flags.config ?? '') : undefined;
@@ -87,75 +101,83 @@ export async function _serve(
             keyFile,
           });
   } catch (error) {
-    if (error instanceof ConfigError) return _configFailure(ctx, error, flags.config ?? '--mcp-command');
+    if (error instanceof ConfigError) throw _configFailure(ctx, error, flags.config ?? '--mcp-command');
     throw error;
   }
   _warn(ctx, loaded.warnings, mode === 'mcp-command');
   mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
   const proxyKey = await ensureProxyKey(paths.proxyKey);
-  const dev = await startDevServer({
-    config: loaded.config,
-    database,
-    relayPort,
-    keyFile,
-    extraGrants: [{ key: proxyKey, capabilities: ['*'] }],
-    eventLog: (line) => ctx.err(`${line}\n`),
-    style,
-  });
-  const proxyArgs = ['--mcp-proxy'];
-  if (dev.relay.port !== DEFAULT_RELAY_PORT) proxyArgs.push('--relay-port', String(dev.relay.port));
-  if (flags.key !== undefined) proxyArgs.push('--key', keyFile);
-  const banner = formatBanner(
-    {
-      adapterKey: dev.adapter.keys.ed25519,
-      keyFile,
-      relayUrl: dev.relayUrl,
+  return _untilStopped(ctx, async (stopped) => {
+    const dev = await startDevServer({
+      config: loaded.config,
       database,
-      sources: dev.adapter.sources.status(),
-      proxyArgs,
-    },
-    style,
-  );
-  ctx.err(`${banner.join('\n')}\n`);
-  ctx.err(`${style.dim(`(the --mcp-proxy key ${proxyKey} is granted every capability; Ctrl-C stops)`)}\n`);
-
-  let unwatch = () => {};
-  if (mode === 'config' && flags.watch) {
-    const file = dev.config.file;
-    unwatch = watchConfigFile(
-      file,
-      async () => {
-        let next: LoadedConfig;
-        try {
-          next = loadConfig(file);
-        } catch (error) {
-          if (error instanceof ConfigError) {
-            _configFailure(ctx, error, file);
-            ctx.err('the running adapter is kept; fix the file to reload\n');
-            return;
-          }
-          throw error;
-        }
-        _warn(ctx, next.warnings, false);
-        try {
-          const adapter = await dev.reload(next.config);
-          const tools = adapter.sources.status().reduce((sum, s) => sum + s.toolCount, 0);
-          ctx.err(`${style.ok('↻')} ${file} changed: adapter restarted (${tools} tools)\n`);
-        } catch (error) {
-          ctx.err(
-            `xprotocol-devserver: reload failed: ${(error as Error).message}; the previous configuration runs\n`,
-          );
-        }
+      relayPort,
+      keyFile,
+      extraGrants: [{ key: proxyKey, capabilities: ['*'] }],
+      eventLog: (line) => ctx.err(`${line}\n`),
+      style,
+    });
+    // `--mcp-proxy` finds a relay on a port picked at run time (--relay-port 0) in this file, so
+    // the pasted snippet never carries a port that changes every run.
+    writeRunningRelay(paths, dev.relayUrl);
+    const proxyArgs = ['--mcp-proxy'];
+    if (relayPort !== DEFAULT_RELAY_PORT && relayPort !== 0)
+      proxyArgs.push('--relay-port', String(relayPort));
+    if (flags.key !== undefined) proxyArgs.push('--key', resolve(keyFile));
+    const banner = formatBanner(
+      {
+        adapterKey: dev.adapter.keys.ed25519,
+        keyFile,
+        relayUrl: dev.relayUrl,
+        database,
+        sources: dev.adapter.sources.status(),
+        self: ctx.self ?? selfCommand(),
+        proxyArgs,
       },
-      { since: configStat },
+      style,
     );
-  }
-  const signal = await (ctx.stopped ?? _signals)();
-  unwatch();
-  ctx.err(`${signal}: stopping\n`);
-  await dev.stop();
-  ctx.err('stopped\n');
-  return EXIT.ok;
+    ctx.err(`${banner.join('\n')}\n`);
+    ctx.err(`${style.dim(`(the --mcp-proxy key ${proxyKey} is granted every capability; Ctrl-C stops)`)}\n`);
+
+    let unwatch = () => {};
+    if (mode === 'config' && flags.watch) {
+      const file = dev.config.file;
+      unwatch = watchConfigFile(
+        file,
+        async () => {
+          let next: LoadedConfig;
+          try {
+            next = loadConfig(file);
+          } catch (error) {
+            if (error instanceof ConfigError) {
+              ctx.err(`xprotocol-devserver: ${_configFailure(ctx, error, file).message}\n`);
+              ctx.err('the running adapter is kept; fix the file to reload\n');
+              return;
+            }
+            throw error;
+          }
+          _warn(ctx, next.warnings, false);
+          try {
+            const adapter = await dev.reload(next.config);
+            const tools = adapter.sources.status().reduce((sum, s) => sum + s.toolCount, 0);
+            ctx.err(`${style.ok('↻')} ${file} changed: adapter restarted (${tools} tools)\n`);
+          } catch (error) {
+            ctx.err(
+              `xprotocol-devserver: reload failed: ${(error as Error).message}; the previous configuration runs\n`,
+            );
+          }
+        },
+        { since: configStat },
+      );
+    }
+    const signal = await stopped;
+    unwatch();
+    ctx.err(`${signal}: stopping\n`);
+    removeRunningRelay(paths, dev.relayUrl);
+    await dev.stop();
+    ctx.err('stopped\n');
+    return EXIT.ok;
+  });
 }
 
 export async function _proxy(flags: _Flags, ctx: DevserverCliContext): Promise<number> {
@@ -164,31 +186,35 @@ export async function _proxy(flags: _Flags, ctx: DevserverCliContext): Promise<n
     adapterKeyFile: flags.key ?? paths.adapterKey,
     proxyKeyFile: paths.proxyKey,
     stateDatabase: paths.proxyState,
-    relayUrl: localRelayUrl(flags.relayPort ?? DEFAULT_RELAY_PORT),
+    relayUrl:
+      flags.relayPort !== undefined
+        ? localRelayUrl(flags.relayPort)
+        : (readRunningRelay(paths) ?? localRelayUrl(DEFAULT_RELAY_PORT)),
   });
-  const ended = new Promise<string>((resolve) => process.stdin.once('end', () => resolve('end of input')));
-  await Promise.race([(ctx.stopped ?? _signals)(), ended]);
-  await adapter.stop();
-  return EXIT.ok;
+  return _untilStopped(ctx, async (stopped) => {
+    const ended = new Promise<string>((done) => process.stdin.once('end', () => done('end of input')));
+    await Promise.race([stopped, ended]);
+    await adapter.stop();
+    return EXIT.ok;
+  });
 }
 
 export async function _demo(flags: _Flags, ctx: DevserverCliContext, style: Style): Promise<number> {
-  const interrupt = new AbortController();
-  void (ctx.stopped ?? _signals)().then((signal) => interrupt.abort(signal));
-  try {
-    const result = await runDemo({
-      write: (line) => ctx.err(`${line}\n`),
-      style,
-      signal: interrupt.signal,
-      ...(flags.relayPort !== undefined && { relayPort: flags.relayPort }),
-    });
-    ctx.out(`${JSON.stringify(result.payload)}\n`);
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof DemoError) {
-      ctx.err(`xprotocol-devserver: ${error.message}\n`);
-      return EXIT.failure;
+  return _untilStopped(ctx, async (stopped) => {
+    const interrupt = new AbortController();
+    void stopped.then((signal) => interrupt.abort(signal));
+    try {
+      const result = await runDemo({
+        write: (line) => ctx.err(`${line}\n`),
+        style,
+        signal: interrupt.signal,
+        ...(flags.relayPort !== undefined && { relayPort: flags.relayPort }),
+      });
+      ctx.out(`${JSON.stringify(result.payload)}\n`);
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof DemoError) throw new CliError(error.message, EXIT.failure, { cause: error });
+      throw error;
     }
-    throw error;
-  }
+  });
 }

@@ -6,29 +6,12 @@
  * the event log, warnings and errors go to stderr.
  * @module
  */
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { _UsageError } from './_usage-error.js';
-import type { _Flags } from './cli-modes.js';
+import { cliProgram, processIo, runProgram, usageError } from '@xprotocol/mcp-adapter';
+import { Command, InvalidArgumentError } from 'commander';
+import type { _Flags, _Mode, DevserverCliContext } from './cli-context.js';
 import { DEFAULT_RELAY_PORT } from './paths.js';
-import { createStyle, type Style } from './style.js';
+import { createStyle } from './style.js';
 import { DEVSERVER_VERSION } from './version.js';
-
-/** Exit codes of `xprotocol-devserver`. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
-
-/** Where the CLI writes, and what stops a long-running mode. */
-export interface DevserverCliContext {
-  /** Data (stdout). */
-  out(text: string): void;
-  /** Messages for people (stderr). */
-  err(text: string): void;
-  /** Decorations for stderr. Default: colour when stderr is a TTY and `NO_COLOR` is unset. */
-  style?: Style;
-  /** What `~` is (default `os.homedir()`). */
-  home?: string;
-  /** Resolves when a serving mode should stop. Default: the first SIGINT or SIGTERM. */
-  stopped?: () => Promise<string>;
-}
 
 function _port(value: string): number {
   if (!/^[0-9]+$/.test(value) || Number(value) > 65_535) {
@@ -38,7 +21,7 @@ function _port(value: string): number {
 }
 
 function _program(ctx: DevserverCliContext): Command {
-  return new Command('xprotocol-devserver')
+  const program = new Command('xprotocol-devserver')
     .description(
       'The XProtocol dev bundle: a local relay (SQLite event store), the adapter wrapping your MCP server, and a pretty event log. Dev only.',
     )
@@ -75,14 +58,12 @@ Examples:
   xprotocol-devserver --mcp-proxy
 
 Exit codes: 0 success or a clean stop (Ctrl-C), 1 failure, 2 usage error.`,
-    )
-    .showHelpAfterError('(add --help for usage)')
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => ctx.out(text), writeErr: (text) => ctx.err(text) });
+    );
+  return cliProgram(program, ctx);
 }
 
 /** Checks that exactly one mode is asked for, with only the flags it uses. */
-function _checkFlags(flags: _Flags): 'config' | 'mcp-command' | 'demo' | 'mcp-proxy' {
+function _checkFlags(flags: _Flags): _Mode {
   const modes = (
     [
       ['config', flags.config !== undefined, '--config'],
@@ -92,7 +73,7 @@ function _checkFlags(flags: _Flags): 'config' | 'mcp-command' | 'demo' | 'mcp-pr
     ] as const
   ).filter(([, on]) => on);
   if (modes.length !== 1) {
-    throw new _UsageError(
+    throw usageError(
       modes.length === 0
         ? 'expected one of --config FILE, --mcp-command "CMD ARGS", --demo or --mcp-proxy'
         : `expected one of --config, --mcp-command, --demo and --mcp-proxy, got ${modes.map(([, , flag]) => flag).join(' and ')}`,
@@ -100,56 +81,36 @@ function _checkFlags(flags: _Flags): 'config' | 'mcp-command' | 'demo' | 'mcp-pr
   }
   const mode = modes[0]![0];
   if (flags.namespace !== undefined && mode !== 'mcp-command') {
-    throw new _UsageError('--namespace goes with --mcp-command');
+    throw usageError('--namespace goes with --mcp-command');
   }
   if (mode === 'demo' && (flags.db !== undefined || flags.key !== undefined)) {
-    throw new _UsageError('--demo works in a temporary directory: --db and --key do not apply');
+    throw usageError('--demo works in a temporary directory: --db and --key do not apply');
   }
   if (mode === 'mcp-proxy' && flags.db !== undefined) {
-    throw new _UsageError('--mcp-proxy runs no relay: --db does not apply');
+    throw usageError('--mcp-proxy runs no relay: --db does not apply');
   }
   return mode;
 }
 
 /**
- * Runs `xprotocol-devserver` with `argv` (as `process.argv`) and resolves with the exit code.
+ * Runs `xprotocol-devserver` with `argv` (as `process.argv`) and resolves with the exit code
+ * (0 success or a clean stop, 1 failure, 2 usage error; the adapter's shared CLI conventions).
  * Never calls `process.exit`: the bin sets `process.exitCode` so streams flush.
  */
 export async function runDevserverCli(
   argv: readonly string[],
-  ctx: DevserverCliContext = {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
-  },
+  ctx: DevserverCliContext = processIo,
 ): Promise<number> {
   const style = ctx.style ?? createStyle();
-  const program = _program(ctx);
-  let flags: _Flags;
-  let mode: ReturnType<typeof _checkFlags>;
-  try {
+  return runProgram('xprotocol-devserver', ctx, async () => {
+    const program = _program(ctx);
     program.parse([...argv]);
-    flags = program.opts<_Flags>();
-    mode = _checkFlags(flags);
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (error instanceof _UsageError) {
-      ctx.err(`xprotocol-devserver: ${error.message}\n(add --help for usage)\n`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-  try {
-    // The modes load the adapter, the relay and the bridge: only once the flags are known good.
+    const flags = program.opts<_Flags>();
+    const mode = _checkFlags(flags);
+    // The modes load the relay and the event store: only once the flags are known good.
     const modes = await import('./cli-modes.js');
-    if (mode === 'demo') return await modes._demo(flags, ctx, style);
-    if (mode === 'mcp-proxy') return await modes._proxy(flags, ctx);
-    return await modes._serve(mode, flags, ctx, style);
-  } catch (error) {
-    if (error instanceof _UsageError) {
-      ctx.err(`xprotocol-devserver: ${error.message}\n(add --help for usage)\n`);
-      return EXIT.usage;
-    }
-    ctx.err(`xprotocol-devserver: ${(error as Error)?.message ?? String(error)}\n`);
-    return EXIT.failure;
-  }
+    if (mode === 'demo') return modes._demo(flags, ctx, style);
+    if (mode === 'mcp-proxy') return modes._proxy(flags, ctx);
+    return modes._serve(mode, flags, ctx, style);
+  });
 }

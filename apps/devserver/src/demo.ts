@@ -11,11 +11,9 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { generateIdentity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
-import { XpCaller } from '@xprotocol/mcp-bridge';
-import { RelayPool } from '@xprotocol/relay-client';
+import { callEndpoint } from '@xprotocol/mcp-adapter';
 import { _quoteCommandLine } from './_command-quote.js';
 import { inlineConfig } from './inline-config.js';
 import { type DevServer, startDevServer } from './start-dev-server.js';
@@ -40,7 +38,7 @@ export interface DemoOptions {
   relayPort?: number;
   /** Aborting stops the demo at its current step; it still cleans up, then rejects. */
   signal?: AbortSignal;
-  /** Bound of each network step (resolve, call), in ms. Default 15000. */
+  /** Bound of each network step (resolve, call), in ms; the call as a whole gets twice this. Default 15000. */
   stepTimeoutMs?: number;
 }
 
@@ -85,7 +83,6 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const say = (label: string, text: string) => write(`${style.bold(label.padEnd(8))} ${text}`);
   const dir = realpathSync(mkdtempSync(join(options.tmpRoot ?? tmpdir(), 'xprotocol-demo-')));
   let dev: DevServer | undefined;
-  let pool: RelayPool | undefined;
   let step = 'setup';
   try {
     const file = join(dir, 'hello.txt');
@@ -130,31 +127,28 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     say('client', `${client.keys.ed25519} granted ${DEMO_NAMESPACE}.read; every other call is denied`);
 
     step = 'resolve the adapter announce';
-    pool = await RelayPool.open({ urls: [dev.relayUrl], reconnect: { initialMs: 100, maxMs: 1000 } });
-    const caller = new XpCaller({ identity: client, pool, ...backends });
-    const announce = await _step(caller.resolve(dev.adapter.keys.ed25519, stepMs), options.signal);
-    say(
-      'resolve',
-      `xp.endpoint.announce ${announce.event.id.slice(0, 12)}… gives x25519 key ${announce.keys.x25519}`,
-    );
-
-    step = `call ${DEMO_KIND}`;
+    // The same one-shot call `xprotocol-adapter call` makes: resolve the announce, seal, sign,
+    // publish, await the sealed answer.
     const payload = { path: file };
-    say('call', `${DEMO_KIND} ${JSON.stringify(payload)}: sealed to the adapter, signed, published`);
-    const started = performance.now();
-    const outcome = await _step(
-      caller.call({
-        to: announce.keys,
-        kind: DEMO_KIND,
-        payload,
-        timeoutMs: stepMs,
-        ...(options.signal && { signal: options.signal }),
-      }),
-      options.signal,
-    );
-    const roundTripMs = performance.now() - started;
+    const outcome = await callEndpoint({
+      identity: client,
+      relays: [dev.relayUrl],
+      to: dev.adapter.keys.ed25519,
+      kind: DEMO_KIND,
+      payload,
+      timeoutMs: 2 * stepMs,
+      ...(options.signal && { signal: options.signal }),
+      onResolved: (announce) => {
+        say(
+          'resolve',
+          `xp.endpoint.announce ${announce.event.id.slice(0, 12)}… gives x25519 key ${announce.keys.x25519}`,
+        );
+        step = `call ${DEMO_KIND}`;
+        say('call', `${DEMO_KIND} ${JSON.stringify(payload)}: sealed to the adapter, signed, published`);
+      },
+    });
     if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
-    const answer = outcome.answer;
+    const { answer, roundTripMs } = outcome;
     if ((outcome.payload as { isError?: unknown } | null)?.isError === true) {
       throw new Error(`the tool answered with an error: ${JSON.stringify(outcome.payload)}`);
     }
@@ -176,31 +170,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       : new DemoError(step, (error as Error)?.message ?? String(error), { cause: error });
   } finally {
     step = 'stop';
-    await pool?.close().catch(() => {});
     await dev?.stop().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
     say('stopped', 'relay, adapter and server-filesystem; temporary directory removed');
   }
-}
-
-/** `work`, or a rejection as soon as `signal` aborts (`work` must need no cleanup of its own). */
-function _step<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      reject(new Error(`interrupted (${String(signal.reason ?? 'aborted')})`));
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

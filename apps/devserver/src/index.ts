@@ -5,8 +5,9 @@
  * `--mcp-proxy` MCP face. Dev only: not for production (docs/design.md §14).
  * @module
  */
-export { type BannerInfo, formatBanner } from './banner.js';
-export { type DevserverCliContext, EXIT, runDevserverCli } from './cli.js';
+export { type BannerInfo, formatBanner, mcpClientSnippet } from './banner.js';
+export { runDevserverCli } from './cli.js';
+export type { DevserverCliContext } from './cli-context.js';
 export { type ConfigWatchOptions, watchConfigFile } from './config-watch.js';
 export {
   DEMO_KIND,
@@ -34,6 +35,7 @@ export {
   devServerPaths,
   localRelayUrl,
   RELAY_HOST,
+  readRunningRelay,
 } from './paths.js';
 export { type DevServer, type DevServerOptions, startDevServer } from './start-dev-server.js';
 export { createStyle, type Style } from './style.js';

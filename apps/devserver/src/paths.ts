@@ -4,6 +4,7 @@
  * these: it works in a temporary directory and removes it.
  * @module
  */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,6 +26,11 @@ export interface DevServerPaths {
   proxyKey: string;
   /** The `--mcp-proxy` adapter's state database: `~/.xprotocol/devserver/proxy-state.db`. */
   proxyState: string;
+  /**
+   * The running devserver's relay URL, `~/.xprotocol/devserver/relay.json`, while it serves: how
+   * `--mcp-proxy` finds a relay whose port was picked at run time (`--relay-port 0`).
+   */
+  runningRelay: string;
 }
 
 /**
@@ -40,10 +46,40 @@ export function devServerPaths(home: string = homedir()): DevServerPaths {
     adapterKey: join(dir, 'adapter.key'),
     proxyKey: join(dir, 'proxy.key'),
     proxyState: join(dir, 'proxy-state.db'),
+    runningRelay: join(dir, 'relay.json'),
   };
 }
 
 /** `ws://127.0.0.1:<port>`: the URL of a local relay on `port`. */
 export function localRelayUrl(port: number): string {
   return `ws://${RELAY_HOST}:${port}`;
+}
+
+/** Records the serving devserver's relay URL (see {@link DevServerPaths.runningRelay}). */
+export function writeRunningRelay(paths: DevServerPaths, url: string): void {
+  writeFileSync(paths.runningRelay, `${JSON.stringify({ url, pid: process.pid })}\n`, { mode: 0o600 });
+}
+
+/** Removes the record, if it is still this devserver's (another one may have started since). */
+export function removeRunningRelay(paths: DevServerPaths, url: string): void {
+  if (readRunningRelay(paths) === url) rmSync(paths.runningRelay, { force: true });
+}
+
+/** The relay URL a running devserver recorded, or `undefined` (none, unreadable, or its process has ended). */
+export function readRunningRelay(paths: DevServerPaths): string | undefined {
+  let record: { url?: unknown; pid?: unknown };
+  try {
+    record = JSON.parse(readFileSync(paths.runningRelay, 'utf8')) as { url?: unknown; pid?: unknown };
+  } catch {
+    return undefined;
+  }
+  if (typeof record.url !== 'string' || !/^ws:\/\/127\.0\.0\.1:\d+$/.test(record.url)) return undefined;
+  if (typeof record.pid === 'number') {
+    try {
+      process.kill(record.pid, 0); // existence check only: signal 0 sends nothing
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ESRCH') return undefined;
+    }
+  }
+  return record.url;
 }

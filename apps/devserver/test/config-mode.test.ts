@@ -50,7 +50,7 @@ describe('xprotocol-devserver --config', () => {
     expect(dev.stderr).toContain('✓ Wrapped MCP server: com.test.fs (1 tool) [fs]');
     expect(dev.stderr).toMatch(/warning: .*devserver\.yml:\d+:\d+ access: no access\.grants/);
     expect(dev.stderr).not.toContain('relay.example.invalid');
-    expect(dev.stderr).toMatch(/"args":\["--mcp-proxy","--relay-port","\d+","--key",".*dev\.key"\]/);
+    expect(dev.stderr).toMatch(/"args":\[".*\/dist\/bin\.js","--mcp-proxy","--key",".*dev\.key"\]/);
   });
 
   it('reloads on change; a broken edit keeps the running adapter', async () => {

@@ -33,13 +33,14 @@ describe('paths', () => {
       adapterKey: '/home/ada/.xprotocol/devserver/adapter.key',
       proxyKey: '/home/ada/.xprotocol/devserver/proxy.key',
       proxyState: '/home/ada/.xprotocol/devserver/proxy-state.db',
+      runningRelay: '/home/ada/.xprotocol/devserver/relay.json',
     });
     expect(localRelayUrl(DEFAULT_RELAY_PORT)).toBe('ws://127.0.0.1:8765');
   });
 });
 
 describe('formatBanner', () => {
-  it('prints the banner lines (docs/design.md §14) and the Claude Code snippet', () => {
+  it('prints the startup lines and MCP client snippets that run this bin by absolute path', () => {
     const lines = formatBanner(
       {
         adapterKey: 'ed25519:abc',
@@ -50,6 +51,7 @@ describe('formatBanner', () => {
           { name: 'fs', namespace: 'com.demo.fs', connected: true, toolCount: 1, error: undefined },
           { name: 'gh', namespace: 'com.demo.gh', connected: false, toolCount: 0, error: 'spawn ENOENT' },
         ],
+        self: { command: '/usr/bin/node', args: ['/opt/my dev/dist/bin.js'] },
         proxyArgs: ['--mcp-proxy'],
       },
       createStyle(false),
@@ -62,8 +64,9 @@ describe('formatBanner', () => {
       '✗ Wrapped MCP server: com.demo.gh not reachable yet: spawn ENOENT (retrying)',
       '✓ Schema catalog: send xp.schema.catalog to the adapter key through ws://127.0.0.1:8765',
       '',
-      'Paste into Claude Code MCP config:',
-      '{"mcpServers":{"xprotocol":{"command":"xprotocol-devserver","args":["--mcp-proxy"]}}}',
+      'Paste into Claude Code MCP config (.mcp.json) or Claude Desktop (claude_desktop_config.json):',
+      '{"mcpServers":{"xprotocol":{"command":"/usr/bin/node","args":["/opt/my dev/dist/bin.js","--mcp-proxy"]}}}',
+      "or run: claude mcp add xprotocol -- /usr/bin/node '/opt/my dev/dist/bin.js' --mcp-proxy",
     ]);
   });
 });

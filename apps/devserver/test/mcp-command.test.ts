@@ -1,5 +1,6 @@
 // `xprotocol-devserver --mcp-command … --relay-port 0` as a real child process: banner, event log,
 // a call through XpCaller over its relay, the --mcp-proxy MCP face, and a clean stop on SIGTERM.
+import { realpathSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createEventTemplate, generateIdentity, signEvent } from '@xprotocol/crypto';
@@ -15,7 +16,6 @@ const TEXT = 'read through the devserver\n';
 let dev: Child;
 let relayUrl: string;
 let adapterKey: string;
-let relayPort: string;
 
 beforeAll(async () => {
   sandbox.file('hello.txt', TEXT);
@@ -29,10 +29,14 @@ beforeAll(async () => {
   ]);
   await dev.waitForStderr(/"mcpServers"/);
   relayUrl = dev.stderr.match(/✓ Local relay: (ws:\/\/127\.0\.0\.1:(\d+))/)![1]!;
-  relayPort = relayUrl.split(':')[2]!;
   adapterKey = dev.stderr.match(/✓ Adapter key: (ed25519:[0-9a-f]{64})/)![1]!;
 }, 60_000);
 afterAll(() => sandbox.close());
+
+/** The Claude Code / Claude Desktop snippet of the banner, as a user pastes it. */
+function snippet(): { mcpServers: { xprotocol: { command: string; args: string[] } } } {
+  return JSON.parse(dev.stderr.match(/^\{"mcpServers".*$/m)![0]);
+}
 
 describe('xprotocol-devserver --mcp-command', () => {
   it('prints the banner (docs/design.md §14) on stderr and nothing on stdout; the default-allow warning stays visible', () => {
@@ -40,9 +44,12 @@ describe('xprotocol-devserver --mcp-command', () => {
     expect(dev.stderr).toMatch(/✓ Wrapped MCP server: com\.demo\.fs \(\d+ tools\)/);
     expect(dev.stderr).toContain(`(${sandbox.path('.xprotocol/devserver/adapter.key')})`);
     expect(dev.stderr).toContain(`(events in ${sandbox.path('.xprotocol/devserver/events.db')})`);
-    expect(dev.stderr).toContain(
-      `{"mcpServers":{"xprotocol":{"command":"xprotocol-devserver","args":["--mcp-proxy","--relay-port","${relayPort}"]}}}`,
-    );
+    // Absolute paths (no global install needed) and no port: --relay-port 0 picks a new one each run.
+    expect(snippet()).toEqual({
+      mcpServers: {
+        xprotocol: { command: process.execPath, args: [realpathSync(DEVSERVER_BIN), '--mcp-proxy'] },
+      },
+    });
     expect(dev.stderr).toMatch(
       /warning: access\.default: "allow": any key may call every tool .*\(dev only\)/,
     );
@@ -95,10 +102,11 @@ describe('xprotocol-devserver --mcp-command', () => {
     }
   });
 
-  it('--mcp-proxy serves its tools over MCP stdio to an SDK client, through the relay', async () => {
+  it('the pasted --mcp-proxy snippet serves its tools over MCP stdio to an SDK client, through the relay', async () => {
+    const { command, args } = snippet().mcpServers.xprotocol;
     const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [DEVSERVER_BIN, '--mcp-proxy', '--relay-port', relayPort],
+      command,
+      args,
       cwd: sandbox.dir,
       env: { PATH: process.env.PATH ?? '', HOME: sandbox.dir, NO_COLOR: '1' },
       stderr: 'pipe',

@@ -68,11 +68,15 @@ export class Announcer {
     await this.#pool.enqueue(event);
     this.#logger.info({ id: event.id }, 'announce queued: waiting for a relay to accept it');
     this.#pool.publish(event).then(
-      (result) => this.#logger.info({ id: event.id, relay: result.relay }, `announce accepted by ${result.relay}`),
+      (result) =>
+        this.#logger.info({ id: event.id, relay: result.relay }, `announce accepted by ${result.relay}`),
       (error: unknown) => {
         // CLOSED: the adapter stopped; a newer announce replaces this one anyway.
         if ((error as { code?: unknown }).code !== 'CLOSED')
-          this.#logger.warn({ id: event.id, error: (error as Error).message }, 'announce not accepted by any relay');
+          this.#logger.warn(
+            { id: event.id, error: (error as Error).message },
+            'announce not accepted by any relay',
+          );
       },
     );
     return event;

@@ -135,7 +135,10 @@ describe('UpstreamSession over stdio (fixture server)', () => {
     // Past any backoff: the same error, without a new attempt.
     expect(await rejection(upstream.listTools())).toBe(error);
 
-    const bare = new UpstreamSession({ name: 'bare', transport: { type: 'stdio', command: ['xp-no-such-cmd-7f3a'] } });
+    const bare = new UpstreamSession({
+      name: 'bare',
+      transport: { type: 'stdio', command: ['xp-no-such-cmd-7f3a'] },
+    });
     const onPath = await rejection(bare.listTools());
     await bare.close();
     expect(onPath.code).toBe('UPSTREAM_CANNOT_START');

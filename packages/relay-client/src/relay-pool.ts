@@ -253,7 +253,10 @@ export class RelayPool {
    * have been tried.
    */
   async attempted(timeoutMs = 10_000): Promise<RelayStatus[]> {
-    await this.#watchConnections(() => this.relays().every((r) => r.attempted || r.state === 'open'), timeoutMs);
+    await this.#watchConnections(
+      () => this.relays().every((r) => r.attempted || r.state === 'open'),
+      timeoutMs,
+    );
     return this.relays();
   }
 

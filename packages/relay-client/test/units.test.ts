@@ -65,7 +65,9 @@ describe('RelayPool.connect and RelayPool.attempted', () => {
       const { reasons, message } = error as InstanceType<typeof RelayClientError>;
       expect(Object.keys(reasons).sort()).toEqual([...urls].sort());
       for (const url of urls) expect(reasons[url]).toMatch(/ECONNREFUSED/);
-      expect(message).toMatch(/^cannot connect to any of 2 relays: ws:\/\/127\.0\.0\.1:9: connect ECONNREFUSED/);
+      expect(message).toMatch(
+        /^cannot connect to any of 2 relays: ws:\/\/127\.0\.0\.1:9: connect ECONNREFUSED/,
+      );
       // The long reconnect delay proves connect did not wait for a retry.
       expect(pool.relays().every((r) => r.attempted && r.state === 'waiting')).toBe(true);
     } finally {
