@@ -15,6 +15,8 @@ export interface BannerInfo {
   relayUrl: string;
   /** The relay's event database. */
   database: string;
+  /** The adapter's HTTP discovery base URL, when the configuration serves it. */
+  discoveryUrl?: string | undefined;
   sources: readonly Pick<SourceStatus, 'name' | 'namespace' | 'connected' | 'toolCount' | 'error'>[];
   /** The command that runs this devserver (absolute paths: it must work where it is pasted). */
   self: { command: string; args: readonly string[] };
@@ -64,6 +66,11 @@ export function formatBanner(info: BannerInfo, style: Style): string[] {
         `${style.bad('✗')} Wrapped MCP server: ${source.namespace} not reachable yet: ${source.error ?? 'not connected'} ${style.dim('(retrying)')}`,
       );
     }
+  }
+  if (info.discoveryUrl !== undefined) {
+    lines.push(
+      `${ok} Well-known: ${info.discoveryUrl}/.well-known/xprotocol-endpoint and ${info.discoveryUrl}/xp/schemas`,
+    );
   }
   lines.push(
     `${ok} Schema catalog: send xp.schema.catalog to the adapter key through ${info.relayUrl}`,

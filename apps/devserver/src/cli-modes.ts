@@ -130,6 +130,7 @@ export async function _serve(
         keyFile,
         relayUrl: dev.relayUrl,
         database,
+        discoveryUrl: dev.adapter.discoveryUrl,
         sources: dev.adapter.sources.status(),
         self: ctx.self ?? selfCommand(),
         proxyArgs,

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateIdentity, sealEvent } from '@xprotocol/crypto';
 import { describe, expect, it } from 'vitest';
 import { StateDatabase } from '../src/index.js';
@@ -60,5 +63,28 @@ describe('StateDatabase', () => {
     expect(state.prune(now - 3600)).toBe(1);
     expect(state.isKnown(request.id)).toBe(false);
     state.close();
+  });
+
+  it('is the one owner of its file: the relay outbox lives on its connection and survives a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xp-state-'));
+    try {
+      const path = join(dir, 'state.db');
+      const state = new StateDatabase(path);
+      const outbox = state.outbox();
+      expect(state.outbox()).toBe(outbox);
+      await outbox.add({ event: request, expiresAt: now + 600 });
+      // The pool closes its outbox first; the database stays usable until its owner closes it.
+      await outbox.close();
+      state.recordStarted(request, now);
+      expect(state.status(request.id)).toBe('started');
+      state.close();
+
+      const reopened = new StateDatabase(path);
+      expect((await reopened.outbox().pending(now)).map((e) => e.event.id)).toEqual([request.id]);
+      expect(reopened.status(request.id)).toBe('started');
+      reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ import { generateIdentity, type Identity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { catalogPage, parseCatalogRequest } from '@xprotocol/registry';
 import { type Relay, startRelay } from '@xprotocol/relay';
-import { RelayPool, SqliteOutbox } from '@xprotocol/relay-client';
+import { RelayPool } from '@xprotocol/relay-client';
 import { translateSource } from '@xprotocol/translate';
 import {
   AccessPolicy,
@@ -63,7 +63,7 @@ export async function startStack(
   let state = new StateDatabase(statePath);
   let adapterPool = await RelayPool.open({
     urls: [relay.url],
-    outbox: new SqliteOutbox(statePath),
+    outbox: state.outbox(),
     reconnect: { initialMs: 50, maxMs: 200 },
   });
   const upstream = new UpstreamSession({
@@ -156,7 +156,7 @@ export async function startStack(
       state = new StateDatabase(statePath);
       adapterPool = await RelayPool.open({
         urls: [relay.url],
-        outbox: new SqliteOutbox(statePath),
+        outbox: state.outbox(),
         reconnect: { initialMs: 50, maxMs: 200 },
       });
       endpoint = makeEndpoint(state, adapterPool);
