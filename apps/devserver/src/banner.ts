@@ -17,7 +17,8 @@ export interface BannerInfo {
   database: string;
   /** The adapter's HTTP discovery base URL, when the configuration serves it. */
   discoveryUrl?: string | undefined;
-  sources: readonly Pick<SourceStatus, 'name' | 'namespace' | 'connected' | 'toolCount' | 'error'>[];
+  sources: readonly (Pick<SourceStatus, 'name' | 'namespace' | 'connected' | 'toolCount' | 'error'> &
+    Partial<Pick<SourceStatus, 'retrying'>>)[];
   /** The command that runs this devserver (absolute paths: it must work where it is pasted). */
   self: { command: string; args: readonly string[] };
   /** The devserver arguments of the `--mcp-proxy` snippet (a fixed non-default relay port, a custom key). */
@@ -63,7 +64,9 @@ export function formatBanner(info: BannerInfo, style: Style): string[] {
       lines.push(`${ok} Wrapped MCP server: ${source.namespace} (${tools}) ${style.dim(`[${source.name}]`)}`);
     } else {
       lines.push(
-        `${style.bad('✗')} Wrapped MCP server: ${source.namespace} not reachable yet: ${source.error ?? 'not connected'} ${style.dim('(retrying)')}`,
+        source.retrying === false
+          ? `${style.bad('✗')} Wrapped MCP server: ${source.namespace} cannot start: ${source.error ?? 'not connected'} ${style.dim('(not retried: fix the command and restart)')}`
+          : `${style.bad('✗')} Wrapped MCP server: ${source.namespace} not reachable yet: ${source.error ?? 'not connected'} ${style.dim('(retrying)')}`,
       );
     }
   }

@@ -50,6 +50,14 @@ describe('formatBanner', () => {
         sources: [
           { name: 'fs', namespace: 'com.demo.fs', connected: true, toolCount: 1, error: undefined },
           { name: 'gh', namespace: 'com.demo.gh', connected: false, toolCount: 0, error: 'spawn ENOENT' },
+          {
+            name: 'no',
+            namespace: 'com.demo.no',
+            connected: false,
+            toolCount: 0,
+            error: 'no: command not found on PATH: nope',
+            retrying: false,
+          },
         ],
         self: { command: '/usr/bin/node', args: ['/opt/my dev/dist/bin.js'] },
         proxyArgs: ['--mcp-proxy'],
@@ -62,6 +70,7 @@ describe('formatBanner', () => {
       '✓ Local relay: ws://127.0.0.1:8765 (events in /e.db)',
       '✓ Wrapped MCP server: com.demo.fs (1 tool) [fs]',
       '✗ Wrapped MCP server: com.demo.gh not reachable yet: spawn ENOENT (retrying)',
+      '✗ Wrapped MCP server: com.demo.no cannot start: no: command not found on PATH: nope (not retried: fix the command and restart)',
       '✓ Schema catalog: send xp.schema.catalog to the adapter key through ws://127.0.0.1:8765',
       '',
       'Paste into Claude Code MCP config (.mcp.json) or Claude Desktop (claude_desktop_config.json):',

@@ -34,6 +34,8 @@ export interface SourceStatus {
   /** Tools published with a description below the source's quality threshold. */
   lowQuality: { kind: string; issue: string }[];
   error: string | undefined;
+  /** False when the source is not retried (its command cannot start); fix the config and restart. */
+  retrying: boolean;
 }
 
 /** Options of {@link McpSources}. */
@@ -84,6 +86,7 @@ export class McpSources implements EndpointCatalog {
         refused: [],
         lowQuality: [],
         error: undefined,
+        retrying: true,
       });
     }
   }
@@ -217,6 +220,7 @@ export class McpSources implements EndpointCatalog {
         : status.error;
       if (error instanceof BridgeError && error.code === 'UPSTREAM_CANNOT_START') {
         // Not found or not executable: another attempt cannot help until the config changes.
+        status.retrying = false;
         this.#o.logger.error(
           { source: source.name },
           `MCP source "${source.name}" cannot start: ${why}; not retrying (fix mcp_sources "${source.name}".command and restart)`,
