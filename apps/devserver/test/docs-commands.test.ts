@@ -11,14 +11,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-/** Every bin the workspace ships: name → built script. */
+/** Every bin the workspace ships: name → built script; and package name → its bin. */
 const BINS = new Map<string, string>();
+const BIN_OF_PACKAGE = new Map<string, string>();
 for (const group of ['apps', 'packages']) {
   for (const name of readdirSync(join(ROOT, group))) {
     const manifest = join(ROOT, group, name, 'package.json');
     if (!existsSync(manifest)) continue;
-    const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string> };
-    for (const [command, path] of Object.entries(bin ?? {})) BINS.set(command, join(ROOT, group, name, path));
+    const { bin, name: packageName } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      name: string;
+      bin?: Record<string, string>;
+    };
+    for (const [command, path] of Object.entries(bin ?? {})) {
+      BINS.set(command, join(ROOT, group, name, path));
+      BIN_OF_PACKAGE.set(packageName, command);
+    }
   }
 }
 
@@ -44,13 +51,27 @@ function blocks(file: string, languages: readonly string[]): string[] {
   return found;
 }
 
-/** Command lines (continuations joined, comments dropped) that start with a shipped bin's name or any `xprotocol-` name. */
+/**
+ * Command lines (continuations joined, comments dropped, `&&` and `;` split) that run an
+ * `xprotocol-` bin, directly or as `npx [-y] @xprotocol/<package>` or
+ * `pnpm --filter <package> exec <bin>` (rewritten to the bin's name).
+ */
 function commandLines(file: string): string[] {
   const lines: string[] = [];
   for (const block of blocks(file, ['sh', 'bash', 'shell'])) {
     for (const line of block.replace(/\\\n\s*/g, ' ').split('\n')) {
-      const command = line.replace(/\s+#.*$/, '').trim();
-      if (/^xprotocol-[a-z]+\b/.test(command)) lines.push(command);
+      for (const part of line.replace(/\s+#.*$/, '').split(/\s+(?:&&|;)\s+/)) {
+        const command = part
+          .trim()
+          .replace(/&$/, '')
+          .trim()
+          .replace(
+            /^npx (?:-y )?(@xprotocol\/[a-z-]+)/,
+            (whole, name: string) => BIN_OF_PACKAGE.get(name) ?? whole,
+          )
+          .replace(/^pnpm --filter \S+ exec (xprotocol-[a-z]+)/, '$1');
+        if (/^xprotocol-[a-z]+\b/.test(command)) lines.push(command);
+      }
     }
   }
   return lines;
@@ -127,9 +148,14 @@ describe('command lines that run as written', () => {
     }
   });
 
-  it('every bin answers --help and --version with exit 0', () => {
+  it('every bin answers --help with exit 0, and --version when its help offers it', () => {
     for (const bin of BINS.keys()) {
-      expect(run(bin, ['--help']).code, bin).toBe(0);
+      const help = run(bin, ['--help']);
+      expect(help.code, bin).toBe(0);
+      if (!help.stdout.includes('--version')) continue;
+      const version = run(bin, ['--version']);
+      expect(version.code, `${bin} --version: ${version.stderr}`).toBe(0);
+      expect(version.stdout).toMatch(/\d+\.\d+\.\d+/);
     }
   });
 });
