@@ -65,6 +65,12 @@ export const ALLOWED_PATHS: readonly AllowedPath[] = [
       "its own command line as a package's build script writes it: relative to packages/<name> or apps/<name>, where it names this file",
   },
   {
+    files: /^(README\.md|docs\/cli\.md|apps\/adapter\/README\.md)$/,
+    path: /^\/tmp\/hello\.txt$/,
+    reason:
+      "the file the reader writes for the `call` example: the wrapped server-filesystem serves FS_ROOT (default /tmp) by absolute path",
+  },
+  {
     files: /^apps\/devserver\/src\/start-dev-server\.ts$/,
     path: /^\/tmp\/a\.key$/,
     reason: 'the keyFile argument of a TSDoc usage example',
