@@ -7,7 +7,8 @@
  */
 import type { Identity, XpEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
-import { type Announce, BridgeError, XpCaller } from '@xprotocol/mcp-bridge';
+import { BridgeError, XpCaller } from '@xprotocol/mcp-bridge';
+import type { Announce } from '@xprotocol/registry';
 import { RelayClientError, RelayPool } from '@xprotocol/relay-client';
 
 /** Options of {@link callEndpoint}. */
