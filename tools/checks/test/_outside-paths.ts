@@ -68,7 +68,7 @@ export const ALLOWED_PATHS: readonly AllowedPath[] = [
     files: /^(README\.md|docs\/cli\.md|apps\/adapter\/README\.md)$/,
     path: /^\/tmp\/hello\.txt$/,
     reason:
-      "the file the reader writes for the `call` example: the wrapped server-filesystem serves FS_ROOT (default /tmp) by absolute path",
+      'the file the reader writes for the `call` example: the wrapped server-filesystem serves FS_ROOT (default /tmp) by absolute path',
   },
   {
     files: /^apps\/devserver\/src\/start-dev-server\.ts$/,
