@@ -1,6 +1,6 @@
 // A plain BM25 baseline for evaluation and benchmarks (not part of the package API): name +
 // description, the same identifier-aware stemmed tokenizer, equal field weights, no annotations,
-// no parameters, no prefix matching, no boosts.
+// no parameters, no prefix matching, no boosts; standard BM25 (k1 = 1.2, b = 0.75, no BM25+ delta).
 import MiniSearch from 'minisearch';
 import { tokenizeForSearch } from '../dist/search.js';
 
@@ -11,6 +11,7 @@ export class PlainBm25 {
     storeFields: [],
     tokenize: (text) => tokenizeForSearch(text),
     processTerm: (term) => term,
+    searchOptions: { bm25: { k: 1.2, b: 0.75, d: 0 } },
   });
 
   add(documents) {

@@ -1,0 +1,115 @@
+// The whole retrieval evaluation in one table: `pnpm --filter @xprotocol/semantic eval` (after
+// build). Sets: MetaTool single and multi (testdata/retrieval), the MCP task set's tuning half
+// (eval/mcp-tasks-tune.json) and check half (eval/mcp-tasks-check.json, never tuned on), and the
+// 156 MCP-style queries (eval/mcp-style-queries.json). Each set is ranked by ToolIndex and by a
+// plain BM25 (name + description, same tokenizer, k1 = 1.2, b = 0.75) in the same run; then the
+// search latency over 3,360 tools and the index's heap.
+//
+//   node scripts/eval-tasks.mjs [--sets=tune,check,mcp156,metatool-single,metatool-multi]
+//                               [--ablations] [--no-latency]
+//
+// --ablations adds one row per variant of ToolIndex (see VARIANTS) on every set.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ToolIndex } from '../dist/search.js';
+import { mcpDocuments } from './_mcp-corpus.mjs';
+import { RETRIEVAL_DIR, readJsonFile } from './_testdata.mjs';
+import { PlainBm25 } from './baseline-bm25.mjs';
+import { benchDocuments, benchQueries } from './bench-workload.mjs';
+import { evaluate } from './retrieval-metrics.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const setsArg = args.find((a) => a.startsWith('--sets='))?.slice(7);
+const SETS = setsArg ? setsArg.split(',') : ['metatool-single', 'metatool-multi', 'tune', 'check', 'mcp156'];
+
+/** Ablations: [label, ToolIndex options, document transform]. */
+const VARIANTS = [
+  ['no server fields', {}, (d) => ({ ...d, server: undefined })],
+  ['no tool title', {}, (d) => ({ ...d, title: undefined })],
+  ['no parameters', { fieldBoosts: { params: 0 } }, (d) => d],
+  ['no clause fusion', { clauseFusion: false }, (d) => d],
+  ['no query boilerplate removal', { queryCleanup: false }, (d) => d],
+  ['lexical only', { vectorWeight: 0 }, (d) => d],
+  ['no concepts', { concepts: false }, (d) => d],
+];
+
+const local = (file) => new URL(`../eval/${file}`, import.meta.url).pathname;
+function loadSet(name) {
+  if (name.startsWith('metatool-')) {
+    const set = readJsonFile(join(RETRIEVAL_DIR, `${name}.json`));
+    const docs = set.corpus.map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      inputSchema: typeof t.params === 'object' && t.params !== null ? t.params : undefined,
+      namespace: '',
+    }));
+    return { docs, queries: set.queries };
+  }
+  const docs = mcpDocuments();
+  const file = { tune: 'mcp-tasks-tune.json', check: 'mcp-tasks-check.json', mcp156: 'mcp-style-queries.json' }[name];
+  if (file === undefined) throw new Error(`unknown set ${JSON.stringify(name)}; expected metatool-single, metatool-multi, tune, check or mcp156`);
+  const raw = JSON.parse(readFileSync(local(file), 'utf8'));
+  const queries = Array.isArray(raw) ? raw : raw.tasks;
+  const known = new Set(docs.map((d) => d.id));
+  const unknown = queries.flatMap((q) => q.gold.map((g) => (typeof g === 'string' ? g : g.id))).filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new Error(`${file}: gold ids not in the corpus: ${unknown.join(', ')}`);
+  return { docs, queries };
+}
+
+const rows = [];
+for (const name of SETS) {
+  const { docs, queries } = loadSet(name);
+  const systems = [['ToolIndex', {}, (d) => d], ...(flag('ablations') ? VARIANTS : [])];
+  const byName = {};
+  for (const [label, options, transform] of systems) {
+    const index = new ToolIndex(options);
+    index.add(docs.map(transform));
+    byName[label] = evaluate((q, k) => index.search(q, { limit: k }), queries);
+    rows.push({ set: name, system: label === 'ToolIndex' ? label : `  ${label}`, ...byName[label] });
+  }
+  const base = new PlainBm25();
+  base.add(docs);
+  const bm = evaluate((q, k) => base.search(q, { limit: k }), queries);
+  rows.push({ set: name, system: 'plain BM25', ...bm });
+  rows.push({ set: name, system: 'Δ nDCG@10', ndcg10: Math.round((byName.ToolIndex.ndcg10 - bm.ndcg10) * 10) / 10 });
+}
+console.table(rows);
+
+if (!flag('no-latency')) {
+  const docs = benchDocuments();
+  const queries = benchQueries();
+  const out = [];
+  for (const [label, make] of [
+    ['ToolIndex', () => new ToolIndex()],
+    ['plain BM25', () => new PlainBm25()],
+  ]) {
+    globalThis.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const index = make();
+    index.add(docs);
+    globalThis.gc?.();
+    const heap = process.memoryUsage().heapUsed - before;
+    for (const q of queries) index.search(q, { limit: 10 });
+    const times = [];
+    for (let round = 0; round < 5; round++) {
+      for (const q of queries) {
+        const t0 = performance.now();
+        index.search(q, { limit: 10 });
+        times.push(performance.now() - t0);
+      }
+    }
+    times.sort((a, b) => a - b);
+    const q = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 100) / 100;
+    out.push({
+      system: label,
+      tools: docs.length,
+      searches: times.length,
+      'median ms': q(0.5),
+      'p99 ms': q(0.99),
+      'index heap MB': globalThis.gc ? Math.round(heap / 1e5) / 10 : 'run with --expose-gc',
+    });
+  }
+  console.table(out);
+}
