@@ -21,5 +21,6 @@ export {
   type ToolDocument,
   ToolIndex,
   type ToolIndexOptions,
+  type ToolServerInfo,
 } from './tool-index.js';
 export { textVector, vectorSimilarity, WORD_VECTOR_DIMENSIONS } from './word-vectors.js';

@@ -15,6 +15,7 @@ import { CONCEPT_PREFIX, conceptWeights } from './concepts.js';
 import { SemanticError } from './errors.js';
 import { singularize } from './inflect.js';
 import { parseToolName } from './parse-tool-name.js';
+import { _cleanQuery, _fuseRankings, _splitClauses } from './query-plan.js';
 import { stemWord, tokenizeForSearch } from './search-tokenizer.js';
 import { VERB_GROUPS, type VerbClass, verbGroupOf, WEAK_VERBS } from './verbs.js';
 import { textVector, vectorSimilarity } from './word-vectors.js';
@@ -31,6 +32,10 @@ export interface ToolDocument {
   readonly inputSchema?: unknown;
   /** The namespace (or server name) the tool belongs to. */
   readonly namespace?: string | undefined;
+  /** The tool's display title (MCP `title`, or `annotations.title`); indexed with the name. */
+  readonly title?: string | undefined;
+  /** The server that offers the tool, as its MCP `initialize` answer describes it. */
+  readonly server?: ToolServerInfo | undefined;
   /**
    * Annotations already computed (for instance with `schema_overrides` applied); generated with
    * {@link annotateTool} when absent.
@@ -38,8 +43,31 @@ export interface ToolDocument {
   readonly semantic?: Partial<SemanticAnnotations> | undefined;
 }
 
+/**
+ * What an MCP server says about itself in its `initialize` answer (`serverInfo` and
+ * `instructions`). Shared by all of a server's tools: it tells "the heroku one" from "the azure one".
+ */
+export interface ToolServerInfo {
+  /** `serverInfo.name`. */
+  readonly name?: string | undefined;
+  /** `serverInfo.title`. */
+  readonly title?: string | undefined;
+  /** `serverInfo.description`. */
+  readonly description?: string | undefined;
+  /** The server's `instructions` (usage notes for the model). */
+  readonly instructions?: string | undefined;
+}
+
 /** The fields of the index. */
-export type SearchField = 'name' | 'annotations' | 'description' | 'params' | 'namespace' | 'concepts';
+export type SearchField =
+  | 'name'
+  | 'annotations'
+  | 'description'
+  | 'params'
+  | 'namespace'
+  | 'server'
+  | 'instructions'
+  | 'concepts';
 
 /** Options of {@link ToolIndex}. */
 export interface ToolIndexOptions {
@@ -65,6 +93,18 @@ export interface ToolIndexOptions {
    * first divided by the query's best lexical score (default 1.5; 0 = lexical only).
    */
   readonly vectorWeight?: number;
+  /**
+   * Drop agent boilerplate from queries ("can you", "I need to", "right now") and add the words a
+   * token's shape implies (`#eng` → channel, a URL → url page, `package.json` → file) (default true).
+   */
+  readonly queryCleanup?: boolean;
+  /**
+   * Multi-step tasks: a query of two or more clauses ("read the CSV, then post a summary to #eng")
+   * is also ranked clause by clause, and the rankings are merged by weighted reciprocal-rank
+   * fusion, the whole query's ranking weighing `fullWeight` and each clause's 1 (default
+   * `{ k: 10, fullWeight: 2 }`; `false` = off).
+   */
+  readonly clauseFusion?: false | { readonly k?: number; readonly fullWeight?: number };
 }
 
 /** Options of {@link ToolIndex.search}. */
@@ -96,6 +136,8 @@ export const DEFAULT_FIELD_BOOSTS: Readonly<Record<SearchField, number>> = Objec
   description: 1,
   params: 0.4,
   namespace: 0.5,
+  server: 0.5,
+  instructions: 0.1,
   concepts: 0.7,
 });
 
@@ -105,6 +147,8 @@ const FIELDS: readonly SearchField[] = [
   'description',
   'params',
   'namespace',
+  'server',
+  'instructions',
   'concepts',
 ];
 const FIELD_COUNT = FIELDS.length;
@@ -138,6 +182,9 @@ interface _Entry {
 /** How many of the best lexical matches the word vectors reorder (at least `limit`). */
 const RERANK_DEPTH = 100;
 
+/** How deep each clause's ranking goes into the fusion (at least `limit`). */
+const FUSION_DEPTH = 20;
+
 /** Weight of a query term matched only as a prefix of an index term (MiniSearch's default). */
 const PREFIX_WEIGHT = 0.375;
 
@@ -153,6 +200,7 @@ function _paramText(schema: unknown, depth = 0, out: string[] = []): string[] {
       if (child !== null && typeof child === 'object') {
         const d = (child as Record<string, unknown>).description;
         if (typeof d === 'string') out.push(d);
+        _enumText(child, out);
         _paramText(child, depth + 1, out);
       }
     }
@@ -160,6 +208,13 @@ function _paramText(schema: unknown, depth = 0, out: string[] = []): string[] {
   const items = node.items;
   if (items !== null && typeof items === 'object') _paramText(items, depth + 1, out);
   return out;
+}
+
+/** String values of a schema node's `enum` (and `items.enum`), e.g. `"open" | "closed"`. */
+function _enumText(node: unknown, out: string[]): void {
+  if (node === null || typeof node !== 'object') return;
+  const values = (node as Record<string, unknown>).enum;
+  if (Array.isArray(values)) for (const v of values.slice(0, 50)) if (typeof v === 'string') out.push(v);
 }
 
 /** The distinct words of some phrases, in first-seen order (so a subject counts once). */
@@ -198,6 +253,8 @@ export class ToolIndex {
   readonly #verbTermWeight: number;
   readonly #concepts: boolean;
   readonly #vectorWeight: number;
+  readonly #queryCleanup: boolean;
+  readonly #fusion: { readonly k: number; readonly fullWeight: number } | null;
   readonly #entries = new Map<string, _Entry>();
   /** Entries by slot (holes after removal are reused). */
   readonly #slots: (_Entry | undefined)[] = [];
@@ -221,6 +278,12 @@ export class ToolIndex {
       ['prefixMinLength', options.prefixMinLength ?? 5, 0, 1000],
       ['verbTermWeight', options.verbTermWeight ?? 0.5, 0, 10],
       ['vectorWeight', options.vectorWeight ?? 1.5, 0, 100],
+      ...(options.clauseFusion === false
+        ? []
+        : ([
+            ['clauseFusion.k', options.clauseFusion?.k ?? 10, 0, 1000],
+            ['clauseFusion.fullWeight', options.clauseFusion?.fullWeight ?? 2, 0, 100],
+          ] as [string, unknown, number, number][])),
     ];
     for (const [name, value, min, max] of numbers) {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
@@ -236,6 +299,11 @@ export class ToolIndex {
     this.#verbTermWeight = options.verbTermWeight ?? 0.5;
     this.#concepts = options.concepts ?? true;
     this.#vectorWeight = options.vectorWeight ?? 1.5;
+    this.#queryCleanup = options.queryCleanup ?? true;
+    this.#fusion =
+      options.clauseFusion === false
+        ? null
+        : { k: options.clauseFusion?.k ?? 10, fullWeight: options.clauseFusion?.fullWeight ?? 2 };
     this.#k1 = options.bm25?.k1 ?? 2;
     this.#b = options.bm25?.b ?? 0.75;
   }
@@ -298,11 +366,13 @@ export class ToolIndex {
       const subjects = new Set<string>();
       for (const s of semantic.data_subjects) for (const w of s.split(' ')) subjects.add(singularize(w));
       const texts: Record<Exclude<SearchField, 'concepts'>, string> = {
-        name: doc.name,
+        name: doc.title ? `${doc.name} ${doc.title}` : doc.name,
         annotations: _uniqueWords([...semantic.intent_verbs, ...semantic.data_subjects]),
         description: doc.description ?? '',
         params: _paramText(doc.inputSchema).join(' '),
         namespace,
+        server: [doc.server?.name, doc.server?.title, doc.server?.description].filter(Boolean).join(' '),
+        instructions: doc.server?.instructions ?? '',
       };
       const termTf = new Map<string, number[]>();
       const len = new Float64Array(FIELDS.length);
@@ -314,7 +384,7 @@ export class ToolIndex {
         } else {
           counts = new Map();
           const terms = tokenizeForSearch(texts[field]);
-          if (field !== 'params') for (const t of terms) conceptSource.push(t);
+          if (field !== 'params' && field !== 'instructions') for (const t of terms) conceptSource.push(t);
           for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
         }
         for (const [t, c] of counts) {
@@ -392,7 +462,17 @@ export class ToolIndex {
         `limit: expected a non-negative integer, got ${String(limit)}`,
       );
     }
-    return this._rank(query, [], [], options.domain, limit);
+    const cleaned = this.#queryCleanup ? _cleanQuery(query) : query;
+    const text = tokenizeForSearch(cleaned).length > 0 ? cleaned : query;
+    const clauses = this.#fusion !== null && limit > 0 ? _splitClauses(text) : [];
+    if (clauses.length === 0) return this._rank(text, [], [], options.domain, limit);
+    const { k, fullWeight } = this.#fusion!;
+    const depth = Math.max(limit, FUSION_DEPTH);
+    const lists = [text, ...clauses].map((t) =>
+      this._rank(t, [], [], options.domain, depth).map((hit) => hit.id),
+    );
+    const fused = _fuseRankings(lists, [fullWeight, ...clauses.map(() => 1)], k).slice(0, limit);
+    return fused.map(({ id, score }) => ({ id, score, use_when: this.#entries.get(id)!.semantic.use_when }));
   }
 
   /**
