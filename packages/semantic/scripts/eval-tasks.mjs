@@ -28,8 +28,11 @@ const VARIANTS = [
   ['no server fields', {}, (d) => ({ ...d, server: undefined })],
   ['no tool title', {}, (d) => ({ ...d, title: undefined })],
   ['no parameters', { fieldBoosts: { params: 0 } }, (d) => d],
-  ['no clause fusion', { clauseFusion: false }, (d) => d],
-  ['no query boilerplate removal', { queryCleanup: false }, (d) => d],
+  ['no server affinity', { serverWeight: 0 }, (d) => d],
+  ['no typo matching', { typoWeight: 0 }, (d) => d],
+  ['with clause fusion (k 3, whole query ×2)', { clauseFusion: true }, (d) => d],
+  ['no agent jargon', { agentJargon: false }, (d) => d],
+  ['no query cleanup (nor jargon)', { queryCleanup: false }, (d) => d],
   ['lexical only', { vectorWeight: 0 }, (d) => d],
   ['no concepts', { concepts: false }, (d) => d],
 ];

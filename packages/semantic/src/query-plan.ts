@@ -31,15 +31,86 @@ const _SHAPE_HINTS: readonly [RegExp, string][] = [
 ];
 
 /**
- * The query without agent boilerplate, plus the words its token shapes imply.
+ * Developer and agent shorthand → the words tool descriptions use for it. General English of
+ * software work (shell commands, chat and code-hosting slang, common abbreviations), written as a
+ * lexicon like the concept lexicon; published in the README.
+ */
+export const AGENT_JARGON: Readonly<Record<string, string>> = Object.freeze({
+  pr: 'pull request',
+  prs: 'pull requests',
+  mr: 'merge request',
+  mrs: 'merge requests',
+  repo: 'repository',
+  repos: 'repositories',
+  gh: 'github',
+  cat: 'read file',
+  ls: 'list directory',
+  dir: 'directory',
+  grep: 'search content',
+  rg: 'search content',
+  rm: 'delete',
+  mv: 'move',
+  cp: 'copy',
+  mkdir: 'create directory',
+  cd: 'directory',
+  ps: 'process list',
+  pid: 'process',
+  repl: 'process interactive',
+  terminal: 'process command',
+  shell: 'process command',
+  cli: 'command',
+  tab: 'page',
+  tabs: 'pages',
+  popup: 'dialog',
+  modal: 'dialog',
+  env: 'environment variable',
+  vars: 'variables',
+  db: 'database',
+  sql: 'query database',
+  dm: 'direct message',
+  msg: 'message',
+  msgs: 'messages',
+  ping: 'message',
+  ppl: 'people',
+  docs: 'documentation',
+  deps: 'dependencies',
+  pkg: 'package',
+  lat: 'latitude coordinates',
+  lng: 'longitude coordinates',
+  lon: 'longitude coordinates',
+  eta: 'travel time directions',
+  site: 'website',
+  headless: 'browser',
+  creds: 'credentials',
+  perf: 'performance',
+  err: 'error',
+  errs: 'errors',
+  ci: 'workflow checks',
+  az: 'azure',
+  cf: 'cloudflare',
+  fn: 'function',
+  img: 'image',
+  pic: 'image',
+  picture: 'image',
+});
+
+const _JARGON_WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * The query without agent boilerplate, plus the words its token shapes and (with `jargon`) its
+ * shorthand ({@link AGENT_JARGON}) imply.
  * @example
  * _cleanQuery('can you please post the notes to #eng'); // ' please post the notes to #eng channel'
  */
-export function _cleanQuery(text: string): string {
+export function _cleanQuery(text: string, jargon = true): string {
   let out = text;
   for (const re of _BOILERPLATE) out = out.replace(re, ' ');
   const hints: string[] = [];
   for (const [re, words] of _SHAPE_HINTS) if (re.test(text)) hints.push(words);
+  if (jargon) for (const m of text.toLowerCase().matchAll(_JARGON_WORD)) {
+    const expansion = AGENT_JARGON[m[0]];
+    if (expansion !== undefined && Object.hasOwn(AGENT_JARGON, m[0])) hints.push(expansion);
+  }
   return hints.length > 0 ? `${out} ${hints.join(' ')}` : out;
 }
 

@@ -12,6 +12,7 @@ export {
   type DescribeQuery,
   describeQuery,
 } from './describe.js';
+export { AGENT_JARGON } from './query-plan.js';
 export { STOP_WORDS, stemWord, tokenizeForSearch } from './search-tokenizer.js';
 export {
   DEFAULT_FIELD_BOOSTS,
