@@ -11,7 +11,40 @@ import {
   type SearchHit,
   type ToolDocument,
   ToolIndex,
+  type ToolServerInfo,
 } from '@xprotocol/semantic/search';
+
+/** The parts of an MCP tool (`tools/list` entry) that search reads. */
+export interface SearchableTool {
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  inputSchema?: unknown;
+  annotations?: { title?: string | undefined } | undefined;
+}
+
+/**
+ * The search document of an MCP tool: name, title (the tool's own or its annotations'),
+ * description, input schema (parameter names, descriptions and enum values are indexed), the
+ * source it belongs to, and what its server said about itself in `initialize` (`serverInfo` name,
+ * title, description and `instructions`), which tells one server's tools from another's.
+ */
+export function toolSearchDocument(
+  id: string,
+  tool: SearchableTool,
+  namespace: string | undefined,
+  server?: ToolServerInfo,
+): ToolDocument {
+  return {
+    id,
+    name: tool.name,
+    title: tool.title ?? tool.annotations?.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    namespace,
+    server,
+  };
+}
 
 /** A document and the fingerprint that tells when it changed (e.g. `kind@version`). */
 export interface SearchEntry {

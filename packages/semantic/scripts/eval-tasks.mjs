@@ -51,12 +51,21 @@ function loadSet(name) {
     return { docs, queries: set.queries };
   }
   const docs = mcpDocuments();
-  const file = { tune: 'mcp-tasks-tune.json', check: 'mcp-tasks-check.json', mcp156: 'mcp-style-queries.json' }[name];
-  if (file === undefined) throw new Error(`unknown set ${JSON.stringify(name)}; expected metatool-single, metatool-multi, tune, check or mcp156`);
+  const file = {
+    tune: 'mcp-tasks-tune.json',
+    check: 'mcp-tasks-check.json',
+    mcp156: 'mcp-style-queries.json',
+  }[name];
+  if (file === undefined)
+    throw new Error(
+      `unknown set ${JSON.stringify(name)}; expected metatool-single, metatool-multi, tune, check or mcp156`,
+    );
   const raw = JSON.parse(readFileSync(local(file), 'utf8'));
   const queries = Array.isArray(raw) ? raw : raw.tasks;
   const known = new Set(docs.map((d) => d.id));
-  const unknown = queries.flatMap((q) => q.gold.map((g) => (typeof g === 'string' ? g : g.id))).filter((id) => !known.has(id));
+  const unknown = queries
+    .flatMap((q) => q.gold.map((g) => (typeof g === 'string' ? g : g.id)))
+    .filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`${file}: gold ids not in the corpus: ${unknown.join(', ')}`);
   return { docs, queries };
 }
@@ -76,7 +85,11 @@ for (const name of SETS) {
   base.add(docs);
   const bm = evaluate((q, k) => base.search(q, { limit: k }), queries);
   rows.push({ set: name, system: 'plain BM25', ...bm });
-  rows.push({ set: name, system: 'Δ nDCG@10', ndcg10: Math.round((byName.ToolIndex.ndcg10 - bm.ndcg10) * 10) / 10 });
+  rows.push({
+    set: name,
+    system: 'Δ nDCG@10',
+    ndcg10: Math.round((byName.ToolIndex.ndcg10 - bm.ndcg10) * 10) / 10,
+  });
 }
 console.table(rows);
 

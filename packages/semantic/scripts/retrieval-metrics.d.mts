@@ -9,8 +9,16 @@ export interface RetrievalMetrics {
 /** Gold as ids (binary) or graded `{id, grade}` (2 needed, 1 acceptable). */
 export type Gold = readonly string[] | ReadonlyArray<{ id: string; grade: number }>;
 export declare function gradedGold(gold: Gold): { id: string; grade: number }[];
-export declare function ndcgAt(ranked: readonly string[], gold: ReadonlyArray<{ id: string; grade: number }>, k?: number): number;
-export declare function recallAt(ranked: readonly string[], gold: ReadonlyArray<{ id: string; grade: number }>, k: number): number;
+export declare function ndcgAt(
+  ranked: readonly string[],
+  gold: ReadonlyArray<{ id: string; grade: number }>,
+  k?: number,
+): number;
+export declare function recallAt(
+  ranked: readonly string[],
+  gold: ReadonlyArray<{ id: string; grade: number }>,
+  k: number,
+): number;
 export declare function evaluate(
   search: (text: string, limit: number) => ReadonlyArray<{ id: string }>,
   queries: ReadonlyArray<{ id: string; text: string; gold: Gold }>,

@@ -27,7 +27,10 @@ const _BOILERPLATE: readonly RegExp[] = [
 const _SHAPE_HINTS: readonly [RegExp, string][] = [
   [/(?:^|\s)#[a-z][\w-]*/iu, 'channel'],
   [/\bhttps?:\/\/\S+|\bwww\.\S+/iu, 'url page'],
-  [/(?:^|[\s"'`(])(?:\.{0,2}\/)?[\w.-]*[\w-]\.(?:json|ya?ml|md|txt|csv|ts|js|py|toml|ini|env|lock|log|xml|html|pdf|sql|sh)\b/iu, 'file'],
+  [
+    /(?:^|[\s"'`(])(?:\.{0,2}\/)?[\w.-]*[\w-]\.(?:json|ya?ml|md|txt|csv|ts|js|py|toml|ini|env|lock|log|xml|html|pdf|sql|sh)\b/iu,
+    'file',
+  ],
 ];
 
 /**
@@ -107,10 +110,11 @@ export function _cleanQuery(text: string, jargon = true): string {
   for (const re of _BOILERPLATE) out = out.replace(re, ' ');
   const hints: string[] = [];
   for (const [re, words] of _SHAPE_HINTS) if (re.test(text)) hints.push(words);
-  if (jargon) for (const m of text.toLowerCase().matchAll(_JARGON_WORD)) {
-    const expansion = AGENT_JARGON[m[0]];
-    if (expansion !== undefined && Object.hasOwn(AGENT_JARGON, m[0])) hints.push(expansion);
-  }
+  if (jargon)
+    for (const m of text.toLowerCase().matchAll(_JARGON_WORD)) {
+      const expansion = AGENT_JARGON[m[0]];
+      if (expansion !== undefined && Object.hasOwn(AGENT_JARGON, m[0])) hints.push(expansion);
+    }
   return hints.length > 0 ? `${out} ${hints.join(' ')}` : out;
 }
 

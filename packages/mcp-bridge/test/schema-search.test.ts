@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { SchemaSearch, toolSearchDocument } from '../src/schema-search.js';
+
+describe('toolSearchDocument', () => {
+  it('carries the title, schema, namespace and server info into the search document', () => {
+    const doc = toolSearchDocument(
+      'k.list',
+      { name: 'list', annotations: { title: 'List widgets' }, inputSchema: { type: 'object' } },
+      'k',
+      { name: 'kappa', instructions: 'Use for widgets' },
+    );
+    expect(doc).toEqual({
+      id: 'k.list',
+      name: 'list',
+      title: 'List widgets',
+      description: undefined,
+      inputSchema: { type: 'object' },
+      namespace: 'k',
+      server: { name: 'kappa', instructions: 'Use for widgets' },
+    });
+    expect(
+      toolSearchDocument('x', { name: 'x', title: 'Own', annotations: { title: 'Ann' } }, undefined).title,
+    ).toBe('Own');
+  });
+
+  it('lets SchemaSearch find a tool by its server title and enum values', () => {
+    const search = new SchemaSearch();
+    search.sync([
+      {
+        document: toolSearchDocument('a.run', { name: 'run', description: 'Run a job' }, 'a', {
+          title: 'Quasar Jobs',
+        }),
+        fingerprint: '1',
+      },
+      {
+        document: toolSearchDocument(
+          'b.run',
+          {
+            name: 'run',
+            description: 'Run a job',
+            inputSchema: { type: 'object', properties: { mode: { type: 'string', enum: ['nebula'] } } },
+          },
+          'b',
+        ),
+        fingerprint: '1',
+      },
+    ]);
+    expect(search.search('quasar job', 2)[0]?.id).toBe('a.run');
+    expect(search.search('nebula', 2).map((h) => h.id)).toEqual(['b.run']);
+  });
+});
