@@ -33,7 +33,7 @@ import { _gatewayCapabilities } from './gateway/gateway-capabilities.js';
 import { _GatewayRoutes } from './gateway/gateway-routes.js';
 import { _GatewaySession, type GatewayUpstream } from './gateway/gateway-session.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
-import { SchemaSearch } from './schema-search.js';
+import { SchemaSearch, toolSearchDocument } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
 import type { UpstreamTransport } from './upstream/upstream-session.js';
 import type { XpCaller } from './xp-caller.js';
@@ -334,14 +334,8 @@ export class McpFace {
     }
     this.#search.sync(
       this.#table.list().map((tool) => ({
-        document: {
-          id: tool.name,
-          name: tool.name,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-          namespace: this.#table.resolve(tool.name)?.source,
-        },
-        fingerprint: JSON.stringify([tool.description, tool.inputSchema]),
+        document: toolSearchDocument(tool.name, tool, this.#table.resolve(tool.name)?.source),
+        fingerprint: JSON.stringify([tool.title, tool.description, tool.inputSchema]),
       })),
     );
     if (this.#listed && updates.some(Boolean)) {
