@@ -256,13 +256,14 @@ import('@xprotocol/translate').then((esm) => {
     expect(nodeIn(['entries.cjs', JSON.stringify(entries)]).stdout).toBe(String(entries.length));
   });
 
-  it('runs xprotocol-adapter --help and xprotocol-devserver --help from node_modules/.bin', () => {
+  it('runs xprotocol-adapter --help, xprotocol-devserver --help and xprotocol-conformance --list from node_modules/.bin', () => {
     expect(run(join(BIN, 'xprotocol-adapter'), ['--help'], PROJECT).stdout).toContain(
       'Usage: xprotocol-adapter',
     );
     expect(run(join(BIN, 'xprotocol-devserver'), ['--help'], PROJECT).stdout).toContain(
       'xprotocol-devserver',
     );
+    expect(run(join(BIN, 'xprotocol-conformance'), ['--list'], PROJECT).stdout).toContain('11. gbnf');
   });
 
   it("runs the adapter README's first example (keygen prints the public keys as JSON)", () => {

@@ -1,0 +1,123 @@
+/**
+ * What a conformance check is, what it reports, and the context it runs in. A failure always
+ * says what was sent, what came back and what was expected.
+ * @module
+ */
+import type { XpEvent } from '@xprotocol/crypto';
+import type { Target } from './target.js';
+
+/** One failed expectation. */
+export interface Failure {
+  /** What was being checked. */
+  readonly what: string;
+  readonly sent: string;
+  readonly received: string;
+  readonly expected: string;
+}
+
+/** The outcome of one check. */
+export interface CheckResult {
+  readonly name: string;
+  /** Its number in the spec's list of conformance tests (1–11). */
+  readonly number: number;
+  readonly title: string;
+  readonly status: 'pass' | 'fail';
+  readonly failures: readonly Failure[];
+  /** What was verified, in a few words each. */
+  readonly notes: readonly string[];
+  readonly durationMs: number;
+}
+
+/** A conformance check. */
+export interface Check {
+  /** For `--only NAME`. */
+  readonly name: string;
+  readonly number: number;
+  readonly title: string;
+  run(context: CheckContext): Promise<void>;
+}
+
+/** What the checks share: the announce and the catalog, fetched once. */
+export class SharedFacts {
+  #announce: Promise<XpEvent | undefined> | undefined;
+  #catalog: Promise<Record<string, unknown>[]> | undefined;
+
+  constructor(readonly target: Target) {}
+
+  /** The adapter's newest announce. */
+  announce(): Promise<XpEvent | undefined> {
+    this.#announce ??= this.target.xp.announce(this.target.adapter.ed25519, 15_000);
+    return this.#announce;
+  }
+
+  /** Every contract the adapter's catalog lists. */
+  catalog(): Promise<Record<string, unknown>[]> {
+    this.#catalog ??= this.target.xp
+      .catalog(this.target.keys.client, this.target.adapter.ed25519)
+      .then((r) => r.contracts);
+    return this.#catalog;
+  }
+}
+
+/** Collects one check's failures and notes. */
+export class CheckContext {
+  readonly failures: Failure[] = [];
+  readonly notes: string[] = [];
+
+  constructor(
+    readonly target: Target,
+    readonly facts: SharedFacts,
+  ) {}
+
+  /** Records a failure. */
+  fail(failure: Failure): void {
+    this.failures.push(failure);
+  }
+
+  /** Records a failure unless `ok`; returns `ok`. */
+  expect(ok: boolean, failure: Failure): boolean {
+    if (!ok) this.fail(failure);
+    return ok;
+  }
+
+  /** Records what was verified. */
+  note(text: string): void {
+    this.notes.push(text);
+  }
+}
+
+/** JSON, shortened for a report line. */
+export function show(value: unknown, max = 300): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}
+
+/** Runs one check, turning a throw into a failure. */
+export async function runCheck(check: Check, target: Target, facts: SharedFacts): Promise<CheckResult> {
+  const started = performance.now();
+  const context = new CheckContext(target, facts);
+  try {
+    await check.run(context);
+  } catch (error) {
+    context.fail({
+      what: `${check.name} ran to the end`,
+      sent: 'the check',
+      received: `an exception: ${(error as Error).stack ?? String(error)}`,
+      expected: 'no exception',
+    });
+  }
+  return {
+    name: check.name,
+    number: check.number,
+    title: check.title,
+    status: context.failures.length === 0 ? 'pass' : 'fail',
+    failures: context.failures,
+    notes: context.notes,
+    durationMs: Math.round(performance.now() - started),
+  };
+}

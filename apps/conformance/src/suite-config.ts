@@ -1,0 +1,67 @@
+/**
+ * The adapter configuration the suite needs (docs/config.md): the suite's test MCP server twice
+ * (once rate-limited), the suite's peer endpoint as an XProtocol source, an HTTP MCP face, and a
+ * grant for the suite's client key. `--print-config` prints it for someone who runs the adapter.
+ * @module
+ */
+import { stringify } from 'yaml';
+import { PEER_PREFIX } from './peer-endpoint.js';
+import { RATE_NAMESPACE, TEST_NAMESPACE, TEST_TOOLS } from './test-tools.js';
+
+/** What goes into the configuration. */
+export interface SuiteConfigInput {
+  keyFile: string;
+  /** Every relay the adapter must use: the real relay and the suite's injector relay. */
+  relays: readonly string[];
+  /** The test MCP server's command line (argv). */
+  testServer: readonly string[];
+  /** The file the test server records calls in. */
+  callsFile: string;
+  clientKey: string;
+  peerKey: string;
+  peerRelay: string;
+  mcpPort: number;
+  stateDatabase: string;
+  displayName?: string;
+}
+
+/** The configuration as a YAML document. */
+export function suiteConfig(input: SuiteConfigInput): string {
+  const command = [...input.testServer, '--calls', input.callsFile];
+  const overrides = Object.fromEntries(
+    TEST_TOOLS.map((tool) => [tool.name, { required_capability: tool.capability }]),
+  );
+  const document = {
+    identity: { key_file: input.keyFile, display_name: input.displayName ?? 'Conformance target' },
+    relay: { urls: [...input.relays] },
+    mcp_sources: [
+      {
+        name: 'conf-test',
+        transport: 'stdio',
+        command,
+        xprotocol_namespace: TEST_NAMESPACE,
+        schema_overrides: overrides,
+      },
+      {
+        name: 'conf-rate',
+        transport: 'stdio',
+        command,
+        xprotocol_namespace: RATE_NAMESPACE,
+        tool_allowlist: ['read_note'],
+        rate_limit: { requests_per_minute: 1 },
+        schema_overrides: { read_note: { required_capability: `${RATE_NAMESPACE}.read` } },
+      },
+    ],
+    xprotocol_sources: [
+      { name: 'conf-peer', key: input.peerKey, relay: input.peerRelay, mcp_tool_prefix: PEER_PREFIX },
+    ],
+    mcp_server: { transport: 'streamable_http', host: '127.0.0.1', port: input.mcpPort, path: '/mcp' },
+    access: {
+      default: 'deny',
+      grants: [{ key: input.clientKey, capabilities: [`${TEST_NAMESPACE}.read`, `${RATE_NAMESPACE}.read`] }],
+    },
+    state_database: input.stateDatabase,
+    logging: { level: 'info', format: 'json' },
+  };
+  return stringify(document, { lineWidth: 0 });
+}

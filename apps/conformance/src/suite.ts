@@ -1,0 +1,163 @@
+/**
+ * The suite: the eleven checks in the spec's order, the order they run in, the spec's twelve
+ * mandatory behaviours mapped to the checks that prove them, and the optional behaviours.
+ * @module
+ */
+
+import { type Check, type CheckResult, runCheck, SharedFacts } from './check.js';
+import { bidirectional } from './checks/bidirectional.js';
+import { capability } from './checks/capability.js';
+import { describe } from './checks/describe.js';
+import { deterministic } from './checks/deterministic.js';
+import { errors } from './checks/errors.js';
+import { gbnf } from './checks/gbnf.js';
+import { lowQuality } from './checks/low-quality.js';
+import { qualityScore } from './checks/quality-score.js';
+import { semantic } from './checks/semantic.js';
+import { signatures } from './checks/signatures.js';
+import { trust } from './checks/trust.js';
+import type { Target } from './target.js';
+import { TEST_NAMESPACE, TEST_PROMPT } from './test-tools.js';
+
+/** The eleven checks, numbered as the spec lists its conformance tests. */
+export const CHECKS: readonly Check[] = [
+  deterministic,
+  semantic,
+  qualityScore,
+  describe,
+  lowQuality,
+  capability,
+  errors,
+  signatures,
+  trust,
+  bidirectional,
+  gbnf,
+];
+
+/** Run order: the restart of the determinism check goes last, so it disturbs nothing else. */
+const RUN_ORDER = [2, 3, 4, 5, 9, 11, 6, 10, 8, 7, 1];
+
+/** The spec's mandatory behaviours and the checks that prove each. */
+export const MUSTS: readonly { number: number; text: string; checks: readonly string[] }[] = [
+  { number: 1, text: 'Deterministic MCP → XProtocol schema translation', checks: ['deterministic'] },
+  { number: 2, text: 'Deterministic XProtocol → MCP tool translation', checks: ['bidirectional', 'errors'] },
+  { number: 3, text: 'Auto-generated semantic annotations for all wrapped tools', checks: ['semantic'] },
+  {
+    number: 4,
+    text: 'description_quality_score computed and published for all schemas',
+    checks: ['quality-score'],
+  },
+  { number: 5, text: 'Low-quality schemas flagged in xp.endpoint.announce', checks: ['low-quality-flag'] },
+  { number: 6, text: 'xp.schema.describe for Phase 1 discovery', checks: ['describe'] },
+  { number: 7, text: 'Capability checks before forwarding to MCP servers', checks: ['capability'] },
+  { number: 8, text: 'Ed25519 signatures verified on all incoming events', checks: ['signatures'] },
+  {
+    number: 9,
+    text: "All outgoing events signed with the adapter's key",
+    checks: ['signatures', 'trust-disclosure'],
+  },
+  { number: 10, text: 'All outgoing event payloads encrypted', checks: ['signatures'] },
+  {
+    number: 11,
+    text: 'Conformant xp.endpoint.announce with mcp_sources disclosure',
+    checks: ['trust-disclosure'],
+  },
+  { number: 12, text: 'GBNF grammars for all wrapped MCP tool schemas', checks: ['gbnf'] },
+];
+
+/** One mandatory behaviour's verdict. */
+export interface MustVerdict {
+  number: number;
+  text: string;
+  checks: readonly string[];
+  status: 'proven' | 'failed' | 'not run';
+}
+
+/** One optional behaviour's verdict. */
+export interface OptionalVerdict {
+  behaviour: string;
+  status: 'present' | 'absent' | 'not probed';
+  how: string;
+}
+
+/** Everything a run produced. */
+export interface SuiteReport {
+  suite: string;
+  target: { mode: string; adapter: string };
+  passed: boolean;
+  durationMs: number;
+  checks: CheckResult[];
+  musts: MustVerdict[];
+  optional: OptionalVerdict[];
+}
+
+/** The checks `--only` selects (all when `only` is empty); throws naming the known ones. */
+export function selectChecks(only: readonly string[]): Check[] {
+  for (const name of only) {
+    if (!CHECKS.some((c) => c.name === name)) {
+      throw new Error(`--only ${name}: expected one of ${CHECKS.map((c) => c.name).join(', ')}`);
+    }
+  }
+  return CHECKS.filter((c) => only.length === 0 || only.includes(c.name));
+}
+
+/** Runs the selected checks against an open target. */
+export async function runSuite(
+  target: Target,
+  checks: readonly Check[],
+  onResult: (result: CheckResult) => void = () => undefined,
+): Promise<Omit<SuiteReport, 'durationMs'>> {
+  const facts = new SharedFacts(target);
+  const results: CheckResult[] = [];
+  for (const number of RUN_ORDER) {
+    const check = checks.find((c) => c.number === number);
+    if (!check) continue;
+    const result = await runCheck(check, target, facts);
+    results.push(result);
+    onResult(result);
+  }
+  results.sort((a, b) => a.number - b.number);
+  const musts = MUSTS.map((must) => {
+    const relevant = results.filter((r) => must.checks.includes(r.name));
+    const status: MustVerdict['status'] =
+      relevant.length < must.checks.length
+        ? 'not run'
+        : relevant.every((r) => r.status === 'pass')
+          ? 'proven'
+          : 'failed';
+    return { ...must, status };
+  });
+  const catalog = await facts.catalog().catch(() => []);
+  const promptKind = `${TEST_NAMESPACE}.prompt.${TEST_PROMPT.name}`;
+  const optional: OptionalVerdict[] = [
+    {
+      behaviour: 'MCP resources and prompts translation',
+      status: catalog.some((c) => c.kind === promptKind) ? 'present' : 'absent',
+      how: `the test server lists the prompt ${TEST_PROMPT.name}; looked for ${promptKind} in the catalog`,
+    },
+    {
+      behaviour: 'Delegated identity',
+      status: 'not probed',
+      how: 'needs a parent key and a delegation event',
+    },
+    {
+      behaviour: 'Schema refresh intervals',
+      status: 'not probed',
+      how: 'needs a server whose tools change during the run',
+    },
+    {
+      behaviour: 'Managed service deployment model',
+      status: 'not probed',
+      how: 'a deployment choice, not visible on the wire',
+    },
+    { behaviour: 'DevServer bundle', status: 'not probed', how: 'a distribution, not visible on the wire' },
+  ];
+  return {
+    suite: '@xprotocol/conformance',
+    target: { mode: target.mode, adapter: target.adapter.ed25519 },
+    passed: results.every((r) => r.status === 'pass') && results.length === checks.length,
+    checks: results,
+    musts,
+    optional,
+  };
+}

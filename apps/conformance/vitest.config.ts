@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // The suite starts a relay, adapters and MCP servers as real processes.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+  },
+});
