@@ -11,10 +11,11 @@ main(process.argv.slice(2), {
   tty: process.stdout.isTTY === true,
 }).then(
   (code) => {
-    process.exitCode = code;
+    // Exit now: a target that failed to start may leave sockets open.
+    process.exit(code);
   },
   (error: unknown) => {
     process.stderr.write(`xprotocol-conformance: ${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 1;
+    process.exit(1);
   },
 );
