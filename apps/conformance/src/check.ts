@@ -18,7 +18,7 @@ export interface Failure {
 /** The outcome of one check. */
 export interface CheckResult {
   readonly name: string;
-  /** Its number in the spec's list of conformance tests (1–11). */
+  /** Its number in the spec's list of conformance tests (1 to 11). */
   readonly number: number;
   readonly title: string;
   readonly status: 'pass' | 'fail';

@@ -30,14 +30,14 @@ export function formatCheck(result: CheckResult, tty: boolean): string {
 /** The closing summary: the mandatory behaviours, the optional ones, the verdict and the duration. */
 export function formatSummary(report: SuiteReport, tty: boolean): string {
   const c = _paint(tty);
-  const lines = ['', c.bold('Mandatory behaviours (spec §11.1)')];
+  const lines = ['', c.bold("Mandatory behaviours (the spec's MUST list)")];
   for (const must of report.musts) {
     const mark = must.status === 'proven' ? c.green('✓') : must.status === 'failed' ? c.red('✗') : c.dim('–');
     lines.push(
       `${mark} ${String(must.number).padStart(2)}. ${must.text} ${c.dim(`[${must.checks.join(', ')}]`)}`,
     );
   }
-  lines.push('', c.bold('Optional behaviours (spec §11.2)'));
+  lines.push('', c.bold("Optional behaviours (the spec's MAY list)"));
   for (const o of report.optional)
     lines.push(`  ${o.status.padEnd(10)} ${o.behaviour} ${c.dim(`(${o.how})`)}`);
   const passed = report.checks.filter((r) => r.status === 'pass').length;

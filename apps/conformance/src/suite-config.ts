@@ -45,7 +45,7 @@ export function suiteConfig(input: SuiteConfigInput): string {
       {
         name: 'conf-rate',
         transport: 'stdio',
-        command,
+        command: [...command],
         xprotocol_namespace: RATE_NAMESPACE,
         tool_allowlist: ['read_note'],
         rate_limit: { requests_per_minute: 1 },
