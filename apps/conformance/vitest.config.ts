@@ -9,5 +9,6 @@ export default defineConfig({
     // One file at a time: the run against our adapter first, alone, then the broken adapters
     // (concurrently inside their file); both spawn many processes on a small machine.
     fileParallelism: false,
+    maxConcurrency: 3,
   },
 });

@@ -9,7 +9,7 @@
  */
 
 import type { XpEvent } from '@xprotocol/crypto';
-import { type Filter, type FilterLimits, matchesAny, parseFilter } from '@xprotocol/relay';
+import { type Filter, type FilterLimits, matchesAny, parseFilter } from '@xprotocol/wire';
 import { type WebSocket, WebSocketServer } from 'ws';
 
 const LIMITS: FilterLimits = { maxValues: 1000, maxLimit: 500 };

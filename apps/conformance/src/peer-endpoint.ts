@@ -83,11 +83,23 @@ export class PeerEndpoint {
       signEvent(
         createEventTemplate({
           kind: 'xp.endpoint.announce',
+          // Every field of a conformant announce (docs/translation.md §7), so strict readers accept it.
           content: JSON.stringify({
             display_name: 'XProtocol conformance peer',
+            adapter_version: '1.0.0',
             x25519: peer.identity.keys.x25519,
             relays: [relayUrl],
             mcp_sources: [],
+            xprotocol_sources: [],
+            counts: {
+              mcp_sources: 0,
+              xprotocol_sources: 0,
+              schemas: PEER_TOOLS.length,
+              tools: PEER_TOOLS.length,
+              prompts: 0,
+              low_quality_schemas: 0,
+            },
+            low_quality_schemas: [],
           }),
           tags: [['x25519', peer.identity.keys.x25519]],
           created_at: now,
