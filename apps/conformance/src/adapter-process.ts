@@ -11,7 +11,7 @@ export interface AdapterProcess {
   readonly child: ChildProcess;
   /** Every stderr line so far. */
   readonly logs: string[];
-  /** SIGTERM, then SIGKILL after 5 s; resolves once it exited. */
+  /** SIGTERM, then SIGKILL after 10 s (a wrapper may need time to stop what it started); resolves once it exited. */
   stop(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export async function startAdapter(
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
   };
