@@ -224,7 +224,7 @@ describe('warnings', () => {
     expect(
       lines(base().replace('[com.test.fs.read]', '[com.test.files.read, com.test.*, com.test.fs.write]')),
     ).toEqual([
-      'config.yml:8:22 access.grants[0].capabilities[0]: "com.test.files.read" matches no capability a tool of the mcp_sources can require (com.test.fs.access, com.test.fs.admin, com.test.fs.delete, com.test.fs.execute, … 2 more)',
+      'config.yml:8:22 access.grants[0].capabilities[0]: "com.test.files.read" matches no capability a tool or MCP request of the mcp_sources can require (com.test.fs.access, com.test.fs.admin, com.test.fs.delete, com.test.fs.execute, … 5 more)',
     ]);
     // an override's required_capability counts
     expect(
@@ -318,7 +318,7 @@ describe('warnings', () => {
     expect(
       lines(base('    capability_inference: explicit', '    capabilities: [fs.read, fs.browse]')),
     ).toEqual([
-      'config.yml:8:22 access.grants[0].capabilities[0]: "com.test.fs.read" matches no capability a tool of the mcp_sources can require (fs.browse, fs.read)',
+      'config.yml:8:22 access.grants[0].capabilities[0]: "com.test.fs.read" matches no capability a tool or MCP request of the mcp_sources can require (com.test.fs.mcp.completion, com.test.fs.mcp.prompts.get, com.test.fs.mcp.resources.read, fs.browse, … 1 more)',
       'config.yml:15:29 mcp_sources[0].capabilities[1]: ends in "browse", which no tool class maps to (read, write, delete, execute, admin, access); only schema_overrides.<tool>.required_capability can use it',
     ]);
   });

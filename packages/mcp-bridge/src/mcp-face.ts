@@ -37,6 +37,7 @@ import { SchemaSearch, toolSearchDocument } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
 import type { UpstreamTransport } from './upstream/upstream-session.js';
 import type { XpCaller } from './xp-caller.js';
+import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
 
 /** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
 export interface XpToolSource {
@@ -144,6 +145,8 @@ export class McpFace {
   #listed = false;
   /** Routing of aggregated prompts and resources (gateway mode), shared by every session. */
   #routes: _GatewayRoutes | undefined;
+  /** Resources, prompts and completions of the XProtocol sources (outside gateway mode). */
+  #xpMcp: _XpMcpFace | undefined;
 
   constructor(options: McpFaceOptions) {
     this.#o = options;
@@ -169,10 +172,13 @@ export class McpFace {
    */
   createServer(): Server {
     const upstreams = this.#gatewayUpstreams();
+    // XProtocol sources bring their endpoints' resources, prompts and completions (docs/protocol.md
+    // §10.4); a face in gateway mode forwards only its own upstreams' (docs/architecture.md).
+    const xpMcp = upstreams.length === 0 && this.#o.sources.length > 0 ? this.#xpMcpFace() : undefined;
     const capabilities =
       upstreams.length > 0
         ? _gatewayCapabilities(upstreams.map((u) => u.capabilities()))
-        : { tools: { listChanged: true } };
+        : { tools: { listChanged: true }, ...(xpMcp && _XP_MCP_FACE_CAPABILITIES) };
     const instructions = this.#o.instructions ?? this.#gatewayInstructions();
     const server = new Server(this.#o.serverInfo, {
       capabilities,
@@ -192,6 +198,7 @@ export class McpFace {
       });
       gateway.install(capabilities);
     }
+    xpMcp?.install(server);
     server.setRequestHandler('tools/list', async () => {
       await this.ready();
       this.#listed = true;
@@ -213,6 +220,23 @@ export class McpFace {
       void gateway?.close();
     };
     return server;
+  }
+
+  /** The face's resources, prompts and completions of XProtocol sources, shared by its sessions. */
+  #xpMcpFace(): _XpMcpFace {
+    this.#xpMcp ??= new _XpMcpFace({
+      caller: this.#o.caller,
+      sources: () =>
+        this.#o.sources.map((source) => ({
+          name: source.name,
+          prefix: source.prefix,
+          keys: this.#sources.get(source.name)?.keys,
+        })),
+      ready: () => this.ready(),
+      routes: new _GatewayRoutes(this.#o.sources[0]?.label ?? '', this.#o.sha256),
+      timeoutMs: this.#o.callTimeoutMs,
+    });
+    return this.#xpMcp;
   }
 
   /**

@@ -42,6 +42,9 @@ import {
   DESCRIBE_RESULT_KIND,
   ERROR_KIND,
   isAnswerKind,
+  MCP_REQUEST_KIND,
+  MCP_REQUEST_RESULT_KIND,
+  parseMcpRequestPayload,
   TokenBuckets,
   type XpErrorCode,
   type XpErrorPayload,
@@ -50,9 +53,11 @@ import {
 import type { AccessPolicy } from './access.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
 import { BridgeError } from './errors.js';
+import { _GatewayRoutes } from './gateway/gateway-routes.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
 import type { StateDatabase } from './state-database.js';
 import type { UpstreamSession } from './upstream/upstream-session.js';
+import { _XpMcpRouter, type _XpMcpSource } from './xp-mcp-router.js';
 
 /** Options of {@link XpEndpoint}. */
 export interface XpEndpointOptions {
@@ -63,6 +68,12 @@ export interface XpEndpointOptions {
   /** Upstream sessions by `mcp_sources[].name`. */
   upstreams: ReadonlyMap<string, UpstreamSession>;
   access: AccessPolicy;
+  /**
+   * The wrapped servers in configuration order with their XProtocol namespaces: `xp.mcp.request`
+   * (resources, prompts, completion; docs/protocol.md §10.4) is routed among them and guarded by
+   * `<namespace>.mcp.*` capabilities. Default: every upstream, its name as its namespace.
+   */
+  mcpSources?: readonly _XpMcpSource[];
   /** `rate_limit.requests_per_minute` by source name; default 600. */
   requestsPerMinute?: ReadonlyMap<string, number>;
   /** Longest an upstream call may run, in ms (also bounded by the request's expiration). Default 30000. */
@@ -88,7 +99,9 @@ export type InboundOutcome =
   | { action: 'ignored'; reason: string }
   | { action: 'answered'; kind: string; code: XpErrorCode | undefined; answer: XpEvent };
 
-type ResolvedOptions = Required<Omit<XpEndpointOptions, 'requestsPerMinute' | 'logger' | 'now'>>;
+type ResolvedOptions = Required<
+  Omit<XpEndpointOptions, 'requestsPerMinute' | 'logger' | 'now' | 'mcpSources'>
+>;
 
 /** The endpoint's inbound side. */
 export class XpEndpoint {
@@ -103,6 +116,7 @@ export class XpEndpoint {
   readonly #inflight = new Set<Promise<unknown>>();
   /** Ids being processed right now (before anything about them is stored). */
   readonly #processing = new Set<string>();
+  readonly #mcp: _XpMcpRouter;
 
   constructor(options: XpEndpointOptions) {
     this.#o = {
@@ -116,6 +130,12 @@ export class XpEndpoint {
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
     this.#perMinute = options.requestsPerMinute ?? new Map();
+    this.#mcp = new _XpMcpRouter({
+      sources: options.mcpSources ?? [...options.upstreams.keys()].map((name) => ({ name, namespace: name })),
+      upstreams: options.upstreams,
+      routes: new _GatewayRoutes(options.identity.keys.ed25519, (data) => options.cipher.sha256(data)),
+      access: options.access,
+    });
   }
 
   /** The adapter's own public keys. */
@@ -217,6 +237,7 @@ export class XpEndpoint {
     }
     if (event.kind === CATALOG_KIND) return this.#answerCatalog(event);
     if (event.kind === DESCRIBE_KIND) return this.#answerDescribe(event);
+    if (event.kind === MCP_REQUEST_KIND) return this.#answerMcp(event);
     const tool = this.#o.catalog.tool(event.kind);
     if (!tool) return this.#answerError(event, xpError('NOT_FOUND', `no schema ${event.kind} here`));
     const required = tool.contract.auth.required_capability;
@@ -274,10 +295,7 @@ export class XpEndpoint {
     await this.#acquire();
     let result: Record<string, unknown>;
     try {
-      const expiration = getExpiration(event);
-      const untilExpiry =
-        expiration === undefined ? Number.POSITIVE_INFINITY : (expiration + 1) * 1000 - this.#now();
-      const timeoutMs = Math.max(1, Math.min(this.#o.callTimeoutMs, untilExpiry));
+      const timeoutMs = this.#timeoutMs(event);
       // From here on the call is never run again, whatever happens to this process.
       this.#o.state.recordStarted(event, Math.floor(this.#now() / 1000));
       this.#logger.info(
@@ -294,6 +312,80 @@ export class XpEndpoint {
     }
     try {
       return await this.#answer(event, `${event.kind}.result`, result, undefined);
+    } catch (error) {
+      if (error instanceof CryptoError && error.code === 'INVALID_PAYLOAD') {
+        return this.#answerError(
+          event,
+          xpError(
+            'TOO_LARGE',
+            `the result does not fit in one event (at most ${MAX_PLAINTEXT_BYTES} bytes of JSON)`,
+          ),
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** How long an upstream request for `event` may run: the call timeout, cut at the request's expiration. */
+  #timeoutMs(event: XpEvent): number {
+    const expiration = getExpiration(event);
+    const untilExpiry =
+      expiration === undefined ? Number.POSITIVE_INFINITY : (expiration + 1) * 1000 - this.#now();
+    return Math.max(1, Math.min(this.#o.callTimeoutMs, untilExpiry));
+  }
+
+  /**
+   * `xp.mcp.request` (docs/protocol.md §10.4): decrypt → shape → route → authority → rate limit →
+   * upstream. The capability depends on the source the request is routed to, so the payload is
+   * opened first; nothing reaches a server before the caller's grant and rate limit were checked.
+   * Recorded as started before the first upstream request, like a tool call (at most once).
+   */
+  async #answerMcp(event: XpEvent): Promise<InboundOutcome> {
+    let payload: unknown;
+    try {
+      const opened = openEvent(event, this.#o.identity, {
+        signatures: this.#o.signatures,
+        cipher: this.#o.cipher,
+      });
+      payload = JSON.parse(opened.plaintext);
+    } catch (error) {
+      if (error instanceof SyntaxError)
+        return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
+      return this.#drop(`cannot decrypt: ${(error as Error).message}`);
+    }
+    const parsed = parseMcpRequestPayload(payload);
+    if (!parsed.ok) {
+      return this.#answerError(event, xpError('SCHEMA_VIOLATION', `${MCP_REQUEST_KIND}: ${parsed.reason}`));
+    }
+    await this.#acquire();
+    let outcome: Awaited<ReturnType<_XpMcpRouter['handle']>>;
+    try {
+      outcome = await this.#mcp.handle(parsed.payload, {
+        sender: event.pubkey,
+        timeoutMs: this.#timeoutMs(event),
+        limit: (source) => {
+          const limited = this.#bucket(source).take(event.pubkey, this.#now());
+          return limited.ok
+            ? undefined
+            : xpError('RATE_LIMITED', `rate limit of source ${source} exceeded`, {
+                retry_after: limited.retryAfterSeconds,
+              });
+        },
+        started: () => {
+          // From here on the request is never run again, whatever happens to this process.
+          this.#o.state.recordStarted(event, Math.floor(this.#now() / 1000));
+          this.#logger.info(
+            { id: event.id, kind: event.kind, sender: event.pubkey, method: parsed.payload.method },
+            'forwarding an MCP request upstream',
+          );
+        },
+      });
+    } finally {
+      this.#release();
+    }
+    if (!outcome.ok) return this.#answerError(event, outcome.error);
+    try {
+      return await this.#answer(event, MCP_REQUEST_RESULT_KIND, outcome.result, undefined);
     } catch (error) {
       if (error instanceof CryptoError && error.code === 'INVALID_PAYLOAD') {
         return this.#answerError(

@@ -31,10 +31,21 @@ export {
   isAnswerKind,
   isReservedKind,
   MCP_KIND_PREFIX,
+  MCP_REQUEST_KIND,
+  MCP_REQUEST_RESULT_KIND,
   REFRESH_KIND,
   RESERVED_KINDS,
   REVOKE_KIND,
 } from './kinds.js';
+export {
+  isMcpRequestMethod,
+  MCP_REQUEST_METHODS,
+  type McpRequestMethod,
+  type McpRequestParse,
+  type McpRequestPayload,
+  mcpRequestCapability,
+  parseMcpRequestPayload,
+} from './mcp-request.js';
 export {
   isRetryableReason,
   REASON_PREFIXES,

@@ -23,6 +23,10 @@ export const ERROR_KIND = 'xp.error';
 export const DELEGATE_KIND = 'xp.key.delegate';
 /** A key revocation. */
 export const REVOKE_KIND = 'xp.key.revoke';
+/** An MCP request without a tool shape (resources, prompts, completion); docs/protocol.md §10.4. */
+export const MCP_REQUEST_KIND = 'xp.mcp.request';
+/** The answer to an {@link MCP_REQUEST_KIND}: the MCP result as the upstream returned it. */
+export const MCP_REQUEST_RESULT_KIND = 'xp.mcp.request.result';
 /** The prefix of the kinds reserved for MCP traffic without a tool shape. */
 export const MCP_KIND_PREFIX = 'xp.mcp.';
 
@@ -37,6 +41,8 @@ export const RESERVED_KINDS: readonly string[] = Object.freeze([
   ERROR_KIND,
   DELEGATE_KIND,
   REVOKE_KIND,
+  MCP_REQUEST_KIND,
+  MCP_REQUEST_RESULT_KIND,
 ]);
 
 /** True when `kind` lies in the reserved `xp` namespace (its first segment is `xp`). */

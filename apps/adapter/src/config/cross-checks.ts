@@ -15,6 +15,8 @@ type Obj = Record<string, unknown>;
 
 /** Capability classes a tool can infer (translate's `CapabilityClass`, docs/design.md §4). */
 const CAPABILITY_CLASSES = ['read', 'write', 'delete', 'execute', 'admin', 'access'];
+/** What `xp.mcp.request` requires under a source's namespace (docs/protocol.md §10.4). */
+const MCP_CAPABILITIES = ['mcp.resources.read', 'mcp.prompts.get', 'mcp.completion'];
 
 function _obj(v: unknown): Obj | undefined {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
@@ -440,7 +442,7 @@ function _access(c: _Collector, root: Obj, mcpSourceCount: number): void {
         c.warn(
           'GRANT_MATCHES_NOTHING',
           ['access', 'grants', i, 'capabilities', j],
-          `${JSON.stringify(cap)} matches no capability a tool of the mcp_sources can require (${_preview(required)})`,
+          `${JSON.stringify(cap)} matches no capability a tool or MCP request of the mcp_sources can require (${_preview(required)})`,
         );
       }
     });
@@ -471,6 +473,8 @@ function _requiredCapabilities(sources: readonly unknown[]): string[] | undefine
     } else {
       for (const cls of CAPABILITY_CLASSES) out.add(`${ns}.${cls}`);
     }
+    // Resources, prompts and completions over XProtocol (docs/protocol.md §10.4).
+    for (const cap of MCP_CAPABILITIES) out.add(`${ns}.${cap}`);
     for (const o of Object.values(_obj(src.schema_overrides) ?? {})) {
       const cap = _str(_obj(o)?.required_capability);
       if (cap !== undefined) out.add(cap);

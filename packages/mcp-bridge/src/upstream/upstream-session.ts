@@ -172,6 +172,27 @@ export class UpstreamSession {
   }
 
   /**
+   * Sends one MCP request without a tool shape (`resources/read`, `prompts/get`, …) and returns
+   * the server's result as it is. Failures are classified as for {@link callTool}; a JSON-RPC
+   * error of the server is an `UPSTREAM_ERROR` whose `cause` is the SDK's `ProtocolError` (its
+   * code, message and data kept).
+   */
+  async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: { timeoutMs: number },
+  ): Promise<Record<string, unknown>> {
+    const client = await this.#session();
+    try {
+      return (await client.request({ method, ...(params && { params }) } as never, {
+        timeout: options.timeoutMs,
+      })) as Record<string, unknown>;
+    } catch (error) {
+      throw this.#fail(client, error, method, false);
+    }
+  }
+
+  /**
    * Ends the session: a Streamable HTTP session is terminated on the server (`DELETE`, at most
    * one second), a stdio child is ended.
    */

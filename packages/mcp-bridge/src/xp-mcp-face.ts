@@ -1,0 +1,289 @@
+/**
+ * Direction 2 for MCP without a tool shape: the face lists the resources, resource templates and
+ * prompts of its `xprotocol_sources` and reads, gets and completes through them, each request an
+ * `xp.mcp.request` sealed to the endpoint and answered by `xp.mcp.request.result`
+ * (docs/protocol.md §10.4).
+ *
+ * Names follow the tools: each source's `mcp_tool_prefix` goes before the endpoint's name, and the
+ * gateway's name rule (docs/architecture.md, "The MCP gateway") keeps them apart when two sources
+ * list the same one. URIs are never renamed: a resource is routed back by the source that listed
+ * its URI (or whose template matches it). Lists walk the sources in configuration order, one
+ * endpoint page per face page.
+ *
+ * Errors: the upstream server's JSON-RPC error, carried in `xp.error` `details.mcp_error`, comes
+ * back to the client as it was (code, message, data); any other XProtocol error is mapped as for
+ * tools (docs/design.md §8), the XProtocol code in `error.data.xp_code`.
+ * @module
+ */
+import { ProtocolError, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { PublicIdentity } from '@xprotocol/crypto';
+import { xpErrorToMcp } from '@xprotocol/translate';
+import { MCP_REQUEST_KIND, type McpRequestMethod, type XpErrorPayload } from '@xprotocol/wire';
+import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway/gateway-cursor.js';
+import type { _GatewayRoutes } from './gateway/gateway-routes.js';
+import type { XpCaller } from './xp-caller.js';
+
+/** An `xprotocol_sources` entry as this module needs it. */
+export interface _XpMcpFaceSource {
+  name: string;
+  /** `mcp_tool_prefix`. */
+  prefix: string;
+  /** The endpoint's keys; undefined while its announce was not found. */
+  keys: PublicIdentity | undefined;
+}
+
+/** Options of {@link _XpMcpFace}. */
+export interface _XpMcpFaceOptions {
+  caller: XpCaller;
+  /** The sources in configuration order (current at each call). */
+  sources: () => readonly _XpMcpFaceSource[];
+  /** Resolves once the sources' keys were looked up once. */
+  ready: () => Promise<void>;
+  routes: _GatewayRoutes;
+  /** Timeout of one round trip, in ms. */
+  timeoutMs: number;
+}
+
+type _Params = Record<string, unknown> | undefined;
+type _ListMethod = 'resources/list' | 'resources/templates/list' | 'prompts/list';
+
+const _KEYS = {
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+  'prompts/list': 'prompts',
+} as const;
+
+/** The most pages one walk reads from one endpoint while learning where an entry lives. */
+const _MAX_PAGES = 1000;
+
+/** The face capabilities this module serves. */
+export const _XP_MCP_FACE_CAPABILITIES = { resources: {}, prompts: {}, completions: {} } as const;
+
+/** Resources, prompts and completions of XProtocol sources on the face. */
+export class _XpMcpFace {
+  readonly #o: _XpMcpFaceOptions;
+
+  constructor(options: _XpMcpFaceOptions) {
+    this.#o = options;
+  }
+
+  /** Registers the face handlers on `server` (one per MCP session). */
+  install(server: Server): void {
+    const on = (method: string, handler: (params: _Params, ctx: ServerContext) => Promise<unknown>) =>
+      server.setRequestHandler(
+        method as never,
+        (async (request: { params?: _Params }, ctx: ServerContext) => {
+          await this.#o.ready();
+          return handler(request.params, ctx);
+        }) as never,
+      );
+    for (const method of ['resources/list', 'resources/templates/list', 'prompts/list'] as const)
+      on(method, (params, ctx) => this.#list(method, params, ctx));
+    on('resources/read', async (params, ctx) => {
+      const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
+      return this.#request(source, 'resources/read', params, ctx);
+    });
+    on('prompts/get', async (params, ctx) => {
+      const target = await this.#prompt(String(params?.name ?? ''), ctx);
+      return this.#request(target.source, 'prompts/get', { ...params, name: target.name }, ctx);
+    });
+    on('completion/complete', (params, ctx) => this.#complete(params, ctx));
+  }
+
+  /** The sources whose endpoint is known, in configuration order. */
+  #live(): (_XpMcpFaceSource & { keys: PublicIdentity })[] {
+    return this.#o.sources().filter((s): s is _XpMcpFaceSource & { keys: PublicIdentity } => !!s.keys);
+  }
+
+  /** Sends `method` to `source`'s endpoint; resolves with the MCP result or throws the MCP error. */
+  async #request(
+    source: _XpMcpFaceSource,
+    method: McpRequestMethod,
+    params: _Params,
+    ctx: ServerContext | undefined,
+  ): Promise<Record<string, unknown>> {
+    if (!source.keys) {
+      throw new ProtocolError(-32603, `XProtocol endpoint unavailable: ${source.name}`, {
+        xp_code: 'ENDPOINT_UNAVAILABLE',
+      });
+    }
+    const outcome = await this.#o.caller.call({
+      to: source.keys,
+      kind: MCP_REQUEST_KIND,
+      payload: params === undefined ? { method } : { method, params: _withoutProgress(params) },
+      timeoutMs: this.#o.timeoutMs,
+      ...(ctx && { signal: ctx.mcpReq.signal }),
+    });
+    if (!outcome.ok) throw _mcpError(outcome.error);
+    const result = outcome.payload;
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+      throw new ProtocolError(
+        -32603,
+        `${source.name}: ${method} answered with a result that is not an object`,
+        {
+          xp_code: 'UPSTREAM_ERROR',
+        },
+      );
+    }
+    return result as Record<string, unknown>;
+  }
+
+  /** One face page: one endpoint page of one source, renamed and noted for routing. */
+  async #list(method: _ListMethod, params: _Params, ctx: ServerContext): Promise<Record<string, unknown>> {
+    const key = _KEYS[method];
+    const sources = this.#live();
+    if (sources.length === 0) return { [key]: [] };
+    const position = _decodeCursor(params?.cursor as string | undefined, sources.length);
+    const source = sources[position.index]!;
+    const { cursor: _faceCursor, ...rest } = params ?? {};
+    const forwarded = { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) };
+    const page = await this.#request(
+      source,
+      method,
+      Object.keys(forwarded).length > 0 ? forwarded : undefined,
+      ctx,
+    );
+    const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
+    const next = _nextPosition(position.index, page.nextCursor, sources.length);
+    const { nextCursor: _endpointCursor, ...result } = page;
+    return {
+      ...result,
+      [key]: items.map((item) => this.#note(method, source, item)),
+      ...(next && { nextCursor: _encodeCursor(next) }),
+    };
+  }
+
+  /** An entry of `source` under its face name (prefixed, kept apart), noted for routing. */
+  #note(
+    method: _ListMethod,
+    source: _XpMcpFaceSource,
+    item: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const routes = this.#o.routes;
+    const name = typeof item.name === 'string' ? `${source.prefix}${item.name}` : undefined;
+    if (method === 'prompts/list') {
+      return name === undefined ? item : { ...item, name: routes.prompts.assign(source.name, name) };
+    }
+    if (method === 'resources/list') {
+      if (typeof item.uri === 'string') routes.noteResource(source.name, item.uri);
+      return name === undefined ? item : { ...item, name: routes.resources.assign(source.name, name) };
+    }
+    if (typeof item.uriTemplate === 'string') routes.noteTemplate(source.name, item.uriTemplate);
+    return name === undefined ? item : { ...item, name: routes.templates.assign(source.name, name) };
+  }
+
+  /** Reads every page of `method` from every source, so the routes know every entry. */
+  async #learn(method: _ListMethod): Promise<void> {
+    const key = _KEYS[method];
+    for (const source of this.#live()) {
+      let cursor: string | undefined;
+      for (let page = 0; page < _MAX_PAGES; page++) {
+        const result = await this.#request(
+          source,
+          method,
+          cursor === undefined ? undefined : { cursor },
+          undefined,
+        );
+        for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
+          this.#note(method, source, item);
+        cursor =
+          typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+        if (cursor === undefined) break;
+      }
+    }
+  }
+
+  #byName(name: string): _XpMcpFaceSource | undefined {
+    return this.#o.sources().find((s) => s.name === name);
+  }
+
+  /** The source serving the resource `uri`: the one that listed it, else the first. */
+  async #resourceOwner(uri: string, _ctx: ServerContext): Promise<_XpMcpFaceSource> {
+    const sources = this.#live();
+    if (sources.length === 0) throw _noEndpoint();
+    if (sources.length === 1) return sources[0]!;
+    let owner = this.#o.routes.resourceOwner(uri);
+    if (owner === undefined) {
+      await this.#learn('resources/list');
+      await this.#learn('resources/templates/list');
+      owner = this.#o.routes.resourceOwner(uri);
+    }
+    return (owner !== undefined && this.#byName(owner)) || sources[0]!;
+  }
+
+  /** The source and the endpoint's own name behind the face prompt `name`. */
+  async #prompt(name: string, _ctx: ServerContext): Promise<{ source: _XpMcpFaceSource; name: string }> {
+    let known = this.#o.routes.prompts.resolve(name);
+    if (!known) {
+      await this.#learn('prompts/list');
+      known = this.#o.routes.prompts.resolve(name);
+    }
+    const source = known && this.#byName(known.source);
+    if (!known || !source) throw new ProtocolError(-32602, `Unknown prompt: ${name}`, { name });
+    return { source, name: known.name.slice(source.prefix.length) };
+  }
+
+  /** `completion/complete`, routed by the prompt or resource template it completes. */
+  async #complete(params: _Params, ctx: ServerContext): Promise<Record<string, unknown>> {
+    const sources = this.#live();
+    if (sources.length === 0) throw _noEndpoint();
+    const ref = (params?.ref ?? {}) as Record<string, unknown>;
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const target = await this.#prompt(ref.name, ctx);
+      return this.#request(
+        target.source,
+        'completion/complete',
+        { ...params, ref: { ...ref, name: target.name } },
+        ctx,
+      );
+    }
+    let owner: string | undefined;
+    if (ref.type === 'ref/resource' && typeof ref.uri === 'string' && sources.length > 1) {
+      owner = this.#o.routes.templateOwner(ref.uri) ?? this.#o.routes.resourceOwner(ref.uri);
+      if (owner === undefined) {
+        await this.#learn('resources/templates/list');
+        owner = this.#o.routes.templateOwner(ref.uri);
+      }
+    }
+    const source = (owner !== undefined && this.#byName(owner)) || sources[0]!;
+    return this.#request(source, 'completion/complete', params, ctx);
+  }
+}
+
+/** `params` without a progress token: progress does not cross XProtocol yet. */
+function _withoutProgress(params: Record<string, unknown>): Record<string, unknown> {
+  const meta = params._meta as Record<string, unknown> | undefined;
+  if (!meta || !('progressToken' in meta)) return params;
+  const { progressToken: _token, ...restMeta } = meta;
+  const { _meta: _old, ...rest } = params;
+  return Object.keys(restMeta).length > 0 ? { ...rest, _meta: restMeta } : rest;
+}
+
+function _noEndpoint(): ProtocolError {
+  return new ProtocolError(-32603, 'no XProtocol endpoint of this face is reachable right now', {
+    xp_code: 'ENDPOINT_UNAVAILABLE',
+  });
+}
+
+/**
+ * The MCP error for an `xp.error` answer: the upstream server's own JSON-RPC error when the
+ * endpoint carried it (`details.mcp_error`), else the mapping of docs/design.md §8.
+ */
+export function _mcpError(error: XpErrorPayload): ProtocolError {
+  const carried = error.details?.mcp_error;
+  if (
+    carried !== null &&
+    typeof carried === 'object' &&
+    !Array.isArray(carried) &&
+    Number.isInteger(carried.code) &&
+    typeof carried.message === 'string'
+  ) {
+    return new ProtocolError(carried.code as number, carried.message, carried.data);
+  }
+  const face = xpErrorToMcp(error);
+  if (face.channel === 'tool_result') {
+    // Only tool calls have a result channel for errors; here it is the params that are wrong.
+    return new ProtocolError(-32602, error.message, { xp_code: error.code });
+  }
+  return new ProtocolError(face.error.code, face.error.message, face.error.data);
+}

@@ -1,0 +1,337 @@
+/**
+ * Direction 1 for MCP without a tool shape: what the endpoint does with an `xp.mcp.request`
+ * (docs/protocol.md §10.4). The request goes to the wrapped server it belongs to, chosen by the
+ * rules of the MCP gateway (docs/architecture.md, "The MCP gateway"): lists walk the sources in
+ * configuration order, one upstream page per answer, names made collision-free by the gateway's
+ * name rule; a resource goes to the source that listed its URI (or whose template matches it), a
+ * prompt to the source that listed its name, a completion to the source of the prompt or template
+ * it refers to. With one source offering the capability, everything goes to it unchanged.
+ *
+ * Every source is guarded by its own capability (`<namespace>.mcp.resources.read`,
+ * `<namespace>.mcp.prompts.get`, `<namespace>.mcp.completion`; deny by default): a list shows only
+ * the sources the caller may use, and a refused request never reaches the server.
+ * @module
+ */
+import { ProtocolError } from '@modelcontextprotocol/client';
+import {
+  type McpRequestMethod,
+  type McpRequestPayload,
+  mcpRequestCapability,
+  type XpErrorDetails,
+  type XpErrorPayload,
+  xpError,
+} from '@xprotocol/wire';
+import type { AccessPolicy } from './access.js';
+import { BridgeError } from './errors.js';
+import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway/gateway-cursor.js';
+import type { _GatewayRoutes } from './gateway/gateway-routes.js';
+import type { UpstreamSession } from './upstream/upstream-session.js';
+
+/** A wrapped server as the router sees it: its `mcp_sources` name and XProtocol namespace. */
+export interface _XpMcpSource {
+  name: string;
+  namespace: string;
+}
+
+/** What one request needs from the endpoint. */
+export interface _XpMcpContext {
+  /** The caller's `ed25519:` key. */
+  sender: string;
+  /** Longest one upstream request may take, in ms. */
+  timeoutMs: number;
+  /** Takes a token of `source`'s rate limit for the caller; an error payload refuses. */
+  limit: (source: string) => XpErrorPayload | undefined;
+  /** Called once, right before the first upstream request made for the caller. */
+  started: () => void;
+}
+
+/** The router's verdict: the MCP result to send back, or an `xp.error` payload. */
+export type _XpMcpOutcome =
+  | { ok: true; result: Record<string, unknown> }
+  | { ok: false; error: XpErrorPayload };
+
+/** The MCP capability a method needs on the server, and the key of a list's entries. */
+const _SERVER = {
+  'resources/list': { capability: 'resources', key: 'resources' },
+  'resources/templates/list': { capability: 'resources', key: 'resourceTemplates' },
+  'resources/read': { capability: 'resources', key: undefined },
+  'prompts/list': { capability: 'prompts', key: 'prompts' },
+  'prompts/get': { capability: 'prompts', key: undefined },
+  'completion/complete': { capability: 'completions', key: undefined },
+} as const;
+
+type _ListMethod = 'resources/list' | 'resources/templates/list' | 'prompts/list';
+
+/** The most pages one walk reads from one upstream while learning where an entry lives. */
+const _MAX_PAGES = 1000;
+
+/** A refusal on the way: becomes the `xp.error` answer. */
+class _Refusal extends Error {
+  constructor(readonly payload: XpErrorPayload) {
+    super(payload.message);
+  }
+}
+
+/** Routes `xp.mcp.request`s to the wrapped servers. */
+export class _XpMcpRouter {
+  readonly #sources: readonly _XpMcpSource[];
+  readonly #upstreams: ReadonlyMap<string, UpstreamSession>;
+  readonly #routes: _GatewayRoutes;
+  readonly #access: AccessPolicy;
+
+  constructor(options: {
+    sources: readonly _XpMcpSource[];
+    upstreams: ReadonlyMap<string, UpstreamSession>;
+    routes: _GatewayRoutes;
+    access: AccessPolicy;
+  }) {
+    this.#sources = options.sources;
+    this.#upstreams = options.upstreams;
+    this.#routes = options.routes;
+    this.#access = options.access;
+  }
+
+  /** Answers one request (never throws). */
+  async handle(request: McpRequestPayload, ctx: _XpMcpContext): Promise<_XpMcpOutcome> {
+    try {
+      const params = _withoutProgress(request.params);
+      switch (request.method) {
+        case 'resources/list':
+        case 'resources/templates/list':
+        case 'prompts/list':
+          return { ok: true, result: await this.#list(request.method, params, ctx) };
+        case 'resources/read': {
+          const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
+          return { ok: true, result: await this.#forward(source, request.method, params, ctx) };
+        }
+        case 'prompts/get': {
+          const target = await this.#prompt(String(params?.name ?? ''), ctx);
+          return {
+            ok: true,
+            result: await this.#forward(target.source, request.method, { ...params, name: target.name }, ctx),
+          };
+        }
+        case 'completion/complete':
+          return { ok: true, result: await this.#complete(params, ctx) };
+      }
+    } catch (error) {
+      if (error instanceof _Refusal) return { ok: false, error: error.payload };
+      return { ok: false, error: _upstreamError(error) };
+    }
+  }
+
+  /** The sources whose server offers what `method` needs, in configuration order. */
+  #offering(method: McpRequestMethod): _XpMcpSource[] {
+    const capability = _SERVER[method].capability;
+    return this.#sources.filter(
+      (s) => this.#upstreams.get(s.name)?.serverCapabilities?.[capability] !== undefined,
+    );
+  }
+
+  /** The offering sources the caller holds the capability for; refuses when there are none. */
+  #granted(method: McpRequestMethod, sender: string): _XpMcpSource[] {
+    const offering = this.#offering(method);
+    const granted = offering.filter(
+      (s) => this.#access.check(sender, mcpRequestCapability(s.namespace, method)).ok,
+    );
+    if (granted.length === 0 && offering.length > 0) this.#authorize(offering[0]!, method, sender);
+    return granted;
+  }
+
+  /** Refuses with AUTHORIZATION_INSUFFICIENT unless the caller may use `method` of `source`. */
+  #authorize(source: _XpMcpSource, method: McpRequestMethod, sender: string): void {
+    const required = mcpRequestCapability(source.namespace, method);
+    const verdict = this.#access.check(sender, required);
+    if (!verdict.ok) {
+      throw new _Refusal(
+        xpError('AUTHORIZATION_INSUFFICIENT', `${required} is required: ${verdict.reason}`, {
+          details: { required_capability: required },
+        }),
+      );
+    }
+  }
+
+  /** Checks the caller's grant and rate limit on `source`, then sends the request upstream. */
+  async #forward(
+    source: string,
+    method: McpRequestMethod,
+    params: Record<string, unknown> | undefined,
+    ctx: _XpMcpContext,
+  ): Promise<Record<string, unknown>> {
+    const entry = this.#sources.find((s) => s.name === source);
+    const upstream = this.#upstreams.get(source);
+    if (!entry || !upstream) throw new _Refusal(xpError('NOT_FOUND', `source ${source} is not running`));
+    this.#authorize(entry, method, ctx.sender);
+    const limited = ctx.limit(source);
+    if (limited) throw new _Refusal(limited);
+    ctx.started();
+    return upstream.request(method, params, { timeoutMs: ctx.timeoutMs });
+  }
+
+  /** One page of an aggregated list: one upstream page of a source the caller may use. */
+  async #list(
+    method: _ListMethod,
+    params: Record<string, unknown> | undefined,
+    ctx: _XpMcpContext,
+  ): Promise<Record<string, unknown>> {
+    const key = _SERVER[method].key;
+    const sources = this.#granted(method, ctx.sender);
+    if (sources.length === 0) return { [key]: [] };
+    let position: ReturnType<typeof _decodeCursor>;
+    try {
+      position = _decodeCursor(params?.cursor as string | undefined, sources.length);
+    } catch (error) {
+      const message = (error as Error).message;
+      throw new _Refusal(xpError('SCHEMA_VIOLATION', message, { details: _mcpDetails(-32602, message) }));
+    }
+    const source = sources[position.index]!;
+    const { cursor: _given, ...rest } = params ?? {};
+    const page = await this.#forward(
+      source.name,
+      method,
+      { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
+      ctx,
+    );
+    const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
+    const next = _nextPosition(position.index, page.nextCursor, sources.length);
+    const { nextCursor: _upstreamCursor, ...result } = page;
+    return {
+      ...result,
+      [key]: items.map((item) => this.#note(method, source.name, item)),
+      ...(next && { nextCursor: _encodeCursor(next) }),
+    };
+  }
+
+  /** An entry of `source` as the endpoint lists it (its aggregated name), noted for routing. */
+  #note(method: _ListMethod, source: string, item: Record<string, unknown>): Record<string, unknown> {
+    const routes = this.#routes;
+    const name = typeof item.name === 'string' ? item.name : undefined;
+    if (method === 'prompts/list') {
+      return name === undefined ? item : { ...item, name: routes.prompts.assign(source, name) };
+    }
+    if (method === 'resources/list') {
+      if (typeof item.uri === 'string') routes.noteResource(source, item.uri);
+      return name === undefined ? item : { ...item, name: routes.resources.assign(source, name) };
+    }
+    if (typeof item.uriTemplate === 'string') routes.noteTemplate(source, item.uriTemplate);
+    return name === undefined ? item : { ...item, name: routes.templates.assign(source, name) };
+  }
+
+  /** Reads every listing of `method` (the adapter's own requests), so the routes know every entry. */
+  async #learn(method: _ListMethod, ctx: _XpMcpContext): Promise<void> {
+    const key = _SERVER[method].key;
+    for (const source of this.#offering(method)) {
+      const upstream = this.#upstreams.get(source.name);
+      if (!upstream) continue;
+      let cursor: string | undefined;
+      for (let page = 0; page < _MAX_PAGES; page++) {
+        const result = await upstream.request(method, cursor === undefined ? undefined : { cursor }, {
+          timeoutMs: ctx.timeoutMs,
+        });
+        for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
+          this.#note(method, source.name, item);
+        cursor =
+          typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+        if (cursor === undefined) break;
+      }
+    }
+  }
+
+  /** The source serving the resource `uri`. */
+  async #resourceOwner(uri: string, ctx: _XpMcpContext): Promise<string> {
+    const sources = this.#offering('resources/read');
+    if (sources.length === 0) throw new _Refusal(_noServer('resources'));
+    if (sources.length === 1) return sources[0]!.name;
+    const known = this.#routes.resourceOwner(uri);
+    if (known !== undefined) return known;
+    await this.#learn('resources/list', ctx);
+    await this.#learn('resources/templates/list', ctx);
+    // Unknown to every listing: the first source answers (its own not-found error, most often).
+    return this.#routes.resourceOwner(uri) ?? sources[0]!.name;
+  }
+
+  /** The source and upstream name behind the aggregated prompt `name`. */
+  async #prompt(name: string, ctx: _XpMcpContext): Promise<{ source: string; name: string }> {
+    const known = this.#routes.prompts.resolve(name);
+    if (known) return known;
+    const sources = this.#offering('prompts/get');
+    if (sources.length === 0) throw new _Refusal(_noServer('prompts'));
+    // One source: an unknown name goes to it as it is, so the caller gets the server's own answer.
+    if (sources.length === 1) return { source: sources[0]!.name, name };
+    await this.#learn('prompts/list', ctx);
+    const learnt = this.#routes.prompts.resolve(name);
+    if (learnt) return learnt;
+    const message = `Unknown prompt: ${name}`;
+    throw new _Refusal(xpError('NOT_FOUND', message, { details: _mcpDetails(-32602, message) }));
+  }
+
+  /** `completion/complete`, routed by the prompt or resource template it completes. */
+  async #complete(
+    params: Record<string, unknown> | undefined,
+    ctx: _XpMcpContext,
+  ): Promise<Record<string, unknown>> {
+    const sources = this.#offering('completion/complete').map((s) => s.name);
+    if (sources.length === 0) throw new _Refusal(_noServer('completions'));
+    const ref = (params?.ref ?? {}) as Record<string, unknown>;
+    let source: string | undefined;
+    let forwarded = params;
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+      let target = this.#routes.prompts.resolve(ref.name);
+      if (!target && sources.length > 1) {
+        await this.#learn('prompts/list', ctx);
+        target = this.#routes.prompts.resolve(ref.name);
+      }
+      if (target) {
+        source = target.source;
+        forwarded = { ...params, ref: { ...ref, name: target.name } };
+      }
+    } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string' && sources.length > 1) {
+      source = this.#routes.templateOwner(ref.uri) ?? this.#routes.resourceOwner(ref.uri);
+      if (source === undefined) {
+        await this.#learn('resources/templates/list', ctx);
+        source = this.#routes.templateOwner(ref.uri);
+      }
+    }
+    const target = source !== undefined && sources.includes(source) ? source : sources[0]!;
+    return this.#forward(target, 'completion/complete', forwarded, ctx);
+  }
+}
+
+/** `params` without a progress token: progress does not cross XProtocol yet (docs/protocol.md §10.4). */
+function _withoutProgress(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  if (!meta || !('progressToken' in meta)) return params;
+  const { progressToken: _token, ...restMeta } = meta;
+  const { _meta: _old, ...rest } = params ?? {};
+  return Object.keys(restMeta).length > 0 ? { ...rest, _meta: restMeta } : rest;
+}
+
+/** `details` carrying an MCP JSON-RPC error for the caller's client. */
+function _mcpDetails(code: number, message: string, data?: unknown): XpErrorDetails {
+  const error: XpErrorDetails = { code, message };
+  if (data !== undefined) error.data = data as XpErrorDetails;
+  return { mcp_error: error };
+}
+
+/** No wrapped server offers `capability`: the MCP "method not found". */
+function _noServer(capability: string): XpErrorPayload {
+  const message = `Method not found: no MCP server here offers ${capability}`;
+  return xpError('NOT_FOUND', message, { details: _mcpDetails(-32601, message) });
+}
+
+/**
+ * A failed upstream request as an `xp.error`: the server's JSON-RPC error is kept whole in
+ * `details.mcp_error` (code, message, data); a timeout is `TIMEOUT`; the rest `UPSTREAM_ERROR`.
+ */
+function _upstreamError(error: unknown): XpErrorPayload {
+  const cause = error instanceof BridgeError ? error.cause : error;
+  if (ProtocolError.isInstance(cause)) {
+    const protocol = cause as ProtocolError;
+    return xpError('UPSTREAM_ERROR', protocol.message, {
+      details: _mcpDetails(protocol.code, protocol.message, protocol.data),
+    });
+  }
+  if (error instanceof BridgeError && error.code === 'UPSTREAM_TIMEOUT')
+    return xpError('TIMEOUT', error.message);
+  return xpError('UPSTREAM_ERROR', (error as Error).message);
+}
