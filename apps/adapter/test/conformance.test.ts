@@ -1,7 +1,10 @@
 // The official MCP conformance server suite (@modelcontextprotocol/conformance, pinned, `--suite
 // all`) against the conformance fixture directly, and through the adapter in gateway mode
 // (`expose: [mcp_sources]`) with the fixture as a stdio upstream and as a Streamable HTTP upstream.
-// A transparent gateway passes the same scenarios as the server itself. Then the same with
+// A transparent gateway passes the same scenarios as the server itself. Across XProtocol (adapter A
+// with adapter B, which wraps the fixture, as its xprotocol source) every scenario passes but those
+// that need notifications or server→client requests to cross, listed with the reason in
+// docs/design.md §15. Then the same with
 // conformance@0.2.0-alpha.12 and `--requirements 2025-11-25`. The three targets run in parallel. The runner needs Node 22: npx fetches `node@22` and the runner from the npm registry.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,12 +18,41 @@ import {
 import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
-const targets: Record<'direct' | 'stdio' | 'http', string> = { direct: '', stdio: '', http: '' };
+const targets: Record<'direct' | 'stdio' | 'http' | 'xp', string> = {
+  direct: '',
+  stdio: '',
+  http: '',
+  xp: '',
+};
 const SUITE_MS = 10 * 60_000;
+/**
+ * The scenarios that cannot pass across XProtocol yet (docs/design.md §15): progress, logging,
+ * resource subscriptions and server→client requests do not cross (docs/protocol.md §10.4).
+ */
+const NOT_ACROSS_XPROTOCOL_YET = [
+  'elicitation-sep1034-defaults',
+  'elicitation-sep1330-enums',
+  'logging-set-level',
+  'resources-subscribe',
+  'resources-unsubscribe',
+  'tools-call-elicitation',
+  'tools-call-sampling',
+  'tools-call-with-logging',
+  'tools-call-with-progress',
+];
+
+/** Across XProtocol: every scenario passing directly passes, but the known ones (and those fail). */
+function expectAcrossXProtocol(results: Record<'direct' | 'xp', Map<string, ScenarioResult>>): void {
+  const direct = passing(results.direct);
+  expect(NOT_ACROSS_XPROTOCOL_YET.every((name) => direct.includes(name))).toBe(true);
+  const differing = differences(results.direct, results.xp).map((line) => line.slice(0, line.indexOf(':')));
+  expect(differing.sort()).toEqual(NOT_ACROSS_XPROTOCOL_YET);
+  expect(passing(results.xp)).toEqual(direct.filter((name) => !NOT_ACROSS_XPROTOCOL_YET.includes(name)));
+}
 
 beforeAll(async () => {
   const { url: relayUrl } = await procs.relay();
-  await procs.keygen('a.key');
+  const a = await procs.keygen('a.key');
   const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0']);
   targets.direct = fixture.firstLine;
   for (const kind of ['stdio', 'http'] as const) {
@@ -56,18 +88,67 @@ logging:
     await procs.adapter(config);
     targets[kind] = `http://127.0.0.1:${port}/mcp`;
   }
+  // Across XProtocol: adapter B wraps the fixture over stdio; adapter A (key a) serves B's
+  // catalog, resources, prompts and completions on its face (docs/protocol.md §10.4).
+  const b = await procs.keygen('b.key');
+  await procs.adapter(
+    procs.file(
+      'b.yml',
+      `identity:
+  key_file: ./b.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    xprotocol_namespace: com.test.conformance
+access:
+  grants:
+    - key: ${a.ed25519}
+      capabilities: [com.test.conformance.*]
+state_database: ./b-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+  const port = await freePort();
+  await procs.adapter(
+    procs.file(
+      'xp.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: b
+    key: ${b.ed25519}
+    relay: ${relayUrl}
+mcp_server:
+  transport: streamable_http
+  port: ${port}
+state_database: ./xp-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+  targets.xp = `http://127.0.0.1:${port}/mcp`;
 }, 120_000);
 afterAll(() => procs.close());
 
 /** Runs `runner` against the three targets at once. */
 async function runAll(runner: ConformanceRunner, label: string) {
   await fetchConformance(runner, procs.dir, SUITE_MS);
-  const [direct, stdio, http] = await Promise.all(
-    (['direct', 'stdio', 'http'] as const).map((target) =>
+  const [direct, stdio, http, xp] = await Promise.all(
+    (['direct', 'stdio', 'http', 'xp'] as const).map((target) =>
       runConformance(runner, targets[target], join(procs.dir, `${label}-${target}`), procs.dir, SUITE_MS),
     ),
   );
-  return { direct: direct!, stdio: stdio!, http: http! };
+  return { direct: direct!, stdio: stdio!, http: http!, xp: xp! };
 }
 
 /** One line per target: scenarios without a failed check, and checks passed/failed. */
@@ -109,9 +190,9 @@ function differences(direct: Map<string, ScenarioResult>, through: Map<string, S
   return out;
 }
 
-describe('the official MCP conformance suite, directly and through the gateway', () => {
+describe('the official MCP conformance suite, directly, through the gateway and across XProtocol', () => {
   it(
-    'conformance@0.1.16 --suite all: the same scenarios pass through the adapter (stdio and Streamable HTTP upstreams) as directly',
+    'conformance@0.1.16 --suite all: the same scenarios pass through the adapter (stdio and Streamable HTTP upstreams) as directly; across XProtocol all but the known ones',
     async () => {
       const results = await runAll({ version: '0.1.16', args: ['--suite', 'all'] }, 'v0.1.16');
       process.stderr.write(`${summary('conformance@0.1.16', results)}\n`);
@@ -122,12 +203,13 @@ describe('the official MCP conformance suite, directly and through the gateway',
       expect(differences(results.direct, results.http)).toEqual([]);
       expect(passing(results.stdio)).toEqual(direct);
       expect(passing(results.http)).toEqual(direct);
+      expectAcrossXProtocol(results);
     },
     SUITE_MS + 60_000,
   );
 
   it(
-    'conformance@0.2.0-alpha.12 --requirements 2025-11-25: the same scenarios pass through the adapter as directly',
+    'conformance@0.2.0-alpha.12 --requirements 2025-11-25: the same scenarios pass through the adapter as directly; across XProtocol all but the known ones',
     async () => {
       const results = await runAll(
         { version: '0.2.0-alpha.12', args: ['--requirements', '2025-11-25'] },
@@ -140,6 +222,7 @@ describe('the official MCP conformance suite, directly and through the gateway',
       expect(differences(results.direct, results.http)).toEqual([]);
       expect(passing(results.stdio)).toEqual(direct);
       expect(passing(results.http)).toEqual(direct);
+      expectAcrossXProtocol(results);
     },
     SUITE_MS + 60_000,
   );
