@@ -137,7 +137,7 @@ logging:
     ),
   );
   targets.xp = `http://127.0.0.1:${port}/mcp`;
-}, 120_000);
+}, 400_000);
 afterAll(() => procs.close());
 
 /** Runs `runner` against the three targets at once. */

@@ -83,8 +83,8 @@ export class Processes {
     const logs: string[] = [];
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`adapter not ready after 30 s:\n${logs.join('\n')}`)),
-        30_000,
+        () => reject(new Error(`adapter not ready after 90 s:\n${logs.join('\n')}`)),
+        90_000,
       );
       createInterface({ input: child.stderr! }).on('line', (line) => {
         logs.push(line);
