@@ -35,3 +35,4 @@ export { printGrammar } from './grammar/print.js';
 export { GbnfRegexError } from './regex/errors.js';
 export type { JsonEscapes } from './regex/json-chars.js';
 export { type RegexGrammar, type RegexToGbnfOptions, regexToGbnf } from './regex/to-gbnf.js';
+export { type RegexToRe2Options, regexToRe2 } from './regex/to-re2.js';

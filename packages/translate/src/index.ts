@@ -58,6 +58,7 @@ export {
   toolKind,
   toolSegment,
 } from './kind.js';
+export { type LinearRegExp, linearRegExp, UnboundedPatternError } from './linear-regexp.js';
 export {
   assignMcpToolNames,
   MAX_MCP_TOOL_NAME,
@@ -82,6 +83,7 @@ export {
   KNOWN_FORMATS,
   SchemaCompiler,
   type SchemaValidateFunction,
+  type UnboundedPattern,
   unknownFormats,
 } from './schema-validator.js';
 export type {

@@ -5,6 +5,8 @@
  * standard defines (`int32`, `json`, …): ajv runs with `strict: false`, so an unknown format or
  * keyword is ignored by validation instead of failing the compile, and {@link unknownFormats}
  * lists them so the caller can warn. ajv still checks each schema against its meta-schema.
+ * `pattern` and `patternProperties` run on a linear-time engine ({@link linearRegExp}); a schema
+ * with a pattern that has no linear-time evaluation does not compile (docs/security.md).
  * @module
  */
 
@@ -19,6 +21,7 @@ import addFormatsModule from 'ajv-formats';
 import { _preview } from './_json-util.js';
 import { _forEachSubschema } from './_schema-walk.js';
 import { isJsonObject, type JsonSchema, type JsonValue } from './json.js';
+import { linearRegExp, UnboundedPatternError } from './linear-regexp.js';
 
 type AjvLike = InstanceType<typeof Ajv> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv2020>;
 
@@ -33,7 +36,13 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 /** The format names ajv-formats validates; any other `format` value is not checked (one list, from gbnf). */
 export const KNOWN_FORMATS: readonly string[] = Object.freeze([...AJV_FORMATS]);
 
+// ajv's RegExpEngine: `code` names it in standalone code, which is never generated here.
+const _regExp = Object.assign((pattern: string, flags: string) => linearRegExp(pattern, flags), {
+  code: 'linearRegExp',
+});
+
 const OPTIONS = {
+  code: { regExp: _regExp },
   strict: false,
   allErrors: true,
   validateFormats: true,
@@ -48,7 +57,16 @@ const OPTIONS = {
  */
 export type CompileResult =
   | { ok: true; dialect: SchemaDialect; unicodeRegExp: boolean; validate: SchemaValidateFunction }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; unboundedPattern?: UnboundedPattern };
+
+/** A pattern refused because its matching time cannot be bounded, and where it is in the schema. */
+export interface UnboundedPattern {
+  pattern: string;
+  /** JSON pointer from the compiled schema's root. */
+  pointer: string;
+  /** Why, without the pointer. */
+  message: string;
+}
 
 /** A compiled validator: true when `data` conforms; `errors` lists what failed otherwise. */
 export interface SchemaValidateFunction {
@@ -92,6 +110,14 @@ export class SchemaCompiler {
       const validate = ajv.compile(schema as AnySchema) as ValidateFunction;
       return { ok: true, dialect, unicodeRegExp, validate };
     } catch (error) {
+      if (error instanceof UnboundedPatternError) {
+        const pointer = _patternPointer(schema, error.pattern) ?? '';
+        return {
+          ok: false,
+          reason: `${pointer === '' ? '' : `${pointer}: `}${error.message}`,
+          unboundedPattern: { pattern: error.pattern, pointer, message: error.message },
+        };
+      }
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, reason: `schema does not compile as JSON Schema ${dialect}: ${message}` };
     } finally {
@@ -139,4 +165,24 @@ export function unknownFormats(schema: JsonSchema): string[] {
   };
   visit(schema, '');
   return [...found].sort();
+}
+
+/** The JSON pointer of the first `pattern` or `patternProperties` key equal to `pattern`. */
+function _patternPointer(schema: JsonSchema, pattern: string): string | undefined {
+  let found: string | undefined;
+  const visit = (node: JsonSchema, at: string): void => {
+    if (found !== undefined || !isJsonObject(node)) return;
+    if (node.pattern === pattern) {
+      found = `${at}/pattern`;
+      return;
+    }
+    const props = node.patternProperties;
+    if (isJsonObject(props) && Object.hasOwn(props, pattern)) {
+      found = `${at}/patternProperties/${pattern.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      return;
+    }
+    _forEachSubschema(node, at, (sub) => visit(sub.schema, sub.pointer));
+  };
+  visit(schema, '');
+  return found;
 }

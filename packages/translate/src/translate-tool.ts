@@ -115,7 +115,17 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
     // compile the canonical form: ajv reports problems in key order, which must not be the input's
     const canonical = JSON.parse(canonicalSchemaJson(schema)) as JsonObject;
     const compiled = compiler.compile(canonical);
-    if (!compiled.ok) return refuse('INVALID_SCHEMA', `${field}: ${compiled.reason}`, `/${field}`);
+    if (!compiled.ok) {
+      // A pattern whose matching time cannot be bounded is a safety refusal, not a broken schema.
+      const unbounded = compiled.unboundedPattern;
+      return unbounded
+        ? refuse(
+            'UNSAFE_SCHEMA',
+            `${field}${unbounded.pointer}: ${unbounded.message}`,
+            `/${field}${unbounded.pointer}`,
+          )
+        : refuse('INVALID_SCHEMA', `${field}: ${compiled.reason}`, `/${field}`);
+    }
     if (!compiled.unicodeRegExp) {
       warn(
         'NON_UNICODE_PATTERN',

@@ -23,6 +23,7 @@ describe('built root entry', () => {
           '@xprotocol/gbnf',
           '@xprotocol/json-schema-vocabulary',
           '@xprotocol/wire',
+          're2js',
         ].some((d) => s === d || s.startsWith(`${d}/`)),
         s,
       ).toBe(true);
