@@ -22,6 +22,9 @@ import type { PublicIdentity } from '@xprotocol/crypto';
 import { McpToolTable } from '@xprotocol/registry';
 import {
   type ContractLike,
+  checkJsonLimits,
+  DEFAULT_ARGUMENT_LIMITS,
+  type JsonLimits,
   type JsonObject,
   type McpToolDefinition,
   xpErrorToMcp,
@@ -115,6 +118,8 @@ export interface McpFaceOptions {
    * name.
    */
   searchTool?: boolean;
+  /** Depth and size limits on `tools/call` arguments (docs/security.md). Default {@link DEFAULT_ARGUMENT_LIMITS}. */
+  argumentLimits?: JsonLimits;
   logger?: BridgeLogger;
 }
 
@@ -389,6 +394,16 @@ export class McpFace {
     args: Record<string, unknown>,
     through?: { session: _GatewaySession; params: Record<string, unknown>; ctx: ServerContext },
   ): Promise<Record<string, unknown>> {
+    // Before anything walks the arguments recursively (validator, serializer, upstream transport).
+    const limits = checkJsonLimits(args, this.#o.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+    if (!limits.ok) {
+      throw new ProtocolError(-32602, limits.message, {
+        xp_code: 'SCHEMA_VIOLATION',
+        limit: limits.limit,
+        max: limits.max,
+        found: limits.found,
+      });
+    }
     if (name === SEARCH_TOOL && this.#searchEnabled()) return this.#searchTools(args);
     const target = this.#table.resolve(name);
     if (!target) throw new ProtocolError(-32602, `Unknown tool: ${name}`);

@@ -23,6 +23,7 @@ import {
 } from '@xprotocol/crypto';
 import { type Announce, readAnnounce } from '@xprotocol/registry';
 import { RelayClientError, type RelayPool } from '@xprotocol/relay-client';
+import { checkJsonLimits, type JsonLimits } from '@xprotocol/translate';
 import {
   ANNOUNCE_KIND,
   CATALOG_KIND,
@@ -32,6 +33,9 @@ import {
   xpError,
 } from '@xprotocol/wire';
 import { BridgeError } from './errors.js';
+
+/** Results may nest deeper than arguments; their size is already bounded by the event limit. */
+const RESULT_LIMITS: JsonLimits = { maxDepth: 512, maxBytes: Number.POSITIVE_INFINITY };
 
 /** Options of {@link XpCaller}. */
 export interface XpCallerOptions {
@@ -110,7 +114,11 @@ export class XpCaller {
         signatures: this.#o.signatures,
         cipher: this.#o.cipher,
       });
-      return JSON.parse(opened.plaintext) as unknown;
+      const result = JSON.parse(opened.plaintext) as unknown;
+      // A result nested deep enough to overflow a serializer never reaches the MCP face.
+      const limits = checkJsonLimits(result, RESULT_LIMITS, 'the result');
+      if (!limits.ok) throw new Error(limits.message);
+      return result;
     });
   }
 

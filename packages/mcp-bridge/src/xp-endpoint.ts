@@ -34,7 +34,12 @@ import {
   type XpEvent,
 } from '@xprotocol/crypto';
 import type { RelayPool, Subscription } from '@xprotocol/relay-client';
-import type { JsonObject } from '@xprotocol/translate';
+import {
+  checkJsonLimits,
+  DEFAULT_ARGUMENT_LIMITS,
+  type JsonLimits,
+  type JsonObject,
+} from '@xprotocol/translate';
 import {
   CATALOG_KIND,
   CATALOG_RESULT_KIND,
@@ -86,6 +91,8 @@ export interface XpEndpointOptions {
   answerTtlSeconds?: number;
   /** Calls run at once; more wait in line. Default 32. */
   maxConcurrentCalls?: number;
+  /** Depth and size limits on a call's payload (docs/security.md). Default {@link DEFAULT_ARGUMENT_LIMITS}. */
+  argumentLimits?: JsonLimits;
   signatures: SignatureBackend;
   cipher: CipherBackend;
   logger?: BridgeLogger;
@@ -125,6 +132,7 @@ export class XpEndpoint {
       retentionSeconds: 3600,
       answerTtlSeconds: 3600,
       maxConcurrentCalls: 32,
+      argumentLimits: DEFAULT_ARGUMENT_LIMITS,
       ...options,
     } as ResolvedOptions;
     this.#logger = options.logger ?? silentLogger;
@@ -271,6 +279,16 @@ export class XpEndpoint {
         return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
       }
       return this.#drop(`cannot decrypt: ${(error as Error).message}`);
+    }
+    // Before the validator or anything else walks the payload recursively.
+    const limits = checkJsonLimits(payload, this.#o.argumentLimits, 'the payload');
+    if (!limits.ok) {
+      return this.#answerError(
+        event,
+        xpError('SCHEMA_VIOLATION', limits.message, {
+          details: { limit: limits.limit, max: limits.max, found: limits.found },
+        }),
+      );
     }
     const check = tool.validate(payload);
     if (!check.ok) {

@@ -55,6 +55,13 @@ describe('Direction 1 through the real relay', () => {
     ],
     ['a payload not matching the schema', READ, { path: 42 }, 'SCHEMA_VIOLATION', /\/path: must be string/],
     [
+      'a payload nested past the depth limit (before the validator walks it)',
+      READ,
+      { path: JSON.parse(`${'['.repeat(64)}${']'.repeat(64)}`) },
+      'SCHEMA_VIOLATION',
+      /^the payload: 65 levels of nesting; the limit is 64$/,
+    ],
+    [
       'an unknown kind',
       'com.test.fs.no_such_tool',
       {},

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeError, UpstreamSession } from '../src/index.js';
+import { _classifyUpstreamError } from '../src/upstream/upstream-errors.js';
 import { FIXTURE_SERVER, recordingLogger } from './support/http-servers.js';
 
 let dir: string | undefined;
@@ -73,6 +74,34 @@ describe('UpstreamSession over stdio (fixture server)', () => {
       'same child',
     );
     expect(starts()).toHaveLength(1);
+  });
+
+  it('arguments too deep to serialize fail that call alone: a call in flight and the child are kept', async () => {
+    const { session, starts } = fixture();
+    await session.connect();
+    const inFlight = session.callTool('sleep', { ms: 300 }, { timeoutMs: 20_000 });
+    const deep = JSON.parse(`{"text":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) as Record<
+      string,
+      unknown
+    >;
+    const error = await rejection(session.callTool('echo', deep, { timeoutMs: 5000 }));
+    expect(error.code).toBe('UPSTREAM_ERROR');
+    expect(error.message).toBe(
+      'fixture: tools/call echo was not sent: the arguments: 100001 levels of nesting; the limit is 1000',
+    );
+    expect(text(await inFlight)).toBe('slept 300 ms');
+    expect(session.connected).toBe(true);
+    expect(starts()).toHaveLength(1);
+  });
+
+  it('a request that fails to serialize keeps the session; a lost connection drops it', () => {
+    const context = { source: 'fixture', what: 'tools/call echo', aborted: false, secrets: [] };
+    const overflow = _classifyUpstreamError(new RangeError('Maximum call stack size exceeded'), context);
+    expect(overflow.dropSession).toBe(false);
+    expect(overflow.error.message).toBe(
+      'fixture: tools/call echo could not be sent: Maximum call stack size exceeded',
+    );
+    expect(_classifyUpstreamError(new Error('read ECONNRESET'), context).dropSession).toBe(true);
   });
 
   it('times out with UPSTREAM_TIMEOUT and keeps the child', async () => {

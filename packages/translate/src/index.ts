@@ -48,6 +48,12 @@ export {
 export { TranslateError, type TranslateErrorCode } from './errors.js';
 export { isJsonObject, type JsonObject, type JsonSchema, type JsonValue } from './json.js';
 export {
+  checkJsonLimits,
+  DEFAULT_ARGUMENT_LIMITS,
+  type JsonLimitCheck,
+  type JsonLimits,
+} from './json-limits.js';
+export {
   assertNamespace,
   isContractKind,
   type KindResult,

@@ -10,6 +10,7 @@
  * | request timed out | `UPSTREAM_TIMEOUT` | kept (the SDK sent `notifications/cancelled`) |
  * | cancelled by the caller's signal | `UPSTREAM_ERROR` | kept |
  * | a result the client cannot read | `UPSTREAM_ERROR` | kept |
+ * | the request could not be written (a stack overflow or a cycle while serializing) | `UPSTREAM_ERROR` | kept |
  * | HTTP 401/403 | `UPSTREAM_UNAVAILABLE` (credentials refused) | dropped |
  * | connection refused/reset, stream lost, child exited, any other HTTP status | `UPSTREAM_UNAVAILABLE` | dropped |
  *
@@ -91,6 +92,17 @@ export function _classifyUpstreamError(
       error: new BridgeError('UPSTREAM_ERROR', redact(`${source}: ${what} failed: ${error.message}`), {
         cause: error,
       }),
+      dropSession: false,
+    };
+  }
+  if (_isLocalSendFailure(error)) {
+    // One request that cannot be serialized says nothing about the connection others share.
+    return {
+      error: new BridgeError(
+        'UPSTREAM_ERROR',
+        redact(`${source}: ${what} could not be sent: ${_describe(error)}`),
+        { cause: error },
+      ),
       dropSession: false,
     };
   }
@@ -176,4 +188,12 @@ function _httpStatus(error: unknown): number | undefined {
   const match = /\(HTTP (\d{3})\)|\bHTTP (\d{3})\b/.exec(message);
   const digits = match?.[1] ?? match?.[2];
   return digits === undefined ? undefined : Number(digits);
+}
+
+/** A failure to serialize one request (not a failure of the connection). */
+function _isLocalSendFailure(error: unknown): boolean {
+  return (
+    error instanceof RangeError ||
+    (error instanceof TypeError && /circular structure|BigInt/i.test(error.message))
+  );
 }

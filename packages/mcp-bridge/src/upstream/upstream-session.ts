@@ -14,6 +14,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import {
@@ -58,6 +59,9 @@ export type UpstreamTool = Record<string, unknown> & { name: string };
 
 /** The result of `tools/call` as the server returned it. */
 export type UpstreamCallResult = Record<string, unknown>;
+
+/** Deeper than any argument limit the adapter accepts, far shallower than a serializer's stack. */
+const _SENDABLE = { maxDepth: 1000, maxBytes: Number.POSITIVE_INFINITY };
 
 /** A client session to one upstream MCP server. */
 export class UpstreamSession {
@@ -159,6 +163,15 @@ export class UpstreamSession {
     args: Record<string, unknown>,
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<UpstreamCallResult> {
+    // The session is shared: arguments that cannot be sent (too deep to serialize) fail this
+    // call alone, before the transport sees them (docs/security.md, "Argument limits").
+    const sendable = checkJsonLimits(args, _SENDABLE);
+    if (!sendable.ok) {
+      throw new BridgeError(
+        'UPSTREAM_ERROR',
+        `${this.name}: tools/call ${name} was not sent: ${sendable.message}`,
+      );
+    }
     const client = await this.#session();
     try {
       const result = await client.callTool(
