@@ -30,6 +30,8 @@ describe('config.schema.json', () => {
       'access',
       'state_database',
       'call_timeout_seconds',
+      'network',
+      'limits',
     ]);
     const source = schema.properties?.mcp_sources?.items as Schema;
     expect(source.additionalProperties).toBe(false);

@@ -32,6 +32,8 @@ describe('defaults', () => {
       access: { default: 'deny', grants: [], trustedIssuers: [] },
       stateDatabase: undefined,
       callTimeoutMs: 30000,
+      network: { allowPrivate: [] },
+      limits: { maxArgumentDepth: 64, maxArgumentBytes: 4194304 },
     });
   });
   it('gives the MCP face its defaults', () => {

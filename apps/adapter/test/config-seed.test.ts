@@ -168,6 +168,8 @@ describe('the minimal example file (docs/design.md §13)', () => {
       access: { default: 'deny', grants: [], trustedIssuers: [] },
       stateDatabase: undefined,
       callTimeoutMs: 30000,
+      network: { allowPrivate: [] },
+      limits: { maxArgumentDepth: 64, maxArgumentBytes: 4194304 },
     });
   });
 });

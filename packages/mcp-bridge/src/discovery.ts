@@ -3,11 +3,18 @@
  * `GET /.well-known/xprotocol-endpoint` (who it is: its keys and relays) and `GET /xp/schemas`
  * (its catalog, paged); `xp://host[:port]` resolves through the well-known document over HTTPS,
  * or plain HTTP for loopback hosts only.
+ *
+ * The document is read with a size cap enforced while streaming (the read stops at the cap), and
+ * a host name in the endpoint is resolved through the address policy: the connection goes to the
+ * checked address (docs/security.md, "Outbound addresses"). An IP literal or `localhost` in the
+ * configured endpoint is dialled as named: the operator chose it.
  * @module
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { type AddressInfo, isIP } from 'node:net';
 import { isKeyString } from '@xprotocol/crypto';
+import { AddressPolicy } from '@xprotocol/relay-client';
 import { BridgeError } from './errors.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
 
@@ -33,7 +40,8 @@ export const WELL_KNOWN_PATH = '/.well-known/xprotocol-endpoint';
 /** The path of the HTTP catalog. */
 export const SCHEMAS_PATH = '/xp/schemas';
 
-const MAX_DOCUMENT_BYTES = 64 * 1024;
+/** Largest well-known document read, in bytes; the read stops there. */
+export const MAX_DOCUMENT_BYTES = 64 * 1024;
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /**
@@ -59,32 +67,42 @@ export function wellKnownUrl(endpoint: string): string {
   return `${scheme}://${host.host}${WELL_KNOWN_PATH}`;
 }
 
+/** Options of {@link resolveXpEndpoint}. */
+export interface ResolveXpEndpointOptions {
+  /** Default 10000. */
+  timeoutMs?: number;
+  /** Checks the addresses a host name resolves to. Default: a policy with no allow-list. */
+  policy?: AddressPolicy;
+  /** Default {@link MAX_DOCUMENT_BYTES}. */
+  maxBytes?: number;
+}
+
 /**
  * Fetches and checks an endpoint's well-known document. Rejects with `CALL_FAILED` when it cannot
- * be fetched within `timeoutMs`, is too large, or lacks valid keys and relays.
+ * be fetched within `timeoutMs`, its host resolves to a refused address, it is larger than
+ * `maxBytes` (the read stops there), or it lacks valid keys and relays.
  */
 export async function resolveXpEndpoint(
   endpoint: string,
-  options: { timeoutMs?: number; fetch?: typeof fetch } = {},
+  options: ResolveXpEndpointOptions = {},
 ): Promise<WellKnownDocument> {
   const url = wellKnownUrl(endpoint);
-  const fetchImpl = options.fetch ?? fetch;
+  const maxBytes = options.maxBytes ?? MAX_DOCUMENT_BYTES;
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  // A literal (or localhost) in the configured endpoint is dialled as named; a name is checked.
+  const named = isIP(host) !== 0 || LOOPBACK.test(new URL(url).hostname);
+  const policy = options.policy ?? new AddressPolicy();
   let text: string;
   try {
-    const response = await fetchImpl(url, {
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-      redirect: 'error',
-      headers: { accept: 'application/json' },
+    text = await _readDocument(url, {
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxBytes,
+      ...(!named && { lookup: policy.lookup }),
     });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    text = await response.text();
   } catch (error) {
     throw new BridgeError('CALL_FAILED', `cannot fetch ${url}: ${(error as Error).message}`, {
       cause: error,
     });
-  }
-  if (Buffer.byteLength(text) > MAX_DOCUMENT_BYTES) {
-    throw new BridgeError('CALL_FAILED', `${url}: the document is over ${MAX_DOCUMENT_BYTES} bytes`);
   }
   let doc: Partial<WellKnownDocument>;
   try {
@@ -105,6 +123,56 @@ export async function resolveXpEndpoint(
   }
   if (problems.length > 0) throw new BridgeError('CALL_FAILED', `${url}: ${problems.join('; ')}`);
   return doc as WellKnownDocument;
+}
+
+/** GETs `url` (no redirects), reading at most `maxBytes` of body: past that the socket is closed. */
+function _readDocument(
+  url: string,
+  options: { timeoutMs: number; maxBytes: number; lookup?: AddressPolicy['lookup'] },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+      target,
+      {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(options.timeoutMs),
+        ...(options.lookup && { lookup: options.lookup as never }),
+      },
+      (response) => {
+        const fail = (message: string) => {
+          request.destroy();
+          reject(new Error(message));
+        };
+        if (response.statusCode !== 200) {
+          fail(
+            `HTTP ${response.statusCode}${response.statusCode && response.statusCode < 400 && response.statusCode >= 300 ? ' (redirects are not followed)' : ''}`,
+          );
+          return;
+        }
+        const declared = Number(response.headers['content-length']);
+        if (declared > options.maxBytes) {
+          fail(`the document declares ${declared} bytes; at most ${options.maxBytes} are read`);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            fail(`the document is over ${options.maxBytes} bytes; stopped reading at ${size}`);
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        response.on('error', (error) => reject(error));
+      },
+    );
+    request.on('error', (error) => reject(error));
+    request.end();
+  });
 }
 
 /** Options of {@link serveDiscovery}. */

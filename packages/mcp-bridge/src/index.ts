@@ -7,9 +7,12 @@
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
 export { ANNOUNCE_INTERVAL_MS, Announcer } from './announce.js';
 export { compileArgumentValidator } from './argument-validator.js';
+export { addDiscoveredRelays, type DiscoveredRelays } from './discovered-relays.js';
 export {
   type DiscoveryServer,
   type DiscoveryServerOptions,
+  MAX_DOCUMENT_BYTES,
+  type ResolveXpEndpointOptions,
   resolveXpEndpoint,
   SCHEMAS_PATH,
   serveDiscovery,

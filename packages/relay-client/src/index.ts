@@ -4,6 +4,15 @@
  * verification and deduplication of what arrives, bounded memory.
  * @module
  */
+export {
+  type AddressCategory,
+  type AddressDecision,
+  AddressPolicy,
+  type AddressPolicyOptions,
+  type CidrRange,
+  type PolicyLookup,
+  parseCidr,
+} from './address-policy.js';
 export { type BackoffOptions, reconnectDelay } from './backoff.js';
 export { RelayClientError, type RelayClientErrorCode } from './errors.js';
 export { MemoryOutbox, type Outbox, type OutboxEntry } from './outbox.js';

@@ -6,6 +6,7 @@
  */
 import { parseRelayMessage, type RelayMessage } from '@xprotocol/wire';
 import WebSocket from 'ws';
+import type { PolicyLookup } from './address-policy.js';
 import { type BackoffOptions, reconnectDelay } from './backoff.js';
 
 /** Where a connection is. `waiting` means a reconnect is scheduled. */
@@ -29,6 +30,8 @@ export interface ConnectionOptions {
   /** Largest frame accepted from the relay, in bytes. */
   maxPayload: number;
   random?: () => number;
+  /** Resolves (and checks) the relay's host name: the socket connects to what it returns. */
+  lookup?: PolicyLookup;
 }
 
 /** A self-healing WebSocket to one relay. */
@@ -96,6 +99,7 @@ export class RelayConnection {
     const socket = new WebSocket(this.url, {
       maxPayload: this.#options.maxPayload,
       handshakeTimeout: this.#options.connectTimeoutMs,
+      ...(this.#options.lookup && { lookup: this.#options.lookup as never }),
     });
     this.#socket = socket;
     let lost = false;

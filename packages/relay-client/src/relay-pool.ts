@@ -25,6 +25,7 @@ import {
   reasonPrefixOf,
   retryAfterOf,
 } from '@xprotocol/wire';
+import type { PolicyLookup } from './address-policy.js';
 import type { BackoffOptions } from './backoff.js';
 import { RelayClientError } from './errors.js';
 import { MemoryOutbox, type Outbox } from './outbox.js';
@@ -180,7 +181,7 @@ export class RelayPool {
     for (const url of options.urls) this.#addConnection(url);
   }
 
-  #addConnection(url: string): RelayConnection {
+  #addConnection(url: string, lookup?: PolicyLookup): RelayConnection {
     const connection = new RelayConnection(
       url,
       {
@@ -195,7 +196,7 @@ export class RelayPool {
           this.#notifyConnectionWatchers();
         },
       },
-      this.#connectionOptions,
+      lookup ? { ...this.#connectionOptions, lookup } : this.#connectionOptions,
     );
     this.#connections.set(url, connection);
     return connection;
@@ -205,13 +206,15 @@ export class RelayPool {
    * Adds a relay learned at run time (e.g. from an endpoint's discovery document): events still
    * waiting are delivered to it too, and every subscription is sent to it once it opens. Returns
    * false when the pool already has it. Throws `INVALID_OPTIONS` for a URL that is not ws(s)://.
+   * `options.lookup` resolves its host name for every connect (an {@link AddressPolicy}'s lookup
+   * checks and pins the addresses).
    */
-  addRelay(url: string): boolean {
+  addRelay(url: string, options: { lookup?: PolicyLookup } = {}): boolean {
     if (this.#closed) throw new RelayClientError('CLOSED', 'the relay pool is closed');
     _checkRelayUrl(url);
     if (this.#connections.has(url)) return false;
     for (const inflight of this.#inflight.values()) inflight.deliveries.set(url, 'pending');
-    this.#addConnection(url).start();
+    this.#addConnection(url, options.lookup).start();
     return true;
   }
 

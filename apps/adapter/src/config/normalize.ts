@@ -69,6 +69,11 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
         ? file.state_database
         : expandConfigPath(file.state_database, where),
     callTimeoutMs: Math.round(file.call_timeout_seconds * 1000),
+    network: { allowPrivate: [...file.network.allow_private] },
+    limits: {
+      maxArgumentDepth: file.limits.max_argument_depth,
+      maxArgumentBytes: file.limits.max_argument_bytes,
+    },
   };
 }
 

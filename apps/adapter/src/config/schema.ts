@@ -9,6 +9,7 @@
  * @module
  */
 import { isKeyString } from '@xprotocol/crypto';
+import { parseCidr } from '@xprotocol/relay-client';
 import { isContractKind, isValidCapability, isValidGrant } from '@xprotocol/translate';
 import { isReservedKind } from '@xprotocol/wire';
 import { z } from 'zod';
@@ -418,6 +419,42 @@ const accessSchema = z
   })
   .describe('Who may call the wrapped MCP servers.');
 
+const networkSchema = z
+  .strictObject({
+    allow_private: stringList(
+      phrased(
+        z.string().refine((s) => parseCidr(s) !== undefined, {
+          error: 'expected a CIDR range such as 10.0.0.0/8 or fd00::/8, or one IP address',
+        }),
+        'a CIDR range such as 10.0.0.0/8 or fd00::/8, or one IP address',
+      ),
+      'a list of CIDR ranges',
+    )
+      .default([])
+      .describe(
+        'Private, loopback, link-local and other special ranges that addresses learned from remote documents (relays in a well-known document, the host of an xp:// endpoint) may use; empty refuses them all (docs/security.md).',
+      ),
+  })
+  .describe('Outbound connections to addresses learned at run time.');
+
+const limitsSchema = z
+  .strictObject({
+    max_argument_depth: phrased(z.number().int().min(1).max(10_000), 'an integer from 1 to 10000')
+      .default(64)
+      .describe('Deepest nesting of objects and arrays accepted in tool-call arguments.'),
+    max_argument_bytes: phrased(
+      z
+        .number()
+        .int()
+        .min(1024)
+        .max(64 * 1024 * 1024),
+      'an integer from 1024 to 67108864',
+    )
+      .default(4 * 1024 * 1024)
+      .describe('Largest JSON size of tool-call arguments, in bytes.'),
+  })
+  .describe('Limits on what clients send (docs/security.md).');
+
 /** The zod schema of the YAML configuration file (snake_case keys, as written). */
 export const configFileSchema = phrased(
   z
@@ -440,6 +477,8 @@ export const configFileSchema = phrased(
       call_timeout_seconds: phrased(z.number().gt(0).max(3600), 'a number of seconds above 0, at most 3600')
         .default(30)
         .describe('Timeout of calls to XProtocol endpoints.'),
+      network: networkSchema.default({ allow_private: [] }),
+      limits: limitsSchema.default({ max_argument_depth: 64, max_argument_bytes: 4 * 1024 * 1024 }),
     })
     .partial({ mcp_server: true, access: true, state_database: true })
     .describe('XProtocol MCP Adapter configuration (docs/config.md).'),

@@ -64,6 +64,16 @@ export interface AdapterConfig {
   stateDatabase: string | undefined;
   /** Default 30000 (from `call_timeout_seconds`, default 30). */
   callTimeoutMs: number;
+  network: {
+    /** CIDR ranges addresses learned from remote documents may use although special. Default none. */
+    allowPrivate: string[];
+  };
+  limits: {
+    /** Default 64. */
+    maxArgumentDepth: number;
+    /** Default 4194304. */
+    maxArgumentBytes: number;
+  };
 }
 
 /** One `mcp_sources` entry. */

@@ -13,6 +13,7 @@ import { ensureKeyFile, nodeCipher, nodeSignatures } from '@xprotocol/crypto/nod
 import {
   AccessPolicy,
   Announcer,
+  addDiscoveredRelays,
   type DiscoveryServer,
   McpFace,
   type McpFaceServer,
@@ -24,7 +25,7 @@ import {
   XpEndpoint,
 } from '@xprotocol/mcp-bridge';
 import { Registry, type VersionStore } from '@xprotocol/registry';
-import { RelayPool } from '@xprotocol/relay-client';
+import { AddressPolicy, RelayPool } from '@xprotocol/relay-client';
 import type { AdapterConfig, ConfigWarning } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import { announcePayload } from './announce-payload.js';
@@ -116,6 +117,11 @@ export async function startAdapter(
     cleanups.push(() => pool.close());
 
     const registry = new Registry({ versionStore: _versionStore(state) });
+    const addressPolicy = new AddressPolicy({ allow: config.network.allowPrivate });
+    const argumentLimits = {
+      maxDepth: config.limits.maxArgumentDepth,
+      maxBytes: config.limits.maxArgumentBytes,
+    };
     const expose = config.mcpServer?.expose ?? [];
     const gateway = expose.includes('mcp_sources');
     let face: McpFace | undefined;
@@ -144,6 +150,7 @@ export async function startAdapter(
       access: new AccessPolicy(config.access),
       requestsPerMinute: new Map(config.mcpSources.map((s) => [s.name, s.rateLimit.requestsPerMinute])),
       callTimeoutMs: config.callTimeoutMs,
+      argumentLimits,
       answerTtlSeconds: config.relay.eventTtlSeconds,
       retentionSeconds: config.relay.eventTtlSeconds,
       logger,
@@ -185,15 +192,14 @@ export async function startAdapter(
             prefix: source.mcpToolPrefix,
             schemaFilter: source.schemaFilter,
           })),
-          // xp:// endpoints: the well-known document gives the key; its relays join the pool.
+          // xp:// endpoints: the well-known document gives the key; its relays join the pool
+          // through the address policy (docs/security.md, "Outbound addresses").
           discover: async (endpointUrl) => {
-            const document = await resolveXpEndpoint(endpointUrl);
-            for (const relay of document.relays) {
-              if (pool.addRelay(relay))
-                logger.info({ endpoint: endpointUrl, relay }, 'added a relay from discovery');
-            }
+            const document = await resolveXpEndpoint(endpointUrl, { policy: addressPolicy });
+            addDiscoveredRelays(pool, document.relays, addressPolicy, { endpoint: endpointUrl, logger });
             return { key: document.public_key };
           },
+          argumentLimits,
           callTimeoutMs: config.callTimeoutMs,
           sha256: nodeCipher.sha256,
           serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
