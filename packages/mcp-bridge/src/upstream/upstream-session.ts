@@ -17,6 +17,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
+import { _LinearSchemaValidator } from './linear-schema-validator.js';
 import {
   _authStatus,
   _classifyUpstreamError,
@@ -59,6 +60,9 @@ export type UpstreamTool = Record<string, unknown> & { name: string };
 
 /** The result of `tools/call` as the server returned it. */
 export type UpstreamCallResult = Record<string, unknown>;
+
+/** One validator provider for every session (it caches an ajv instance per dialect). */
+const _OUTPUT_VALIDATOR = new _LinearSchemaValidator();
 
 /** Deeper than any argument limit the adapter accepts, far shallower than a serializer's stack. */
 const _SENDABLE = { maxDepth: 1000, maxBytes: Number.POSITIVE_INFINITY };
@@ -275,6 +279,8 @@ export class UpstreamSession {
       this.#options.clientInfo ?? { name: 'xprotocol-mcp-adapter', version: '0.1.0' },
       {
         capabilities: {},
+        // outputSchema patterns run on the linear-time engine, like argument schemas.
+        jsonSchemaValidator: _OUTPUT_VALIDATOR,
         ...(this.#options.onToolsChanged && {
           listChanged: { tools: { onChanged: () => this.#options.onToolsChanged?.() } },
         }),
