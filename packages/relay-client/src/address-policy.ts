@@ -40,6 +40,8 @@ export type AddressDecision =
 export interface AddressPolicyOptions {
   /** CIDR ranges (or single addresses) allowed although special, e.g. `10.0.0.0/8`, `::1/128`. */
   allow?: readonly string[];
+  /** Resolves a host name to every address (default: the system resolver, `dns.lookup`). */
+  resolve?: (hostname: string, family: 0 | 4 | 6) => Promise<LookupAddress[]>;
 }
 
 /** A CIDR range: its network bytes (4 or 16) and prefix length. */
@@ -61,6 +63,7 @@ export type PolicyLookup = (
 /** Decides which addresses learned from remote documents may be dialled. */
 export class AddressPolicy {
   readonly #allow: _Range[];
+  readonly #resolve: NonNullable<AddressPolicyOptions['resolve']>;
 
   /** Throws a `TypeError` naming an allow entry that is not a CIDR range or an address. */
   constructor(options: AddressPolicyOptions = {}) {
@@ -72,6 +75,7 @@ export class AddressPolicy {
         );
       return range;
     });
+    this.#resolve = options.resolve ?? _systemResolve;
   }
 
   /** Checks one IP address (IPv4 or IPv6, an IPv6 zone is ignored). */
@@ -128,11 +132,11 @@ export class AddressPolicy {
       callback(_refused(hostname, named), '');
       return;
     }
-    dnsLookup(
-      hostname,
-      { all: true, family: family === 4 || family === 6 ? family : 0 },
-      (error, addresses) => {
-        if (error) {
+    this.#resolve(hostname, family === 4 || family === 6 ? family : 0).then(
+      (addresses) => {
+        if (addresses.length === 0) {
+          const error: NodeJS.ErrnoException = new Error(`${hostname} has no address`);
+          error.code = 'ENOTFOUND';
           callback(error, '');
           return;
         }
@@ -149,8 +153,17 @@ export class AddressPolicy {
           callback(null, first.address, first.family);
         }
       },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
     );
   };
+}
+
+function _systemResolve(hostname: string, family: 0 | 4 | 6): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, family }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    ),
+  );
 }
 
 function _refused(hostname: string, decision: AddressDecision & { ok: false }): NodeJS.ErrnoException {
