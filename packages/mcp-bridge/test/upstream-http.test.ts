@@ -2,6 +2,7 @@
 // (@modelcontextprotocol/server-everything, SDK v1 server) running as a child process on loopback.
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
+import { AddressPolicy } from '@xprotocol/relay-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeError, UpstreamSession } from '../src/index.js';
 import {
@@ -75,6 +76,31 @@ describe.each(MODES)('UpstreamSession over $transport (server-everything $mode)'
     expect(text(echoed)).toBe('Echo: over the wire');
     const sum = await upstream.callTool('get-sum', { a: 2, b: 40 }, { timeoutMs: 5000 });
     expect(text(sum)).toMatch(/42/);
+  });
+
+  it('resolves a host name in the URL through the address policy: refused, or dialled at the checked address', async () => {
+    // "mcp.test" is in no DNS: only the policy's resolver knows it, so reaching the server proves
+    // the connection went to the address the policy checked.
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+    const url = shared.url.replace('127.0.0.1', 'mcp.test');
+    const refused = session({
+      name: 'named',
+      transport: { type: transport, url },
+      addressPolicy: new AddressPolicy({ resolve }),
+      minReconnectMs: 1,
+    });
+    const error = await rejection(refused.listTools());
+    expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(error.message).toMatch(/mcp\.test resolves to 127\.0\.0\.1 is a loopback address/);
+    const allowed = session({
+      name: 'named',
+      transport: { type: transport, url },
+      addressPolicy: new AddressPolicy({ resolve, allow: ['127.0.0.0/8'] }),
+    });
+    expect((await allowed.listTools()).map((t) => t.name)).toContain('echo');
+    expect(text(await allowed.callTool('echo', { message: 'pinned' }, { timeoutMs: 5000 }))).toBe(
+      'Echo: pinned',
+    );
   });
 
   it("returns the server's JSON-RPC error as UPSTREAM_ERROR and keeps the session", async () => {

@@ -7,6 +7,7 @@
  * executable) is reported once and not retried. The adapter serves the others meanwhile.
  * @module
  */
+
 import {
   BridgeError,
   compileArgumentValidator,
@@ -16,6 +17,7 @@ import {
   UpstreamSession,
 } from '@xprotocol/mcp-bridge';
 import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
+import type { AddressPolicy } from '@xprotocol/relay-client';
 import { SchemaCompiler } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
@@ -45,6 +47,8 @@ export interface McpSourcesOptions {
   logger: AdapterLogger;
   /** Called after a refresh changed the catalog (publish a new announce). */
   onChange: (diff: RefreshDiff) => void;
+  /** Host names in HTTP source URLs are resolved and pinned through it (docs/security.md). */
+  addressPolicy?: AddressPolicy;
 }
 
 /** Every wrapped MCP server, kept in the registry. */
@@ -71,6 +75,7 @@ export class McpSources implements EndpointCatalog {
           transport: upstreamTransportOf(source),
           clientInfo: { name: 'xprotocol-mcp-adapter', version: ADAPTER_VERSION },
           logger: options.logger,
+          ...(options.addressPolicy && { addressPolicy: options.addressPolicy }),
           onToolsChanged: () => {
             this.refresh(source).catch(() => {});
           },

@@ -130,6 +130,7 @@ export async function startAdapter(
       sources: config.mcpSources,
       registry,
       logger,
+      addressPolicy,
       // The first refresh runs before the first announce; only later changes re-announce.
       onChange: () => {
         announcer

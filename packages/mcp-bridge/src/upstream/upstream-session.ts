@@ -6,6 +6,8 @@
  * no sooner than the backoff allows — a crashed server never makes a call run twice.
  * @module
  */
+
+import { isIP } from 'node:net';
 import {
   type AuthProvider,
   Client,
@@ -14,10 +16,12 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { AddressPolicy } from '@xprotocol/relay-client';
 import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
+import { _pinnedFetch } from './pinned-fetch.js';
 import {
   _authStatus,
   _classifyUpstreamError,
@@ -53,6 +57,11 @@ export interface UpstreamSessionOptions {
   logger?: BridgeLogger;
   /** Called when the server says its tool list changed. */
   onToolsChanged?: () => void;
+  /**
+   * Resolves a host name in an HTTP `url` through this policy and connects only to checked
+   * addresses (an IP literal or `localhost` in the URL is dialled as written).
+   */
+  addressPolicy?: AddressPolicy;
 }
 
 /** A tool as the server listed it (kept as received: translation copies it as it is). */
@@ -374,7 +383,13 @@ export class UpstreamSession {
     // The SDK's auth seam puts the token on every request: each POST and the GET of a stream.
     const token = spec.bearerToken;
     const authProvider: AuthProvider | undefined = token ? { token: async () => token } : undefined;
-    const options = authProvider ? { authProvider } : {};
+    const policy = this.#options.addressPolicy;
+    const bare = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const named = isIP(bare) !== 0 || bare === 'localhost';
+    const options = {
+      ...(authProvider && { authProvider }),
+      ...(policy && !named && { fetch: _pinnedFetch(policy.lookup) }),
+    };
     return spec.type === 'sse'
       ? new SSEClientTransport(url, options)
       : new StreamableHTTPClientTransport(url, options);
