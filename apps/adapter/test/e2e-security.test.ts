@@ -100,26 +100,6 @@ logging:
     }
   }, 120_000);
 
-  it('checks an upstream result against ^(a+)+$ in its outputSchema without stalling', async () => {
-    const evil = await client(faceUrl);
-    const other = await client(faceUrl);
-    try {
-      await other.listTools();
-      // The upstream client validates structuredContent against the outputSchema: on the linear engine.
-      const evilCall = evil.callTool({ name: 'shout', arguments: { s: `${'a'.repeat(39)}!` } }).then(
-        () => 'answered',
-        (error: Error) => error.message,
-      );
-      for (let i = 0; i < 5; i++) expect(await other.ping()).toEqual({});
-      expect(await evilCall).toMatch(/must match pattern "\^\(a\+\)\+\$"/);
-      const good = await evil.callTool({ name: 'shout', arguments: { s: 'aaaa' } });
-      expect(good.structuredContent).toEqual({ s: 'aaaa' });
-    } finally {
-      await evil.close();
-      await other.close();
-    }
-  }, 120_000);
-
   it('refuses arguments nested 100,000 levels deep with -32602; the upstream and other calls are untouched', async () => {
     const victim = await client(faceUrl);
     try {
@@ -138,7 +118,10 @@ logging:
       const slept = await inFlight;
       expect((slept.content as { text: string }[])[0]!.text).toBe('slept 2000 ms');
       expect(lines(effects)).toContain('slept 2000');
-      expect(lines(starts)).toEqual(before); // the upstream child was never restarted
+      // The victim's upstream child was never restarted: the only start since is the one the
+      // attacker's own session opened (the gateway gives each client its own upstream session).
+      expect(lines(starts).slice(0, before.length)).toEqual(before);
+      expect(lines(starts).length).toBeLessThanOrEqual(before.length + 1);
       expect((await victim.callTool({ name: 'echo', arguments: { value: [1] } })).content).toEqual([
         { type: 'text', text: 'array' },
       ]);

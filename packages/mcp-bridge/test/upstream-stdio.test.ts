@@ -8,6 +8,8 @@ import { BridgeError, UpstreamSession } from '../src/index.js';
 import { _classifyUpstreamError } from '../src/upstream/upstream-errors.js';
 import { FIXTURE_SERVER, recordingLogger } from './support/http-servers.js';
 
+const OUTPUT_PATTERN_SERVER = join(import.meta.dirname, 'fixtures', 'output-pattern-server.mjs');
+
 let dir: string | undefined;
 let upstream: UpstreamSession | undefined;
 afterEach(async () => {
@@ -92,6 +94,24 @@ describe('UpstreamSession over stdio (fixture server)', () => {
     expect(text(await inFlight)).toBe('slept 300 ms');
     expect(session.connected).toBe(true);
     expect(starts()).toHaveLength(1);
+  });
+
+  it('checks structuredContent against an outputSchema pattern on the linear-time engine', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'xp-upstream-'));
+    upstream = new UpstreamSession({
+      name: 'output',
+      transport: { type: 'stdio', command: [process.execPath, OUTPUT_PATTERN_SERVER] },
+    });
+    await upstream.listTools(); // the SDK client compiles each tool's outputSchema from the list
+    // The SDK's default validator (JavaScript's backtracking engine) needs hours for 40 characters.
+    const error = await rejection(
+      upstream.callTool('shout', { s: `${'a'.repeat(39)}!` }, { timeoutMs: 20_000 }),
+    );
+    expect(error.code).toBe('UPSTREAM_ERROR');
+    expect(error.message).toMatch(/must match pattern "\^\(a\+\)\+\$"/);
+    const fine = await upstream.callTool('shout', { s: 'a'.repeat(10_000) }, { timeoutMs: 20_000 });
+    expect(fine.structuredContent).toEqual({ s: 'a'.repeat(10_000) });
+    expect(upstream.connected).toBe(true);
   });
 
   it('a request that fails to serialize keeps the session; a lost connection drops it', () => {
