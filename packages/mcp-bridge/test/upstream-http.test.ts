@@ -85,8 +85,7 @@ describe.each(MODES)('UpstreamSession over $transport (server-everything $mode)'
     const url = shared.url.replace('127.0.0.1', 'mcp.test');
     const refused = session({
       name: 'named',
-      transport: { type: transport, url },
-      addressPolicy: new AddressPolicy({ resolve }),
+      transport: { type: transport, url, addressPolicy: new AddressPolicy({ resolve }) },
       minReconnectMs: 1,
     });
     const error = await rejection(refused.listTools());
@@ -94,8 +93,11 @@ describe.each(MODES)('UpstreamSession over $transport (server-everything $mode)'
     expect(error.message).toMatch(/mcp\.test resolves to 127\.0\.0\.1 is a loopback address/);
     const allowed = session({
       name: 'named',
-      transport: { type: transport, url },
-      addressPolicy: new AddressPolicy({ resolve, allow: ['127.0.0.0/8'] }),
+      transport: {
+        type: transport,
+        url,
+        addressPolicy: new AddressPolicy({ resolve, allow: ['127.0.0.0/8'] }),
+      },
     });
     expect((await allowed.listTools()).map((t) => t.name)).toContain('echo');
     expect(text(await allowed.callTool('echo', { message: 'pinned' }, { timeoutMs: 5000 }))).toBe(

@@ -72,10 +72,9 @@ export class McpSources implements EndpointCatalog {
         source.name,
         new UpstreamSession({
           name: source.name,
-          transport: upstreamTransportOf(source),
+          transport: upstreamTransportOf(source, options.addressPolicy),
           clientInfo: { name: 'xprotocol-mcp-adapter', version: ADAPTER_VERSION },
           logger: options.logger,
-          ...(options.addressPolicy && { addressPolicy: options.addressPolicy }),
           onToolsChanged: () => {
             this.refresh(source).catch(() => {});
           },

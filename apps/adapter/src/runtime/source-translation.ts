@@ -6,17 +6,25 @@
  * @module
  */
 import type { UpstreamTransport } from '@xprotocol/mcp-bridge';
+import type { AddressPolicy } from '@xprotocol/relay-client';
 import { type SourceTranslation, type ToolOverride, translateSource } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 
-/** How to reach the source's server. */
-export function upstreamTransportOf(source: McpSourceConfig): UpstreamTransport {
+/**
+ * How to reach the source's server. With `addressPolicy`, a host name in an HTTP URL is resolved
+ * through it (docs/security.md, "Outbound addresses").
+ */
+export function upstreamTransportOf(
+  source: McpSourceConfig,
+  addressPolicy?: AddressPolicy,
+): UpstreamTransport {
   if (source.transport === 'stdio') return { type: 'stdio', command: source.command ?? [], env: source.env };
   return {
     type: source.transport,
     url: source.url ?? '',
     ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
+    ...(addressPolicy && { addressPolicy }),
   };
 }
 

@@ -177,7 +177,7 @@ export async function startAdapter(
                 },
                 // Passthrough: each MCP client gets its own session with the server.
                 gateway: {
-                  transport: upstreamTransportOf(source),
+                  transport: upstreamTransportOf(source, addressPolicy),
                   capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
                   toolName: (kind: string) => sources.tool(kind)?.upstreamName,
                   definition: (kind: string) => sources.listedTool(kind),

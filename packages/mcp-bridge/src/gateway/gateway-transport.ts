@@ -14,6 +14,7 @@ import {
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BridgeError } from '../errors.js';
 import type { BridgeLogger } from '../logger.js';
+import { _httpFetch } from '../upstream/pinned-fetch.js';
 import type { UpstreamTransport } from '../upstream/upstream-session.js';
 
 /**
@@ -69,7 +70,9 @@ function _create(source: string, spec: UpstreamTransport, logger: BridgeLogger):
   const url = new URL(spec.url);
   const token = spec.bearerToken;
   const authProvider: AuthProvider | undefined = token ? { token: async () => token } : undefined;
-  const options = authProvider ? { authProvider } : {};
+  // A host name resolves through the address policy, as for the adapter's own session.
+  const fetch = _httpFetch(spec);
+  const options = { ...(authProvider && { authProvider }), ...(fetch && { fetch }) };
   return spec.type === 'sse'
     ? new SSEClientTransport(url, options)
     : new StreamableHTTPClientTransport(url, options);

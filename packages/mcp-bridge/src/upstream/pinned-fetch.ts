@@ -9,9 +9,21 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import type { PolicyLookup } from '@xprotocol/relay-client';
+import type { AddressPolicy, PolicyLookup } from '@xprotocol/relay-client';
+
+/**
+ * The fetch for an HTTP upstream: pinned through `spec.addressPolicy` when the URL names a host;
+ * `undefined` (the SDK's default fetch) for an IP literal or `localhost`, or without a policy.
+ */
+export function _httpFetch(spec: { url: string; addressPolicy?: AddressPolicy }): FetchLike | undefined {
+  const policy = spec.addressPolicy;
+  if (!policy) return undefined;
+  const host = new URL(spec.url).hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) !== 0 || host === 'localhost' ? undefined : _pinnedFetch(policy.lookup);
+}
 
 /** A fetch that resolves host names through `lookup` (an `AddressPolicy`'s). */
 export function _pinnedFetch(lookup: PolicyLookup): FetchLike {

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { isIP } from 'node:net';
 import {
   type AuthProvider,
   Client,
@@ -21,7 +20,7 @@ import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
-import { _pinnedFetch } from './pinned-fetch.js';
+import { _httpFetch } from './pinned-fetch.js';
 import {
   _authStatus,
   _classifyUpstreamError,
@@ -41,7 +40,16 @@ import {
  */
 export type UpstreamTransport =
   | { type: 'stdio'; command: readonly string[]; env?: Readonly<Record<string, string>>; cwd?: string }
-  | { type: 'streamable_http' | 'sse'; url: string; bearerToken?: string };
+  | {
+      type: 'streamable_http' | 'sse';
+      url: string;
+      bearerToken?: string;
+      /**
+       * Resolves a host name in `url` through this policy and connects only to checked addresses,
+       * for every request (an IP literal or `localhost` is dialled as written).
+       */
+      addressPolicy?: AddressPolicy;
+    };
 
 /** Options of {@link UpstreamSession}. */
 export interface UpstreamSessionOptions {
@@ -57,11 +65,6 @@ export interface UpstreamSessionOptions {
   logger?: BridgeLogger;
   /** Called when the server says its tool list changed. */
   onToolsChanged?: () => void;
-  /**
-   * Resolves a host name in an HTTP `url` through this policy and connects only to checked
-   * addresses (an IP literal or `localhost` in the URL is dialled as written).
-   */
-  addressPolicy?: AddressPolicy;
 }
 
 /** A tool as the server listed it (kept as received: translation copies it as it is). */
@@ -383,13 +386,8 @@ export class UpstreamSession {
     // The SDK's auth seam puts the token on every request: each POST and the GET of a stream.
     const token = spec.bearerToken;
     const authProvider: AuthProvider | undefined = token ? { token: async () => token } : undefined;
-    const policy = this.#options.addressPolicy;
-    const bare = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const named = isIP(bare) !== 0 || bare === 'localhost';
-    const options = {
-      ...(authProvider && { authProvider }),
-      ...(policy && !named && { fetch: _pinnedFetch(policy.lookup) }),
-    };
+    const fetch = _httpFetch(spec);
+    const options = { ...(authProvider && { authProvider }), ...(fetch && { fetch }) };
     return spec.type === 'sse'
       ? new SSEClientTransport(url, options)
       : new StreamableHTTPClientTransport(url, options);
