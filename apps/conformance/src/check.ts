@@ -25,6 +25,10 @@ export interface CheckResult {
   readonly failures: readonly Failure[];
   /** What was verified, in a few words each. */
   readonly notes: readonly string[];
+  /** The numbers of the spec's mandatory behaviours (1 to 12) this check helps prove. */
+  readonly must: readonly number[];
+  /** What the verdict rests on: the notes of what was verified, then each failure in one line. */
+  readonly evidence: readonly string[];
   readonly durationMs: number;
 }
 
@@ -97,8 +101,16 @@ export function show(value: unknown, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
 }
 
-/** Runs one check, turning a throw into a failure. */
-export async function runCheck(check: Check, target: Target, facts: SharedFacts): Promise<CheckResult> {
+/**
+ * Runs one check, turning a throw into a failure. `must` lists the mandatory behaviours the check
+ * helps prove (the suite's mapping).
+ */
+export async function runCheck(
+  check: Check,
+  target: Target,
+  facts: SharedFacts,
+  must: readonly number[] = [],
+): Promise<CheckResult> {
   const started = performance.now();
   const context = new CheckContext(target, facts);
   try {
@@ -118,6 +130,13 @@ export async function runCheck(check: Check, target: Target, facts: SharedFacts)
     status: context.failures.length === 0 ? 'pass' : 'fail',
     failures: context.failures,
     notes: context.notes,
+    must,
+    evidence: [
+      ...context.notes,
+      ...context.failures.map(
+        (f) => `FAILED ${f.what}: sent ${f.sent}; received ${f.received}; expected ${f.expected}`,
+      ),
+    ],
     durationMs: Math.round(performance.now() - started),
   };
 }

@@ -112,7 +112,8 @@ export async function runSuite(
   for (const number of RUN_ORDER) {
     const check = checks.find((c) => c.number === number);
     if (!check) continue;
-    const result = await runCheck(check, target, facts);
+    const must = MUSTS.filter((m) => m.checks.includes(check.name)).map((m) => m.number);
+    const result = await runCheck(check, target, facts, must);
     results.push(result);
     onResult(result);
   }

@@ -18,7 +18,7 @@ describe('xprotocol-conformance against apps/adapter', () => {
     const report = JSON.parse(stdout) as {
       passed: boolean;
       durationMs: number;
-      checks: { name: string; status: string; failures: unknown[] }[];
+      checks: { name: string; status: string; failures: unknown[]; must: number[]; evidence: string[] }[];
       musts: { number: number; status: string }[];
       optional: { behaviour: string; status: string }[];
     };
@@ -40,6 +40,14 @@ describe('xprotocol-conformance against apps/adapter', () => {
       'gbnf',
     ]);
     expect(report.musts.map((m) => m.status)).toEqual(Array(12).fill('proven'));
+    // Every check names the mandatory behaviours it helps prove and what its verdict rests on;
+    // together they cover all twelve.
+    for (const check of report.checks) {
+      expect(check.evidence.length, `${check.name}: evidence`).toBeGreaterThan(0);
+    }
+    expect([...new Set(report.checks.flatMap((c) => c.must))].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 12 }, (_, i) => i + 1),
+    );
     expect(report.optional).toHaveLength(5);
     expect(report.durationMs).toBeGreaterThan(0);
     const xml = readFileSync(junit, 'utf8');
