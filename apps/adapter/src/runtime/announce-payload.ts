@@ -5,15 +5,20 @@
  * @module
  */
 import { type AnnouncePayload, buildAnnouncePayload, type Registry } from '@xprotocol/registry';
+import type { Refusal } from '@xprotocol/translate';
 import type { AdapterConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 
-/** The announce payload for this adapter right now. */
+/**
+ * The announce payload for this adapter right now. `refusals` holds each source's refusals from
+ * its last translation (by source name).
+ */
 export function announcePayload(
   config: AdapterConfig,
   registry: Registry,
   keys: { x25519: string; relays: readonly string[] },
   faceTools: ReadonlyMap<string, number>,
+  refusals: ReadonlyMap<string, readonly Refusal[]> = new Map(),
 ): AnnouncePayload {
   return buildAnnouncePayload(
     {
@@ -28,6 +33,8 @@ export function announcePayload(
         namespace: source.namespace,
         description_quality_threshold: source.descriptionQualityThreshold,
         description_quality_floor: source.descriptionQualityFloor,
+        // Tools refused for their description are flagged too, so the announce says why they are missing.
+        refused: refusals.get(source.name) ?? [],
       })),
       xprotocol_sources: config.xprotocolSources.map((source) => ({
         name: source.name,

@@ -18,7 +18,7 @@ import {
 } from '@xprotocol/mcp-bridge';
 import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
 import type { AddressPolicy } from '@xprotocol/relay-client';
-import { SchemaCompiler } from '@xprotocol/translate';
+import { type Refusal, SchemaCompiler } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import type { AdapterLogger } from './logger.js';
@@ -33,6 +33,8 @@ export interface SourceStatus {
   connected: boolean;
   toolCount: number;
   refused: { tool: string; reason: string }[];
+  /** The same refusals as translate reported them (code, kind, quality score), for the announce. */
+  refusals: Refusal[];
   /** Tools published with a description below the source's quality threshold. */
   lowQuality: { kind: string; issue: string }[];
   error: string | undefined;
@@ -88,6 +90,7 @@ export class McpSources implements EndpointCatalog {
         connected: false,
         toolCount: 0,
         refused: [],
+        refusals: [],
         lowQuality: [],
         error: undefined,
         retrying: true,
@@ -150,6 +153,7 @@ export class McpSources implements EndpointCatalog {
       connected: true,
       toolCount: published.length,
       refused,
+      refusals: translation.refused,
       lowQuality,
       error: undefined,
     });

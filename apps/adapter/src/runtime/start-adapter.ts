@@ -217,6 +217,7 @@ export async function startAdapter(
           registry,
           { x25519: identity.keys.x25519, relays: relayUrls },
           new Map((face?.status() ?? []).map((s) => [s.name, s.tools])),
+          new Map(sources.status().map((s) => [s.name, s.refusals])),
         ),
       signatures: nodeSignatures,
       logger,
