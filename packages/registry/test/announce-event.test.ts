@@ -68,7 +68,9 @@ describe('announce vector (test/vectors/announce.json)', () => {
 
   it('docs/protocol.md §10.3 shows the same vector', () => {
     const doc = readFileSync(join(import.meta.dirname, '../../../docs/protocol.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('### 10.3 The announce'));
+    const start = doc.indexOf('### 10.3 The announce');
+    const next = doc.indexOf('\n### ', start + 1);
+    const section = doc.slice(start, next === -1 ? undefined : next);
     const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map(
       (m) => JSON.parse(m[1] as string) as unknown,
     );
