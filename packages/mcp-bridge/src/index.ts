@@ -33,6 +33,9 @@ export {
 export { SchemaSearch, type SearchEntry } from './schema-search.js';
 export { type McpFaceServeOptions, type McpFaceServer, serveMcpFace } from './serve-mcp-face.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state-database.js';
+export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
+export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';
+export { describeExit, type SupervisionOptions } from './upstream/supervisor.js';
 export {
   type UpstreamCallResult,
   UpstreamSession,

@@ -59,7 +59,7 @@ describe('UpstreamSession over stdio (fixture server)', () => {
   it('lists tools across pages, in the server order', async () => {
     const { session, starts } = fixture();
     const tools = await session.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'sleep', 'exit', 'fail', 'filler_a']);
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'sleep', 'exit', 'fail', 'filler_a', 'noisy']);
     expect(session.serverInfo).toEqual({ name: 'xp-upstream-fixture', version: '1.0.0' });
     expect(starts()).toHaveLength(1);
   });
@@ -156,7 +156,7 @@ describe('UpstreamSession over stdio (fixture server)', () => {
     const error = await rejection(session.callTool('exit', {}, { timeoutMs: 20_000 }));
     expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(error.message).toMatch(
-      /^fixture: tools\/call exit failed: the server cannot be reached: Connection closed/,
+      /^fixture: tools\/call exit failed: the server process ended during the call \(exit code 3\); the call may or may not have run$/,
     );
     expect(session.connected).toBe(false);
     // The failed call was not re-run: still one start, and no second `exit`.

@@ -21,6 +21,7 @@ import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
 import { _httpFetch } from './pinned-fetch.js';
+import { _childOf, describeExit, type SupervisionOptions, UpstreamSupervisor } from './supervisor.js';
 import {
   _authStatus,
   _classifyUpstreamError,
@@ -65,6 +66,11 @@ export interface UpstreamSessionOptions {
   logger?: BridgeLogger;
   /** Called when the server says its tool list changed. */
   onToolsChanged?: () => void;
+  /**
+   * Stdio only: restart a child that ends on its own (backoff with jitter, crash-loop breaker).
+   * Without it, the next call starts a new child.
+   */
+  supervise?: SupervisionOptions;
 }
 
 /** A tool as the server listed it (kept as received: translation copies it as it is). */
@@ -96,6 +102,11 @@ export class UpstreamSession {
   #serverInfo: { name: string; version: string } | undefined;
   #instructions: string | undefined;
   #lastCapabilities: unknown;
+  readonly #supervisor: UpstreamSupervisor | undefined;
+  /** How each session's child ended, once it has (stdio). */
+  readonly #exits = new WeakMap<Client, string>();
+  /** The annotations of each listed tool: whether a call cut short may be run again. */
+  readonly #annotations = new Map<string, Record<string, unknown>>();
 
   constructor(options: UpstreamSessionOptions) {
     this.name = options.name;
@@ -103,6 +114,15 @@ export class UpstreamSession {
     this.#logger = options.logger ?? silentLogger;
     const spec = options.transport;
     this.#secrets = spec.type !== 'stdio' && spec.bearerToken ? [spec.bearerToken] : [];
+    this.#supervisor =
+      spec.type === 'stdio' && options.supervise
+        ? new UpstreamSupervisor(options.name, options.supervise, this.#logger)
+        : undefined;
+  }
+
+  /** The pid of the stdio child while a session is up (for status output and tests). */
+  get pid(): number | undefined {
+    return _childOf(this.#client?.transport)?.pid;
   }
 
   /** The server's `serverInfo` from the last `initialize`. */
@@ -147,7 +167,14 @@ export class UpstreamSession {
       }
       tools.push(...(result.tools as unknown as UpstreamTool[]));
       cursor = result.nextCursor;
-      if (!cursor) return tools;
+      if (!cursor) {
+        this.#annotations.clear();
+        for (const tool of tools)
+          if (tool.annotations && typeof tool.annotations === 'object')
+            this.#annotations.set(tool.name, tool.annotations as Record<string, unknown>);
+        this.#supervisor?.healthy();
+        return tools;
+      }
     }
     throw new BridgeError(
       'UPSTREAM_ERROR',
@@ -194,9 +221,25 @@ export class UpstreamSession {
         { name, arguments: args },
         { timeout: options.timeoutMs, ...(options.signal && { signal: options.signal }) },
       );
+      this.#supervisor?.healthy();
       return result as unknown as UpstreamCallResult;
     } catch (error) {
-      throw this.#fail(client, error, `tools/call ${name}`, options.signal?.aborted === true);
+      const failure = this.#fail(client, error, `tools/call ${name}`, options.signal?.aborted === true);
+      const exit = this.#exits.get(client);
+      if (exit === undefined || failure.code !== 'UPSTREAM_UNAVAILABLE') throw failure;
+      // The child died under the call: say how, and whether running it again is safe.
+      const hints = this.#annotations.get(name);
+      const safe =
+        hints?.readOnlyHint === true
+          ? 'the tool is marked read-only, so calling it again is safe'
+          : hints?.idempotentHint === true
+            ? 'the tool is marked idempotent, so calling it again is safe'
+            : 'the call may or may not have run';
+      throw new BridgeError(
+        'UPSTREAM_UNAVAILABLE',
+        `${this.name}: tools/call ${name} failed: the server process ended during the call (${exit}); ${safe}`,
+        { cause: failure },
+      );
     }
   }
 
@@ -227,6 +270,7 @@ export class UpstreamSession {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#supervisor?.stop();
     const client = this.#client;
     this.#client = undefined;
     if (!client) return;
@@ -260,7 +304,10 @@ export class UpstreamSession {
   #drop(client: Client, reason: string): void {
     if (this.#client !== client) return;
     this.#client = undefined;
-    if (!this.#closed) {
+    const exit = this.#exits.get(client);
+    if (exit !== undefined && this.#supervisor && !this.#closed) {
+      this.#supervisor.crashed(exit, () => this.#restart());
+    } else if (!this.#closed) {
       this.#logger.warn(
         { source: this.name, reason: _redact(reason, this.#secrets) },
         'upstream MCP session lost; the next call reconnects',
@@ -278,8 +325,15 @@ export class UpstreamSession {
     return this.#connecting;
   }
 
+  /** A supervised restart: no reconnect delay of its own (the supervisor already waited). */
+  async #restart(): Promise<void> {
+    this.#nextAttemptAt = 0;
+    await this.connect();
+  }
+
   async #open(): Promise<Client> {
     if (this.#cannotStart) throw this.#cannotStart;
+    this.#supervisor?.admit();
     const wait = this.#nextAttemptAt - Date.now();
     if (wait > 0) {
       throw new BridgeError(
@@ -315,6 +369,7 @@ export class UpstreamSession {
         });
         throw this.#cannotStart;
       }
+      if (!this.#closed) this.#supervisor?.crashed('it failed to start', () => this.#restart());
       const refused = _authStatus(error);
       // No retry delay in the message: the caller decides when (and whether) to try again and
       // says so in its own log line.
@@ -335,6 +390,9 @@ export class UpstreamSession {
     this.#serverInfo = client.getServerVersion() as { name: string; version: string } | undefined;
     this.#instructions = client.getInstructions();
     this.#lastCapabilities = client.getServerCapabilities();
+    // The exit event comes before the pipes close, so the calls failed by the close know how the
+    // child ended.
+    _childOf(transport)?.once('exit', (code, signal) => this.#exits.set(client, describeExit(code, signal)));
     client.onclose = () => this.#drop(client, 'the connection closed');
     client.onerror = (error: Error) => {
       // A stream that is gone for good ends the session (and fails the calls waiting on it);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A small stdio MCP server for fault tests, written with the SDK v2 low-level Server.
 // Tools: echo {text}; sleep {ms} (answers after ms); exit (the process exits mid-call, no answer);
-// fail (a JSON-RPC error -32050 with a fixed message); plus filler tools so tools/list has pages.
+// fail (a JSON-RPC error -32050 with a fixed message); noisy {kind} (misbehaves on stdout or stderr,
+// then answers); plus filler tools so tools/list has pages.
 // Every start appends one line to the file named by FIXTURE_STARTS_FILE, so a test can count
 // restarts. tools/list answers two tools per page.
 import { appendFileSync } from 'node:fs';
@@ -25,6 +26,12 @@ const tools = [
   { name: 'exit', description: 'Exits the server process mid-call.', inputSchema: object({}) },
   { name: 'fail', description: 'Answers with a JSON-RPC error.', inputSchema: object({}) },
   { name: 'filler_a', description: 'Does nothing.', inputSchema: object({}) },
+  {
+    name: 'noisy',
+    description: 'Writes `kind` (big_line: a 1 MiB line; garbage: non-JSON lines; stderr: 8 MiB) first.',
+    inputSchema: object({ kind: { type: 'string' } }, ['kind']),
+    annotations: { readOnlyHint: true },
+  },
 ];
 const PAGE = 2;
 
@@ -49,6 +56,12 @@ server.setRequestHandler('tools/call', async (request) => {
       throw new ProtocolError(-32050, 'fixture refused: the fail tool always fails');
     case 'filler_a':
       return { content: [] };
+    case 'noisy':
+      if (args.kind === 'big_line') process.stdout.write(`${'x'.repeat(1024 * 1024)}\n`);
+      if (args.kind === 'garbage') process.stdout.write('not json\n{"half": \n\u0000\u0001 binary\n');
+      if (args.kind === 'stderr')
+        for (let i = 0; i < 128; i++) process.stderr.write(`${'e'.repeat(65535)}\n`);
+      return { content: [{ type: 'text', text: `wrote ${args.kind}` }] };
   }
   throw new ProtocolError(-32602, `unknown tool ${request.params.name}`);
 });

@@ -1,0 +1,186 @@
+// Supervision of stdio upstreams with real processes: the fixture server (test/support/
+// upstream-fixture-server.mjs) appends its pid to FIXTURE_STARTS_FILE at each start, so a test can
+// SIGKILL the live child and count restarts. No timing thresholds: "at once" means long before
+// the calls' own timeouts (which are longer than the test's).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BridgeError, type SupervisionOptions, UpstreamSession } from '../src/index.js';
+import { FIXTURE_SERVER, recordingLogger } from './support/http-servers.js';
+
+const sessions: UpstreamSession[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.allSettled(sessions.splice(0).map((s) => s.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function supervised(name: string, supervise: SupervisionOptions, command?: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'xp-supervise-'));
+  dirs.push(dir);
+  const startsFile = join(dir, 'starts');
+  const logger = recordingLogger();
+  const session = new UpstreamSession({
+    name,
+    transport: {
+      type: 'stdio',
+      command: command ?? [process.execPath, FIXTURE_SERVER],
+      env: { FIXTURE_STARTS_FILE: startsFile },
+    },
+    logger,
+    supervise,
+  });
+  sessions.push(session);
+  const starts = (): number[] => {
+    try {
+      return readFileSync(startsFile, 'utf8').split('\n').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  return { session, starts, logger };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 3000; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`still waiting for ${what}`);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<BridgeError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(BridgeError);
+  return error as BridgeError;
+}
+
+const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]?.text;
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('supervised stdio upstream (real processes)', () => {
+  it('SIGKILL with calls in flight: every call fails at once, the child comes back, tools reappear; another source keeps answering', async () => {
+    let restarted = 0;
+    // A restart delay long enough to observe the outage on the other source.
+    const a = supervised('alpha', { minRestartMs: 1500, maxRestartMs: 1500, onRestarted: () => restarted++ });
+    const b = supervised('beta', {});
+    expect((await a.session.listTools()).map((t) => t.name)).toContain('sleep');
+    await b.session.connect();
+    const [pid] = a.starts();
+    expect(a.session.pid).toBe(pid);
+
+    // The calls' own timeout (10 min) is far beyond the test's: only the crash can end them.
+    const inFlight = [
+      rejection(a.session.callTool('sleep', { ms: 600_000 }, { timeoutMs: 600_000 })),
+      rejection(a.session.callTool('sleep', { ms: 600_000 }, { timeoutMs: 600_000 })),
+    ];
+    // Let the requests reach the child before it dies.
+    await new Promise((r) => setTimeout(r, 200));
+    process.kill(pid!, 'SIGKILL');
+    const errors = await Promise.all(inFlight);
+    for (const error of errors) {
+      expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
+      expect(error.message).toBe(
+        'alpha: tools/call sleep failed: the server process ended during the call (signal SIGKILL); the call may or may not have run',
+      );
+    }
+
+    // During the outage the other source answers.
+    expect(text(await b.session.callTool('echo', { text: 'beta up' }, { timeoutMs: 30_000 }))).toBe(
+      'beta up',
+    );
+    expect(restarted).toBe(0);
+
+    await until('the restart', () => restarted === 1);
+    expect(a.starts()).toHaveLength(2);
+    expect(a.starts()[1]).not.toBe(pid);
+    expect(alive(pid!)).toBe(false);
+    expect((await a.session.listTools()).map((t) => t.name)).toContain('sleep');
+    expect(text(await a.session.callTool('echo', { text: 'alpha back' }, { timeoutMs: 30_000 }))).toBe(
+      'alpha back',
+    );
+    expect(a.logger.entries.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(
+        /^upstream MCP server "alpha" ended \(signal SIGKILL\); restarting it in \d+ ms$/,
+      ),
+    );
+    // beta never restarted.
+    expect(b.starts()).toHaveLength(1);
+  }, 120_000);
+
+  it('a crash loop opens the breaker: no more starts, calls answered at once naming the source and the retry time', async () => {
+    const script = `require('node:fs').appendFileSync(process.env.FIXTURE_STARTS_FILE, process.pid + '\\n'); process.exit(3)`;
+    const { session, starts, logger } = supervised(
+      'looping',
+      {
+        minRestartMs: 10,
+        maxRestartMs: 40,
+        breaker: { maxCrashes: 3, windowMs: 600_000, cooldownMs: 600_000 },
+      },
+      [process.execPath, '-e', script],
+    );
+    const first = await rejection(session.listTools());
+    expect(first.code).toBe('UPSTREAM_UNAVAILABLE');
+    await until('the breaker', () => logger.entries.some((e) => e.level === 'error'));
+    expect(logger.entries.find((e) => e.level === 'error')?.message).toBe(
+      'upstream MCP server "looping" is crash-looping (last: it failed to start); not restarting it for 600 s',
+    );
+    const count = starts().length;
+    expect(count).toBe(3);
+    const held = await rejection(session.callTool('echo', { text: 'x' }, { timeoutMs: 600_000 }));
+    expect(held.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(held.message).toMatch(
+      /^looping: the server crashed 3 times within 600 s; not restarting it until \d{4}-\d\d-\d\dT[\d:.]+Z \(in \d+ s\)$/,
+    );
+    // Neither the call nor the supervisor started the command again.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(starts()).toHaveLength(count);
+
+    // A healthy source next to it keeps serving.
+    const healthy = supervised('healthy', {});
+    expect(text(await healthy.session.callTool('echo', { text: 'fine' }, { timeoutMs: 30_000 }))).toBe(
+      'fine',
+    );
+  }, 120_000);
+
+  it('a 1 MiB line, garbage on stdout and a flood on stderr: no hang, the session keeps answering, memory stays bounded', async () => {
+    const { session, starts } = supervised('noisy', {});
+    await session.connect();
+    const before = process.memoryUsage().rss;
+    for (let round = 0; round < 3; round++) {
+      for (const kind of ['big_line', 'garbage', 'stderr']) {
+        expect(text(await session.callTool('noisy', { kind }, { timeoutMs: 60_000 }))).toBe(`wrote ${kind}`);
+      }
+    }
+    expect(text(await session.callTool('echo', { text: 'still here' }, { timeoutMs: 30_000 }))).toBe(
+      'still here',
+    );
+    expect(starts()).toHaveLength(1);
+    // Loose: 3 rounds wrote ~27 MiB through the pipes; nothing of it may be kept.
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  }, 120_000);
+
+  it('close() ends the child (no orphan) and stops restarts', async () => {
+    let restarted = 0;
+    const { session, starts } = supervised('closing', { minRestartMs: 10, onRestarted: () => restarted++ });
+    await session.connect();
+    const [pid] = starts();
+    expect(alive(pid!)).toBe(true);
+    await session.close();
+    await until('the child to end', () => !alive(pid!));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(restarted).toBe(0);
+    expect(starts()).toHaveLength(1);
+  }, 60_000);
+});
