@@ -121,6 +121,9 @@ describe('values', () => {
         '    description_quality_threshold: 0.5',
         '    description_quality_floor: 0.1',
         '    schema_refresh_interval_seconds: 60',
+        '    timeouts:',
+        '      default_seconds: 90',
+        '      tools: { write_file: 2.5 }',
       ),
     );
     expect(config.mcpSources[0]).toMatchObject({
@@ -132,6 +135,7 @@ describe('values', () => {
       descriptionQualityThreshold: 0.5,
       descriptionQualityFloor: 0.1,
       schemaRefreshIntervalSeconds: 60,
+      callTimeouts: { defaultMs: 90_000, toolsMs: { write_file: 2500 } },
     });
   });
   it('treats empty values as absent', () => {

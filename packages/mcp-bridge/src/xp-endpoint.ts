@@ -83,6 +83,11 @@ export interface XpEndpointOptions {
   requestsPerMinute?: ReadonlyMap<string, number>;
   /** Longest an upstream call may run, in ms (also bounded by the request's expiration). Default 30000. */
   callTimeoutMs?: number;
+  /**
+   * The timeout of one tool of one source, in ms, when it has its own (`undefined`: use
+   * `callTimeoutMs`). Still bounded by the request's expiration.
+   */
+  callTimeoutFor?: (source: string, tool: string) => number | undefined;
   /** Clock skew allowed for `created_at`, in s. Default 300. */
   maxFutureSeconds?: number;
   /** Dedupe retention: older events are dropped as stale, in s. Default 3600. */
@@ -313,7 +318,7 @@ export class XpEndpoint {
     await this.#acquire();
     let result: Record<string, unknown>;
     try {
-      const timeoutMs = this.#timeoutMs(event);
+      const timeoutMs = this.#timeoutMs(event, this.#o.callTimeoutFor?.(source, upstreamName));
       // From here on the call is never run again, whatever happens to this process.
       this.#o.state.recordStarted(event, Math.floor(this.#now() / 1000));
       this.#logger.info(
@@ -344,12 +349,15 @@ export class XpEndpoint {
     }
   }
 
-  /** How long an upstream request for `event` may run: the call timeout, cut at the request's expiration. */
-  #timeoutMs(event: XpEvent): number {
+  /**
+   * How long an upstream request for `event` may run: `configured` (a tool's own timeout) or the
+   * call timeout, cut at the request's expiration.
+   */
+  #timeoutMs(event: XpEvent, configured?: number): number {
     const expiration = getExpiration(event);
     const untilExpiry =
       expiration === undefined ? Number.POSITIVE_INFINITY : (expiration + 1) * 1000 - this.#now();
-    return Math.max(1, Math.min(this.#o.callTimeoutMs, untilExpiry));
+    return Math.max(1, Math.min(configured ?? this.#o.callTimeoutMs, untilExpiry));
   }
 
   /**

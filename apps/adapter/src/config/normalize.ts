@@ -115,6 +115,13 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
     descriptionQualityThreshold: s.description_quality_threshold,
     descriptionQualityFloor: s.description_quality_floor,
     schemaRefreshIntervalSeconds: s.schema_refresh_interval_seconds,
+    callTimeouts: {
+      defaultMs:
+        s.timeouts?.default_seconds === undefined ? undefined : Math.round(s.timeouts.default_seconds * 1000),
+      toolsMs: Object.fromEntries(
+        Object.entries(s.timeouts?.tools ?? {}).map(([tool, seconds]) => [tool, Math.round(seconds * 1000)]),
+      ),
+    },
   };
 }
 

@@ -318,8 +318,26 @@ const mcpSourceSchema = z
     )
       .default(300)
       .describe('How often tools/list is fetched again.'),
+    timeouts: z
+      .strictObject({
+        default_seconds: phrased(
+          z.number().gt(0).max(3600),
+          'a number of seconds above 0, at most 3600',
+        ).describe('Timeout of a call to this source (instead of call_timeout_seconds).'),
+        tools: phrased(
+          z.record(
+            nonEmpty('a tool name'),
+            phrased(z.number().gt(0).max(3600), 'a number of seconds above 0, at most 3600'),
+          ),
+          'a mapping of tool names to seconds',
+        )
+          .default({})
+          .describe('Timeout of a call to one tool, keyed by MCP tool name.'),
+      })
+      .partial({ default_seconds: true })
+      .describe('Call timeouts of this source and of its tools.'),
   })
-  .partial({ command: true, url: true, auth: true, tool_allowlist: true })
+  .partial({ command: true, url: true, auth: true, tool_allowlist: true, timeouts: true })
   .describe('An MCP server to expose as an XProtocol endpoint.');
 
 const xprotocolSourceSchema = z

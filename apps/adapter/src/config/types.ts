@@ -107,6 +107,11 @@ export interface McpSourceConfig {
   descriptionQualityFloor: number;
   /** Default 300. */
   schemaRefreshIntervalSeconds: number;
+  /**
+   * From `timeouts`: the call timeout of this source and of single tools, in ms; each absent
+   * one falls back to `callTimeoutMs`.
+   */
+  callTimeouts: { defaultMs: number | undefined; toolsMs: Record<string, number> };
 }
 
 /** One `xprotocol_sources` entry: either `endpoint`, or `key` with `relays`. */

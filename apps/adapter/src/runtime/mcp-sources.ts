@@ -3,7 +3,7 @@
  * translated into contracts (per source, deterministic), the description-quality floor applied,
  * the registry refreshed (versions persisted), and an {@link EndpointCatalog} view for the inbound
  * endpoint. A server that cannot be reached is retried in the background with one warning per
- * attempt that gives the real delay; a command that cannot start at all (not found, not
+ * attempt that gives the real delay; a stdio server that crashes is restarted and listed again; a command that cannot start at all (not found, not
  * executable) is reported once and not retried. The adapter serves the others meanwhile.
  * @module
  */
@@ -79,6 +79,18 @@ export class McpSources implements EndpointCatalog {
           logger: options.logger,
           onToolsChanged: () => {
             this.refresh(source).catch(() => {});
+          },
+          // A crashed stdio child is restarted (backoff, crash-loop breaker); its tools are listed
+          // again so the catalog follows the new process.
+          supervise: {
+            onRestarted: () => {
+              this.refresh(source).catch((error: unknown) => {
+                this.#o.logger.warn(
+                  { source: source.name },
+                  `MCP source "${source.name}" restarted but tools/list failed: ${(error as Error).message}`,
+                );
+              });
+            },
           },
         }),
       );

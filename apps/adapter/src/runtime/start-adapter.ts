@@ -152,6 +152,7 @@ export async function startAdapter(
       requestsPerMinute: new Map(config.mcpSources.map((s) => [s.name, s.rateLimit.requestsPerMinute])),
       callTimeoutMs: config.callTimeoutMs,
       argumentLimits,
+      callTimeoutFor: (source, tool) => _callTimeoutOf(config, source, tool),
       answerTtlSeconds: config.relay.eventTtlSeconds,
       retentionSeconds: config.relay.eventTtlSeconds,
       logger,
@@ -173,7 +174,9 @@ export async function startAdapter(
                   const upstream = tool && sources.upstreams.get(tool.source);
                   if (!tool || !upstream)
                     throw new Error(`${kind} is not served by ${source.name} right now`);
-                  return upstream.callTool(tool.upstreamName, args, { timeoutMs: config.callTimeoutMs });
+                  return upstream.callTool(tool.upstreamName, args, {
+                    timeoutMs: _callTimeoutOf(config, tool.source, tool.upstreamName) ?? config.callTimeoutMs,
+                  });
                 },
                 // Passthrough: each MCP client gets its own session with the server.
                 gateway: {
@@ -361,4 +364,10 @@ async function _ensureKeyFile(
     }
     throw error;
   }
+}
+
+/** The timeout of one tool of a source: per tool, else per source (`mcp_sources[].timeouts`). */
+function _callTimeoutOf(config: AdapterConfig, source: string, tool: string): number | undefined {
+  const timeouts = config.mcpSources.find((s) => s.name === source)?.callTimeouts;
+  return timeouts?.toolsMs[tool] ?? timeouts?.defaultMs;
 }
