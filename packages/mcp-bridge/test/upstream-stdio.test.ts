@@ -59,7 +59,15 @@ describe('UpstreamSession over stdio (fixture server)', () => {
   it('lists tools across pages, in the server order', async () => {
     const { session, starts } = fixture();
     const tools = await session.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'sleep', 'exit', 'fail', 'filler_a', 'noisy']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'echo',
+      'sleep',
+      'exit',
+      'fail',
+      'filler_a',
+      'env_names',
+      'noisy',
+    ]);
     expect(session.serverInfo).toEqual({ name: 'xp-upstream-fixture', version: '1.0.0' });
     expect(starts()).toHaveLength(1);
   });

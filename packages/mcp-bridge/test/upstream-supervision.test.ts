@@ -171,6 +171,21 @@ describe('supervised stdio upstream (real processes)', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
   }, 120_000);
 
+  it("the child gets an allow-listed environment: none of the parent's other variables", async () => {
+    process.env.XP_TEST_PARENT_SECRET = 'must-not-leak';
+    try {
+      const { session } = supervised('env', {});
+      const names = JSON.parse(
+        text(await session.callTool('env_names', {}, { timeoutMs: 30_000 }))!,
+      ) as string[];
+      const allowed = new Set(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'FIXTURE_STARTS_FILE']);
+      expect(names).toContain('FIXTURE_STARTS_FILE');
+      expect(names.filter((name) => !allowed.has(name))).toEqual([]);
+    } finally {
+      delete process.env.XP_TEST_PARENT_SECRET;
+    }
+  }, 60_000);
+
   it('close() ends the child (no orphan) and stops restarts', async () => {
     let restarted = 0;
     const { session, starts } = supervised('closing', { minRestartMs: 10, onRestarted: () => restarted++ });

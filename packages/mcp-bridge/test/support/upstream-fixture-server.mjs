@@ -2,7 +2,7 @@
 // A small stdio MCP server for fault tests, written with the SDK v2 low-level Server.
 // Tools: echo {text}; sleep {ms} (answers after ms); exit (the process exits mid-call, no answer);
 // fail (a JSON-RPC error -32050 with a fixed message); noisy {kind} (misbehaves on stdout or stderr,
-// then answers); plus filler tools so tools/list has pages.
+// then answers); env_names (its environment's variable names); plus filler tools so tools/list has pages.
 // Every start appends one line to the file named by FIXTURE_STARTS_FILE, so a test can count
 // restarts. tools/list answers two tools per page.
 import { appendFileSync } from 'node:fs';
@@ -26,6 +26,11 @@ const tools = [
   { name: 'exit', description: 'Exits the server process mid-call.', inputSchema: object({}) },
   { name: 'fail', description: 'Answers with a JSON-RPC error.', inputSchema: object({}) },
   { name: 'filler_a', description: 'Does nothing.', inputSchema: object({}) },
+  {
+    name: 'env_names',
+    description: 'Answers the names of its environment variables.',
+    inputSchema: object({}),
+  },
   {
     name: 'noisy',
     description: 'Writes `kind` (big_line: a 1 MiB line; garbage: non-JSON lines; stderr: 8 MiB) first.',
@@ -56,6 +61,8 @@ server.setRequestHandler('tools/call', async (request) => {
       throw new ProtocolError(-32050, 'fixture refused: the fail tool always fails');
     case 'filler_a':
       return { content: [] };
+    case 'env_names':
+      return { content: [{ type: 'text', text: JSON.stringify(Object.keys(process.env).sort()) }] };
     case 'noisy':
       if (args.kind === 'big_line') process.stdout.write(`${'x'.repeat(1024 * 1024)}\n`);
       if (args.kind === 'garbage') process.stdout.write('not json\n{"half": \n\u0000\u0001 binary\n');
