@@ -186,6 +186,23 @@ describe('supervised stdio upstream (real processes)', () => {
     }
   }, 60_000);
 
+  it('close() drains: a call in flight finishes within the grace, a new call is refused; past the grace it fails', async () => {
+    const { session, starts } = supervised('draining', {});
+    await session.connect();
+    const [pid] = starts();
+    const short = session.callTool('sleep', { ms: 300 }, { timeoutMs: 600_000 });
+    const long = rejection(session.callTool('sleep', { ms: 600_000 }, { timeoutMs: 600_000 }));
+    await new Promise((r) => setTimeout(r, 50));
+    const closing = session.close({ graceMs: 15_000 });
+    const refused = await rejection(session.callTool('echo', { text: 'late' }, { timeoutMs: 600_000 }));
+    expect(refused.code).toBe('CLOSED');
+    expect(text(await short)).toBe('slept 300 ms');
+    await closing;
+    // The long call outlived the grace: it failed instead of holding the shutdown.
+    expect((await long).code).toBe('UPSTREAM_UNAVAILABLE');
+    await until('the child to end', () => !alive(pid!));
+  }, 60_000);
+
   it('close() ends the child (no orphan) and stops restarts', async () => {
     let restarted = 0;
     const { session, starts } = supervised('closing', { minRestartMs: 10, onRestarted: () => restarted++ });

@@ -219,11 +219,14 @@ export class McpSources implements EndpointCatalog {
     return this.#search.describe(query);
   }
 
-  /** Stops refreshing and closes every upstream session (ending stdio children). */
-  async stop(): Promise<void> {
+  /**
+   * Stops refreshing and closes every upstream session: calls in flight get up to `graceMs` to
+   * finish, then the stdio children are ended.
+   */
+  async stop(graceMs = 5000): Promise<void> {
     this.#stopped = true;
     for (const timer of this.#timers) clearTimeout(timer);
-    await Promise.allSettled([...this.upstreams.values()].map((u) => u.close()));
+    await Promise.allSettled([...this.upstreams.values()].map((u) => u.close({ graceMs })));
   }
 
   async #refreshWithRetry(source: McpSourceConfig, failures: number): Promise<void> {

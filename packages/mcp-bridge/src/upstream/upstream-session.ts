@@ -107,6 +107,8 @@ export class UpstreamSession {
   readonly #exits = new WeakMap<Client, string>();
   /** The annotations of each listed tool: whether a call cut short may be run again. */
   readonly #annotations = new Map<string, Record<string, unknown>>();
+  /** Calls in flight, for the drain on close. */
+  readonly #inFlight = new Set<Promise<unknown>>();
 
   constructor(options: UpstreamSessionOptions) {
     this.name = options.name;
@@ -206,6 +208,22 @@ export class UpstreamSession {
     args: Record<string, unknown>,
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<UpstreamCallResult> {
+    return this.#track(this.#callTool(name, args, options));
+  }
+
+  /** Keeps `call` in the set the drain on close waits for, until it settles. */
+  #track<T>(call: Promise<T>): Promise<T> {
+    this.#inFlight.add(call);
+    const forget = () => this.#inFlight.delete(call);
+    call.then(forget, forget);
+    return call;
+  }
+
+  async #callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<UpstreamCallResult> {
     // The session is shared: arguments that cannot be sent (too deep to serialize) fail this
     // call alone, before the transport sees them (docs/security.md, "Argument limits").
     const sendable = checkJsonLimits(args, _SENDABLE);
@@ -249,7 +267,15 @@ export class UpstreamSession {
    * error of the server is an `UPSTREAM_ERROR` whose `cause` is the SDK's `ProtocolError` (its
    * code, message and data kept).
    */
-  async request(
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: { timeoutMs: number },
+  ): Promise<Record<string, unknown>> {
+    return this.#track(this.#request(method, params, options));
+  }
+
+  async #request(
     method: string,
     params: Record<string, unknown> | undefined,
     options: { timeoutMs: number },
@@ -265,12 +291,24 @@ export class UpstreamSession {
   }
 
   /**
-   * Ends the session: a Streamable HTTP session is terminated on the server (`DELETE`, at most
-   * one second), a stdio child is ended.
+   * Ends the session: new calls are refused (`CLOSED`), calls in flight get up to `graceMs`
+   * (default 0) to finish, then a Streamable HTTP session is terminated on the server (`DELETE`,
+   * at most one second) and a stdio child is ended (stdin closed, then `SIGTERM`, then `SIGKILL`).
    */
-  async close(): Promise<void> {
+  async close(options: { graceMs?: number } = {}): Promise<void> {
     this.#closed = true;
     this.#supervisor?.stop();
+    const graceMs = options.graceMs ?? 0;
+    if (graceMs > 0 && this.#inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.#inFlight]),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
     const client = this.#client;
     this.#client = undefined;
     if (!client) return;
