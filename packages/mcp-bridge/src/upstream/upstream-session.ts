@@ -7,20 +7,12 @@
  * @module
  */
 
-import {
-  type AuthProvider,
-  Client,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  type Transport,
-} from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import type { AddressPolicy } from '@xprotocol/relay-client';
 import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
-import { _httpFetch } from './pinned-fetch.js';
 import { _childOf, describeExit, type SupervisionOptions, UpstreamSupervisor } from './supervisor.js';
 import {
   _authStatus,
@@ -30,6 +22,7 @@ import {
   _isLostStream,
   _redact,
 } from './upstream-errors.js';
+import { _createUpstreamTransport } from './upstream-transport.js';
 
 /**
  * How to reach an upstream MCP server: a child process over stdio (`command` is the program and
@@ -458,35 +451,7 @@ export class UpstreamSession {
   }
 
   #transport(): Transport {
-    const spec = this.#options.transport;
-    if (spec.type === 'stdio') {
-      const [command, ...args] = spec.command;
-      if (!command) throw new BridgeError('INVALID_OPTIONS', `${this.name}: an empty stdio command`);
-      const transport = new StdioClientTransport({
-        command,
-        args,
-        env: { ...getDefaultEnvironment(), ...spec.env },
-        stderr: 'pipe',
-        ...(spec.cwd && { cwd: spec.cwd }),
-      });
-      // The child's stderr becomes debug logs: never our stdout, which may carry a protocol.
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split('\n')) {
-          if (line.trim())
-            this.#logger.debug({ source: this.name, stderr: line.slice(0, 2000) }, 'upstream stderr');
-        }
-      });
-      return transport;
-    }
-    const url = new URL(spec.url);
-    // The SDK's auth seam puts the token on every request: each POST and the GET of a stream.
-    const token = spec.bearerToken;
-    const authProvider: AuthProvider | undefined = token ? { token: async () => token } : undefined;
-    const fetch = _httpFetch(spec);
-    const options = { ...(authProvider && { authProvider }), ...(fetch && { fetch }) };
-    return spec.type === 'sse'
-      ? new SSEClientTransport(url, options)
-      : new StreamableHTTPClientTransport(url, options);
+    return _createUpstreamTransport(this.name, this.#options.transport, this.#logger, 'upstream stderr');
   }
 }
 
