@@ -3,10 +3,12 @@
  * templates and tag readers. Shape errors name the field, what was expected and what was received.
  * @module
  */
+
 import { _loneSurrogateIndex } from './_bytes.js';
 import { CryptoError } from './errors.js';
 import { type Ed25519KeyString, isKeyString } from './key-string.js';
 import { MAX_EVENT_BYTES } from './limits.js';
+import { utf8Length } from './utf8-length.js';
 
 /** A signed event as it travels on the wire. */
 export interface XpEvent {
@@ -46,7 +48,6 @@ const KIND = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX128 = /^[0-9a-f]{128}$/;
 const DECIMAL = /^(?:0|[1-9][0-9]*)$/;
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /** True when `kind` is dot-separated segments of `[A-Za-z0-9_-]+`. */
 export function isValidKind(kind: unknown): kind is string {
@@ -126,7 +127,7 @@ function eventJson(event: XpEvent): string {
  * {@link MAX_EVENT_BYTES} limits.
  */
 export function eventByteLength(event: XpEvent): number {
-  return _utf8Length(eventJson(event));
+  return utf8Length(eventJson(event));
 }
 
 /**
@@ -136,27 +137,8 @@ export function eventByteLength(event: XpEvent): number {
 export function _oversize(event: XpEvent): number | null {
   const json = eventJson(event);
   if (json.length * 3 <= MAX_EVENT_BYTES) return null;
-  const bytes = _utf8Length(json);
+  const bytes = utf8Length(json);
   return bytes > MAX_EVENT_BYTES ? bytes : null;
-}
-
-/** @internal UTF-8 length of a well-formed string without allocating the encoding. */
-export function _utf8Length(text: string): number {
-  if (!NON_ASCII.test(text)) return text.length;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /** @internal Shape only (no size limit): throws `INVALID_EVENT` naming the first wrong field. */

@@ -79,3 +79,4 @@ export {
   type PayloadVersion,
 } from './nip44.js';
 export type { SignatureBackend } from './signature-backend.js';
+export { utf8Length } from './utf8-length.js';

@@ -7,6 +7,7 @@
  * was and what the limit is.
  * @module
  */
+import { utf8Length } from '@xprotocol/crypto';
 
 /** Limits on one JSON value. */
 export interface JsonLimits {
@@ -69,7 +70,7 @@ export function checkJsonLimits(value: unknown, limits: JsonLimits, what = 'the 
       message: `${what} cannot be written as JSON: ${(error as Error).message}`,
     };
   }
-  const bytes = text === undefined ? 0 : _utf8Length(text);
+  const bytes = text === undefined ? 0 : utf8Length(text);
   if (bytes > limits.maxBytes) {
     return {
       ok: false,
@@ -102,21 +103,4 @@ function _depth(root: unknown, maxNodes: number): number | undefined {
     }
   }
   return deepest;
-}
-
-function _utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
 }

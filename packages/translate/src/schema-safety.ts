@@ -16,6 +16,7 @@
  * `recursive`).
  * @module
  */
+import { utf8Length } from '@xprotocol/crypto';
 import { schemaDialect } from '@xprotocol/json-schema-vocabulary';
 import { _pointerToken, _preview } from './_json-util.js';
 import { _forEachSubschema, _isSchema } from './_schema-walk.js';
@@ -123,7 +124,7 @@ export function checkSchemaSafety(
   if (!_isSchema(schema as JsonValue)) {
     return refuse(base || '/', `expected a schema (an object or a boolean), got ${_preview(schema)}`);
   }
-  const bytes = _utf8Length(JSON.stringify(schema));
+  const bytes = utf8Length(JSON.stringify(schema));
   if (bytes > limits.maxBytes) {
     return refuse(base || '/', `schema is ${bytes} bytes of JSON, over the ${limits.maxBytes}-byte limit`);
   }
@@ -329,19 +330,4 @@ function _findCycle(edges: Map<string, string[]>): string[] | undefined {
 
 function refuse(pointer: string, reason: string): SafetyRefusal {
   return { ok: false, pointer, reason };
-}
-
-/** UTF-8 byte length without TextEncoder allocation of the whole text. */
-export function _utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
