@@ -197,24 +197,9 @@ export class _XpMcpRouter {
     const { nextCursor: _upstreamCursor, ...result } = page;
     return {
       ...result,
-      [key]: items.map((item) => this.#note(method, source.name, item)),
+      [key]: items.map((item) => this.#routes.noteListed(method, source.name, item)),
       ...(next && { nextCursor: _encodeCursor(next) }),
     };
-  }
-
-  /** An entry of `source` as the endpoint lists it (its aggregated name), noted for routing. */
-  #note(method: _ListMethod, source: string, item: Record<string, unknown>): Record<string, unknown> {
-    const routes = this.#routes;
-    const name = typeof item.name === 'string' ? item.name : undefined;
-    if (method === 'prompts/list') {
-      return name === undefined ? item : { ...item, name: routes.prompts.assign(source, name) };
-    }
-    if (method === 'resources/list') {
-      if (typeof item.uri === 'string') routes.noteResource(source, item.uri);
-      return name === undefined ? item : { ...item, name: routes.resources.assign(source, name) };
-    }
-    if (typeof item.uriTemplate === 'string') routes.noteTemplate(source, item.uriTemplate);
-    return name === undefined ? item : { ...item, name: routes.templates.assign(source, name) };
   }
 
   /** Reads every listing of `method` (the adapter's own requests), so the routes know every entry. */
@@ -229,7 +214,7 @@ export class _XpMcpRouter {
           timeoutMs: ctx.timeoutMs,
         });
         for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
-          this.#note(method, source.name, item);
+          this.#routes.noteListed(method, source.name, item);
         cursor =
           typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
         if (cursor === undefined) break;

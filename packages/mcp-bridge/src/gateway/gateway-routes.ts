@@ -52,6 +52,28 @@ export class _GatewayRoutes {
     return undefined;
   }
 
+  /**
+   * One entry of `source`'s listing (`prompts/list`, `resources/list` or
+   * `resources/templates/list`) as the aggregate lists it: noted for routing, its name replaced by
+   * the aggregated one.
+   */
+  noteListed(
+    method: 'prompts/list' | 'resources/list' | 'resources/templates/list',
+    source: string,
+    item: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const name = typeof item.name === 'string' ? item.name : undefined;
+    if (method === 'prompts/list') {
+      return name === undefined ? item : { ...item, name: this.prompts.assign(source, name) };
+    }
+    if (method === 'resources/list') {
+      if (typeof item.uri === 'string') this.noteResource(source, item.uri);
+      return name === undefined ? item : { ...item, name: this.resources.assign(source, name) };
+    }
+    if (typeof item.uriTemplate === 'string') this.noteTemplate(source, item.uriTemplate);
+    return name === undefined ? item : { ...item, name: this.templates.assign(source, name) };
+  }
+
   /** The upstream that listed the template `uriTemplate`. */
   templateOwner(uriTemplate: string): string | undefined {
     return this.#templates.get(uriTemplate)?.source;

@@ -203,24 +203,9 @@ export class _GatewaySession {
     const { nextCursor: _upstreamCursor, ...result } = page;
     return {
       ...result,
-      [key]: items.map((item) => this.#note(method, source, item)),
+      [key]: items.map((item) => this.#o.routes.noteListed(method, source, item)),
       ...(next && { nextCursor: _encodeCursor(next) }),
     };
-  }
-
-  /** An entry of `source` as the face lists it (its face name), noted for routing. */
-  #note(method: _ListMethod, source: string, item: Record<string, unknown>): Record<string, unknown> {
-    const routes = this.#o.routes;
-    const name = typeof item.name === 'string' ? item.name : undefined;
-    if (method === 'prompts/list') {
-      return name === undefined ? item : { ...item, name: routes.prompts.assign(source, name) };
-    }
-    if (method === 'resources/list') {
-      if (typeof item.uri === 'string') routes.noteResource(source, item.uri);
-      return name === undefined ? item : { ...item, name: routes.resources.assign(source, name) };
-    }
-    if (typeof item.uriTemplate === 'string') routes.noteTemplate(source, item.uriTemplate);
-    return name === undefined ? item : { ...item, name: routes.templates.assign(source, name) };
   }
 
   /** Reads every page of `method` from every upstream, so the routes know every entry. */
@@ -232,7 +217,7 @@ export class _GatewaySession {
       for (let page = 0; page < _MAX_PAGES; page++) {
         const result = await link.request(method, cursor === undefined ? {} : { cursor }, ctx);
         for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
-          this.#note(method, source, item);
+          this.#o.routes.noteListed(method, source, item);
         cursor =
           typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
         if (cursor === undefined) break;
