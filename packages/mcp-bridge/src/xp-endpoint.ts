@@ -272,19 +272,9 @@ export class XpEndpoint {
         }),
       );
     }
-    let payload: unknown;
-    try {
-      const opened = openEvent(event, this.#o.identity, {
-        signatures: this.#o.signatures,
-        cipher: this.#o.cipher,
-      });
-      payload = JSON.parse(opened.plaintext);
-    } catch (error) {
-      if (error instanceof SyntaxError) {
-        return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
-      }
-      return this.#drop(`cannot decrypt: ${(error as Error).message}`);
-    }
+    const opened = await this.#openJson(event);
+    if ('outcome' in opened) return opened.outcome;
+    const payload: unknown = opened.value;
     // Before the validator or anything else walks the payload recursively.
     const limits = checkJsonLimits(payload, this.#o.argumentLimits, 'the payload');
     if (!limits.ok) {
@@ -367,18 +357,9 @@ export class XpEndpoint {
    * Recorded as started before the first upstream request, like a tool call (at most once).
    */
   async #answerMcp(event: XpEvent): Promise<InboundOutcome> {
-    let payload: unknown;
-    try {
-      const opened = openEvent(event, this.#o.identity, {
-        signatures: this.#o.signatures,
-        cipher: this.#o.cipher,
-      });
-      payload = JSON.parse(opened.plaintext);
-    } catch (error) {
-      if (error instanceof SyntaxError)
-        return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
-      return this.#drop(`cannot decrypt: ${(error as Error).message}`);
-    }
+    const opened = await this.#openJson(event);
+    if ('outcome' in opened) return opened.outcome;
+    const payload: unknown = opened.value;
     const parsed = parseMcpRequestPayload(payload);
     if (!parsed.ok) {
       return this.#answerError(event, xpError('SCHEMA_VIOLATION', `${MCP_REQUEST_KIND}: ${parsed.reason}`));
@@ -472,20 +453,34 @@ export class XpEndpoint {
     }));
   }
 
-  /** `xp.schema.describe`: a sealed query, a sealed ranked answer; no capability needed. */
-  async #answerDescribe(event: XpEvent): Promise<InboundOutcome> {
-    let query: unknown;
+  /**
+   * Opens a sealed request and parses its JSON. An event that cannot be opened is dropped (no
+   * oracle); a payload that is not JSON is answered `SCHEMA_VIOLATION`.
+   */
+  async #openJson(event: XpEvent): Promise<{ value: unknown } | { outcome: InboundOutcome }> {
+    let plaintext: string;
     try {
-      const opened = openEvent(event, this.#o.identity, {
+      plaintext = openEvent(event, this.#o.identity, {
         signatures: this.#o.signatures,
         cipher: this.#o.cipher,
-      });
-      query = JSON.parse(opened.plaintext);
+      }).plaintext;
     } catch (error) {
-      if (error instanceof SyntaxError)
-        return this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON'));
-      return this.#drop(`cannot decrypt: ${(error as Error).message}`);
+      return { outcome: this.#drop(`cannot decrypt: ${(error as Error).message}`) };
     }
+    try {
+      return { value: JSON.parse(plaintext) };
+    } catch {
+      return {
+        outcome: await this.#answerError(event, xpError('SCHEMA_VIOLATION', 'the payload is not JSON')),
+      };
+    }
+  }
+
+  /** `xp.schema.describe`: a sealed query, a sealed ranked answer; no capability needed. */
+  async #answerDescribe(event: XpEvent): Promise<InboundOutcome> {
+    const opened = await this.#openJson(event);
+    if ('outcome' in opened) return opened.outcome;
+    const query: unknown = opened.value;
     let matches: ReturnType<EndpointCatalog['describe']>;
     try {
       matches = this.#o.catalog.describe(query);
