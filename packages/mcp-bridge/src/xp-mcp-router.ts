@@ -23,7 +23,7 @@ import {
 } from '@xprotocol/wire';
 import type { AccessPolicy } from './access.js';
 import { BridgeError } from './errors.js';
-import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway/gateway-cursor.js';
+import { _aggregatePage, _decodeCursor } from './gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from './gateway/gateway-routes.js';
 import type { UpstreamSession } from './upstream/upstream-session.js';
 
@@ -192,14 +192,9 @@ export class _XpMcpRouter {
       { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
       ctx,
     );
-    const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
-    const next = _nextPosition(position.index, page.nextCursor, sources.length);
-    const { nextCursor: _upstreamCursor, ...result } = page;
-    return {
-      ...result,
-      [key]: items.map((item) => this.#routes.noteListed(method, source.name, item)),
-      ...(next && { nextCursor: _encodeCursor(next) }),
-    };
+    return _aggregatePage(page, key, position.index, sources.length, (item) =>
+      this.#routes.noteListed(method, source.name, item),
+    );
   }
 
   /** Reads every listing of `method` (the adapter's own requests), so the routes know every entry. */

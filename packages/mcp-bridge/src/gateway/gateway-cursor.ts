@@ -52,3 +52,25 @@ export function _nextPosition(
   if (typeof nextCursor === 'string' && nextCursor !== '') return { index, cursor: nextCursor };
   return index + 1 < upstreams ? { index: index + 1 } : undefined;
 }
+
+/**
+ * One upstream's page as the aggregate answers it: the entries under `key` mapped by `note`
+ * (routes noted, names assigned), and the upstream's cursor replaced by the aggregate's cursor
+ * over all `upstreams` (none after the last page of the last upstream).
+ */
+export function _aggregatePage(
+  page: Record<string, unknown>,
+  key: string,
+  index: number,
+  upstreams: number,
+  note: (item: Record<string, unknown>) => Record<string, unknown>,
+): Record<string, unknown> {
+  const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
+  const next = _nextPosition(index, page.nextCursor, upstreams);
+  const { nextCursor: _upstreamCursor, ...result } = page;
+  return {
+    ...result,
+    [key]: items.map(note),
+    ...(next && { nextCursor: _encodeCursor(next) }),
+  };
+}

@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { BridgeLogger } from '../logger.js';
 import type { UpstreamTransport } from '../upstream/upstream-session.js';
-import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway-cursor.js';
+import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
 import { _GatewayLink } from './gateway-link.js';
 import type { _GatewayRoutes } from './gateway-routes.js';
 
@@ -198,14 +198,9 @@ export class _GatewaySession {
       { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
       ctx,
     );
-    const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
-    const next = _nextPosition(position.index, page.nextCursor, sources.length);
-    const { nextCursor: _upstreamCursor, ...result } = page;
-    return {
-      ...result,
-      [key]: items.map((item) => this.#o.routes.noteListed(method, source, item)),
-      ...(next && { nextCursor: _encodeCursor(next) }),
-    };
+    return _aggregatePage(page, key, position.index, sources.length, (item) =>
+      this.#o.routes.noteListed(method, source, item),
+    );
   }
 
   /** Reads every page of `method` from every upstream, so the routes know every entry. */
