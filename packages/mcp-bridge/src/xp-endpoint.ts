@@ -323,20 +323,7 @@ export class XpEndpoint {
     } finally {
       this.#release();
     }
-    try {
-      return await this.#answer(event, `${event.kind}.result`, result, undefined);
-    } catch (error) {
-      if (error instanceof CryptoError && error.code === 'INVALID_PAYLOAD') {
-        return this.#answerError(
-          event,
-          xpError(
-            'TOO_LARGE',
-            `the result does not fit in one event (at most ${MAX_PLAINTEXT_BYTES} bytes of JSON)`,
-          ),
-        );
-      }
-      throw error;
-    }
+    return this.#answerResult(event, `${event.kind}.result`, result);
   }
 
   /**
@@ -391,20 +378,7 @@ export class XpEndpoint {
       this.#release();
     }
     if (!outcome.ok) return this.#answerError(event, outcome.error);
-    try {
-      return await this.#answer(event, MCP_REQUEST_RESULT_KIND, outcome.result, undefined);
-    } catch (error) {
-      if (error instanceof CryptoError && error.code === 'INVALID_PAYLOAD') {
-        return this.#answerError(
-          event,
-          xpError(
-            'TOO_LARGE',
-            `the result does not fit in one event (at most ${MAX_PLAINTEXT_BYTES} bytes of JSON)`,
-          ),
-        );
-      }
-      throw error;
-    }
+    return this.#answerResult(event, MCP_REQUEST_RESULT_KIND, outcome.result);
   }
 
   #answerCatalog(event: XpEvent): Promise<InboundOutcome> {
@@ -488,6 +462,24 @@ export class XpEndpoint {
       return this.#answerError(event, xpError('SCHEMA_VIOLATION', (error as Error).message));
     }
     return this.#answer(event, DESCRIBE_RESULT_KIND, { matches }, undefined);
+  }
+
+  /** Answers `request` with `result` under `kind`, or `TOO_LARGE` when it does not fit in one event. */
+  async #answerResult(request: XpEvent, kind: string, result: unknown): Promise<InboundOutcome> {
+    try {
+      return await this.#answer(request, kind, result, undefined);
+    } catch (error) {
+      if (error instanceof CryptoError && error.code === 'INVALID_PAYLOAD') {
+        return this.#answerError(
+          request,
+          xpError(
+            'TOO_LARGE',
+            `the result does not fit in one event (at most ${MAX_PLAINTEXT_BYTES} bytes of JSON)`,
+          ),
+        );
+      }
+      throw error;
+    }
   }
 
   async #answerError(request: XpEvent, error: XpErrorPayload): Promise<InboundOutcome> {
