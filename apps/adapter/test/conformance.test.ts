@@ -1,10 +1,10 @@
 // The official MCP conformance server suite (@modelcontextprotocol/conformance, pinned, `--suite
 // all`) against the conformance fixture directly, and through the adapter in gateway mode
 // (`expose: [mcp_sources]`) with the fixture as a stdio upstream and as a Streamable HTTP upstream.
-// A transparent gateway passes the same scenarios as the server itself. Across XProtocol (adapter A
-// with adapter B, which wraps the fixture, as its xprotocol source) every scenario passes but those
-// that need notifications or server→client requests to cross, listed with the reason in
-// docs/design.md §15. Then the same with
+// A transparent gateway passes the same scenarios as the server itself, and so does the adapter
+// across XProtocol (adapter A with adapter B, which wraps the fixture, as its xprotocol source):
+// progress, log messages, subscriptions, sampling and elicitation cross in the client's MCP
+// session (docs/protocol.md §10.5). Then the same with
 // conformance@0.2.0-alpha.12 and `--requirements 2025-11-25`. The three targets run in parallel. The runner needs Node 22: npx fetches `node@22` and the runner from the npm registry.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,31 +25,6 @@ const targets: Record<'direct' | 'stdio' | 'http' | 'xp', string> = {
   xp: '',
 };
 const SUITE_MS = 10 * 60_000;
-/**
- * The scenarios that cannot pass across XProtocol yet (docs/design.md §15): progress, logging,
- * resource subscriptions and server→client requests do not cross (docs/protocol.md §10.4).
- */
-const NOT_ACROSS_XPROTOCOL_YET = [
-  'elicitation-sep1034-defaults',
-  'elicitation-sep1330-enums',
-  'logging-set-level',
-  'resources-subscribe',
-  'resources-unsubscribe',
-  'tools-call-elicitation',
-  'tools-call-sampling',
-  'tools-call-with-logging',
-  'tools-call-with-progress',
-];
-
-/** Across XProtocol: every scenario passing directly passes, but the known ones (and those fail). */
-function expectAcrossXProtocol(results: Record<'direct' | 'xp', Map<string, ScenarioResult>>): void {
-  const direct = passing(results.direct);
-  expect(NOT_ACROSS_XPROTOCOL_YET.every((name) => direct.includes(name))).toBe(true);
-  const differing = differences(results.direct, results.xp).map((line) => line.slice(0, line.indexOf(':')));
-  expect(differing.sort()).toEqual(NOT_ACROSS_XPROTOCOL_YET);
-  expect(passing(results.xp)).toEqual(direct.filter((name) => !NOT_ACROSS_XPROTOCOL_YET.includes(name)));
-}
-
 beforeAll(async () => {
   const { url: relayUrl } = await procs.relay();
   const a = await procs.keygen('a.key');
@@ -192,7 +167,7 @@ function differences(direct: Map<string, ScenarioResult>, through: Map<string, S
 
 describe('the official MCP conformance suite, directly, through the gateway and across XProtocol', () => {
   it(
-    'conformance@0.1.16 --suite all: the same scenarios pass through the adapter (stdio and Streamable HTTP upstreams) as directly; across XProtocol all but the known ones',
+    'conformance@0.1.16 --suite all: the same scenarios pass through the adapter (stdio and Streamable HTTP upstreams) and across XProtocol as directly',
     async () => {
       const results = await runAll({ version: '0.1.16', args: ['--suite', 'all'] }, 'v0.1.16');
       process.stderr.write(`${summary('conformance@0.1.16', results)}\n`);
@@ -203,13 +178,14 @@ describe('the official MCP conformance suite, directly, through the gateway and 
       expect(differences(results.direct, results.http)).toEqual([]);
       expect(passing(results.stdio)).toEqual(direct);
       expect(passing(results.http)).toEqual(direct);
-      expectAcrossXProtocol(results);
+      expect(differences(results.direct, results.xp)).toEqual([]);
+      expect(passing(results.xp)).toEqual(direct);
     },
     SUITE_MS + 60_000,
   );
 
   it(
-    'conformance@0.2.0-alpha.12 --requirements 2025-11-25: the same scenarios pass through the adapter as directly; across XProtocol all but the known ones',
+    'conformance@0.2.0-alpha.12 --requirements 2025-11-25: the same scenarios pass through the adapter and across XProtocol as directly',
     async () => {
       const results = await runAll(
         { version: '0.2.0-alpha.12', args: ['--requirements', '2025-11-25'] },
@@ -222,7 +198,8 @@ describe('the official MCP conformance suite, directly, through the gateway and 
       expect(differences(results.direct, results.http)).toEqual([]);
       expect(passing(results.stdio)).toEqual(direct);
       expect(passing(results.http)).toEqual(direct);
-      expectAcrossXProtocol(results);
+      expect(differences(results.direct, results.xp)).toEqual([]);
+      expect(passing(results.xp)).toEqual(direct);
     },
     SUITE_MS + 60_000,
   );

@@ -40,7 +40,8 @@ import { SchemaSearch, toolSearchDocument } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
 import type { UpstreamTransport } from './upstream/upstream-session.js';
 import type { XpCaller } from './xp-caller.js';
-import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
+import { _XpBackChannel } from './xp-mcp-back-channel.js';
+import { _mcpError, _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
 
 /** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
 export interface XpToolSource {
@@ -152,6 +153,8 @@ export class McpFace {
   #routes: _GatewayRoutes | undefined;
   /** Resources, prompts and completions of the XProtocol sources (outside gateway mode). */
   #xpMcp: _XpMcpFace | undefined;
+  /** The clients' MCP sessions across XProtocol (made with the first XProtocol request). */
+  #backChannel: _XpBackChannel | undefined;
 
   constructor(options: McpFaceOptions) {
     this.#o = options;
@@ -217,12 +220,14 @@ export class McpFace {
         request.params.name,
         request.params.arguments ?? {},
         gateway && { session: gateway, params: request.params as Record<string, unknown>, ctx },
+        { server, ctx },
       )) as CallToolResult;
     });
     this.#servers.add(server);
     server.onclose = () => {
       this.#servers.delete(server);
       void gateway?.close();
+      this.#backChannel?.end(server);
     };
     return server;
   }
@@ -240,8 +245,15 @@ export class McpFace {
       ready: () => this.ready(),
       routes: new _GatewayRoutes(this.#o.sources[0]?.label ?? '', this.#o.sha256),
       timeoutMs: this.#o.callTimeoutMs,
+      backChannel: this.#sessionsAcross(),
     });
     return this.#xpMcp;
+  }
+
+  /** The clients' MCP sessions across XProtocol (docs/protocol.md §10.5), shared by the face's sessions. */
+  #sessionsAcross(): _XpBackChannel {
+    this.#backChannel ??= new _XpBackChannel({ caller: this.#o.caller, logger: this.#logger });
+    return this.#backChannel;
   }
 
   /**
@@ -393,6 +405,7 @@ export class McpFace {
     name: string,
     args: Record<string, unknown>,
     through?: { session: _GatewaySession; params: Record<string, unknown>; ctx: ServerContext },
+    from?: { server: Server; ctx: ServerContext },
   ): Promise<Record<string, unknown>> {
     // Before anything walks the arguments recursively (validator, serializer, upstream transport).
     const limits = checkJsonLimits(args, this.#o.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
@@ -440,13 +453,25 @@ export class McpFace {
         xp_code: 'ENDPOINT_UNAVAILABLE',
       });
     }
-    const outcome = await this.#o.caller.call({
-      to: keys,
-      kind: target.kind,
-      payload: args,
-      timeoutMs: this.#o.callTimeoutMs,
-    });
+    // The call runs in the client's MCP session at the endpoint: the server's progress, log
+    // messages and requests (sampling, elicitation) come back to this client.
+    const session = from && this.#sessionsAcross().begin(from.server, from.ctx, keys);
+    let outcome: Awaited<ReturnType<XpCaller['call']>>;
+    try {
+      outcome = await this.#o.caller.call({
+        to: keys,
+        kind: target.kind,
+        payload: args,
+        timeoutMs: this.#o.callTimeoutMs,
+        ...(from && { signal: from.ctx.mcpReq.signal }),
+        ...(session && { mcp: session.context, sent: session.sent }),
+      });
+    } finally {
+      session?.done();
+    }
     if (outcome.ok) return _asCallToolResult(outcome.payload);
+    // The server's own JSON-RPC error (from the client's session there) comes back as it was.
+    if (outcome.error.details?.mcp_error !== undefined) throw _mcpError(outcome.error);
     const face = xpErrorToMcp(outcome.error);
     if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
     throw new ProtocolError(face.error.code, face.error.message, face.error.data);

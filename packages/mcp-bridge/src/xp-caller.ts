@@ -14,6 +14,7 @@ import {
   getTag,
   type Identity,
   isKeyString,
+  type OpenedEvent,
   openEvent,
   type PublicIdentity,
   type SignatureBackend,
@@ -22,17 +23,25 @@ import {
   type XpEvent,
 } from '@xprotocol/crypto';
 import { type Announce, readAnnounce } from '@xprotocol/registry';
-import { RelayClientError, type RelayPool } from '@xprotocol/relay-client';
+import {
+  RelayClientError,
+  type RelayPool,
+  type Subscription,
+  type SubscriptionHandlers,
+} from '@xprotocol/relay-client';
 import { checkJsonLimits, type JsonLimits } from '@xprotocol/translate';
 import {
   ANNOUNCE_KIND,
   CATALOG_KIND,
   ERROR_KIND,
+  type Filter,
+  type McpSessionContext,
   parseXpErrorPayload,
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
 import { BridgeError } from './errors.js';
+import { _sealSessionTag } from './xp-mcp-session-tag.js';
 
 /** Results may nest deeper than arguments; their size is already bounded by the event limit. */
 const RESULT_LIMITS: JsonLimits = { maxDepth: 512, maxBytes: Number.POSITIVE_INFINITY };
@@ -60,6 +69,26 @@ export interface CallRequest {
   payload: unknown;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * The MCP client this request is made for: sent in the encrypted `mcp` tag so the endpoint can
+   * talk back to that client (docs/protocol.md §10.5).
+   */
+  mcp?: McpSessionContext;
+  /** The event this request belongs to (an `e` tag), e.g. the call a server request is part of. */
+  replyTo?: string;
+  /** Called with the sealed request right before it is published. */
+  sent?: (request: XpEvent) => void;
+}
+
+/** What {@link XpCaller.send} needs: a one-way sealed message. */
+export interface SendRequest {
+  to: PublicIdentity;
+  kind: string;
+  payload: unknown;
+  /** The event it names in its `e` tag. */
+  replyTo?: string;
+  /** Unix seconds after which it must not be acted on. */
+  expiration: number;
 }
 
 /** Sends requests and waits for their answers. */
@@ -70,6 +99,21 @@ export class XpCaller {
   constructor(options: XpCallerOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
+  }
+
+  /** The caller's own public keys. */
+  get keys(): PublicIdentity {
+    return this.#o.identity.keys;
+  }
+
+  /** Verifies and decrypts an event sealed to this caller (throws as `openEvent` does). */
+  open(event: unknown): OpenedEvent {
+    return openEvent(event, this.#o.identity, { signatures: this.#o.signatures, cipher: this.#o.cipher });
+  }
+
+  /** Subscribes on the caller's relays. */
+  subscribe(filters: Filter[], handlers: SubscriptionHandlers): Subscription {
+    return this.#o.pool.subscribe(filters, handlers);
   }
 
   /**
@@ -104,11 +148,21 @@ export class XpCaller {
     const nowSeconds = Math.floor(this.#now() / 1000);
     const expiration = nowSeconds + Math.max(1, Math.ceil(request.timeoutMs / 1000));
     const sealed = sealEvent(
-      { kind: request.kind, payload: request.payload, created_at: nowSeconds, expiration },
+      {
+        kind: request.kind,
+        payload: request.payload,
+        created_at: nowSeconds,
+        expiration,
+        ...(request.replyTo !== undefined && { replyTo: request.replyTo }),
+        ...(request.mcp && {
+          tags: [_sealSessionTag(request.mcp, this.#o.identity, request.to, this.#o.cipher)],
+        }),
+      },
       this.#o.identity,
       request.to,
       { signatures: this.#o.signatures, cipher: this.#o.cipher },
     );
+    request.sent?.(sealed);
     return this.#exchange(sealed, request.to.ed25519, request.timeoutMs, request.signal, (answer) => {
       const opened = openEvent(answer, this.#o.identity, {
         signatures: this.#o.signatures,
@@ -120,6 +174,27 @@ export class XpCaller {
       if (!limits.ok) throw new Error(limits.message);
       return result;
     });
+  }
+
+  /**
+   * Seals and publishes a message that gets no answer (`xp.mcp.notification`, an answer to a
+   * server request, `xp.mcp.session.end`). Resolves once a relay took it; rejects when none did.
+   */
+  async send(message: SendRequest): Promise<XpEvent> {
+    const sealed = sealEvent(
+      {
+        kind: message.kind,
+        payload: message.payload,
+        created_at: Math.floor(this.#now() / 1000),
+        expiration: message.expiration,
+        ...(message.replyTo !== undefined && { replyTo: message.replyTo }),
+      },
+      this.#o.identity,
+      message.to,
+      { signatures: this.#o.signatures, cipher: this.#o.cipher },
+    );
+    await this.#o.pool.publish(sealed);
+    return sealed;
   }
 
   /** Fetches every page of `to`'s `xp.schema.catalog` (public answers; the request is plaintext). */
@@ -194,7 +269,10 @@ export class XpCaller {
       signal?.addEventListener('abort', onAbort);
       const subscription = this.#o.pool.subscribe([{ '#e': [request.id], authors: [from] }], {
         onEvent: (answer) => {
+          // Only the answer ends the wait: an MCP notification or server request naming the
+          // same request in its `e` tag belongs to the session's back channel.
           if (getTag(answer, 'e') !== request.id) return;
+          if (answer.kind !== ERROR_KIND && answer.kind !== `${request.kind}.result`) return;
           try {
             if (answer.kind === ERROR_KIND) {
               const opened = openEvent(answer, this.#o.identity, {

@@ -46,10 +46,15 @@ import {
   DESCRIBE_KIND,
   DESCRIBE_RESULT_KIND,
   ERROR_KIND,
-  isAnswerKind,
+  isUnansweredKind,
+  MCP_NOTIFICATION_KIND,
   MCP_REQUEST_KIND,
   MCP_REQUEST_RESULT_KIND,
+  MCP_SESSION_END_KIND,
+  MCP_SESSION_METHODS,
   parseMcpRequestPayload,
+  parseMcpSessionEnd,
+  parseMcpSessionMessage,
   TokenBuckets,
   type XpErrorCode,
   type XpErrorPayload,
@@ -62,7 +67,18 @@ import { _GatewayRoutes } from './gateway/gateway-routes.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
 import type { StateDatabase } from './state-database.js';
 import type { UpstreamSession } from './upstream/upstream-session.js';
-import { _XpMcpRouter, type _XpMcpSource } from './xp-mcp-router.js';
+import { XpCaller } from './xp-caller.js';
+import { _XpCallerSession } from './xp-mcp-caller-session.js';
+import { _upstreamError, _XpMcpRouter, type _XpMcpSource } from './xp-mcp-router.js';
+import { _openSessionTag } from './xp-mcp-session-tag.js';
+import { _XpMcpSessions, type McpSessionLimits } from './xp-mcp-sessions.js';
+
+/** The caller's MCP session a request runs in (none: the endpoint's shared session). */
+interface _SessionOf {
+  session: _XpCallerSession | undefined;
+  /** The caller's client asked for progress on this request. */
+  progress: boolean;
+}
 
 /** Options of {@link XpEndpoint}. */
 export interface XpEndpointOptions {
@@ -98,6 +114,10 @@ export interface XpEndpointOptions {
   maxConcurrentCalls?: number;
   /** Depth and size limits on a call's payload (docs/security.md). Default {@link DEFAULT_ARGUMENT_LIMITS}. */
   argumentLimits?: JsonLimits;
+  /** Limits of the callers' MCP sessions (docs/protocol.md §10.5). */
+  mcpSessions?: McpSessionLimits;
+  /** The `clientInfo` the endpoint's sessions with the servers give when the caller gave none. */
+  clientInfo?: { name: string; version: string };
   signatures: SignatureBackend;
   cipher: CipherBackend;
   logger?: BridgeLogger;
@@ -112,7 +132,10 @@ export type InboundOutcome =
   | { action: 'answered'; kind: string; code: XpErrorCode | undefined; answer: XpEvent };
 
 type ResolvedOptions = Required<
-  Omit<XpEndpointOptions, 'requestsPerMinute' | 'logger' | 'now' | 'mcpSources'>
+  Omit<
+    XpEndpointOptions,
+    'requestsPerMinute' | 'logger' | 'now' | 'mcpSources' | 'mcpSessions' | 'clientInfo'
+  >
 >;
 
 /** The endpoint's inbound side. */
@@ -129,6 +152,8 @@ export class XpEndpoint {
   /** Ids being processed right now (before anything about them is stored). */
   readonly #processing = new Set<string>();
   readonly #mcp: _XpMcpRouter;
+  /** The callers' MCP sessions: what lets a server talk back to a client across XProtocol. */
+  readonly #sessions: _XpMcpSessions;
 
   constructor(options: XpEndpointOptions) {
     this.#o = {
@@ -149,11 +174,32 @@ export class XpEndpoint {
       routes: new _GatewayRoutes(options.identity.keys.ed25519, (data) => options.cipher.sha256(data)),
       access: options.access,
     });
+    this.#sessions = new _XpMcpSessions({
+      ...options.mcpSessions,
+      xp: new XpCaller({
+        identity: options.identity,
+        pool: options.pool,
+        signatures: options.signatures,
+        cipher: options.cipher,
+        now: this.#now,
+      }),
+      transportOf: (source) => options.upstreams.get(source)?.transport,
+      clientInfo: options.clientInfo ?? { name: 'xprotocol-mcp-adapter', version: '0' },
+      timeoutMs: this.#o.callTimeoutMs,
+      ttlSeconds: this.#o.answerTtlSeconds,
+      logger: this.#logger,
+      now: this.#now,
+    });
   }
 
   /** The adapter's own public keys. */
   get keys(): PublicIdentity {
     return this.#o.identity.keys;
+  }
+
+  /** How many MCP sessions of callers the endpoint keeps now (docs/protocol.md §10.5). */
+  get mcpSessionCount(): number {
+    return this.#sessions.size;
   }
 
   /**
@@ -171,11 +217,12 @@ export class XpEndpoint {
     });
   }
 
-  /** Stops receiving and waits for calls in flight to be answered. */
+  /** Stops receiving, waits for calls in flight to be answered, then ends the callers' MCP sessions. */
   async stop(): Promise<void> {
     this.#subscription?.close();
     this.#subscription = undefined;
     await Promise.allSettled([...this.#inflight]);
+    await this.#sessions.close();
   }
 
   /** Finishes the calls a crash left unfinished (see {@link StateDatabase}). */
@@ -218,8 +265,10 @@ export class XpEndpoint {
       if (getTag(event, 'p') !== this.#o.identity.keys.ed25519) {
         return this.#drop('not addressed to this adapter (p tag)');
       }
-      if (isAnswerKind(event.kind))
-        return { action: 'ignored', reason: `${event.kind} is an answer, not a call` };
+      if (event.kind === MCP_NOTIFICATION_KIND || event.kind === MCP_SESSION_END_KIND)
+        return await this.#sessionMessage(event);
+      if (isUnansweredKind(event.kind))
+        return { action: 'ignored', reason: `${event.kind} is never answered` };
       // One delivery at a time per id: a second copy arriving meanwhile is a duplicate.
       if (this.#processing.has(event.id) || this.#o.state.isKnown(event.id)) {
         return this.#drop(`duplicate of ${event.id}; its answer is already on the relay`);
@@ -294,7 +343,9 @@ export class XpEndpoint {
         }),
       );
     }
-    return this.#call(event, tool.source, tool.upstreamName, payload as Record<string, unknown>);
+    const session = this.#session(event);
+    if ('outcome' in session) return session.outcome;
+    return this.#call(event, tool.source, tool.upstreamName, payload as Record<string, unknown>, session);
   }
 
   async #call(
@@ -302,6 +353,7 @@ export class XpEndpoint {
     source: string,
     upstreamName: string,
     args: Record<string, unknown>,
+    session: _SessionOf,
   ): Promise<InboundOutcome> {
     const upstream = this.#o.upstreams.get(source);
     if (!upstream) return this.#answerError(event, xpError('NOT_FOUND', `source ${source} is not running`));
@@ -315,15 +367,76 @@ export class XpEndpoint {
         { id: event.id, kind: event.kind, sender: event.pubkey, source },
         'calling upstream tool',
       );
-      result = await upstream.callTool(upstreamName, args, { timeoutMs });
+      result = session.session
+        ? // The caller's own session with the server: what the server sends back reaches its client.
+          await session.session.request(
+            source,
+            'tools/call',
+            { name: upstreamName, arguments: args },
+            { event, timeoutMs, progress: session.progress, shared: upstream },
+          )
+        : await upstream.callTool(upstreamName, args, { timeoutMs });
     } catch (error) {
-      const bridge = error instanceof BridgeError ? error : undefined;
-      const code: XpErrorCode = bridge?.code === 'UPSTREAM_TIMEOUT' ? 'TIMEOUT' : 'UPSTREAM_ERROR';
-      return this.#answerError(event, xpError(code, (error as Error).message));
+      return this.#answerError(event, _callError(error));
     } finally {
       this.#release();
     }
     return this.#answerResult(event, `${event.kind}.result`, result);
+  }
+
+  /**
+   * The caller's MCP session named by the request's `mcp` tag (docs/protocol.md §10.5), made on
+   * first use; none without the tag. A tag that cannot be read, or a session refused because the
+   * caller or the endpoint has too many, answers the request before anything runs.
+   */
+  #session(event: XpEvent): _SessionOf | { outcome: Promise<InboundOutcome> } {
+    const session = this.#sessionTag(event);
+    if ('outcome' in session) return session;
+    const made = session.open?.();
+    if (made === undefined || made instanceof _XpCallerSession)
+      return { session: made, progress: session.progress };
+    return { outcome: this.#answerError(event, made) };
+  }
+
+  /**
+   * The request's `mcp` tag, read: how to open the caller's session (after the request passed
+   * its checks: a refused request opens nothing), and whether its client wants progress.
+   */
+  #sessionTag(
+    event: XpEvent,
+  ):
+    | { open: (() => _XpCallerSession | XpErrorPayload) | undefined; progress: boolean }
+    | { outcome: Promise<InboundOutcome> } {
+    const verdict = _openSessionTag(event, this.#o.identity, this.#o.cipher);
+    if (!verdict.ok)
+      return { outcome: this.#answerError(event, xpError('SCHEMA_VIOLATION', verdict.reason)) };
+    const context = verdict.context;
+    if (!context) return { open: undefined, progress: false };
+    const caller = { ed25519: event.pubkey, x25519: getTag(event, 'x25519') as X25519KeyString };
+    return { open: () => this.#sessions.session(caller, context), progress: context.progress === true };
+  }
+
+  /** `xp.mcp.notification` and `xp.mcp.session.end` from a caller: never answered. */
+  async #sessionMessage(event: XpEvent): Promise<InboundOutcome> {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(
+        openEvent(event, this.#o.identity, { signatures: this.#o.signatures, cipher: this.#o.cipher })
+          .plaintext,
+      );
+    } catch (error) {
+      return this.#drop(`cannot open ${event.kind}: ${(error as Error).message}`);
+    }
+    if (event.kind === MCP_SESSION_END_KIND) {
+      const parsed = parseMcpSessionEnd(payload);
+      if (!parsed.ok) return this.#drop(`${event.kind}: ${parsed.reason}`);
+      const ended = await this.#sessions.end(event.pubkey, parsed.value.session);
+      return { action: 'ignored', reason: ended ? 'the MCP session ended' : 'no such MCP session' };
+    }
+    const parsed = parseMcpSessionMessage(payload);
+    if (!parsed.ok) return this.#drop(`${event.kind}: ${parsed.reason}`);
+    const known = this.#sessions.receive(event.pubkey, parsed.value);
+    return { action: 'ignored', reason: known ? `${parsed.value.method} delivered` : 'no such MCP session' };
   }
 
   /**
@@ -351,12 +464,24 @@ export class XpEndpoint {
     if (!parsed.ok) {
       return this.#answerError(event, xpError('SCHEMA_VIOLATION', `${MCP_REQUEST_KIND}: ${parsed.reason}`));
     }
+    const session = this.#sessionTag(event);
+    if ('outcome' in session) return session.outcome;
+    if (!session.open && MCP_SESSION_METHODS.has(parsed.payload.method)) {
+      return this.#answerError(
+        event,
+        xpError(
+          'SCHEMA_VIOLATION',
+          `${parsed.payload.method} acts on the caller's MCP session: the request needs the mcp tag (docs/protocol.md §10.5)`,
+        ),
+      );
+    }
     await this.#acquire();
     let outcome: Awaited<ReturnType<_XpMcpRouter['handle']>>;
     try {
       outcome = await this.#mcp.handle(parsed.payload, {
         sender: event.pubkey,
         timeoutMs: this.#timeoutMs(event),
+        ...(session.open && { session: session.open, event, progress: session.progress }),
         limit: (source) => {
           const limited = this.#bucket(source).take(event.pubkey, this.#now());
           return limited.ok
@@ -568,4 +693,14 @@ export class XpEndpoint {
     this.#inflight.add(promise);
     void promise.finally(() => this.#inflight.delete(promise));
   }
+}
+
+/**
+ * The `xp.error` for a failed tool call: a timeout is `TIMEOUT`; the server's JSON-RPC error
+ * (on a caller's own session) is kept whole in `details.mcp_error`; the rest `UPSTREAM_ERROR`.
+ */
+function _callError(error: unknown): XpErrorPayload {
+  if (error instanceof BridgeError)
+    return xpError(error.code === 'UPSTREAM_TIMEOUT' ? 'TIMEOUT' : 'UPSTREAM_ERROR', error.message);
+  return _upstreamError(error);
 }

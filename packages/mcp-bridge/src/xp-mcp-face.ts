@@ -22,6 +22,7 @@ import { MCP_REQUEST_KIND, type McpRequestMethod, type XpErrorPayload } from '@x
 import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from './gateway/gateway-routes.js';
 import type { XpCaller } from './xp-caller.js';
+import type { _XpBackChannel } from './xp-mcp-back-channel.js';
 
 /** An `xprotocol_sources` entry as this module needs it. */
 export interface _XpMcpFaceSource {
@@ -42,9 +43,13 @@ export interface _XpMcpFaceOptions {
   routes: _GatewayRoutes;
   /** Timeout of one round trip, in ms. */
   timeoutMs: number;
+  /** The MCP sessions across XProtocol: what lets the servers talk back to the face's clients. */
+  backChannel: _XpBackChannel;
 }
 
 type _Params = Record<string, unknown> | undefined;
+/** A client request of the face: its session's server and the SDK's handler context. */
+type _FaceRequest = { server: Server; ctx: ServerContext };
 type _ListMethod = 'resources/list' | 'resources/templates/list' | 'prompts/list';
 
 const _KEYS = {
@@ -57,7 +62,12 @@ const _KEYS = {
 const _MAX_PAGES = 1000;
 
 /** The face capabilities this module serves. */
-export const _XP_MCP_FACE_CAPABILITIES = { resources: {}, prompts: {}, completions: {} } as const;
+export const _XP_MCP_FACE_CAPABILITIES = {
+  resources: { subscribe: true },
+  prompts: {},
+  completions: {},
+  logging: {},
+} as const;
 
 /** Resources, prompts and completions of XProtocol sources on the face. */
 export class _XpMcpFace {
@@ -69,20 +79,26 @@ export class _XpMcpFace {
 
   /** Registers the face handlers on `server` (one per MCP session). */
   install(server: Server): void {
-    const on = (method: string, handler: (params: _Params, ctx: ServerContext) => Promise<unknown>) =>
+    const on = (method: string, handler: (params: _Params, ctx: _FaceRequest) => Promise<unknown>) =>
       server.setRequestHandler(
         method as never,
         (async (request: { params?: _Params }, ctx: ServerContext) => {
           await this.#o.ready();
-          return handler(request.params, ctx);
+          return handler(request.params, { server, ctx });
         }) as never,
       );
     for (const method of ['resources/list', 'resources/templates/list', 'prompts/list'] as const)
       on(method, (params, ctx) => this.#list(method, params, ctx));
-    on('resources/read', async (params, ctx) => {
-      const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
-      return this.#request(source, 'resources/read', params, ctx);
-    });
+    for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe'] as const) {
+      on(method, async (params, ctx) => {
+        const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
+        return this.#request(source, method, params, ctx);
+      });
+    }
+    on('logging/setLevel', (params, ctx) => this.#setLevel(params, ctx));
+    server.setNotificationHandler('notifications/roots/list_changed', async () =>
+      this.#o.backChannel.rootsChanged(server),
+    );
     on('prompts/get', async (params, ctx) => {
       const target = await this.#prompt(String(params?.name ?? ''), ctx);
       return this.#request(target.source, 'prompts/get', { ...params, name: target.name }, ctx);
@@ -100,20 +116,30 @@ export class _XpMcpFace {
     source: _XpMcpFaceSource,
     method: McpRequestMethod,
     params: _Params,
-    ctx: ServerContext | undefined,
+    ctx: _FaceRequest | undefined,
   ): Promise<Record<string, unknown>> {
     if (!source.keys) {
       throw new ProtocolError(-32603, `XProtocol endpoint unavailable: ${source.name}`, {
         xp_code: 'ENDPOINT_UNAVAILABLE',
       });
     }
-    const outcome = await this.#o.caller.call({
-      to: source.keys,
-      kind: MCP_REQUEST_KIND,
-      payload: params === undefined ? { method } : { method, params: _withoutProgress(params) },
-      timeoutMs: this.#o.timeoutMs,
-      ...(ctx && { signal: ctx.mcpReq.signal }),
-    });
+    // A client's request runs in its MCP session at the endpoint; the face's own (learning where
+    // an entry lives) in none.
+    const session = ctx && this.#o.backChannel.begin(ctx.server, ctx.ctx, source.keys);
+    let outcome: Awaited<ReturnType<XpCaller['call']>>;
+    try {
+      outcome = await this.#o.caller.call({
+        to: source.keys,
+        kind: MCP_REQUEST_KIND,
+        // The progress token stays with the face; the endpoint learns only that progress is wanted.
+        payload: params === undefined ? { method } : { method, params: _withoutProgress(params) },
+        timeoutMs: this.#o.timeoutMs,
+        ...(ctx && { signal: ctx.ctx.mcpReq.signal }),
+        ...(session && { mcp: session.context, sent: session.sent }),
+      });
+    } finally {
+      session?.done();
+    }
     if (!outcome.ok) throw _mcpError(outcome.error);
     const result = outcome.payload;
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
@@ -128,8 +154,22 @@ export class _XpMcpFace {
     return result as Record<string, unknown>;
   }
 
+  /**
+   * `logging/setLevel`: set at every reachable endpoint, in the client's session there. Succeeds
+   * when one endpoint took it; when none did, the first refusal is the answer.
+   */
+  async #setLevel(params: _Params, ctx: _FaceRequest): Promise<Record<string, unknown>> {
+    const sources = this.#live();
+    if (sources.length === 0) throw _noEndpoint();
+    const outcomes = await Promise.allSettled(
+      sources.map((source) => this.#request(source, 'logging/setLevel', params, ctx)),
+    );
+    if (outcomes.some((o) => o.status === 'fulfilled')) return {};
+    throw (outcomes[0] as PromiseRejectedResult).reason;
+  }
+
   /** One face page: one endpoint page of one source, renamed and noted for routing. */
-  async #list(method: _ListMethod, params: _Params, ctx: ServerContext): Promise<Record<string, unknown>> {
+  async #list(method: _ListMethod, params: _Params, ctx: _FaceRequest): Promise<Record<string, unknown>> {
     const key = _KEYS[method];
     const sources = this.#live();
     if (sources.length === 0) return { [key]: [] };
@@ -198,7 +238,7 @@ export class _XpMcpFace {
   }
 
   /** The source serving the resource `uri`: the one that listed it, else the first. */
-  async #resourceOwner(uri: string, _ctx: ServerContext): Promise<_XpMcpFaceSource> {
+  async #resourceOwner(uri: string, _ctx: _FaceRequest): Promise<_XpMcpFaceSource> {
     const sources = this.#live();
     if (sources.length === 0) throw _noEndpoint();
     if (sources.length === 1) return sources[0]!;
@@ -212,7 +252,7 @@ export class _XpMcpFace {
   }
 
   /** The source and the endpoint's own name behind the face prompt `name`. */
-  async #prompt(name: string, _ctx: ServerContext): Promise<{ source: _XpMcpFaceSource; name: string }> {
+  async #prompt(name: string, _ctx: _FaceRequest): Promise<{ source: _XpMcpFaceSource; name: string }> {
     let known = this.#o.routes.prompts.resolve(name);
     if (!known) {
       await this.#learn('prompts/list');
@@ -224,7 +264,7 @@ export class _XpMcpFace {
   }
 
   /** `completion/complete`, routed by the prompt or resource template it completes. */
-  async #complete(params: _Params, ctx: ServerContext): Promise<Record<string, unknown>> {
+  async #complete(params: _Params, ctx: _FaceRequest): Promise<Record<string, unknown>> {
     const sources = this.#live();
     if (sources.length === 0) throw _noEndpoint();
     const ref = (params?.ref ?? {}) as Record<string, unknown>;
@@ -250,7 +290,7 @@ export class _XpMcpFace {
   }
 }
 
-/** `params` without a progress token: progress does not cross XProtocol yet. */
+/** `params` without the client's progress token (the face keeps it, docs/protocol.md §10.5). */
 function _withoutProgress(params: Record<string, unknown>): Record<string, unknown> {
   const meta = params._meta as Record<string, unknown> | undefined;
   if (!meta || !('progressToken' in meta)) return params;

@@ -13,6 +13,7 @@
  * @module
  */
 import { ProtocolError } from '@modelcontextprotocol/client';
+import type { XpEvent } from '@xprotocol/crypto';
 import {
   type McpRequestMethod,
   type McpRequestPayload,
@@ -26,6 +27,7 @@ import { BridgeError } from './errors.js';
 import { _aggregatePage, _decodeCursor } from './gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from './gateway/gateway-routes.js';
 import type { UpstreamSession } from './upstream/upstream-session.js';
+import type { _XpCallerSession } from './xp-mcp-caller-session.js';
 
 /** A wrapped server as the router sees it: its `mcp_sources` name and XProtocol namespace. */
 export interface _XpMcpSource {
@@ -43,6 +45,16 @@ export interface _XpMcpContext {
   limit: (source: string) => XpErrorPayload | undefined;
   /** Called once, right before the first upstream request made for the caller. */
   started: () => void;
+  /**
+   * Opens (or finds) the caller's own MCP session (docs/protocol.md §10.5), when the request
+   * carried one: called only once the request passed its checks; the request then runs there, and
+   * subscriptions and the log level live there. An `xp.error` payload refuses (too many sessions).
+   */
+  session?: () => _XpCallerSession | XpErrorPayload;
+  /** The request's event (with `session`). */
+  event?: XpEvent;
+  /** The caller's client asked for progress (with `session`). */
+  progress?: boolean;
 }
 
 /** The router's verdict: the MCP result to send back, or an `xp.error` payload. */
@@ -58,6 +70,9 @@ const _SERVER = {
   'prompts/list': { capability: 'prompts', key: 'prompts' },
   'prompts/get': { capability: 'prompts', key: undefined },
   'completion/complete': { capability: 'completions', key: undefined },
+  'resources/subscribe': { capability: 'resources', key: undefined },
+  'resources/unsubscribe': { capability: 'resources', key: undefined },
+  'logging/setLevel': { capability: 'logging', key: undefined },
 } as const;
 
 type _ListMethod = 'resources/list' | 'resources/templates/list' | 'prompts/list';
@@ -100,10 +115,14 @@ export class _XpMcpRouter {
         case 'resources/templates/list':
         case 'prompts/list':
           return { ok: true, result: await this.#list(request.method, params, ctx) };
-        case 'resources/read': {
+        case 'resources/read':
+        case 'resources/subscribe':
+        case 'resources/unsubscribe': {
           const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
           return { ok: true, result: await this.#forward(source, request.method, params, ctx) };
         }
+        case 'logging/setLevel':
+          return { ok: true, result: await this.#setLevel(params, ctx) };
         case 'prompts/get': {
           const target = await this.#prompt(String(params?.name ?? ''), ctx);
           return {
@@ -164,8 +183,40 @@ export class _XpMcpRouter {
     this.#authorize(entry, method, ctx.sender);
     const limited = ctx.limit(source);
     if (limited) throw new _Refusal(limited);
+    const session = this.#openSession(ctx);
     ctx.started();
+    if (session && ctx.event) {
+      return session.request(source, method, params, {
+        event: ctx.event,
+        timeoutMs: ctx.timeoutMs,
+        progress: ctx.progress === true,
+        shared: upstream,
+      });
+    }
     return upstream.request(method, params, { timeoutMs: ctx.timeoutMs });
+  }
+
+  /**
+   * `logging/setLevel`: the level of the caller's session, set on every server offering logging
+   * that the caller may hear from, and given to the links the session opens later.
+   */
+  async #setLevel(
+    params: Record<string, unknown> | undefined,
+    ctx: _XpMcpContext,
+  ): Promise<Record<string, unknown>> {
+    const sources = this.#granted('logging/setLevel', ctx.sender);
+    if (sources.length === 0) throw new _Refusal(_noServer('logging'));
+    const session = this.#openSession(ctx);
+    if (session) session.links.level = String(params?.level);
+    for (const source of sources) await this.#forward(source.name, 'logging/setLevel', params, ctx);
+    return {};
+  }
+
+  /** The caller's session, opened now (its grant was checked); refuses when the endpoint is full. */
+  #openSession(ctx: _XpMcpContext): _XpCallerSession | undefined {
+    const session = ctx.session?.();
+    if (session === undefined || !('code' in session)) return session;
+    throw new _Refusal(session);
   }
 
   /** One page of an aggregated list: one upstream page of a source the caller may use. */
@@ -303,10 +354,15 @@ function _noServer(capability: string): XpErrorPayload {
  * A failed upstream request as an `xp.error`: the server's JSON-RPC error is kept whole in
  * `details.mcp_error` (code, message, data); a timeout is `TIMEOUT`; the rest `UPSTREAM_ERROR`.
  */
-function _upstreamError(error: unknown): XpErrorPayload {
+export function _upstreamError(error: unknown): XpErrorPayload {
   const cause = error instanceof BridgeError ? error.cause : error;
   if (ProtocolError.isInstance(cause)) {
     const protocol = cause as ProtocolError;
+    // A link's own failure (the server not reached, or no answer in time), not the server's error.
+    const xpCode = (protocol.data as { xp_code?: unknown } | undefined)?.xp_code;
+    if (protocol.code === -32603 && xpCode === 'TIMEOUT') return xpError('TIMEOUT', protocol.message);
+    if (protocol.code === -32603 && xpCode === 'UPSTREAM_UNAVAILABLE')
+      return xpError('UPSTREAM_ERROR', protocol.message);
     return xpError('UPSTREAM_ERROR', protocol.message, {
       details: _mcpDetails(protocol.code, protocol.message, protocol.data),
     });

@@ -27,6 +27,18 @@ export const REVOKE_KIND = 'xp.key.revoke';
 export const MCP_REQUEST_KIND = 'xp.mcp.request';
 /** The answer to an {@link MCP_REQUEST_KIND}: the MCP result as the upstream returned it. */
 export const MCP_REQUEST_RESULT_KIND = 'xp.mcp.request.result';
+/**
+ * A notification of an MCP session across XProtocol (docs/protocol.md §10.5): the server's
+ * progress, log messages, resource updates and list changes to the caller, the caller's
+ * cancellations to the endpoint. Never answered.
+ */
+export const MCP_NOTIFICATION_KIND = 'xp.mcp.notification';
+/** A request of the MCP server to the caller's client (sampling, elicitation, roots); §10.5. */
+export const MCP_SERVER_REQUEST_KIND = 'xp.mcp.server_request';
+/** The caller's answer to an {@link MCP_SERVER_REQUEST_KIND}: the client's MCP result. */
+export const MCP_SERVER_REQUEST_RESULT_KIND = 'xp.mcp.server_request.result';
+/** The caller's MCP session ended: the endpoint closes what it kept for it. Never answered. */
+export const MCP_SESSION_END_KIND = 'xp.mcp.session.end';
 /** The prefix of the kinds reserved for MCP traffic without a tool shape. */
 export const MCP_KIND_PREFIX = 'xp.mcp.';
 
@@ -43,6 +55,10 @@ export const RESERVED_KINDS: readonly string[] = Object.freeze([
   REVOKE_KIND,
   MCP_REQUEST_KIND,
   MCP_REQUEST_RESULT_KIND,
+  MCP_NOTIFICATION_KIND,
+  MCP_SERVER_REQUEST_KIND,
+  MCP_SERVER_REQUEST_RESULT_KIND,
+  MCP_SESSION_END_KIND,
 ]);
 
 /** True when `kind` lies in the reserved `xp` namespace (its first segment is `xp`). */
@@ -56,4 +72,18 @@ export function isReservedKind(kind: string): boolean {
  */
 export function isAnswerKind(kind: string): boolean {
   return kind === ERROR_KIND || kind.endsWith('.result') || kind === ANNOUNCE_KIND;
+}
+
+/**
+ * True for a kind an endpoint never answers, not even with `xp.error`: the answer kinds of
+ * {@link isAnswerKind}, and the one-way messages of an MCP session across XProtocol
+ * (notifications, server requests to the caller, session end).
+ */
+export function isUnansweredKind(kind: string): boolean {
+  return (
+    isAnswerKind(kind) ||
+    kind === MCP_NOTIFICATION_KIND ||
+    kind === MCP_SERVER_REQUEST_KIND ||
+    kind === MCP_SESSION_END_KIND
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * The `xp.mcp.request` payload (docs/protocol.md §10.4, "MCP requests"): the request/response
- * part of MCP that has no tool shape — resources, resource templates, prompts and completions —
+ * part of MCP that has no tool shape — resources, resource templates, prompts, completions,
+ * subscriptions and the log level —
  * carried across XProtocol. The payload is the MCP request's own `{method, params}`; the answer
  * (`xp.mcp.request.result`) is the MCP result as the upstream returned it. Both are
  * revision-neutral: the adapter reads only the fields it routes by.
@@ -18,7 +19,20 @@ export const MCP_REQUEST_METHODS = Object.freeze({
   'prompts/list': 'mcp.prompts.get',
   'prompts/get': 'mcp.prompts.get',
   'completion/complete': 'mcp.completion',
+  'resources/subscribe': 'mcp.resources.subscribe',
+  'resources/unsubscribe': 'mcp.resources.subscribe',
+  'logging/setLevel': 'mcp.logging',
 } as const);
+
+/**
+ * The methods that act on the caller's MCP session at the endpoint (a subscription, a log
+ * level): an `xp.mcp.request` carrying one needs the `mcp` session tag (docs/protocol.md §10.5).
+ */
+export const MCP_SESSION_METHODS: ReadonlySet<string> = new Set([
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'logging/setLevel',
+]);
 
 /** An MCP method an `xp.mcp.request` may carry. */
 export type McpRequestMethod = keyof typeof MCP_REQUEST_METHODS;

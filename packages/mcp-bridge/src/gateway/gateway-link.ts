@@ -43,13 +43,46 @@ const _NOT_FORWARDED = new Set([
   'notifications/tools/list_changed',
 ]);
 
+/**
+ * The client side of a link: who the server talks back to. On the gateway it is the face
+ * session's SDK server; across XProtocol it is the caller's session at the endpoint, which turns
+ * each message into an event sealed to the caller (docs/protocol.md §10.5).
+ */
+export interface _LinkClient {
+  /** The capabilities the client declared (its `sampling`, `elicitation` and `roots` are passed on). */
+  capabilities(): ClientCapabilities | undefined;
+  /** The client's own `clientInfo`, when known. */
+  clientInfo(): { name: string; version: string } | undefined;
+  /** Sends the client a request of the server's; `relatedRequestId` names the client request it belongs to. */
+  request(
+    request: { method: string; params?: unknown },
+    options: { signal: AbortSignal; timeout: number; relatedRequestId?: string | number },
+  ): Promise<unknown>;
+  /** Sends the client a notification that belongs to no request of the client's. */
+  notification(notification: { method: string; params?: unknown }): Promise<void>;
+}
+
+/** A client request forwarded on a link: what the link needs to talk back to it. */
+export interface _LinkRequest {
+  /** The client's id of the request (for `relatedRequestId`). */
+  id: string | number;
+  /** Sends the client a notification that belongs to this request. */
+  notify(notification: { method: string; params?: unknown }): Promise<void>;
+  /** Aborted when the client cancels the request (the server then gets `notifications/cancelled`). */
+  signal: AbortSignal;
+  /** The client's progress token, when it asked for progress. */
+  progressToken?: string | number;
+  /** This request's timeout, in ms, when it differs from the link's. */
+  timeoutMs?: number;
+}
+
 /** Options of {@link _GatewayLink.open}. */
 export interface _GatewayLinkOptions {
   source: string;
   transport: UpstreamTransport;
-  /** The face session's server: the client's side of the link. */
-  face: Server;
-  /** Sent in `initialize` when the face does not know the client's own `clientInfo`. */
+  /** The client's side of the link. */
+  face: _LinkClient;
+  /** Sent in `initialize` when the client's own `clientInfo` is not known. */
   clientInfo: { name: string; version: string };
   /** Timeout of each forwarded request, in ms (restarted by progress). */
   timeoutMs: number;
@@ -59,11 +92,32 @@ export interface _GatewayLinkOptions {
 /** A face request being forwarded: what the link needs to talk back to that client's request. */
 interface _FaceCall {
   id: string | number;
-  notify: ServerContext['mcpReq']['notify'];
+  notify: _LinkRequest['notify'];
   /** Stops the call's timeout (the client is answering the server). */
   pause: () => void;
   /** Starts the call's timeout again, from now. */
   arm: () => void;
+}
+
+/** The gateway's client side: a face session's SDK server. */
+export function _serverClient(server: Server): _LinkClient {
+  return {
+    capabilities: () => server.getClientCapabilities(),
+    clientInfo: () => server.getClientVersion() as { name: string; version: string } | undefined,
+    request: (request, options) => server.request(request as never, options),
+    notification: (notification) => server.notification(notification as never),
+  };
+}
+
+/** A face request (the SDK's handler context) as a {@link _LinkRequest}. */
+export function _contextRequest(ctx: ServerContext): _LinkRequest {
+  const token = ctx.mcpReq._meta?.progressToken;
+  return {
+    id: ctx.mcpReq.id,
+    notify: (notification) => ctx.mcpReq.notify(notification as never),
+    signal: ctx.mcpReq.signal,
+    ...(token !== undefined && { progressToken: token as string | number }),
+  };
 }
 
 /** One client's session with one upstream server. */
@@ -93,16 +147,14 @@ export class _GatewayLink {
    * only for what the client can answer.
    */
   static async open(options: _GatewayLinkOptions): Promise<_GatewayLink> {
-    const declared = options.face.getClientCapabilities() ?? {};
+    const declared = options.face.capabilities() ?? {};
     const capabilities: ClientCapabilities = {};
     for (const [, capability] of _CLIENT_METHODS) {
       if (declared[capability] !== undefined)
         Object.assign(capabilities, { [capability]: declared[capability] });
     }
     // The server sees who is calling: the client's own clientInfo (the adapter's when unknown).
-    const clientInfo =
-      (options.face.getClientVersion() as { name: string; version: string } | undefined) ??
-      options.clientInfo;
+    const clientInfo = options.face.clientInfo() ?? options.clientInfo;
     const client = new Client(clientInfo, { capabilities });
     const { transport, pending } = _gatewayTransport(options.source, options.transport, options.logger);
     const link = new _GatewayLink(options, client, pending);
@@ -159,16 +211,17 @@ export class _GatewayLink {
   async request(
     method: string,
     params: Record<string, unknown> | undefined,
-    ctx: ServerContext,
+    forwarded: _LinkRequest,
   ): Promise<Record<string, unknown>> {
-    const clientToken = ctx.mcpReq._meta?.progressToken;
+    const clientToken = forwarded.progressToken;
+    const timeoutMs = forwarded.timeoutMs ?? this.#o.timeoutMs;
     // The link keeps the timeout (not the SDK): progress restarts it, and it waits while the
     // client is answering the server (sampling, elicitation: a person may be thinking).
     const timeout = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const call: _FaceCall = {
-      id: ctx.mcpReq.id,
-      notify: ctx.mcpReq.notify,
+      id: forwarded.id,
+      notify: forwarded.notify,
       pause: () => clearTimeout(timer),
       arm: () => {
         clearTimeout(timer);
@@ -178,10 +231,10 @@ export class _GatewayLink {
             timeout.abort(
               new SdkError(
                 SdkErrorCode.RequestTimeout,
-                `Request timed out after ${this.#o.timeoutMs} ms without an answer or progress`,
+                `Request timed out after ${timeoutMs} ms without an answer or progress`,
               ),
             ),
-          this.#o.timeoutMs,
+          timeoutMs,
         );
       },
     };
@@ -192,11 +245,8 @@ export class _GatewayLink {
     if (token !== undefined) {
       this.#progress.set(token, (progress) => {
         call.arm();
-        ctx.mcpReq
-          .notify({
-            method: 'notifications/progress',
-            params: { ...progress, progressToken: clientToken },
-          } as never)
+        forwarded
+          .notify({ method: 'notifications/progress', params: { ...progress, progressToken: clientToken } })
           .catch(() => {});
       });
     }
@@ -204,7 +254,7 @@ export class _GatewayLink {
     call.arm();
     try {
       return (await this.#client.request({ method, params: _withProgressToken(params, token) } as never, {
-        signal: AbortSignal.any([ctx.mcpReq.signal, timeout.signal]),
+        signal: AbortSignal.any([forwarded.signal, timeout.signal]),
         timeout: _NO_SDK_TIMEOUT,
       })) as Record<string, unknown>;
     } catch (error) {
@@ -270,11 +320,14 @@ export class _GatewayLink {
     this.#answering++;
     for (const call of this.#calls) call.pause();
     try {
-      return await this.#o.face.request({ method: request.method, params: request.params } as never, {
-        signal,
-        timeout: _CLIENT_ANSWER_MS,
-        ...(related && { relatedRequestId: related.id }),
-      });
+      return await this.#o.face.request(
+        { method: request.method, params: request.params },
+        {
+          signal,
+          timeout: _CLIENT_ANSWER_MS,
+          ...(related && { relatedRequestId: related.id }),
+        },
+      );
     } finally {
       this.#answering--;
       for (const call of this.#calls) call.arm();
@@ -285,7 +338,7 @@ export class _GatewayLink {
   async #notifyClient(notification: { method: string; params?: unknown }): Promise<void> {
     if (_NOT_FORWARDED.has(notification.method)) return;
     const related = [...this.#calls].at(-1);
-    const message = { method: notification.method, params: notification.params } as never;
+    const message = { method: notification.method, params: notification.params };
     try {
       if (related) await related.notify(message);
       else await this.#o.face.notification(message);

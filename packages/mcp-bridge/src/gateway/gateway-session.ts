@@ -17,7 +17,8 @@ import {
 import type { BridgeLogger } from '../logger.js';
 import type { UpstreamTransport } from '../upstream/upstream-session.js';
 import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
-import { _GatewayLink } from './gateway-link.js';
+import { _contextRequest, type _GatewayLink, _serverClient } from './gateway-link.js';
+import { _LinkSet } from './gateway-links.js';
 import type { _GatewayRoutes } from './gateway-routes.js';
 
 /** An upstream MCP server the face forwards to (gateway mode, `expose: [mcp_sources]`). */
@@ -58,13 +59,18 @@ const _MAX_PAGES = 1000;
 /** One MCP client's gateway: its upstream links and the face handlers that use them. */
 export class _GatewaySession {
   readonly #o: _GatewaySessionOptions;
-  readonly #links = new Map<string, Promise<_GatewayLink>>();
-  /** The level the client last set (`logging/setLevel`), applied to links opened later. */
-  #level: string | undefined;
+  readonly #links: _LinkSet;
   #closed = false;
 
   constructor(options: _GatewaySessionOptions) {
     this.#o = options;
+    this.#links = new _LinkSet({
+      client: _serverClient(options.server),
+      transportOf: (source) => options.upstreams.find((u) => u.name === source)?.transport,
+      clientInfo: options.clientInfo,
+      timeoutMs: options.timeoutMs,
+      logger: options.logger,
+    });
   }
 
   /** Registers the face handlers for what `capabilities` (the face's own) offers. */
@@ -81,7 +87,7 @@ export class _GatewaySession {
       for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe']) {
         on(method, async (params, ctx) => {
           const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
-          return (await this.#link(source)).request(method, params, ctx);
+          return (await this.#link(source)).request(method, params, _contextRequest(ctx));
         });
       }
     }
@@ -92,7 +98,7 @@ export class _GatewaySession {
         return (await this.#link(target.source)).request(
           'prompts/get',
           { ...params, name: target.name },
-          ctx,
+          _contextRequest(ctx),
         );
       });
     }
@@ -101,27 +107,23 @@ export class _GatewaySession {
     }
     if (capabilities.logging) {
       on('logging/setLevel', async (params, ctx) => {
-        this.#level = String(params?.level);
+        this.#links.level = String(params?.level);
         await Promise.all(
           this.#offering('logging').map(async (source) =>
-            (await this.#link(source)).request('logging/setLevel', params, ctx),
+            (await this.#link(source)).request('logging/setLevel', params, _contextRequest(ctx)),
           ),
         );
         return {};
       });
     }
-    server.setNotificationHandler('notifications/roots/list_changed', async () => {
-      for (const link of this.#links.values())
-        void link.then(
-          (l) => l.notify('notifications/roots/list_changed'),
-          () => {},
-        );
-    });
+    server.setNotificationHandler('notifications/roots/list_changed', async () =>
+      this.#links.notifyAll('notifications/roots/list_changed'),
+    );
   }
 
   /** Calls a tool of `source` with the face request's `params` (`name` already the upstream's). */
   async callTool(source: string, params: Record<string, unknown>, ctx: ServerContext): Promise<unknown> {
-    return (await this.#link(source)).request('tools/call', params, ctx);
+    return (await this.#link(source)).request('tools/call', params, _contextRequest(ctx));
   }
 
   /**
@@ -133,9 +135,7 @@ export class _GatewaySession {
     this.#closed = true;
     // The SDK aborts the session's running requests right after it reports the close.
     await new Promise((resolve) => setImmediate(resolve));
-    const links = [...this.#links.values()];
-    this.#links.clear();
-    await Promise.allSettled(links.map(async (link) => (await link).close()));
+    await this.#links.close();
   }
 
   /** The upstreams offering `capability`, in configuration order. */
@@ -143,46 +143,9 @@ export class _GatewaySession {
     return this.#o.upstreams.filter((u) => u.capabilities()?.[capability] !== undefined).map((u) => u.name);
   }
 
-  /** This client's link to `source`, opened on first use (and again after it ended). */
-  async #link(source: string): Promise<_GatewayLink> {
-    if (this.#closed) throw new ProtocolError(-32603, 'the MCP session is closing');
-    const known = this.#links.get(source);
-    if (known) {
-      const link = await known.catch(() => undefined);
-      if (link && !link.closed) return link;
-      if (this.#links.get(source) === known) this.#links.delete(source);
-      else return this.#link(source);
-    }
-    const upstream = this.#o.upstreams.find((u) => u.name === source);
-    if (!upstream) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
-    const opening = _GatewayLink
-      .open({
-        source,
-        transport: upstream.transport,
-        face: this.#o.server,
-        clientInfo: this.#o.clientInfo,
-        timeoutMs: this.#o.timeoutMs,
-        logger: this.#o.logger,
-      })
-      .then(async (link) => {
-        if (this.#level !== undefined && link.capabilities?.logging !== undefined) {
-          await link.requestAlone('logging/setLevel', { level: this.#level }).catch(() => {});
-        }
-        return link;
-      });
-    this.#links.set(source, opening);
-    try {
-      const link = await opening;
-      if (this.#closed) {
-        await link.close();
-        throw new ProtocolError(-32603, 'the MCP session is closing');
-      }
-      return link;
-    } catch (error) {
-      if (this.#links.get(source) === opening) this.#links.delete(source);
-      if (ProtocolError.isInstance(error)) throw error;
-      throw new ProtocolError(-32603, (error as Error).message, { xp_code: 'UPSTREAM_UNAVAILABLE' });
-    }
+  /** This client's link to `source`. */
+  #link(source: string): Promise<_GatewayLink> {
+    return this.#links.get(source);
   }
 
   /** One face page of an aggregated list: one upstream page, renamed and noted for routing. */
@@ -196,7 +159,7 @@ export class _GatewaySession {
     const page = await (await this.#link(source)).request(
       method,
       { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
-      ctx,
+      _contextRequest(ctx),
     );
     return _aggregatePage(page, key, position.index, sources.length, (item) =>
       this.#o.routes.noteListed(method, source, item),
@@ -210,7 +173,11 @@ export class _GatewaySession {
       const link = await this.#link(source);
       let cursor: string | undefined;
       for (let page = 0; page < _MAX_PAGES; page++) {
-        const result = await link.request(method, cursor === undefined ? {} : { cursor }, ctx);
+        const result = await link.request(
+          method,
+          cursor === undefined ? {} : { cursor },
+          _contextRequest(ctx),
+        );
         for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
           this.#o.routes.noteListed(method, source, item);
         cursor =
@@ -274,6 +241,6 @@ export class _GatewaySession {
       }
     }
     const target = source !== undefined && sources.includes(source) ? source : sources[0]!;
-    return (await this.#link(target)).request('completion/complete', forwarded, ctx);
+    return (await this.#link(target)).request('completion/complete', forwarded, _contextRequest(ctx));
   }
 }

@@ -79,6 +79,15 @@ const _OUTPUT_VALIDATOR = new _LinearSchemaValidator();
 const _SENDABLE = { maxDepth: 1000, maxBytes: Number.POSITIVE_INFINITY };
 
 /** A client session to one upstream MCP server. */
+/** Options of one request on an {@link UpstreamSession}. */
+export interface UpstreamRequestOptions {
+  timeoutMs: number;
+  /** Cancels the request (the server gets `notifications/cancelled`). */
+  signal?: AbortSignal;
+  /** Asks the server for progress and receives each report (which also restarts the timeout). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
 export class UpstreamSession {
   readonly name: string;
   readonly #options: UpstreamSessionOptions;
@@ -113,6 +122,11 @@ export class UpstreamSession {
       spec.type === 'stdio' && options.supervise
         ? new UpstreamSupervisor(options.name, options.supervise, this.#logger)
         : undefined;
+  }
+
+  /** How the server is reached (a session of a client of its own opens the same way). */
+  get transport(): UpstreamTransport {
+    return this.#options.transport;
   }
 
   /** The pid of the stdio child while a session is up (for status output and tests). */
@@ -199,7 +213,7 @@ export class UpstreamSession {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: UpstreamRequestOptions,
   ): Promise<UpstreamCallResult> {
     return this.#track(this.#callTool(name, args, options));
   }
@@ -215,7 +229,7 @@ export class UpstreamSession {
   async #callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: UpstreamRequestOptions,
   ): Promise<UpstreamCallResult> {
     // The session is shared: arguments that cannot be sent (too deep to serialize) fail this
     // call alone, before the transport sees them (docs/security.md, "Argument limits").
@@ -228,10 +242,7 @@ export class UpstreamSession {
     }
     const client = await this.#session();
     try {
-      const result = await client.callTool(
-        { name, arguments: args },
-        { timeout: options.timeoutMs, ...(options.signal && { signal: options.signal }) },
-      );
+      const result = await client.callTool({ name, arguments: args }, _sdkOptions(options));
       this.#supervisor?.healthy();
       return result as unknown as UpstreamCallResult;
     } catch (error) {
@@ -263,7 +274,7 @@ export class UpstreamSession {
   request(
     method: string,
     params: Record<string, unknown> | undefined,
-    options: { timeoutMs: number },
+    options: UpstreamRequestOptions,
   ): Promise<Record<string, unknown>> {
     return this.#track(this.#request(method, params, options));
   }
@@ -271,15 +282,16 @@ export class UpstreamSession {
   async #request(
     method: string,
     params: Record<string, unknown> | undefined,
-    options: { timeoutMs: number },
+    options: UpstreamRequestOptions,
   ): Promise<Record<string, unknown>> {
     const client = await this.#session();
     try {
-      return (await client.request({ method, ...(params && { params }) } as never, {
-        timeout: options.timeoutMs,
-      })) as Record<string, unknown>;
+      return (await client.request(
+        { method, ...(params && { params }) } as never,
+        _sdkOptions(options),
+      )) as Record<string, unknown>;
     } catch (error) {
-      throw this.#fail(client, error, method, false);
+      throw this.#fail(client, error, method, options.signal?.aborted === true);
     }
   }
 
@@ -473,4 +485,13 @@ function _spawnFailure(error: unknown, spec: UpstreamTransport): string | undefi
   }
   if (code === 'EACCES') return `command cannot be executed (permission denied): ${command}`;
   return undefined;
+}
+
+/** The SDK's request options for ours: progress, when asked for, also restarts the timeout. */
+function _sdkOptions(options: UpstreamRequestOptions): Record<string, unknown> {
+  return {
+    timeout: options.timeoutMs,
+    ...(options.signal && { signal: options.signal }),
+    ...(options.onProgress && { onprogress: options.onProgress, resetTimeoutOnProgress: true }),
+  };
 }

@@ -1,0 +1,106 @@
+/**
+ * One client's links to the upstream servers, by source: each opened the first time the client
+ * needs that server (again after it ended), given the client's log level when it opens, and all
+ * closed together when the client goes. Used by the gateway (one set per face session) and by the
+ * XProtocol endpoint (one set per caller session, docs/protocol.md §10.5).
+ * @module
+ */
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { BridgeLogger } from '../logger.js';
+import type { UpstreamTransport } from '../upstream/upstream-session.js';
+import { _GatewayLink, type _LinkClient } from './gateway-link.js';
+
+/** Options of {@link _LinkSet}. */
+export interface _LinkSetOptions {
+  client: _LinkClient;
+  /** How to reach the server of `source`; undefined for an unknown source. */
+  transportOf: (source: string) => UpstreamTransport | undefined;
+  /** Sent in `initialize` when the client's own `clientInfo` is not known. */
+  clientInfo: { name: string; version: string };
+  /** Timeout of each forwarded request, in ms (restarted by progress). */
+  timeoutMs: number;
+  logger: BridgeLogger;
+}
+
+/** A client's links, by source. */
+export class _LinkSet {
+  readonly #o: _LinkSetOptions;
+  readonly #links = new Map<string, Promise<_GatewayLink>>();
+  /** The level the client last set (`logging/setLevel`), given to links opened later. */
+  level: string | undefined;
+  #closed = false;
+
+  constructor(options: _LinkSetOptions) {
+    this.#o = options;
+  }
+
+  /** How many links are open or opening. */
+  get size(): number {
+    return this.#links.size;
+  }
+
+  /** True when a link to `source` is open or opening. */
+  has(source: string): boolean {
+    return this.#links.has(source);
+  }
+
+  /** The client's link to `source`, opened on first use (and again after it ended). */
+  async get(source: string): Promise<_GatewayLink> {
+    if (this.#closed) throw new ProtocolError(-32603, 'the MCP session is closing');
+    const known = this.#links.get(source);
+    if (known) {
+      const link = await known.catch(() => undefined);
+      if (link && !link.closed) return link;
+      if (this.#links.get(source) === known) this.#links.delete(source);
+      else return this.get(source);
+    }
+    const transport = this.#o.transportOf(source);
+    if (!transport) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
+    const opening = _GatewayLink
+      .open({
+        source,
+        transport,
+        face: this.#o.client,
+        clientInfo: this.#o.clientInfo,
+        timeoutMs: this.#o.timeoutMs,
+        logger: this.#o.logger,
+      })
+      .then(async (link) => {
+        if (this.level !== undefined && link.capabilities?.logging !== undefined) {
+          await link.requestAlone('logging/setLevel', { level: this.level }).catch(() => {});
+        }
+        return link;
+      });
+    this.#links.set(source, opening);
+    try {
+      const link = await opening;
+      if (this.#closed) {
+        await link.close();
+        throw new ProtocolError(-32603, 'the MCP session is closing');
+      }
+      return link;
+    } catch (error) {
+      if (this.#links.get(source) === opening) this.#links.delete(source);
+      if (ProtocolError.isInstance(error)) throw error;
+      throw new ProtocolError(-32603, (error as Error).message, { xp_code: 'UPSTREAM_UNAVAILABLE' });
+    }
+  }
+
+  /** Sends a notification of the client's to every open link (`notifications/roots/list_changed`). */
+  notifyAll(method: string): void {
+    for (const link of this.#links.values())
+      void link.then(
+        (l) => l.notify(method),
+        () => {},
+      );
+  }
+
+  /** Ends every link; later `get`s are refused. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const links = [...this.#links.values()];
+    this.#links.clear();
+    await Promise.allSettled(links.map(async (link) => (await link).close()));
+  }
+}

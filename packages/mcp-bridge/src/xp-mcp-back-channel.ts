@@ -1,0 +1,346 @@
+/**
+ * The caller's side of MCP sessions across XProtocol (docs/protocol.md §10.5): each MCP client of
+ * the face gets a random session id, sent in the encrypted `mcp` tag of every request made for it;
+ * what the endpoints send back for that session — progress, log messages, resource updates, the
+ * servers' sampling, elicitation and roots requests — reaches that client, on the stream of the
+ * request it belongs to (the event named in its `e` tag), and the client's answers go back sealed.
+ * The client's cancellations go to the endpoint, and its session's end too.
+ *
+ * Nothing is taken on trust: an event must verify, decrypt, name a live session of this face, come
+ * from an endpoint that session talked to, and be new (relays may deliver a copy more than once).
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { ProtocolError, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { getExpiration, getTag, isExpired, type PublicIdentity, type XpEvent } from '@xprotocol/crypto';
+import type { Subscription } from '@xprotocol/relay-client';
+import {
+  ERROR_KIND,
+  MCP_NOTIFICATION_KIND,
+  MCP_SERVER_REQUEST_KIND,
+  MCP_SERVER_REQUEST_RESULT_KIND,
+  MCP_SESSION_END_KIND,
+  type McpSessionContext,
+  type McpSessionMessage,
+  parseMcpSessionMessage,
+  xpError,
+} from '@xprotocol/wire';
+import type { BridgeLogger } from './logger.js';
+import type { XpCaller } from './xp-caller.js';
+
+/** Options of {@link _XpBackChannel}. */
+export interface _XpBackChannelOptions {
+  /** The face's caller: its keys, relays and sealing. */
+  caller: XpCaller;
+  logger: BridgeLogger;
+  now?: () => number;
+}
+
+/** A client request of the face waiting on an endpoint. */
+interface _Waiting {
+  ctx: ServerContext;
+  /** The endpoint the request went to. */
+  endpoint: string;
+}
+
+/** One MCP client of the face. */
+interface _FaceSession {
+  id: string;
+  server: Server;
+  /** The endpoints this session sent requests to, by `ed25519:` key. */
+  endpoints: Map<string, PublicIdentity>;
+  /** Requests waiting on an endpoint, by the id of the event that carried them. */
+  waiting: Map<string, _Waiting>;
+  /** Server requests the client is answering, by event id (cancelled if the server gives up). */
+  answering: Map<string, AbortController>;
+}
+
+/** What the face does with a server's request: the client capability each one needs. */
+const _SERVER_REQUESTS: Record<string, string> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
+
+/** Notifications passed to the client (the face lists tools itself and announces their changes). */
+const _NOTIFICATIONS = new Set([
+  'notifications/progress',
+  'notifications/message',
+  'notifications/resources/updated',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/cancelled',
+]);
+
+/** How many event ids are remembered to drop copies. */
+const _SEEN = 4096;
+/** How long the client may take to answer a server's request, at most (a person may be answering). */
+const _CLIENT_ANSWER_MS = 60 * 60 * 1000;
+/** Lifetime of the face's own one-way messages (cancellations, session end), in s. */
+const _MESSAGE_TTL = 300;
+
+/** The face's MCP sessions across XProtocol. */
+export class _XpBackChannel {
+  readonly #o: _XpBackChannelOptions;
+  readonly #now: () => number;
+  readonly #byServer = new WeakMap<Server, _FaceSession>();
+  readonly #sessions = new Map<string, _FaceSession>();
+  readonly #seen = new Set<string>();
+  #subscription: Subscription | undefined;
+
+  constructor(options: _XpBackChannelOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Starts a request of `server`'s client to `endpoint`: the session context to send with it,
+   * `sent` to call with the sealed event (from then on the endpoint's messages about it reach the
+   * request's stream, and the client's cancellation reaches the endpoint), and `done` when answered.
+   */
+  begin(
+    server: Server,
+    ctx: ServerContext | undefined,
+    endpoint: PublicIdentity,
+  ): { context: McpSessionContext; sent: (event: XpEvent) => void; done: () => void } {
+    this.#listen();
+    const session = this.#session(server);
+    session.endpoints.set(endpoint.ed25519, endpoint);
+    const token = ctx?.mcpReq._meta?.progressToken;
+    const info = server.getClientVersion() as { name: string; version: string } | undefined;
+    const context: McpSessionContext = {
+      session: session.id,
+      capabilities: _answerable(server.getClientCapabilities() ?? {}),
+      ...(info && { clientInfo: { name: info.name, version: info.version } }),
+      ...(token !== undefined && { progress: true }),
+    };
+    let eventId: string | undefined;
+    const onAbort = () => {
+      if (eventId === undefined || !session.waiting.has(eventId)) return;
+      this.#tell(
+        endpoint,
+        MCP_NOTIFICATION_KIND,
+        {
+          session: session.id,
+          method: 'notifications/cancelled',
+          params: {
+            requestId: eventId,
+            reason: String(ctx?.mcpReq.signal.reason ?? 'cancelled by the client'),
+          },
+        },
+        eventId,
+      );
+    };
+    return {
+      context,
+      sent: (event) => {
+        eventId = event.id;
+        if (!ctx) return;
+        session.waiting.set(event.id, { ctx, endpoint: endpoint.ed25519 });
+        ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+      },
+      done: () => {
+        ctx?.mcpReq.signal.removeEventListener('abort', onAbort);
+        if (eventId !== undefined) session.waiting.delete(eventId);
+      },
+    };
+  }
+
+  /** `server`'s client says its roots changed: every endpoint its session talked to is told. */
+  rootsChanged(server: Server): void {
+    const session = this.#byServer.get(server);
+    for (const endpoint of session?.endpoints.values() ?? [])
+      this.#tell(
+        endpoint,
+        MCP_NOTIFICATION_KIND,
+        { session: session!.id, method: 'notifications/roots/list_changed' },
+        undefined,
+      );
+  }
+
+  /** `server`'s client went away: the endpoints are told to end its session. */
+  end(server: Server): void {
+    const session = this.#byServer.get(server);
+    if (!session) return;
+    this.#byServer.delete(server);
+    this.#sessions.delete(session.id);
+    for (const answering of session.answering.values()) answering.abort();
+    for (const endpoint of session.endpoints.values())
+      this.#tell(endpoint, MCP_SESSION_END_KIND, { session: session.id }, undefined);
+  }
+
+  /** Stops listening. */
+  stop(): void {
+    this.#subscription?.close();
+    this.#subscription = undefined;
+  }
+
+  #session(server: Server): _FaceSession {
+    let session = this.#byServer.get(server);
+    if (!session) {
+      session = {
+        id: randomBytes(16).toString('hex'),
+        server,
+        endpoints: new Map(),
+        waiting: new Map(),
+        answering: new Map(),
+      };
+      this.#byServer.set(server, session);
+      this.#sessions.set(session.id, session);
+    }
+    return session;
+  }
+
+  /** Subscribes, once, to the session messages addressed to this face's key. */
+  #listen(): void {
+    if (this.#subscription) return;
+    this.#subscription = this.#o.caller.subscribe(
+      [
+        {
+          kinds: [MCP_NOTIFICATION_KIND, MCP_SERVER_REQUEST_KIND],
+          '#p': [this.#o.caller.keys.ed25519],
+          // Sessions are new: nothing stored before this face listened can belong to one.
+          since: Math.floor(this.#now() / 1000) - 5,
+        },
+      ],
+      {
+        onEvent: (event) => {
+          this.#receive(event);
+        },
+      },
+    );
+  }
+
+  /** Takes one event of the subscription; false when it was dropped (and why is logged). */
+  #receive(event: XpEvent): boolean {
+    if (this.#seen.has(event.id)) return false;
+    this.#seen.add(event.id);
+    if (this.#seen.size > _SEEN) this.#seen.delete(this.#seen.values().next().value as string);
+    let message: McpSessionMessage;
+    try {
+      const opened = this.#o.caller.open(event);
+      const parsed = parseMcpSessionMessage(JSON.parse(opened.plaintext));
+      if (!parsed.ok) return this.#drop(event, parsed.reason);
+      message = parsed.value;
+    } catch (error) {
+      return this.#drop(event, (error as Error).message);
+    }
+    if (isExpired(event, Math.floor(this.#now() / 1000))) return this.#drop(event, 'expired');
+    const session = this.#sessions.get(message.session);
+    if (!session) return this.#drop(event, 'no such MCP session here');
+    const endpoint = session.endpoints.get(event.pubkey);
+    if (!endpoint) return this.#drop(event, 'the session never talked to this sender');
+    const related = session.waiting.get(getTag(event, 'e') ?? '');
+    if (event.kind === MCP_NOTIFICATION_KIND) this.#notify(session, message, related);
+    else void this.#serverRequest(session, endpoint, event, message, related);
+    return true;
+  }
+
+  /** A server's notification, to the client: on its request's stream when it belongs to one. */
+  #notify(session: _FaceSession, message: McpSessionMessage, related: _Waiting | undefined): void {
+    if (!_NOTIFICATIONS.has(message.method)) return;
+    let params = message.params;
+    if (message.method === 'notifications/cancelled') {
+      // The server gave up one of its requests: stop asking the client.
+      session.answering.get(String(params?.requestId))?.abort();
+      return;
+    }
+    if (message.method === 'notifications/progress') {
+      // Progress is the client's request's: under the token the client gave, or not at all.
+      const token = related?.ctx.mcpReq._meta?.progressToken;
+      if (token === undefined) return;
+      params = { ...params, progressToken: token };
+    }
+    const notification = { method: message.method, ...(params && { params }) } as never;
+    const sending = related
+      ? related.ctx.mcpReq.notify(notification)
+      : session.server.notification(notification);
+    sending.catch((error: unknown) =>
+      this.#o.logger.debug(
+        { method: message.method, error: (error as Error).message },
+        'a notification from an endpoint could not be passed to the client',
+      ),
+    );
+  }
+
+  /** A server's request to the client: asked on its request's stream, the answer sealed back. */
+  async #serverRequest(
+    session: _FaceSession,
+    endpoint: PublicIdentity,
+    event: XpEvent,
+    message: McpSessionMessage,
+    related: _Waiting | undefined,
+  ): Promise<void> {
+    const capability = _SERVER_REQUESTS[message.method];
+    const declared = session.server.getClientCapabilities() ?? {};
+    const abort = new AbortController();
+    session.answering.set(event.id, abort);
+    let payload: unknown;
+    let kind = MCP_SERVER_REQUEST_RESULT_KIND;
+    try {
+      if (capability === undefined || (declared as Record<string, unknown>)[capability] === undefined) {
+        throw new ProtocolError(-32601, `Method not found: the client does not offer ${message.method}`);
+      }
+      payload = await session.server.request(
+        { method: message.method, ...(message.params && { params: message.params }) } as never,
+        {
+          signal: abort.signal,
+          timeout: _CLIENT_ANSWER_MS,
+          ...(related && { relatedRequestId: related.ctx.mcpReq.id }),
+        },
+      );
+    } catch (error) {
+      kind = ERROR_KIND;
+      const protocol = ProtocolError.isInstance(error) ? (error as ProtocolError) : undefined;
+      const code = protocol?.code ?? -32603;
+      const text = (error as Error).message;
+      payload = xpError('UPSTREAM_ERROR', text, {
+        details: {
+          mcp_error: {
+            code,
+            message: text,
+            ...(protocol?.data !== undefined && { data: protocol.data as never }),
+          },
+        },
+      });
+    } finally {
+      session.answering.delete(event.id);
+    }
+    this.#tell(endpoint, kind, payload, event.id, getExpiration(event));
+  }
+
+  /** Seals and publishes a one-way message; a failure is logged (the other side times out). */
+  #tell(
+    to: PublicIdentity,
+    kind: string,
+    payload: unknown,
+    replyTo: string | undefined,
+    expiration?: number,
+  ): void {
+    this.#o.caller
+      .send({
+        to,
+        kind,
+        payload,
+        expiration: expiration ?? Math.floor(this.#now() / 1000) + _MESSAGE_TTL,
+        ...(replyTo !== undefined && { replyTo }),
+      })
+      .catch((error: unknown) =>
+        this.#o.logger.warn({ kind, error: (error as Error).message }, 'a session message was not published'),
+      );
+  }
+
+  #drop(event: XpEvent, reason: string): false {
+    this.#o.logger.debug({ id: event.id, kind: event.kind, reason }, 'session message dropped');
+    return false;
+  }
+}
+
+/** The client capabilities a server may use through the face: sampling, elicitation, roots. */
+function _answerable(declared: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const capability of Object.values(_SERVER_REQUESTS)) {
+    if (declared[capability] !== undefined) out[capability] = declared[capability];
+  }
+  return out;
+}
