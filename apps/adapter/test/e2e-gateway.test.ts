@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTER_BIN, CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
-const events = { stdio: join(procs.dir, 'events-stdio.jsonl'), http: join(procs.dir, 'events-http.jsonl') };
+const events = {
+  stdio: join(procs.dir, 'events-stdio.jsonl'),
+  http: join(procs.dir, 'events-http.jsonl'),
+  short: join(procs.dir, 'events-short.jsonl'),
+};
 const faces: Record<'stdio' | 'http' | 'both' | 'short', string> = {
   stdio: '',
   http: '',
@@ -97,7 +101,7 @@ logging:
   );
   await procs.adapter(config);
   faces.both = `http://127.0.0.1:${port}/mcp`;
-  // A short call timeout (2 s), to show progress restarting it.
+  // A short call timeout (2 s), to show progress restarting it, and a tool with a longer one.
   const shortPort = await freePort();
   await procs.adapter(
     procs.file(
@@ -110,7 +114,12 @@ mcp_sources:
   - name: conformance
     transport: stdio
     command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    env:
+      XP_FIXTURE_EVENTS: "${events.short}"
     xprotocol_namespace: com.test.conformance
+    timeouts:
+      tools:
+        test_long_progress: 20
 access:
   grants: []
 mcp_server:
@@ -178,7 +187,7 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): 
   }
 }
 
-function recorded(kind: 'stdio' | 'http'): { event: string; marker: string }[] {
+function recorded(kind: keyof typeof events): { event: string; marker: string }[] {
   if (!existsSync(events[kind])) return [];
   return readFileSync(events[kind], 'utf8')
     .split('\n')
@@ -444,22 +453,39 @@ describe('the MCP gateway over two upstreams', () => {
   });
 });
 
-describe('the MCP gateway timeout (call_timeout_seconds: 2)', () => {
+describe('the MCP gateway timeout (call_timeout_seconds: 2; test_long_progress: 20)', () => {
   it('lets a call that keeps reporting progress run past the timeout, and times out one that does not', async () => {
     const { client } = await connect('short', 'patient');
+    const long = await client
+      .callTool(
+        { name: 'test_wait_for_cancellation', arguments: { marker: 'progress-less' } },
+        { timeout: 60_000 },
+      )
+      .catch((e: unknown) => e);
+    // No progress: the call ends at the 2 s timeout and the server is told to stop.
+    expect(long).toMatchObject({ code: -32603, data: { xp_code: 'TIMEOUT' } });
+    await until('the server to see the cancellation', () =>
+      recorded('short').find((e) => e.event === 'cancelled' && e.marker === 'progress-less'),
+    );
     // 30 reports, 100 ms apart: about 3 s, past the 2 s timeout, which each report restarts.
     const progress: number[] = [];
-    const long = await client.callTool(
+    const reported = await client.callTool(
       { name: 'test_long_progress', arguments: { reports: 30, intervalMs: 100 } },
       { onprogress: (p) => progress.push(p.progress), resetTimeoutOnProgress: true },
     );
-    expect(text(long)).toBe('reported 30 times');
+    expect(text(reported)).toBe('reported 30 times');
     expect(progress).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-    // Without a progress token the server reports nothing: the call ends at the timeout.
-    const silent = await client
-      .callTool({ name: 'test_long_progress', arguments: { reports: 30, intervalMs: 100 } })
-      .catch((e: unknown) => e);
-    expect(silent).toMatchObject({ code: -32603, data: { xp_code: 'TIMEOUT' } });
+  });
+
+  it("keeps a tool's own timeout (mcp_sources[].timeouts.tools) through the gateway", async () => {
+    const { client } = await connect('short', 'long-tool');
+    // Without a progress token the server reports nothing; about 3 s, past the 2 s default,
+    // within the tool's own 20 s.
+    const silent = await client.callTool({
+      name: 'test_long_progress',
+      arguments: { reports: 30, intervalMs: 100 },
+    });
+    expect(text(silent)).toBe('reported 30 times');
   });
 
   it('does not time out a call while its client answers the server (a person thinking over an elicitation)', async () => {

@@ -89,6 +89,8 @@ export interface LocalToolSource {
     definition?: (kind: string) => Record<string, unknown> | undefined;
     /** The server's `instructions` from its `initialize`, passed on when the face has none of its own. */
     instructions?: () => string | undefined;
+    /** The timeout of the server's tool `name`, in ms, when it has its own (`mcp_sources[].timeouts`). */
+    toolTimeoutMs?: (name: string) => number | undefined;
   };
 }
 
@@ -274,7 +276,14 @@ export class McpFace {
   #gatewayUpstreams(): GatewayUpstream[] {
     return (this.#o.localSources ?? []).flatMap((local) =>
       local.gateway
-        ? [{ name: local.name, transport: local.gateway.transport, capabilities: local.gateway.capabilities }]
+        ? [
+            {
+              name: local.name,
+              transport: local.gateway.transport,
+              capabilities: local.gateway.capabilities,
+              ...(local.gateway.toolTimeoutMs && { toolTimeoutMs: local.gateway.toolTimeoutMs }),
+            },
+          ]
         : [],
     );
   }

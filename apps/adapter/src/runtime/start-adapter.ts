@@ -184,6 +184,8 @@ export async function startAdapter(
                   capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
                   toolName: (kind: string) => sources.tool(kind)?.upstreamName,
                   definition: (kind: string) => sources.listedTool(kind),
+                  // Long tools keep their own timeout through the gateway too.
+                  toolTimeoutMs: (tool: string) => _callTimeoutOf(config, source.name, tool),
                   instructions: () => sources.upstreams.get(source.name)?.instructions,
                 },
               }))

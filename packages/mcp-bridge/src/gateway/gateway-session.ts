@@ -29,6 +29,8 @@ export interface GatewayUpstream {
   transport: UpstreamTransport;
   /** The server's capabilities (from the adapter's own session), or undefined while unknown. */
   capabilities: () => ServerCapabilities | undefined;
+  /** The timeout of the server's tool `name`, in ms, when it has its own; else the session's. */
+  toolTimeoutMs?: (name: string) => number | undefined;
 }
 
 /** Options of {@link _GatewaySession}. */
@@ -123,7 +125,11 @@ export class _GatewaySession {
 
   /** Calls a tool of `source` with the face request's `params` (`name` already the upstream's). */
   async callTool(source: string, params: Record<string, unknown>, ctx: ServerContext): Promise<unknown> {
-    return (await this.#link(source)).request('tools/call', params, _contextRequest(ctx));
+    const own = this.#o.upstreams.find((u) => u.name === source)?.toolTimeoutMs?.(String(params.name));
+    return (await this.#link(source)).request('tools/call', params, {
+      ..._contextRequest(ctx),
+      ...(own !== undefined && { timeoutMs: own }),
+    });
   }
 
   /**
