@@ -15,9 +15,16 @@ const events = join(procs.dir, 'events.jsonl');
 const clients: Client[] = [];
 let granted: Client;
 let refused: Client;
+/** A face over two endpoints: B lets it read resources and prompts, C only call tools. */
+let mixed: Client;
 
 /** Starts an adapter A with B as its XProtocol source; returns a connected SDK client on its face. */
-async function faceOf(name: string, relayUrl: string, bKey: string): Promise<Client> {
+async function faceOf(
+  name: string,
+  relayUrl: string,
+  bKey: string,
+  more: { name: string; key: string; prefix: string }[] = [],
+): Promise<Client> {
   const port = await freePort();
   const config = procs.file(
     `${name}.yml`,
@@ -30,7 +37,7 @@ xprotocol_sources:
     key: ${bKey}
     relay: ${relayUrl}
     mcp_tool_prefix: conf_
-mcp_server:
+${more.map((m) => `  - name: ${m.name}\n    key: ${m.key}\n    relay: ${relayUrl}\n    mcp_tool_prefix: ${m.prefix}\n`).join('')}mcp_server:
   transport: streamable_http
   port: ${port}
 state_database: ./${name}-state.db
@@ -59,6 +66,7 @@ beforeAll(async () => {
   const b = await procs.keygen('b.key');
   const a = await procs.keygen('a.key');
   const other = await procs.keygen('other.key');
+  const mix = await procs.keygen('mixed.key');
   const bConfig = procs.file(
     'b.yml',
     `identity:
@@ -79,6 +87,8 @@ access:
       capabilities: [com.test.conf.mcp.resources.read, com.test.conf.mcp.prompts.get, com.test.conf.mcp.completion]
     - key: ${other.ed25519}
       capabilities: [com.test.conf.read]
+    - key: ${mix.ed25519}
+      capabilities: [com.test.conf.mcp.*]
 state_database: ./b-state.db
 logging:
   level: warn
@@ -88,6 +98,32 @@ logging:
   await procs.adapter(bConfig);
   granted = await faceOf('a', relayUrl, b.ed25519);
   refused = await faceOf('other', relayUrl, b.ed25519);
+  const c = await procs.keygen('c.key');
+  await procs.adapter(
+    procs.file(
+      'c.yml',
+      `identity:
+  key_file: ./c.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    xprotocol_namespace: com.test.conf
+access:
+  default: deny
+  grants:
+    - key: ${mix.ed25519}
+      capabilities: [com.test.conf.read]
+state_database: ./c-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+  mixed = await faceOf('mixed', relayUrl, b.ed25519, [{ name: 'c', key: c.ed25519, prefix: 'c_' }]);
 }, 120_000);
 
 afterAll(async () => {
@@ -201,5 +237,19 @@ describe('resources, prompts and completion across XProtocol (A → relay → B 
     const seen = recorded();
     expect(seen).toContainEqual({ event: 'resources/read', marker: 'test://static-text' });
     expect(seen.filter((e) => e.marker.includes('refused'))).toEqual([]);
+  }, 60_000);
+
+  it("lists what the sources that allow it list: one source's refusal hides nothing of the others'", async () => {
+    const { resources } = await mixed.listResources();
+    expect(resources.map((r) => r.name)).toEqual([
+      'conf_static-text',
+      'conf_static-binary',
+      'conf_watched-resource',
+    ]);
+    const { prompts } = await mixed.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain('conf_test_simple_prompt');
+    expect(prompts.every((p) => p.name.startsWith('conf_'))).toBe(true);
+    const read = await mixed.readResource({ uri: 'test://static-text' });
+    expect(read.contents[0]).toMatchObject({ text: 'This is the content of the static text resource.' });
   }, 60_000);
 });

@@ -177,11 +177,10 @@ export class _XpMcpFace {
     const source = sources[position.index]!;
     const { cursor: _faceCursor, ...rest } = params ?? {};
     const forwarded = { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) };
-    const page = await this.#request(
-      source,
-      method,
-      Object.keys(forwarded).length > 0 ? forwarded : undefined,
-      ctx,
+    const page = await _unlessWithheld(
+      this.#request(source, method, Object.keys(forwarded).length > 0 ? forwarded : undefined, ctx),
+      key,
+      sources.length > 1,
     );
     const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
     const next = _nextPosition(position.index, page.nextCursor, sources.length);
@@ -218,11 +217,10 @@ export class _XpMcpFace {
     for (const source of this.#live()) {
       let cursor: string | undefined;
       for (let page = 0; page < _MAX_PAGES; page++) {
-        const result = await this.#request(
-          source,
-          method,
-          cursor === undefined ? undefined : { cursor },
-          undefined,
+        const result = await _unlessWithheld(
+          this.#request(source, method, cursor === undefined ? undefined : { cursor }, undefined),
+          key,
+          true,
         );
         for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
           this.#note(method, source, item);
@@ -297,6 +295,28 @@ function _withoutProgress(params: Record<string, unknown>): Record<string, unkno
   const { progressToken: _token, ...restMeta } = meta;
   const { _meta: _old, ...rest } = params;
   return Object.keys(restMeta).length > 0 ? { ...rest, _meta: restMeta } : rest;
+}
+
+/**
+ * A source's list page, or an empty one when the source withholds that list from this face (its
+ * endpoint refuses the capability, or none of its servers offers it) and other sources may still
+ * list theirs (`skippable`): one source's refusal does not hide every other source's entries.
+ * Any other failure (a timeout, an endpoint down) is the page's error.
+ */
+async function _unlessWithheld(
+  page: Promise<Record<string, unknown>>,
+  key: string,
+  skippable: boolean,
+): Promise<Record<string, unknown>> {
+  try {
+    return await page;
+  } catch (error) {
+    const data = ProtocolError.isInstance(error) ? ((error as ProtocolError).data as { xp_code?: unknown }) : {};
+    const code = ProtocolError.isInstance(error) ? (error as ProtocolError).code : undefined;
+    const withheld = data?.xp_code === 'AUTHORIZATION_INSUFFICIENT' || code === -32601;
+    if (skippable && withheld) return { [key]: [] };
+    throw error;
+  }
 }
 
 function _noEndpoint(): ProtocolError {
