@@ -327,6 +327,37 @@ describe('MCP sessions across XProtocol', () => {
     expect(garbled.message).toMatch(/the mcp tag does not decrypt/);
     expect(s.endpoint.mcpSessionCount).toBe(0);
   }, 60_000);
+
+  it("a server request the caller never answers ends at the request's expiration, and the call is answered", async () => {
+    setup = await start();
+    const s = setup;
+    const now = Math.floor(Date.now() / 1000);
+    // A caller that claims sampling but listens to nothing: no face, no back channel.
+    const tag = _sealSessionTag(
+      { session: 'c'.repeat(32), capabilities: { sampling: {} } },
+      s.a,
+      s.b.keys,
+      nodeCipher,
+    );
+    const call = sealEvent(
+      {
+        kind: 'com.test.conf.test_sampling',
+        payload: { prompt: 'anyone?' },
+        created_at: now,
+        expiration: now + 2,
+        tags: [tag],
+      },
+      s.a,
+      s.b.keys,
+      backends,
+    );
+    const outcome = await s.endpoint.handleEvent(call);
+    expect(outcome.action).toBe('answered');
+    const answer = outcome.action === 'answered' ? outcome.answer : undefined;
+    const opened = JSON.parse(openEvent(answer, s.a, backends).plaintext) as Record<string, unknown>;
+    // The server got a timeout for its request and failed the tool; the answer says so.
+    expect(JSON.stringify(opened)).toMatch(/timed out|TIMEOUT|timeout/i);
+  }, 60_000);
 });
 
 function _alive(pid: number): boolean {
