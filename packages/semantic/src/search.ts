@@ -14,6 +14,7 @@ export {
 } from './describe.js';
 export { AGENT_JARGON } from './query-plan.js';
 export { STOP_WORDS, stemWord, tokenizeForSearch } from './search-tokenizer.js';
+export { type SynonymSet, synonymsOf } from './synonyms.js';
 export {
   DEFAULT_FIELD_BOOSTS,
   type SearchField,

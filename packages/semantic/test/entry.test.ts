@@ -37,10 +37,18 @@ describe('package entry', () => {
     const reached = _relativeImportClosure('index.ts');
     expect(reached).toContain('annotate.ts');
     expect(reached).toContain('quality.ts');
-    for (const file of ['_word-vectors.data.ts', 'word-vectors.ts', 'tool-index.ts', 'describe.ts']) {
+    for (const file of [
+      '_word-vectors.data.ts',
+      'word-vectors.ts',
+      '_synonyms.data.ts',
+      'synonyms.ts',
+      'tool-index.ts',
+      'describe.ts',
+    ]) {
       expect(reached, `index.ts reaches ${file}`).not.toContain(file);
     }
     expect(_relativeImportClosure('search.ts')).toContain('_word-vectors.data.ts');
+    expect(_relativeImportClosure('search.ts')).toContain('_synonyms.data.ts');
   });
 });
 
