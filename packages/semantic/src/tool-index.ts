@@ -503,7 +503,10 @@ export class ToolIndex {
         terms: [...termTf.keys()],
         len,
         vector: this.#vectorWeight > 0 ? textVector(`${doc.name} ${doc.description ?? ''}`) : null,
-        nameTerms: _nameTerms(doc.name, `${namespace} ${doc.server?.name ?? ''} ${doc.server?.title ?? ''}`),
+        nameTerms:
+          this.#nameCoverage > 0
+            ? _nameTerms(doc.name, `${namespace} ${doc.server?.name ?? ''} ${doc.server?.title ?? ''}`)
+            : [],
       };
       this.#entries.set(doc.id, entry);
       this.#slots[slot] = entry;
