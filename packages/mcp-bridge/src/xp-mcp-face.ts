@@ -311,7 +311,9 @@ async function _unlessWithheld(
   try {
     return await page;
   } catch (error) {
-    const data = ProtocolError.isInstance(error) ? ((error as ProtocolError).data as { xp_code?: unknown }) : {};
+    const data = ProtocolError.isInstance(error)
+      ? ((error as ProtocolError).data as { xp_code?: unknown })
+      : {};
     const code = ProtocolError.isInstance(error) ? (error as ProtocolError).code : undefined;
     const withheld = data?.xp_code === 'AUTHORIZATION_INSUFFICIENT' || code === -32601;
     if (skippable && withheld) return { [key]: [] };
