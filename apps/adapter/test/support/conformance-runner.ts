@@ -146,3 +146,27 @@ export function passing(results: Map<string, ScenarioResult>): string[] {
     .map(([name]) => name)
     .sort();
 }
+
+/** One line per target: scenarios without a failed check, and checks passed/failed. */
+export function summary(label: string, results: Record<string, Map<string, ScenarioResult>>): string {
+  return Object.entries(results)
+    .map(([target, r]) => {
+      const checks = [...r.values()];
+      const passed = checks.reduce((n, c) => n + c.passed, 0);
+      const failed = checks.reduce((n, c) => n + c.failed, 0);
+      const warned = checks.reduce((n, c) => n + c.warnings, 0);
+      return `${label} ${target}: ${passing(r).length}/${r.size} scenarios, checks ${passed} passed / ${failed} failed / ${warned} warnings`;
+    })
+    .concat(
+      // Scenarios that pass everywhere but score a different number of checks through the adapter.
+      [...results.direct!].flatMap(([name, d]) =>
+        Object.entries(results)
+          .filter(([target, r]) => target !== 'direct' && r.get(name)?.passed !== d.passed)
+          .map(
+            ([target, r]) =>
+              `${label} ${name}: checks passed direct ${d.passed} (w${d.warnings}), ${target} ${r.get(name)?.passed} (w${r.get(name)?.warnings})`,
+          ),
+      ),
+    )
+    .join('\n');
+}

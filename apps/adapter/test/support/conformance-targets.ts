@@ -1,0 +1,131 @@
+// The four places the official MCP conformance server suite is pointed at: the conformance fixture
+// directly (Streamable HTTP), the adapter in gateway mode (`expose: [mcp_sources]`) with the
+// fixture as a stdio upstream and as a Streamable HTTP upstream, and the adapter across XProtocol
+// (adapter A with adapter B, which wraps the fixture over stdio, as its xprotocol source).
+import { join } from 'node:path';
+import {
+  type ConformanceRunner,
+  fetchConformance,
+  runConformance,
+  type ScenarioResult,
+} from './conformance-runner.js';
+import { CONFORMANCE_FIXTURE, freePort, type Processes } from './processes.js';
+
+/** The MCP endpoint of each target. */
+export interface ConformanceTargets {
+  direct: string;
+  stdio: string;
+  http: string;
+  xp: string;
+}
+
+/** Target names, in the order the reports print them. */
+export const TARGETS = ['direct', 'stdio', 'http', 'xp'] as const;
+
+/** Starts a relay, the fixture and three adapters under `procs`; resolves with their URLs. */
+export async function startConformanceTargets(procs: Processes): Promise<ConformanceTargets> {
+  const { url: relayUrl } = await procs.relay();
+  const a = await procs.keygen('a.key');
+  const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0']);
+  const targets: ConformanceTargets = { direct: fixture.firstLine, stdio: '', http: '', xp: '' };
+  for (const kind of ['stdio', 'http'] as const) {
+    const port = await freePort();
+    const source =
+      kind === 'stdio'
+        ? `    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`
+        : `    transport: streamable_http
+    url: ${fixture.firstLine}`;
+    const config = procs.file(
+      `${kind}.yml`,
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+${source}
+    xprotocol_namespace: com.test.conformance
+access:
+  grants: []
+mcp_server:
+  transport: streamable_http
+  port: ${port}
+  expose: [mcp_sources]
+state_database: ./${kind}-state.db
+logging:
+  level: warn
+  format: json
+`,
+    );
+    await procs.adapter(config);
+    targets[kind] = `http://127.0.0.1:${port}/mcp`;
+  }
+  // Across XProtocol: adapter B wraps the fixture over stdio; adapter A (key a) serves B's
+  // catalog, resources, prompts and completions on its face (docs/protocol.md §10.4).
+  const b = await procs.keygen('b.key');
+  await procs.adapter(
+    procs.file(
+      'b.yml',
+      `identity:
+  key_file: ./b.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    xprotocol_namespace: com.test.conformance
+access:
+  grants:
+    - key: ${a.ed25519}
+      capabilities: [com.test.conformance.*]
+state_database: ./b-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+  const port = await freePort();
+  await procs.adapter(
+    procs.file(
+      'xp.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: b
+    key: ${b.ed25519}
+    relay: ${relayUrl}
+mcp_server:
+  transport: streamable_http
+  port: ${port}
+state_database: ./xp-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+  targets.xp = `http://127.0.0.1:${port}/mcp`;
+  return targets;
+}
+
+/** Runs `runner` against every target at once (results under `dir/<label>-<target>`). */
+export async function runOnTargets(
+  runner: ConformanceRunner,
+  targets: ConformanceTargets,
+  dir: string,
+  label: string,
+  timeoutMs: number,
+): Promise<Record<(typeof TARGETS)[number], Map<string, ScenarioResult>>> {
+  await fetchConformance(runner, dir, timeoutMs);
+  const [direct, stdio, http, xp] = await Promise.all(
+    TARGETS.map((target) =>
+      runConformance(runner, targets[target], join(dir, `${label}-${target}`), dir, timeoutMs),
+    ),
+  );
+  return { direct: direct!, stdio: stdio!, http: http!, xp: xp! };
+}
