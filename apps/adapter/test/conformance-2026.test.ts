@@ -11,7 +11,12 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConformanceRunner, passing, type ScenarioResult, summary } from './support/conformance-runner.js';
+import {
+  type ConformanceRunner,
+  passing,
+  type ScenarioResult,
+  summary,
+} from './support/conformance-runner.js';
 import {
   type ConformanceTargets,
   runOnTargets,
@@ -116,7 +121,9 @@ describe('MCP 2026-07-28', () => {
         .split('\n')
         .slice(0, TARGETS.length)
         .join('\n');
-      process.stderr.write(`${totals}\nscenarios failing somewhere (checks passed/total):\n${_gap(results)}\n`);
+      process.stderr.write(
+        `${totals}\nscenarios failing somewhere (checks passed/total):\n${_gap(results)}\n`,
+      );
       expect(passing(results.direct)).toEqual(PASSING);
       expect([...results.direct.keys()].filter((name) => !PASSING.includes(name)).sort()).toEqual(FAILING);
     },

@@ -7,8 +7,17 @@
 // session (docs/protocol.md §10.5). Then the same with
 // conformance@0.2.0-alpha.12 and `--requirements 2025-11-25`. The four targets run in parallel. The runner needs Node 22: npx fetches `node@22` and the runner from the npm registry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConformanceRunner, passing, type ScenarioResult, summary } from './support/conformance-runner.js';
-import { type ConformanceTargets, runOnTargets, startConformanceTargets } from './support/conformance-targets.js';
+import {
+  type ConformanceRunner,
+  passing,
+  type ScenarioResult,
+  summary,
+} from './support/conformance-runner.js';
+import {
+  type ConformanceTargets,
+  runOnTargets,
+  startConformanceTargets,
+} from './support/conformance-targets.js';
 import { Processes } from './support/processes.js';
 
 const procs = new Processes();
