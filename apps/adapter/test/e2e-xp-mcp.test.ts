@@ -233,6 +233,8 @@ describe('resources, prompts and completion across XProtocol (A → relay → B 
       })
       .catch((e: unknown) => e);
     expect(completed).toMatchObject({ data: { xp_code: 'AUTHORIZATION_INSUFFICIENT' } });
+    // The face offers logging; an endpoint that withholds it leaves nothing to set, which is no error.
+    await expect(refused.setLoggingLevel('info')).resolves.toEqual({});
     // What the granted client did reached the server; nothing of the refused one did.
     const seen = recorded();
     expect(seen).toContainEqual({ event: 'resources/read', marker: 'test://static-text' });

@@ -155,8 +155,10 @@ export class _XpMcpFace {
   }
 
   /**
-   * `logging/setLevel`: set at every reachable endpoint, in the client's session there. Succeeds
-   * when one endpoint took it; when none did, the first refusal is the answer.
+   * `logging/setLevel`: set at every reachable endpoint, in the client's session there. An
+   * endpoint whose servers offer no logging, or that withholds it from this face, has nothing to
+   * set: that is no error (the face offers logging for the endpoints that have it). Any other
+   * failure (a timeout, an endpoint down) is the answer when no endpoint took the level.
    */
   async #setLevel(params: _Params, ctx: _FaceRequest): Promise<Record<string, unknown>> {
     const sources = this.#live();
@@ -164,8 +166,10 @@ export class _XpMcpFace {
     const outcomes = await Promise.allSettled(
       sources.map((source) => this.#request(source, 'logging/setLevel', params, ctx)),
     );
-    if (outcomes.some((o) => o.status === 'fulfilled')) return {};
-    throw (outcomes[0] as PromiseRejectedResult).reason;
+    const failed = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    const real = failed.find((o) => !_withheld(o.reason));
+    if (real && failed.length === outcomes.length) throw real.reason;
+    return {};
   }
 
   /** One face page: one endpoint page of one source, renamed and noted for routing. */
@@ -311,14 +315,19 @@ async function _unlessWithheld(
   try {
     return await page;
   } catch (error) {
-    const data = ProtocolError.isInstance(error)
-      ? ((error as ProtocolError).data as { xp_code?: unknown })
-      : {};
-    const code = ProtocolError.isInstance(error) ? (error as ProtocolError).code : undefined;
-    const withheld = data?.xp_code === 'AUTHORIZATION_INSUFFICIENT' || code === -32601;
-    if (skippable && withheld) return { [key]: [] };
+    if (skippable && _withheld(error)) return { [key]: [] };
     throw error;
   }
+}
+
+/** True when an endpoint withholds something from this face: not granted, or none of its servers offers it. */
+function _withheld(error: unknown): boolean {
+  if (!ProtocolError.isInstance(error)) return false;
+  const protocol = error as ProtocolError;
+  return (
+    (protocol.data as { xp_code?: unknown } | undefined)?.xp_code === 'AUTHORIZATION_INSUFFICIENT' ||
+    protocol.code === -32601
+  );
 }
 
 function _noEndpoint(): ProtocolError {
