@@ -23,6 +23,8 @@ export interface BannerInfo {
   self: { command: string; args: readonly string[] };
   /** The devserver arguments of the `--mcp-proxy` snippet (a fixed non-default relay port, a custom key). */
   proxyArgs: readonly string[];
+  /** The web console's URL with its per-run token, when it is served. */
+  consoleUrl?: string | undefined;
 }
 
 /**
@@ -73,6 +75,11 @@ export function formatBanner(info: BannerInfo, style: Style): string[] {
   if (info.discoveryUrl !== undefined) {
     lines.push(
       `${ok} Well-known: ${info.discoveryUrl}/.well-known/xprotocol-endpoint and ${info.discoveryUrl}/xp/schemas`,
+    );
+  }
+  if (info.consoleUrl !== undefined) {
+    lines.push(
+      `${ok} Web console: ${info.consoleUrl} ${style.dim('(loopback only; the token is for this run)')}`,
     );
   }
   lines.push(

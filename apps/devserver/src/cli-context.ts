@@ -33,6 +33,8 @@ export interface _Flags {
   db?: string;
   key?: string;
   watch: boolean;
+  consolePort?: number;
+  console: boolean;
 }
 
 /** The four modes; exactly one per run. */

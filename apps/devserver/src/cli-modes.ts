@@ -18,10 +18,16 @@ import {
   splitCommandLine,
   usageError,
 } from '@xprotocol/mcp-adapter';
+import type { AdapterLogRecord } from './adapter-log-tap.js';
 import { formatBanner } from './banner.js';
 import type { _Flags, DevserverCliContext } from './cli-context.js';
 import { _statOrUndefined, watchConfigFile } from './config-watch.js';
+import { ConsoleCaller } from './console-caller.js';
+import { ConsoleCatalog } from './console-catalog.js';
+import { ConsoleEvents } from './console-events.js';
+import { type ReloadReport, type RunningConsole, startConsole } from './console-server.js';
 import { DemoError, runDemo } from './demo.js';
+import type { EventLogEntry } from './event-log.js';
 import { inlineConfig } from './inline-config.js';
 import { ensureProxyKey, startMcpProxy } from './mcp-proxy.js';
 import {
@@ -32,8 +38,9 @@ import {
   removeRunningRelay,
   writeRunningRelay,
 } from './paths.js';
-import { startDevServer } from './start-dev-server.js';
+import { type DevServer, startDevServer } from './start-dev-server.js';
 import { createStyle, type Style } from './style.js';
+import { DEVSERVER_VERSION } from './version.js';
 
 /**
  * Runs `work` until `ctx.stopped` (default: the first SIGINT or SIGTERM) resolves; the signal
@@ -107,33 +114,88 @@ export async function _serve(
   _warn(ctx, loaded.warnings, mode === 'mcp-command');
   mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
   const proxyKey = await ensureProxyKey(paths.proxyKey);
+  // The web console's feed and its dev client exist before the adapter, which grants that client.
+  const events = new ConsoleEvents();
+  let dev: DevServer | undefined;
+  const caller = flags.console
+    ? new ConsoleCaller({
+        relayUrl: () => dev?.relayUrl ?? '',
+        adapterKey: () => dev?.adapter.keys.ed25519 ?? '',
+        events,
+      })
+    : undefined;
+  let warnings = loaded.warnings;
+  let lastReload: ReloadReport | undefined;
   return _untilStopped(ctx, async (stopped) => {
-    const dev = await startDevServer({
+    dev = await startDevServer({
       config: loaded.config,
       database,
       relayPort,
       keyFile,
-      extraGrants: [{ key: proxyKey, capabilities: ['*'] }],
+      extraGrants: [
+        { key: proxyKey, capabilities: ['*'] },
+        ...(caller ? [{ key: caller.dev.keys.ed25519, capabilities: ['*'] }] : []),
+      ],
       eventLog: (line) => ctx.err(`${line}\n`),
+      ...(caller && {
+        onEvent: (entry: EventLogEntry) => events.relayed(entry),
+        onRefused: (count: number) => events.refusedCount(count),
+        onAdapterLog: (record: AdapterLogRecord) => _noteRefusal(events, record),
+      }),
       style,
     });
+    const running = dev;
+    let webConsole: RunningConsole | undefined;
+    if (caller) {
+      try {
+        webConsole = await startConsole({
+          port: flags.consolePort ?? 0,
+          catalog: new ConsoleCatalog(() => running.adapter),
+          events,
+          caller,
+          configSource: {
+            origin: mode === 'config' ? resolve(flags.config ?? '') : '--mcp-command',
+            config: () => running.config,
+            warnings: () => warnings,
+            lastReload: () => lastReload,
+          },
+          status: () => ({
+            adapterKey: running.adapter.keys.ed25519,
+            relayUrl: running.relayUrl,
+            version: DEVSERVER_VERSION,
+          }),
+        });
+      } catch (error) {
+        await caller.close();
+        await running.stop();
+        const taken = (error as { code?: unknown }).code === 'EADDRINUSE';
+        throw new CliError(
+          taken
+            ? `cannot start the web console: 127.0.0.1:${flags.consolePort} is already in use; choose another with --console-port, 0 for any free port, or --no-console`
+            : `cannot start the web console: ${(error as Error).message}`,
+          EXIT.failure,
+          { cause: error },
+        );
+      }
+    }
     // `--mcp-proxy` finds a relay on a port picked at run time (--relay-port 0) in this file, so
     // the pasted snippet never carries a port that changes every run.
-    writeRunningRelay(paths, dev.relayUrl);
+    writeRunningRelay(paths, running.relayUrl);
     const proxyArgs = ['--mcp-proxy'];
     if (relayPort !== DEFAULT_RELAY_PORT && relayPort !== 0)
       proxyArgs.push('--relay-port', String(relayPort));
     if (flags.key !== undefined) proxyArgs.push('--key', resolve(keyFile));
     const banner = formatBanner(
       {
-        adapterKey: dev.adapter.keys.ed25519,
+        adapterKey: running.adapter.keys.ed25519,
         keyFile,
-        relayUrl: dev.relayUrl,
+        relayUrl: running.relayUrl,
         database,
-        discoveryUrl: dev.adapter.discoveryUrl,
-        sources: dev.adapter.sources.status(),
+        discoveryUrl: running.adapter.discoveryUrl,
+        sources: running.adapter.sources.status(),
         self: ctx.self ?? selfCommand(),
         proxyArgs,
+        consoleUrl: webConsole?.url,
       },
       style,
     );
@@ -142,7 +204,7 @@ export async function _serve(
 
     let unwatch = () => {};
     if (mode === 'config' && flags.watch) {
-      const file = dev.config.file;
+      const file = running.config.file;
       unwatch = watchConfigFile(
         file,
         async () => {
@@ -153,19 +215,32 @@ export async function _serve(
             if (error instanceof ConfigError) {
               ctx.err(`xprotocol-devserver: ${_configFailure(ctx, error, file).message}\n`);
               ctx.err('the running adapter is kept; fix the file to reload\n');
+              lastReload = {
+                at: Date.now(),
+                ok: false,
+                message: `${file} changed but is invalid: the running adapter is kept`,
+                issues: error.issues,
+              };
               return;
             }
             throw error;
           }
           _warn(ctx, next.warnings, false);
           try {
-            const adapter = await dev.reload(next.config);
+            const adapter = await running.reload(next.config);
             const tools = adapter.sources.status().reduce((sum, s) => sum + s.toolCount, 0);
             ctx.err(`${style.ok('↻')} ${file} changed: adapter restarted (${tools} tools)\n`);
+            warnings = next.warnings;
+            lastReload = {
+              at: Date.now(),
+              ok: true,
+              message: `adapter restarted (${tools} tools)`,
+              issues: [],
+            };
           } catch (error) {
-            ctx.err(
-              `xprotocol-devserver: reload failed: ${(error as Error).message}; the previous configuration runs\n`,
-            );
+            const message = `reload failed: ${(error as Error).message}; the previous configuration runs`;
+            ctx.err(`xprotocol-devserver: ${message}\n`);
+            lastReload = { at: Date.now(), ok: false, message, issues: [] };
           }
         },
         { since: configStat },
@@ -174,11 +249,20 @@ export async function _serve(
     const signal = await stopped;
     unwatch();
     ctx.err(`${signal}: stopping\n`);
-    removeRunningRelay(paths, dev.relayUrl);
-    await dev.stop();
+    removeRunningRelay(paths, running.relayUrl);
+    await webConsole?.close();
+    await running.stop();
     ctx.err('stopped\n');
     return EXIT.ok;
   });
+}
+
+/** An `xp.error` the adapter is about to seal: its code and message, for the answer's row. */
+function _noteRefusal(events: ConsoleEvents, record: AdapterLogRecord): void {
+  const { id, code } = record.fields;
+  if (typeof id === 'string' && /^[0-9a-f]{64}$/.test(id) && typeof code === 'string') {
+    events.refusedByAdapter(id, code, record.message);
+  }
 }
 
 export async function _proxy(flags: _Flags, ctx: DevserverCliContext): Promise<number> {

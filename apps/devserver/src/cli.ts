@@ -48,6 +48,12 @@ function _program(ctx: DevserverCliContext): Command {
       "the adapter's dev key file, created if missing (default ~/.xprotocol/devserver/adapter.key)",
     )
     .option('--no-watch', 'do not reload --config when it changes')
+    .option(
+      '--console-port <port>',
+      'the web console port on 127.0.0.1, 0 for any free one (default 0; its URL and token are in the banner)',
+      _port,
+    )
+    .option('--no-console', 'do not serve the web console')
     .addHelpText(
       'after',
       `
@@ -85,6 +91,12 @@ function _checkFlags(flags: _Flags): _Mode {
   }
   if (mode === 'demo' && (flags.db !== undefined || flags.key !== undefined)) {
     throw usageError('--demo works in a temporary directory: --db and --key do not apply');
+  }
+  if ((mode === 'demo' || mode === 'mcp-proxy') && (flags.consolePort !== undefined || !flags.console)) {
+    throw usageError(`--${mode} serves no web console: --console-port and --no-console do not apply`);
+  }
+  if (flags.consolePort !== undefined && !flags.console) {
+    throw usageError('--console-port and --no-console contradict each other: choose one');
   }
   if (mode === 'mcp-proxy' && flags.db !== undefined) {
     throw usageError('--mcp-proxy runs no relay: --db does not apply');

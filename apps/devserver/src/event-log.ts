@@ -24,6 +24,8 @@ export interface EventLogEntry {
   outcome: PutOutcome | 'failed';
   /** The event id (hex). */
   id: string;
+  /** The request an answer names in its `e` tag (an answer's `.result` or `xp.error`), if any. */
+  replyTo?: string | undefined;
 }
 
 /** The first 8 hex digits of an `ed25519:` key, or `*` for no key. */
@@ -82,6 +84,7 @@ export class ObservedEventStore implements EventStore {
         bytes: Buffer.byteLength(JSON.stringify(event)),
         outcome,
         id: event.id,
+        replyTo: event.tags.find((tag) => tag[0] === 'e')?.[1],
       });
     let outcome: PutOutcome;
     try {
@@ -123,16 +126,34 @@ export function watchRefusals(
   intervalMs = 250,
   now: () => number = Date.now,
 ): () => void {
+  return watchRefusalCount(
+    relay,
+    (count) => {
+      const time = new Date(now()).toISOString().slice(11, 23);
+      write(
+        `${style.dim(time)}  ${style.bad(`refused ${count} event${count === 1 ? '' : 's'}`)} (invalid, expired, rate-limited or too large; the sender's OK carries the reason)`,
+      );
+    },
+    intervalMs,
+  );
+}
+
+/**
+ * Calls `onRefused` with how many events the relay refused since the last call, checking its
+ * counter every `intervalMs` (and once more when stopped). Returns a function that stops watching.
+ */
+export function watchRefusalCount(
+  relay: Pick<Relay, 'stats'>,
+  onRefused: (count: number) => void,
+  intervalMs = 250,
+): () => void {
   let seen = relay.stats().refused;
   const check = () => {
     const refused = relay.stats().refused;
     if (refused > seen) {
       const count = refused - seen;
       seen = refused;
-      const time = new Date(now()).toISOString().slice(11, 23);
-      write(
-        `${style.dim(time)}  ${style.bad(`refused ${count} event${count === 1 ? '' : 's'}`)} (invalid, expired, rate-limited or too large; the sender's OK carries the reason)`,
-      );
+      onRefused(count);
     }
   };
   const timer = setInterval(check, intervalMs);

@@ -15,7 +15,14 @@ import {
   startAdapter,
 } from '@xprotocol/mcp-adapter';
 import { type Relay, SqliteEventStore, startRelay } from '@xprotocol/relay';
-import { type EventLogEntry, formatEventLine, ObservedEventStore, watchRefusals } from './event-log.js';
+import { type AdapterLogRecord, tapAdapterLogger } from './adapter-log-tap.js';
+import {
+  type EventLogEntry,
+  formatEventLine,
+  ObservedEventStore,
+  watchRefusalCount,
+  watchRefusals,
+} from './event-log.js';
 import { DEFAULT_RELAY_PORT, RELAY_HOST } from './paths.js';
 import { createStyle, type Style } from './style.js';
 
@@ -39,6 +46,10 @@ export interface DevServerOptions {
   eventLog?: ((line: string) => void) | false;
   /** Called with every event the relay stored (after the log line). */
   onEvent?: (entry: EventLogEntry) => void;
+  /** Called with how many events the relay refused before its store (polled every 250 ms). */
+  onRefused?: (count: number) => void;
+  /** Called with every record the adapter logs, whatever the logger's level. */
+  onAdapterLog?: (record: AdapterLogRecord) => void;
   /** Decorations for the event log. Default: colour when stderr is a TTY and `NO_COLOR` is unset. */
   style?: Style;
   /** Streams for an MCP face on stdio, passed to `startAdapter`. */
@@ -94,7 +105,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     throw error;
   }
-  const stopRefusals = write ? watchRefusals(relay, write, style) : () => {};
+  const stopLogRefusals = write ? watchRefusals(relay, write, style) : () => {};
+  const onRefused = options.onRefused;
+  const stopCountRefusals = onRefused ? watchRefusalCount(relay, onRefused) : () => {};
+  const stopRefusals = () => {
+    stopLogRefusals();
+    stopCountRefusals();
+  };
   const relayUrl = relay.url;
 
   const prepare = (config: AdapterConfig): AdapterConfig => ({
@@ -104,11 +121,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     stateDatabase: options.stateDatabase ?? config.stateDatabase,
     access: { ...config.access, grants: [...config.access.grants, ...(options.extraGrants ?? [])] },
   });
-  const launch = (config: AdapterConfig) =>
-    startAdapter(config, {
-      logger: options.logger ?? createLogger(config.logging),
+  const launch = (config: AdapterConfig) => {
+    const logger = options.logger ?? createLogger(config.logging);
+    const onLog = options.onAdapterLog;
+    return startAdapter(config, {
+      logger: onLog ? tapAdapterLogger(logger, onLog) : logger,
       ...(options.stdio && { stdio: options.stdio }),
     });
+  };
 
   let config = prepare(options.config);
   let adapter: RunningAdapter;
