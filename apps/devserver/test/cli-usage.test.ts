@@ -25,6 +25,22 @@ describe('usage errors exit 2 with a message on stderr and nothing on stdout', (
     ['--db with --demo', ['--demo', '--db', 'x.db'], /--db and --key do not apply/],
     ['unbalanced quote', ['--mcp-command', `node 'server.js`], /--mcp-command: unbalanced single quote/],
     ['empty command', ['--mcp-command', ' '], /--mcp-command: the command is empty/],
+    [
+      '--console-port with --demo',
+      ['--demo', '--console-port', '0'],
+      /--demo serves no web console: --console-port and --no-console do not apply/,
+    ],
+    ['--no-console with --mcp-proxy', ['--mcp-proxy', '--no-console'], /--mcp-proxy serves no web console/],
+    [
+      '--console-port with --no-console',
+      ['--mcp-command', 'node x.js', '--console-port', '1', '--no-console'],
+      /--console-port and --no-console contradict each other/,
+    ],
+    [
+      'console port out of range',
+      ['--demo', '--console-port', '-1'],
+      /expected a port number from 0 to 65535/,
+    ],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {

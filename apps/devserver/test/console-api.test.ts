@@ -1,0 +1,255 @@
+// The web console's HTTP API on a real `xprotocol-devserver --mcp-command` child (server-filesystem
+// on loopback): who may use it (token, Host, Origin), the catalog, the live events stream, Try a
+// call through the relay, refusals with their reason, and the config view.
+import { createEventTemplate, generateIdentity, signEvent } from '@xprotocol/crypto';
+import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { RelayPool } from '@xprotocol/relay-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { _quoteCommandLine } from '../src/_command-quote.js';
+import { type Child, FS_SERVER, Sandbox } from './support/children.js';
+import { ConsoleClient, type EventStream } from './support/console-client.js';
+
+const sandbox = new Sandbox();
+const TEXT = 'read from the web console\n';
+const KIND = 'com.demo.fs.read_text_file';
+let dev: Child;
+let web: ConsoleClient;
+let stream: EventStream;
+
+beforeAll(async () => {
+  sandbox.file('hello.txt', TEXT);
+  dev = sandbox.spawn([
+    '--mcp-command',
+    _quoteCommandLine([process.execPath, FS_SERVER, sandbox.dir]),
+    '--namespace',
+    'com.demo.fs',
+    '--relay-port',
+    '0',
+  ]);
+  await dev.waitForStderr(/"mcpServers"/);
+  web = new ConsoleClient(dev);
+  stream = web.events();
+  await stream.opened;
+}, 60_000);
+afterAll(async () => {
+  stream?.close();
+  await sandbox.close();
+});
+
+describe('who may use the console', () => {
+  it('prints its loopback URL with a per-run token in the banner', () => {
+    expect(web.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('refuses a request without the token, or with another one (401)', async () => {
+    for (const path of ['/', '/api/catalog', '/api/events', '/assets/app.js']) {
+      const response = await web.request(path);
+      expect(response.status, path).toBe(401);
+      expect(response.body, path).toContain('open the URL printed in the banner');
+    }
+    const wrong = await web.request('/api/catalog', { headers: { 'x-xp-console-token': 'x'.repeat(43) } });
+    expect(wrong.status).toBe(401);
+    expect((await web.request('/?token=nope')).status).toBe(401);
+  });
+
+  it('refuses another Origin (403) and another Host (421), even with the token', async () => {
+    const origin = await web.request('/api/catalog', {
+      headers: { ...web.auth, origin: 'http://evil.example' },
+    });
+    expect(origin.status).toBe(403);
+    expect(JSON.parse(origin.body).error).toContain('Origin: expected');
+    const host = await web.request('/api/catalog', { headers: { ...web.auth, host: 'evil.example:80' } });
+    expect(host.status).toBe(421);
+    expect(JSON.parse(host.body).error).toContain('got "evil.example:80"');
+    const post = await web.request('/api/call', {
+      method: 'POST',
+      headers: { ...web.auth, origin: 'http://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: KIND, payload: { path: sandbox.path('hello.txt') } }),
+    });
+    expect(post.status).toBe(403);
+    // Its own origin is fine.
+    const own = await web.request('/api/status', { headers: { ...web.auth, origin: web.base } });
+    expect(own.status).toBe(200);
+  });
+
+  it('the first ?token= visit sets an HttpOnly SameSite=Strict cookie and drops the token from the URL', async () => {
+    const first = await web.request(`/?token=${web.token}`);
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toMatch(/^xp_console=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    const page = await web.request('/', { headers: { cookie: cookie.split(';')[0]! } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.body).toContain('<script type="module" src="/assets/app.js">');
+    // Every asset the page names is served from the package, none from elsewhere.
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThan(1);
+    for (const asset of assets) {
+      expect(asset, 'no CDN').toMatch(/^\/assets\//);
+      const served = await web.request(asset, { headers: { cookie: cookie.split(';')[0]! } });
+      expect(served.status, asset).toBe(200);
+    }
+  });
+});
+
+describe('the console API', () => {
+  it('serves the catalog: kinds, versions, capability, quality score and findings with their fix', async () => {
+    const catalog = await web.json<{
+      tools: {
+        kind: string;
+        capability: string;
+        score: number;
+        findings: { indicator: string; fix: string }[];
+      }[];
+      sources: { name: string; namespace: string; connected: boolean; toolCount: number }[];
+    }>('/api/catalog');
+    expect(catalog.sources).toEqual([
+      expect.objectContaining({ name: 'mcp', namespace: 'com.demo.fs', connected: true }),
+    ]);
+    expect(catalog.tools).toHaveLength(catalog.sources[0]!.toolCount);
+    const read = catalog.tools.find((t) => t.kind === KIND);
+    expect(read).toMatchObject({ version: '1.0.0', capability: 'com.demo.fs.read', server: 'mcp' });
+    expect([0, 0.2, 0.4, 0.6, 0.8, 1]).toContain(read!.score);
+    // Findings and score agree: each failed indicator costs a fifth, and says how to fix it.
+    for (const tool of catalog.tools) {
+      expect(tool.score, tool.kind).toBeCloseTo(1 - tool.findings.length / 5, 10);
+      for (const finding of tool.findings) expect(finding.fix.length, tool.kind).toBeGreaterThan(10);
+    }
+    expect(catalog.tools.some((t) => t.findings.length > 0)).toBe(true);
+  });
+
+  it("serves one tool's card: annotations, input schema and its GBNF grammar", async () => {
+    const tool = await web.json<Record<string, unknown>>(`/api/tool?kind=${KIND}`);
+    expect(tool).toMatchObject({
+      kind: KIND,
+      tool: 'read_text_file',
+      annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object', required: ['path'] },
+      responseKind: `${KIND}.result`,
+      grammarStatus: { state: 'exact' },
+    });
+    expect(tool.grammar).toMatch(/^root ::= /m);
+    const missing = await web.request('/api/tool?kind=com.demo.fs.nope', { headers: web.auth });
+    expect(missing.status).toBe(404);
+  });
+
+  it("searches through the adapter's xp.schema.describe index", async () => {
+    const { matches } = await web.json<{ matches: { kind: string; relevance: number }[] }>(
+      `/api/search?q=${encodeURIComponent('write text into a file')}`,
+    );
+    expect(matches.length).toBeGreaterThan(0);
+    expect(matches.slice(0, 3).map((m) => m.kind)).toContain('com.demo.fs.write_file');
+  });
+
+  it('Try a call: a real signed call through the relay, with the request and answer events and the decoded answer', async () => {
+    const result = await web.json<{
+      ok: boolean;
+      request: { id: string; kind: string; from: string; to: string };
+      answer: { id: string; kind: string; from: string; to: string };
+      payload: { content: { type: string; text: string }[] };
+    }>('/api/call', { kind: KIND, payload: { path: sandbox.path('hello.txt') } });
+    expect(result.ok).toBe(true);
+    expect(result.payload.content[0]!.text).toBe(TEXT);
+    const status = await web.json<{ adapterKey: string; consoleKey: string }>('/api/status');
+    expect(result.request).toMatchObject({ kind: KIND, from: status.consoleKey, to: status.adapterKey });
+    expect(result.answer).toMatchObject({
+      kind: `${KIND}.result`,
+      from: status.adapterKey,
+      to: status.consoleKey,
+    });
+    // The live stream delivered both, the answer joined to its request with a latency.
+    const answer = await stream.waitFor((e) => e.id === result.answer.id);
+    expect(answer).toMatchObject({
+      type: 'event',
+      kind: `${KIND}.result`,
+      verdict: 'stored',
+      replyTo: result.request.id,
+    });
+    expect(answer.latencyMs).toBeTypeOf('number');
+    expect(await stream.waitFor((e) => e.id === result.request.id)).toMatchObject({
+      kind: KIND,
+      verdict: 'stored',
+    });
+    // And the event log on stderr shows the same call (the console adds to it, replaces nothing).
+    await dev.waitForStderr(new RegExp(`${KIND.replaceAll('.', '\\.')}\\.result .* OK`));
+  });
+
+  it("a refused call shows the adapter's reason, in the answer and in the live stream", async () => {
+    const result = await web.json<{
+      ok: boolean;
+      error: { code: string; message: string };
+      answer: { id: string; kind: string };
+    }>('/api/call', { kind: KIND, payload: { path: 42 } });
+    expect(result.ok).toBe(false);
+    expect(result.error.code).toBe('SCHEMA_VIOLATION');
+    expect(result.error.message).toMatch(/path/);
+    expect(result.answer.kind).toBe('xp.error');
+    const row = await stream.waitFor((e) => e.id === result.answer.id);
+    expect(row).toMatchObject({
+      kind: 'xp.error',
+      refusal: { code: 'SCHEMA_VIOLATION', message: result.error.message },
+    });
+  });
+
+  it('a relay refusal (an event tampered after signing) appears in the stream', async () => {
+    const identity = generateIdentity({ signatures: nodeSignatures, cipher: nodeCipher });
+    const status = await web.json<{ relayUrl: string; adapterKey: string }>('/api/status');
+    const signed = signEvent(
+      createEventTemplate({ kind: KIND, content: 'sealed', tags: [['p', status.adapterKey]] }),
+      identity.ed25519.secretKey,
+      nodeSignatures,
+    );
+    const pool = await RelayPool.open({ urls: [status.relayUrl] });
+    try {
+      await expect(pool.publish({ ...signed, content: 'tampered' })).rejects.toThrow(/invalid/);
+    } finally {
+      await pool.close();
+    }
+    const row = await stream.waitFor((e) => e.type === 'refused');
+    expect(row).toMatchObject({ count: 1, reason: expect.stringContaining('the relay told the sender') });
+  });
+
+  it('refuses a malformed call request with the reason (400, 415)', async () => {
+    const noKind = await web.request('/api/call', {
+      method: 'POST',
+      headers: { ...web.auth, 'content-type': 'application/json' },
+      body: '{"payload":{}}',
+    });
+    expect(noKind.status).toBe(400);
+    expect(JSON.parse(noKind.body).error).toBe('kind: expected a string, got undefined');
+    const form = await web.request('/api/call', {
+      method: 'POST',
+      headers: { ...web.auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'kind=x',
+    });
+    expect(form.status).toBe(415);
+  });
+
+  it('a taken --console-port stops the devserver with exit 1 and names the flag', async () => {
+    const { code, stderr } = await sandbox.run([
+      '--mcp-command',
+      _quoteCommandLine([process.execPath, FS_SERVER, sandbox.dir]),
+      '--relay-port',
+      '0',
+      '--console-port',
+      String(web.port),
+    ]);
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(
+      `cannot start the web console: 127.0.0.1:${web.port} is already in use; choose another with --console-port`,
+    );
+  }, 60_000);
+
+  it('serves the running configuration, redacted, with no reload yet', async () => {
+    const view = await web.json<{
+      origin: string;
+      config: { mcpSources: { namespace: string }[] };
+      lastReload?: unknown;
+    }>('/api/config');
+    expect(view.origin).toBe('--mcp-command');
+    expect(view.config.mcpSources[0]!.namespace).toBe('com.demo.fs');
+    expect(view.lastReload).toBeUndefined();
+  });
+});
