@@ -84,7 +84,7 @@ async function send() {
       payload,
       signer: $('call-signer').value,
     });
-    $('call-result').replaceChildren(...show(result));
+    $('call-result').replaceChildren(...show(result).filter(Boolean));
   } finally {
     $('call-send').disabled = false;
   }

@@ -1,0 +1,147 @@
+// The web console in a real browser: Playwright (playwright-core) drives Debian's chromium against
+// a real `xprotocol-devserver --mcp-command` child wrapping server-filesystem. It loads the
+// catalog, searches, opens a tool, submits a call and reads the answer, finds the call in the live
+// log, and sees a refused call's reason; a screenshot of each page is written to
+// test-output/console-browser/ (linked from docs/devserver.md). Skipped, with the reason printed,
+// only when no chromium can be found or installed (see support/chromium.ts).
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { _quoteCommandLine } from '../src/_command-quote.js';
+import { type Child, FS_SERVER, Sandbox } from './support/children.js';
+import { findChromium } from './support/chromium.js';
+import { ConsoleClient } from './support/console-client.js';
+
+const SHOTS = join(import.meta.dirname, '..', 'test-output', 'console-browser');
+const TEXT = 'read in a real browser\n';
+const KIND = 'com.demo.fs.read_text_file';
+const browserLookup = findChromium();
+if (browserLookup.path === undefined) {
+  console.warn(`console-browser.test.ts skipped: no browser: ${browserLookup.reason}`);
+}
+
+describe.skipIf(browserLookup.path === undefined)('the web console in chromium', () => {
+  const sandbox = new Sandbox();
+  let dev: Child;
+  let web: ConsoleClient;
+  let browser: Browser;
+  let page: Page;
+  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    rmSync(SHOTS, { recursive: true, force: true });
+    mkdirSync(SHOTS, { recursive: true });
+    sandbox.file('hello.txt', TEXT);
+    dev = sandbox.spawn([
+      '--mcp-command',
+      _quoteCommandLine([process.execPath, FS_SERVER, sandbox.dir]),
+      '--namespace',
+      'com.demo.fs',
+      '--relay-port',
+      '0',
+    ]);
+    await dev.waitForStderr(/"mcpServers"/);
+    web = new ConsoleClient(dev);
+    browser = await chromium.launch({
+      executablePath: browserLookup.path,
+      // Root (CI, containers) cannot use chromium's sandbox; the page is our own, on loopback.
+      args: ['--no-sandbox'],
+      timeout: 60_000,
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(20_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox.close();
+  });
+
+  it('opens with the banner URL, keeps the token in a cookie, and shows the catalog of the demo server', async () => {
+    await page.goto(web.url);
+    expect(new URL(page.url()).search, 'the token left the address bar').toBe('');
+    const row = page.locator('#catalog-table a', { hasText: KIND });
+    await row.waitFor();
+    await expect(page.locator('#catalog-count').textContent()).resolves.toMatch(/^\d+ of \d+ tools$/);
+    await expect(page.locator('#status').textContent()).resolves.toMatch(
+      /^adapter [0-9a-f]{8}… on ws:\/\/127\.0\.0\.1/,
+    );
+    await shot('catalog');
+  });
+
+  it('searches with the adapter’s describe index (the "/" key focuses the box)', async () => {
+    await page.keyboard.press('/');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('catalog-search');
+    await page.keyboard.type('write text into a file');
+    await page.locator('#catalog-count', { hasText: 'matching the search' }).waitFor();
+    const first = await page.locator('#catalog-table tbody tr a').allTextContents();
+    expect(first.slice(0, 3)).toContain('com.demo.fs.write_file');
+    await shot('catalog-search');
+    await page.fill('#catalog-search', '');
+    await page.locator('#catalog-count', { hasNotText: 'matching' }).waitFor();
+  });
+
+  it("opens a tool's card: findings with their fix, annotations, input schema and GBNF grammar", async () => {
+    await page.locator('#catalog-table a', { hasText: KIND }).click();
+    await page.locator('#tool-grammar').waitFor();
+    await expect(page.locator('#tool-grammar').textContent()).resolves.toMatch(/^root ::= /m);
+    await expect(page.locator('#tool-schema').textContent()).resolves.toContain('"path"');
+    await expect(page.locator('#tool-detail').textContent()).resolves.toContain('com.demo.fs.read');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('tool-title');
+    await shot('tool');
+  });
+
+  it('submits a call from the generated form and shows the decoded answer and both events', async () => {
+    await page.getByRole('link', { name: 'Try a call of this tool →' }).click();
+    await page.locator('#arg-path').waitFor();
+    await page.fill('#arg-path', sandbox.path('hello.txt'));
+    await page.getByRole('button', { name: 'Send the call' }).click();
+    await page.locator('#call-outcome', { hasText: 'Answered' }).waitFor();
+    await expect(page.locator('#call-answer-text').textContent()).resolves.toBe(TEXT);
+    await expect(page.locator('#call-result').textContent()).resolves.toContain(`${KIND}.result`);
+    await shot('call');
+  });
+
+  it("checks the form in the browser, and when sent anyway shows the adapter's refusal and reason", async () => {
+    await page.fill('#arg-path', '');
+    await page.getByRole('button', { name: 'Send the call' }).click();
+    await expect(page.locator('#call-errors').textContent()).resolves.toContain(
+      '$: missing the required property "path"',
+    );
+    await page.check('#call-force');
+    await page.getByRole('button', { name: 'Send the call' }).click();
+    await page.locator('#call-outcome', { hasText: 'Refused' }).waitFor();
+    await expect(page.locator('#call-outcome').textContent()).resolves.toMatch(
+      /^Refused: SCHEMA_VIOLATION: .*path/,
+    );
+    await expect(page.locator('#call-result').textContent()).resolves.toMatch(/Answer event.*xp\.error/s);
+    await expect(page.locator('#call-result').textContent()).resolves.not.toMatch(/null|undefined/);
+    await shot('call-refused');
+  });
+
+  it('shows both calls in the live log, with latency and the refusal reason; pause holds new rows', async () => {
+    await page.getByRole('link', { name: 'Live events' }).click();
+    const answer = page.locator('#events-table tr', { hasText: `${KIND}.result` }).first();
+    await answer.waitFor();
+    await expect(answer.textContent()).resolves.toMatch(/OK\d+ ms$/);
+    const refused = page.locator('#events-table tr', { hasText: 'xp.error' }).first();
+    await expect(refused.textContent()).resolves.toMatch(/refused: SCHEMA_VIOLATION: .*path/);
+    await page.check('#events-refusals');
+    await expect(page.locator('#events-table tbody tr:not([hidden])').count()).resolves.toBe(1);
+    await page.uncheck('#events-refusals');
+    await shot('events');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await web.json('/api/call', { kind: KIND, payload: { path: sandbox.path('hello.txt') } });
+    await page.locator('#events-count', { hasText: /paused, [1-9]\d* new/ }).waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.locator('#events-count', { hasNotText: 'paused' }).waitFor();
+  });
+
+  it('shows the running configuration', async () => {
+    await page.getByRole('link', { name: 'Config' }).click();
+    await page.locator('#config-json').waitFor();
+    await expect(page.locator('#config-json').textContent()).resolves.toContain('"namespace": "com.demo.fs"');
+    await shot('config');
+  });
+});
