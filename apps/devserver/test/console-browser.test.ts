@@ -44,7 +44,7 @@ describe.skipIf(browserLookup.path === undefined)('the web console in chromium',
     await dev.waitForStderr(/"mcpServers"/);
     web = new ConsoleClient(dev);
     browser = await chromium.launch({
-      executablePath: browserLookup.path,
+      executablePath: browserLookup.path ?? '',
       // Root (CI, containers) cannot use chromium's sandbox; the page is our own, on loopback.
       args: ['--no-sandbox'],
       timeout: 60_000,
@@ -72,7 +72,7 @@ describe.skipIf(browserLookup.path === undefined)('the web console in chromium',
 
   it('searches with the adapter’s describe index (the "/" key focuses the box)', async () => {
     await page.keyboard.press('/');
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('catalog-search');
+    await expect(page.locator(':focus').getAttribute('id')).resolves.toBe('catalog-search');
     await page.keyboard.type('write text into a file');
     await page.locator('#catalog-count', { hasText: 'matching the search' }).waitFor();
     const first = await page.locator('#catalog-table tbody tr a').allTextContents();
@@ -88,7 +88,7 @@ describe.skipIf(browserLookup.path === undefined)('the web console in chromium',
     await expect(page.locator('#tool-grammar').textContent()).resolves.toMatch(/^root ::= /m);
     await expect(page.locator('#tool-schema').textContent()).resolves.toContain('"path"');
     await expect(page.locator('#tool-detail').textContent()).resolves.toContain('com.demo.fs.read');
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('tool-title');
+    await expect(page.locator(':focus').getAttribute('id')).resolves.toBe('tool-title');
     await shot('tool');
   });
 
