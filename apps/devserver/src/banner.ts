@@ -3,6 +3,7 @@
  * relay and each wrapped MCP server, then an MCP client configuration snippet to paste.
  * @module
  */
+import { dirname } from 'node:path';
 import type { SourceStatus } from '@xprotocol/mcp-adapter';
 import { _quoteCommandLine } from './_command-quote.js';
 import type { Style } from './style.js';
@@ -25,6 +26,8 @@ export interface BannerInfo {
   proxyArgs: readonly string[];
   /** The web console's URL with its per-run token, when it is served. */
   consoleUrl?: string | undefined;
+  /** The demo server's file (no mode flag): what to read first. */
+  demoFile?: string | undefined;
 }
 
 /**
@@ -77,17 +80,31 @@ export function formatBanner(info: BannerInfo, style: Style): string[] {
       `${ok} Well-known: ${info.discoveryUrl}/.well-known/xprotocol-endpoint and ${info.discoveryUrl}/xp/schemas`,
     );
   }
+  if (info.demoFile !== undefined) {
+    lines.push(
+      `${ok} Demo server: server-filesystem over ${dirname(info.demoFile)} ${style.dim('(removed when the devserver stops)')}`,
+    );
+  }
   if (info.consoleUrl !== undefined) {
     lines.push(
       `${ok} Web console: ${info.consoleUrl} ${style.dim('(loopback only; the token is for this run)')}`,
     );
   }
+  lines.push(`${ok} Schema catalog: send xp.schema.catalog to the adapter key through ${info.relayUrl}`);
+  if (info.demoFile !== undefined && info.consoleUrl !== undefined) {
+    lines.push(
+      '',
+      `Try it: open the console, Try a call → com.demo.fs.read_text_file with path ${info.demoFile}`,
+    );
+  }
+  const proxy = _quoteCommandLine([info.self.command, ...info.self.args, ...info.proxyArgs]);
   lines.push(
-    `${ok} Schema catalog: send xp.schema.catalog to the adapter key through ${info.relayUrl}`,
     '',
-    'Paste into Claude Code MCP config (.mcp.json) or Claude Desktop (claude_desktop_config.json):',
+    'Use it from an MCP client (each runs --mcp-proxy, which reaches this devserver through its relay):',
+    `  Claude Code:    claude mcp add xprotocol -- ${proxy}`,
+    '  Claude Desktop: merge this into claude_desktop_config.json (Claude Code reads it from a project .mcp.json too):',
     JSON.stringify(mcpClientSnippet(info)),
-    `or run: claude mcp add xprotocol -- ${_quoteCommandLine([info.self.command, ...info.self.args, ...info.proxyArgs])}`,
+    `  MCP Inspector:  npx @modelcontextprotocol/inspector ${proxy}`,
   );
   return lines;
 }

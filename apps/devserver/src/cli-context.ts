@@ -37,5 +37,8 @@ export interface _Flags {
   console: boolean;
 }
 
-/** The four modes; exactly one per run. */
-export type _Mode = 'config' | 'mcp-command' | 'demo' | 'mcp-proxy';
+/**
+ * The modes; exactly one per run. `demo-server` is what no mode flag gives: the demo's
+ * server-filesystem, served until Ctrl-C, with the web console.
+ */
+export type _Mode = 'config' | 'mcp-command' | 'demo' | 'mcp-proxy' | 'demo-server';

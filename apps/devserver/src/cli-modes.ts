@@ -3,8 +3,9 @@
  * are known good (they pull in the adapter, the relay and the bridge).
  * @module
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import {
   CliError,
   ConfigError,
@@ -18,6 +19,7 @@ import {
   splitCommandLine,
   usageError,
 } from '@xprotocol/mcp-adapter';
+import { _quoteCommandLine } from './_command-quote.js';
 import type { AdapterLogRecord } from './adapter-log-tap.js';
 import { formatBanner } from './banner.js';
 import type { _Flags, DevserverCliContext } from './cli-context.js';
@@ -26,7 +28,7 @@ import { ConsoleCaller } from './console-caller.js';
 import { ConsoleCatalog } from './console-catalog.js';
 import { ConsoleEvents } from './console-events.js';
 import { type ReloadReport, type RunningConsole, startConsole } from './console-server.js';
-import { DemoError, runDemo } from './demo.js';
+import { DEMO_NAMESPACE, DEMO_TEXT, DemoError, filesystemServerEntry, runDemo } from './demo.js';
 import type { EventLogEntry } from './event-log.js';
 import { inlineConfig } from './inline-config.js';
 import { ensureProxyKey, startMcpProxy } from './mcp-proxy.js';
@@ -82,36 +84,90 @@ function _configFailure(ctx: DevserverCliContext, error: ConfigError, origin: st
 }
 
 export async function _serve(
-  mode: 'config' | 'mcp-command',
+  mode: 'config' | 'mcp-command' | 'demo-server',
   flags: _Flags,
   ctx: DevserverCliContext,
   style: Style,
 ): Promise<number> {
   const paths = devServerPaths(ctx.home);
   const keyFile = flags.key ?? paths.adapterKey;
-  const database = flags.db ?? paths.events;
-  const relayPort = flags.relayPort ?? DEFAULT_RELAY_PORT;
   if (mode === 'mcp-command') {
     const split = splitCommandLine(flags.mcpCommand ?? '');
     if (!split.ok) throw usageError(`--mcp-command: ${split.reason}`);
   }
   // Taken before the file is read, so the watcher sees an edit made while the first load runs.
   const configStat = mode === 'config' ? _statOrUndefined(flags.config ?? '') : undefined;
+  const origin =
+    mode === 'config'
+      ? resolve(flags.config ?? '')
+      : mode === 'mcp-command'
+        ? '--mcp-command'
+        : 'the demo server';
+  const demo = mode === 'demo-server' ? _demoFolder() : undefined;
   let loaded: LoadedConfig;
   try {
     loaded =
       mode === 'config'
         ? loadConfig(flags.config ?? '')
-        : inlineConfig({
-            command: flags.mcpCommand ?? '',
-            namespace: flags.namespace ?? 'com.demo.mcp',
-            keyFile,
-          });
+        : demo
+          ? inlineConfig({
+              command: _quoteCommandLine([process.execPath, filesystemServerEntry(), demo.dir]),
+              namespace: DEMO_NAMESPACE,
+              sourceName: 'fs',
+              keyFile,
+              // Only the devserver's own clients (the console, --mcp-proxy) are granted: a key no
+              // grant names is refused, which the console's "fresh key" signer shows.
+              access: { default: 'deny' },
+              origin,
+            })
+          : inlineConfig({
+              command: flags.mcpCommand ?? '',
+              namespace: flags.namespace ?? 'com.demo.mcp',
+              keyFile,
+            });
   } catch (error) {
-    if (error instanceof ConfigError) throw _configFailure(ctx, error, flags.config ?? '--mcp-command');
+    demo?.remove();
+    if (error instanceof ConfigError) throw _configFailure(ctx, error, flags.config ?? origin);
     throw error;
   }
-  _warn(ctx, loaded.warnings, mode === 'mcp-command');
+  try {
+    return await _serveLoaded(mode, flags, ctx, style, { loaded, configStat, origin, demo });
+  } finally {
+    demo?.remove();
+  }
+}
+
+/** A temporary folder holding `hello.txt` for the demo server, and how to remove it. */
+function _demoFolder(): { dir: string; file: string; remove: () => void } {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'xprotocol-devserver-demo-')));
+  const file = join(dir, 'hello.txt');
+  writeFileSync(file, DEMO_TEXT);
+  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function _serveLoaded(
+  mode: 'config' | 'mcp-command' | 'demo-server',
+  flags: _Flags,
+  ctx: DevserverCliContext,
+  style: Style,
+  prepared: {
+    loaded: LoadedConfig;
+    configStat: ReturnType<typeof _statOrUndefined>;
+    origin: string;
+    demo: { dir: string; file: string } | undefined;
+  },
+): Promise<number> {
+  const { loaded, configStat, origin, demo } = prepared;
+  const paths = devServerPaths(ctx.home);
+  const keyFile = flags.key ?? paths.adapterKey;
+  const database = flags.db ?? paths.events;
+  const relayPort = flags.relayPort ?? DEFAULT_RELAY_PORT;
+  // The demo server's grants are the devserver's own clients (console, --mcp-proxy), added at start.
+  _warn(
+    ctx,
+    loaded.warnings.filter((w) => !(demo && w.code === 'ACCESS_NO_GRANTS')),
+    mode !== 'config',
+  );
   mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
   const proxyKey = await ensureProxyKey(paths.proxyKey);
   // The web console's feed and its dev client exist before the adapter, which grants that client.
@@ -154,7 +210,7 @@ export async function _serve(
           events,
           caller,
           configSource: {
-            origin: mode === 'config' ? resolve(flags.config ?? '') : '--mcp-command',
+            origin,
             config: () => running.config,
             warnings: () => warnings,
             lastReload: () => lastReload,
@@ -196,6 +252,7 @@ export async function _serve(
         self: ctx.self ?? selfCommand(),
         proxyArgs,
         consoleUrl: webConsole?.url,
+        demoFile: demo?.file,
       },
       style,
     );

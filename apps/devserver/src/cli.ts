@@ -23,7 +23,7 @@ function _port(value: string): number {
 function _program(ctx: DevserverCliContext): Command {
   const program = new Command('xprotocol-devserver')
     .description(
-      'The XProtocol dev bundle: a local relay (SQLite event store), the adapter wrapping your MCP server, and a pretty event log. Dev only.',
+      'The XProtocol dev bundle: a local relay (SQLite event store), the adapter wrapping your MCP server, a pretty event log and a web console. Without a mode flag it serves a demo server (server-filesystem over a temporary folder) until Ctrl-C. Dev only.',
     )
     .version(DEVSERVER_VERSION, '-V, --version')
     .option('-c, --config <file>', 'run the adapter with this YAML configuration (hot-reloaded on change)')
@@ -35,7 +35,10 @@ function _program(ctx: DevserverCliContext): Command {
       '--namespace <namespace>',
       'the XProtocol namespace of --mcp-command tools (default com.demo.mcp)',
     )
-    .option('--demo', 'start everything in a temporary directory, make one real call through the relay, stop')
+    .option(
+      '--demo',
+      'start everything in a temporary directory, make one real call through the relay, stop (without any mode flag: serve that demo server until Ctrl-C)',
+    )
     .option('--mcp-proxy', "serve MCP on stdio, calling the running devserver's adapter (for Claude Code)")
     .option(
       '--relay-port <port>',
@@ -58,6 +61,7 @@ function _program(ctx: DevserverCliContext): Command {
       'after',
       `
 Examples:
+  xprotocol-devserver
   xprotocol-devserver --demo
   xprotocol-devserver --mcp-command "npx @modelcontextprotocol/server-filesystem /tmp" --namespace com.demo.fs
   xprotocol-devserver --config ./xprotocol-mcp-adapter.yml --relay-port 0
@@ -78,14 +82,13 @@ function _checkFlags(flags: _Flags): _Mode {
       ['mcp-proxy', flags.mcpProxy === true, '--mcp-proxy'],
     ] as const
   ).filter(([, on]) => on);
-  if (modes.length !== 1) {
+  if (modes.length > 1) {
     throw usageError(
-      modes.length === 0
-        ? 'expected one of --config FILE, --mcp-command "CMD ARGS", --demo or --mcp-proxy'
-        : `expected one of --config, --mcp-command, --demo and --mcp-proxy, got ${modes.map(([, , flag]) => flag).join(' and ')}`,
+      `expected at most one of --config, --mcp-command, --demo and --mcp-proxy, got ${modes.map(([, , flag]) => flag).join(' and ')}`,
     );
   }
-  const mode = modes[0]![0];
+  // No mode flag: the first ten minutes — the demo server and the console, until Ctrl-C.
+  const mode: _Mode = modes[0]?.[0] ?? 'demo-server';
   if (flags.namespace !== undefined && mode !== 'mcp-command') {
     throw usageError('--namespace goes with --mcp-command');
   }

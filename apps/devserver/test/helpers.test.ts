@@ -73,9 +73,35 @@ describe('formatBanner', () => {
       '✗ Wrapped MCP server: com.demo.no cannot start: no: command not found on PATH: nope (not retried: fix the command and restart)',
       '✓ Schema catalog: send xp.schema.catalog to the adapter key through ws://127.0.0.1:8765',
       '',
-      'Paste into Claude Code MCP config (.mcp.json) or Claude Desktop (claude_desktop_config.json):',
+      'Use it from an MCP client (each runs --mcp-proxy, which reaches this devserver through its relay):',
+      "  Claude Code:    claude mcp add xprotocol -- /usr/bin/node '/opt/my dev/dist/bin.js' --mcp-proxy",
+      '  Claude Desktop: merge this into claude_desktop_config.json (Claude Code reads it from a project .mcp.json too):',
       '{"mcpServers":{"xprotocol":{"command":"/usr/bin/node","args":["/opt/my dev/dist/bin.js","--mcp-proxy"]}}}',
-      "or run: claude mcp add xprotocol -- /usr/bin/node '/opt/my dev/dist/bin.js' --mcp-proxy",
+      "  MCP Inspector:  npx @modelcontextprotocol/inspector /usr/bin/node '/opt/my dev/dist/bin.js' --mcp-proxy",
+    ]);
+  });
+
+  it('with the demo server and the console: their lines, and what to try first', () => {
+    const lines = formatBanner(
+      {
+        adapterKey: 'ed25519:abc',
+        keyFile: '/k',
+        relayUrl: 'ws://127.0.0.1:8765',
+        database: '/e.db',
+        sources: [{ name: 'fs', namespace: 'com.demo.fs', connected: true, toolCount: 14, error: undefined }],
+        self: { command: '/usr/bin/node', args: ['/opt/dist/bin.js'] },
+        proxyArgs: ['--mcp-proxy'],
+        consoleUrl: 'http://127.0.0.1:4000/?token=t',
+        demoFile: '/tmp/d/hello.txt',
+      },
+      createStyle(false),
+    );
+    expect(lines.slice(4, 9)).toEqual([
+      '✓ Demo server: server-filesystem over /tmp/d (removed when the devserver stops)',
+      '✓ Web console: http://127.0.0.1:4000/?token=t (loopback only; the token is for this run)',
+      '✓ Schema catalog: send xp.schema.catalog to the adapter key through ws://127.0.0.1:8765',
+      '',
+      'Try it: open the console, Try a call → com.demo.fs.read_text_file with path /tmp/d/hello.txt',
     ]);
   });
 });
