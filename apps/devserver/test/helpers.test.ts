@@ -92,16 +92,16 @@ describe('formatBanner', () => {
         self: { command: '/usr/bin/node', args: ['/opt/dist/bin.js'] },
         proxyArgs: ['--mcp-proxy'],
         consoleUrl: 'http://127.0.0.1:4000/?token=t',
-        demoFile: '/tmp/d/hello.txt',
+        demoFile: '/opt/demo/hello.txt',
       },
       createStyle(false),
     );
     expect(lines.slice(4, 9)).toEqual([
-      '✓ Demo server: server-filesystem over /tmp/d (removed when the devserver stops)',
+      '✓ Demo server: server-filesystem over /opt/demo (removed when the devserver stops)',
       '✓ Web console: http://127.0.0.1:4000/?token=t (loopback only; the token is for this run)',
       '✓ Schema catalog: send xp.schema.catalog to the adapter key through ws://127.0.0.1:8765',
       '',
-      'Try it: open the console, Try a call → com.demo.fs.read_text_file with path /tmp/d/hello.txt',
+      'Try it: open the console, Try a call → com.demo.fs.read_text_file with path /opt/demo/hello.txt',
     ]);
   });
 });
