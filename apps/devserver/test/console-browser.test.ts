@@ -138,6 +138,41 @@ describe.skipIf(browserLookup.path === undefined)('the web console in chromium',
     await page.locator('#events-count', { hasNotText: 'paused' }).waitFor();
   });
 
+  it('renders the catalog of the 672 recorded real-server tools (time to first paint printed)', async () => {
+    const recorded = sandbox.spawn([
+      '--mcp-command',
+      _quoteCommandLine([process.execPath, join(import.meta.dirname, 'fixtures', 'recorded-server.mjs')]),
+      '--namespace',
+      'com.test.recorded',
+      '--relay-port',
+      '0',
+      '--key',
+      sandbox.path('recorded.key'),
+      '--db',
+      sandbox.path('recorded.db'),
+    ]);
+    await recorded.waitForStderr(/"mcpServers"/);
+    expect(recorded.stderr).toContain('✓ Wrapped MCP server: com.test.recorded (672 tools) [mcp]');
+    const big = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await big.goto(new ConsoleClient(recorded).url);
+      await big.locator('#catalog-count', { hasText: '672 of 672 tools' }).waitFor({ timeout: 30_000 });
+      await expect(big.locator('#catalog-table tbody tr').count()).resolves.toBe(672);
+      const paint = await big.evaluate(() => ({
+        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+        rendered: performance.getEntriesByName('xp-catalog-rendered')[0]?.startTime,
+      }));
+      console.log(
+        `672-tool catalog: first contentful paint ${paint.fcp?.toFixed(0)} ms, table rendered ${paint.rendered?.toFixed(0)} ms after navigation`,
+      );
+      expect(paint.rendered).toBeTypeOf('number');
+    } finally {
+      await big.close();
+      recorded.process.kill('SIGTERM');
+      await recorded.exited;
+    }
+  }, 90_000);
+
   it('shows the running configuration', async () => {
     await page.getByRole('link', { name: 'Config' }).click();
     await page.locator('#config-json').waitFor();
