@@ -2,9 +2,11 @@
  * `@xprotocol/devserver` — the XProtocol dev bundle beside its `xprotocol-devserver` bin: a local
  * relay with a SQLite event store, the adapter (built on `@xprotocol/mcp-adapter`'s programmatic
  * API) pointed at it, a pretty event log, hot reload, the `--demo` round trip and the
- * `--mcp-proxy` MCP face. Dev only: not for production (docs/design.md §14).
+ * `--mcp-proxy` MCP face, and the web console of the serving modes. Dev only: not for production
+ * (docs/design.md §14).
  * @module
  */
+export type { AdapterLogRecord, LogLevel } from './adapter-log-tap.js';
 export { type BannerInfo, formatBanner, mcpClientSnippet } from './banner.js';
 export { runDevserverCli } from './cli.js';
 export type { DevserverCliContext } from './cli-context.js';
@@ -25,6 +27,7 @@ export {
   formatEventLine,
   ObservedEventStore,
   shortKey,
+  watchRefusalCount,
   watchRefusals,
 } from './event-log.js';
 export { type InlineConfigOptions, inlineConfig } from './inline-config.js';
