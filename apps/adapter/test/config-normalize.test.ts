@@ -44,6 +44,7 @@ describe('defaults', () => {
       port: 8767,
       path: '/mcp',
       expose: ['xprotocol_sources'],
+      allowedOrigins: [],
     });
   });
 });
@@ -54,6 +55,28 @@ describe('values', () => {
       base('mcp_server:', '  transport: sse', '  sse_port: 9001', '  sse_host: "[::1]"'),
     );
     expect(config.mcpServer).toMatchObject({ transport: 'sse', host: '::1', port: 9001 });
+  });
+  it('reads mcp_server.allowed_origins as serialized origins, and refuses what is not an origin', () => {
+    const { config } = load(
+      base(
+        'mcp_server:',
+        '  transport: streamable_http',
+        '  allowed_origins: [http://localhost:6274, "https://Inspector.Example:443/"]',
+      ),
+    );
+    expect(config.mcpServer?.allowedOrigins).toEqual(['http://localhost:6274', 'https://inspector.example']);
+    expect(
+      refusal(
+        base(
+          'mcp_server:',
+          '  transport: streamable_http',
+          '  allowed_origins: [http://localhost:6274/app, ftp://x]',
+        ),
+      ).message.split('\n'),
+    ).toEqual([
+      'config.yml:16:21 mcp_server.allowed_origins[0]: expected an http:// or https:// origin (scheme://host[:port], no path), got "http://localhost:6274/app"',
+      'config.yml:16:48 mcp_server.allowed_origins[1]: expected an http:// or https:// origin (scheme://host[:port], no path), got "ftp://x"',
+    ]);
   });
   it('keeps expose entries once each', () => {
     const { config } = load(

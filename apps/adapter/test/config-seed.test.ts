@@ -124,6 +124,7 @@ describe('the full example file, as printed', () => {
       port: 8765,
       path: '/mcp',
       expose: ['xprotocol_sources'],
+      allowedOrigins: [],
     });
     expect(config.discovery).toEqual({ wellKnownPort: 8766, wellKnownHost: '0.0.0.0' });
     expect(config.logging).toEqual({ level: 'info', format: 'json', output: { file: '/var/log/xp.log' } });

@@ -1,7 +1,7 @@
 /**
  * Serves the MCP face: over stdio (stdout then belongs to the protocol), or Streamable HTTP on
- * `host:port/path` (default `127.0.0.1:8767/mcp`) with Host and Origin validation against DNS
- * rebinding. Legacy SSE serving needs the SDK's legacy server transport, which is not a
+ * `host:port/path` (default `127.0.0.1:8767/mcp`) with Host validation against DNS rebinding and
+ * an exact Origin check (docs/security.md, "The HTTP face"). Legacy SSE serving needs the SDK's legacy server transport, which is not a
  * dependency yet: `transport: 'sse'` is refused with a message that says so.
  *
  * Each HTTP session keeps what it sent in a bounded in-memory event store, so a client whose
@@ -12,6 +12,10 @@
  * With `bearerToken`, every request must carry `Authorization: Bearer <token>` (compared in
  * constant time; `401` otherwise). The token guards the face only: it is never logged and never
  * sent anywhere (calls leave as signed XProtocol events, not with the client's credentials).
+ *
+ * Bodies are held to JSON-RPC before a session sees them (`json-rpc-body.ts`): strict UTF-8, no
+ * empty batch, no batch on revisions without batches, no lone surrogates, and no request id that
+ * the session still has in flight (`json-rpc-in-flight.ts`).
  * @module
  */
 
@@ -27,12 +31,21 @@ import { networkInterfaces } from 'node:os';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import {
   isInitializeRequest,
+  type JSONRPCMessage,
   localhostAllowedHostnames,
   validateHostHeader,
-  validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { _faceEventStore } from './face-event-store.js';
+import { _allowedOrigins, _checkOrigin } from './face-origin.js';
+import {
+  _batchRefusal,
+  _checkJsonRpcBody,
+  type _JsonRpcId,
+  type _JsonRpcRefusal,
+  _parseJsonRpcBody,
+} from './json-rpc-body.js';
+import { _InFlightIds } from './json-rpc-in-flight.js';
 import type { BridgeLogger } from './logger.js';
 import type { McpFace } from './mcp-face.js';
 
@@ -51,6 +64,20 @@ export interface McpFaceServeOptions {
   maxSessions?: number;
   /** When set, HTTP requests must send `Authorization: Bearer <this>`; a non-empty string. */
   bearerToken?: string | undefined;
+  /**
+   * Browser origins allowed besides the face's own (`http://<name>:<port>` for each name it
+   * answers to), e.g. `http://localhost:6274` for the MCP Inspector. Each an `http(s)://` origin.
+   */
+  allowedOrigins?: readonly string[] | undefined;
+}
+
+/** What the face keeps per HTTP session: its transport, server, ids in flight and revision. */
+interface _Session {
+  transport: NodeStreamableHTTPServerTransport;
+  server: ReturnType<McpFace['createServer']>;
+  inFlight: _InFlightIds;
+  /** The protocol revision the session's `initialize` answer chose. */
+  revision: string | undefined;
 }
 
 /** A running MCP face. */
@@ -114,15 +141,16 @@ async function _serveStreamableHttp(
     throw new Error('mcp_server bearer token: expected a non-empty string, got an empty one');
   }
   const tokenDigest = settings.bearerToken === undefined ? undefined : _digest(settings.bearerToken);
+  // Checked before listening: a wrong entry is a configuration error, not a refusal per request.
+  _allowedOrigins(allowed, 1, settings.allowedOrigins);
+  /** Set once the port is bound (requests only arrive after that). */
+  let origins = new Set<string>();
   /** Live sessions: one transport and one face server per MCP client. */
-  const sessions = new Map<
-    string,
-    { transport: NodeStreamableHTTPServerTransport; server: ReturnType<McpFace['createServer']> }
-  >();
+  const sessions = new Map<string, _Session>();
   const maxSessions = settings.maxSessions ?? DEFAULT_MAX_SESSIONS;
 
   /** Starts a session for an `initialize` request; the oldest session ends beyond `maxSessions`. */
-  const newSession = async (): Promise<NodeStreamableHTTPServerTransport> => {
+  const newSession = async (): Promise<_Session> => {
     const server = face.createServer();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -130,7 +158,7 @@ async function _serveStreamableHttp(
       eventStore: _faceEventStore(),
       retryInterval: RETRY_INTERVAL_MS,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, session);
         if (sessions.size > maxSessions) {
           const [oldestId, oldest] = sessions.entries().next().value as [string, { server: typeof server }];
           sessions.delete(oldestId);
@@ -145,9 +173,11 @@ async function _serveStreamableHttp(
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
+    const session: _Session = { transport, server, inFlight: new _InFlightIds(), revision: undefined };
     _fallBackToStandaloneStream(transport);
     await server.connect(transport);
-    return transport;
+    _trackRequests(session);
+    return session;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -159,10 +189,10 @@ async function _serveStreamableHttp(
       return;
     }
     // DNS-rebinding protection: a page elsewhere must not reach a local MCP server through a
-    // name that resolves to us (Host), nor from a foreign origin (Origin). Hostnames only: a
-    // local tool on another port (the MCP Inspector) is welcome.
+    // name that resolves to us (Host), nor from any origin but the face's own and those listed
+    // (Origin, compared exactly: another local port is another origin).
     const hostCheck = validateHostHeader(request.headers.host, allowed);
-    const originCheck = validateOriginHeader(request.headers.origin, allowed);
+    const originCheck = _checkOrigin(request.headers.origin, origins);
     const refusal = !hostCheck.ok ? hostCheck.message : !originCheck.ok ? originCheck.message : undefined;
     if (refusal !== undefined) {
       logger.warn(
@@ -182,20 +212,32 @@ async function _serveStreamableHttp(
       }
     }
     let body: unknown;
+    let requestIds: _JsonRpcId[] = [];
+    let batch: Parameters<typeof _batchRefusal>[0] | undefined;
     if (request.method === 'POST') {
-      const read = await _readJson(request, maxBody);
+      const read = await _readBody(request, maxBody);
       if (!read.ok) {
-        _jsonRpcError(response, read.status, read.status === 413 ? -32600 : -32700, read.message);
+        _jsonRpcError(response, 413, -32600, read.message);
         return;
       }
-      body = read.value;
+      const parsed = _parseJsonRpcBody(read.bytes);
+      if (!parsed.ok) return _refuse(response, parsed.refusal, logger);
+      const checked = _checkJsonRpcBody(parsed.value);
+      if (!checked.ok) return _refuse(response, checked.refusal, logger);
+      body = parsed.value;
+      batch = checked.body;
+      requestIds = checked.body.messages.flatMap((m) =>
+        'method' in m && m.id !== undefined ? [m.id as _JsonRpcId] : [],
+      );
     }
     const sessionId = request.headers['mcp-session-id'];
-    let current: NodeStreamableHTTPServerTransport | undefined;
+    let current: _Session | undefined;
     if (request.method === 'POST' && sessionId === undefined && _isInitialize(body)) {
+      const initRefusal = batch && _batchRefusal(batch, undefined);
+      if (initRefusal) return _refuse(response, initRefusal, logger);
       current = await newSession();
     } else if (typeof sessionId === 'string') {
-      current = sessions.get(sessionId)?.transport;
+      current = sessions.get(sessionId);
       if (!current) {
         _jsonRpcError(response, 404, -32001, 'Session not found: initialize a new session');
         return;
@@ -204,7 +246,26 @@ async function _serveStreamableHttp(
       _jsonRpcError(response, 400, -32000, 'Bad Request: no MCP session; send initialize first');
       return;
     }
-    await current.handleRequest(request, response, body);
+    const batchRefusal = batch && _batchRefusal(batch, current.revision);
+    if (batchRefusal) return _refuse(response, batchRefusal, logger);
+    const reserved = current.inFlight.reserve(requestIds);
+    if (!reserved.ok) {
+      return _refuse(
+        response,
+        {
+          status: 400,
+          code: -32600,
+          message: `Invalid Request: the request id ${JSON.stringify(reserved.id)} is already in use by a request in flight in this session; use a new id`,
+          id: reserved.id,
+        },
+        logger,
+      );
+    }
+    try {
+      await current.transport.handleRequest(request, response, body);
+    } finally {
+      reserved.release();
+    }
   };
 
   const http: HttpServer = createServer((request, response) => {
@@ -222,6 +283,7 @@ async function _serveStreamableHttp(
     });
   });
   const address = http.address() as AddressInfo;
+  origins = _allowedOrigins(allowed, address.port, settings.allowedOrigins);
   const shown = WILDCARD_HOSTS.has(host)
     ? address.family === 'IPv6'
       ? '::1'
@@ -296,10 +358,10 @@ function _isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 
-async function _readJson(
+async function _readBody(
   request: IncomingMessage,
   maxBytes: number,
-): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
+): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Past the limit the rest is read and dropped (memory stays bounded): leaving the loop would
@@ -308,16 +370,52 @@ async function _readJson(
     size += chunk.length;
     if (size <= maxBytes) chunks.push(chunk);
   }
-  if (size > maxBytes) return { ok: false, status: 413, message: `request body over ${maxBytes} bytes` };
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
-  } catch (error) {
-    return { ok: false, status: 400, message: `Parse error: ${(error as Error).message}` };
-  }
+  if (size > maxBytes) return { ok: false, message: `request body over ${maxBytes} bytes` };
+  return { ok: true, bytes: Buffer.concat(chunks) };
 }
 
-function _jsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {
+/**
+ * Follows a session's requests: an id is delivered when the transport hands it to the server and
+ * done when the server answers it or the client cancels it; the `initialize` answer gives the
+ * session's protocol revision.
+ */
+function _trackRequests(session: _Session): void {
+  const { transport, inFlight } = session;
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const m = message as Record<string, unknown>;
+    if (typeof m.method === 'string' && m.id !== undefined) inFlight.delivered(m.id as _JsonRpcId);
+    if (m.method === 'notifications/cancelled') {
+      const requestId = (m.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') inFlight.done(requestId);
+    }
+    receive?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, options) => {
+    const m = message as Record<string, unknown>;
+    if (!('method' in m) && m.id !== undefined) {
+      const version = (m.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      if (typeof version === 'string' && session.revision === undefined) session.revision = version;
+      inFlight.done(m.id as _JsonRpcId);
+    }
+    return send(message, options);
+  };
+}
+
+function _refuse(response: ServerResponse, refusal: _JsonRpcRefusal, logger: BridgeLogger): void {
+  logger.warn({ code: refusal.code }, `refused an MCP request: ${refusal.message}`);
+  _jsonRpcError(response, refusal.status, refusal.code, refusal.message, refusal.id);
+}
+
+function _jsonRpcError(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  id: _JsonRpcId | null = null,
+): void {
   response
     .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }

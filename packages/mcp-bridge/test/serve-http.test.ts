@@ -178,17 +178,57 @@ describe('the MCP face over Streamable HTTP', () => {
     expect(logger.entries.some((e) => e.level === 'warn' && /Invalid Host/.test(e.message))).toBe(true);
   });
 
-  it('refuses a non-local Origin with 403, and accepts a local origin on another port', async () => {
+  it('refuses a foreign Origin, and a local origin on another port, with 403; accepts its own origin', async () => {
     const port = new URL(served.url).port;
     const foreign = await rawInitialize('/mcp', {
       host: `127.0.0.1:${port}`,
       origin: 'https://attacker.example',
     });
     expect(foreign.status).toBe(403);
-    expect(foreign.body).toContain('Invalid Origin: attacker.example');
-    const local = await rawInitialize('/mcp', { host: `localhost:${port}`, origin: 'http://localhost:6274' });
-    expect(local.status).toBe(200);
-    expect(local.body).toContain('face-http-test');
+    expect(foreign.body).toContain(
+      'Invalid Origin: https://attacker.example is not one of the allowed origins',
+    );
+    const otherPort = await rawInitialize('/mcp', {
+      host: `localhost:${port}`,
+      origin: 'http://localhost:6274',
+    });
+    expect(otherPort.status).toBe(403);
+    expect(otherPort.body).toContain('list it in mcp_server.allowed_origins');
+    const own = await rawInitialize('/mcp', {
+      host: `localhost:${port}`,
+      origin: `http://localhost:${port}`,
+    });
+    expect(own.status).toBe(200);
+    expect(own.body).toContain('face-http-test');
+  });
+
+  it('accepts an origin listed in allowedOrigins, and refuses a listed entry that is not an origin', async () => {
+    const inspector = await serveMcpFace(
+      face,
+      { transport: 'streamable_http', port: 0, allowedOrigins: ['http://localhost:6274'] },
+      logger,
+    );
+    try {
+      const port = new URL(inspector.url).port;
+      const listed = await rawInitialize(
+        '/mcp',
+        { host: `localhost:${port}`, origin: 'http://localhost:6274' },
+        undefined,
+        inspector.url,
+      );
+      expect(listed.status).toBe(200);
+    } finally {
+      await inspector.close();
+    }
+    await expect(
+      serveMcpFace(
+        face,
+        { transport: 'streamable_http', port: 0, allowedOrigins: ['http://localhost:6274/app'] },
+        logger,
+      ),
+    ).rejects.toThrow(
+      'allowed origin: expected an http:// or https:// origin (scheme://host[:port], no path), got "http://localhost:6274/app"',
+    );
   });
 
   it('answers 404 on any other path', async () => {

@@ -321,7 +321,7 @@ function _mcpServer(
   }
   const transport = _str(server.transport);
   if (transport === 'stdio') {
-    for (const key of ['host', 'sse_host', 'port', 'sse_port', 'path', 'auth']) {
+    for (const key of ['host', 'sse_host', 'port', 'sse_port', 'path', 'auth', 'allowed_origins']) {
       if (_has(server, key)) {
         c.warn(
           'IGNORED_KEY',

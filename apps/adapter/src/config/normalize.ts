@@ -45,6 +45,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             port: server.port ?? server.sse_port ?? 8767,
             path: server.path ?? '/mcp',
             expose: [...new Set(server.expose ?? (['xprotocol_sources'] as const))],
+            allowedOrigins: server.allowed_origins.map((origin) => new URL(origin).origin),
             bearerToken:
               server.auth === undefined || server.transport === 'stdio'
                 ? undefined

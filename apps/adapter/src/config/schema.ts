@@ -93,6 +93,24 @@ const httpUrl = () =>
     HTTP_PHRASE,
   );
 
+const ORIGIN_PHRASE = 'an http:// or https:// origin (scheme://host[:port], no path)';
+const httpOrigin = () =>
+  phrased(
+    z
+      .string()
+      .refine(
+        (s) => {
+          if (!_urlWith(s, ['http:', 'https:'])) return false;
+          const url = new URL(s);
+          const bare = url.pathname === '/' && !url.search && !url.hash && !s.endsWith('#');
+          return bare && !url.username && !url.password && !/^[a-z]+:\/\/[^/]*\/./i.test(s);
+        },
+        { error: `expected ${ORIGIN_PHRASE}` },
+      )
+      .meta({ pattern: '^https?://[^/?#]+/?$', format: 'uri' }),
+    ORIGIN_PHRASE,
+  );
+
 const XP_ENDPOINT = /^xp:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*)(:(\d{1,5}))?\/?$/;
 const XP_PHRASE = 'an xp://host[:port] endpoint';
 const xpEndpoint = () =>
@@ -382,6 +400,11 @@ const mcpServerSchema = z
     auth: authSchema.describe(
       'A bearer token MCP clients must send over HTTP (Authorization: Bearer …), read from token_env.',
     ),
+    allowed_origins: stringList(httpOrigin(), 'a list of http:// or https:// origins')
+      .default([])
+      .describe(
+        'Browser origins allowed besides the face’s own (scheme://host[:port], compared exactly), e.g. http://localhost:6274.',
+      ),
   })
   .partial({ host: true, sse_host: true, port: true, sse_port: true, path: true, expose: true, auth: true })
   .describe('The MCP face of the adapter (none when absent).');

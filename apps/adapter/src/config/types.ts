@@ -40,6 +40,8 @@ export interface AdapterConfig {
         expose: ('xprotocol_sources' | 'mcp_sources')[];
         /** The token HTTP clients must send (from `auth.token_env`); `undefined`: no auth. */
         bearerToken: string | undefined;
+        /** Browser origins allowed besides the face's own (`allowed_origins`), as serialized origins. */
+        allowedOrigins: string[];
       }
     | undefined;
   discovery: {
