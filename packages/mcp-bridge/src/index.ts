@@ -22,6 +22,7 @@ export {
 } from './discovery.js';
 export type { ArgumentCheck, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
+export type { FaceRateLimited } from './face-rate-limit.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
 export {
   type LocalToolSource,

@@ -32,6 +32,7 @@ import {
 import { xpError } from '@xprotocol/wire';
 import { compileArgumentValidator } from './argument-validator.js';
 import type { ArgumentCheck } from './endpoint-catalog.js';
+import { _FaceRateLimits, type FaceRateLimited } from './face-rate-limit.js';
 import { _gatewayCapabilities } from './gateway/gateway-capabilities.js';
 import { _GatewayRoutes } from './gateway/gateway-routes.js';
 import { _GatewaySession, type GatewayUpstream } from './gateway/gateway-session.js';
@@ -70,6 +71,8 @@ export interface LocalToolSource {
   contracts: () => readonly ContractLike[];
   /** Calls the upstream tool behind `kind` (arguments already validated). */
   call: (kind: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** `rate_limit.requests_per_minute`: tool calls per MCP session of the face (none when absent). */
+  requestsPerMinute?: number;
   /**
    * Passthrough: how each MCP client of the face gets its own session with the server, and the
    * server's capabilities. With it the face forwards everything MCP carries (tools with progress,
@@ -157,12 +160,32 @@ export class McpFace {
   #xpMcp: _XpMcpFace | undefined;
   /** The clients' MCP sessions across XProtocol (made with the first XProtocol request). */
   #backChannel: _XpBackChannel | undefined;
+  /** Rate limits of the local sources, per face session (docs/security.md, "Rate limits"). */
+  readonly #rateLimits: _FaceRateLimits;
+  #sessions = 0;
 
   constructor(options: McpFaceOptions) {
     this.#o = options;
     this.#logger = options.logger ?? silentLogger;
     // The state database is the name store: a refresh or a restart never renames a tool.
     this.#table = new McpToolTable({ sha256: options.sha256, nameStore: options.state });
+    this.#rateLimits = new _FaceRateLimits(
+      new Map(
+        (options.localSources ?? []).flatMap((local) =>
+          local.requestsPerMinute === undefined ? [] : [[local.name, local.requestsPerMinute] as const],
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Takes one token of the rate limit of the source behind tool `name` for face session `session`;
+   * the refusal when the session is over it. Tools of XProtocol sources are not limited here (their
+   * endpoint limits its callers).
+   */
+  takeRateLimit(session: string, name: string): FaceRateLimited | undefined {
+    const target = this.#table.resolve(name);
+    return target?.type === 'mcp' ? this.#rateLimits.take(session, target.source) : undefined;
   }
 
   /**
@@ -179,8 +202,12 @@ export class McpFace {
    * gets its own), all sharing the face's tools, names, search index and caller. `server` is the
    * first one (stdio serves exactly one client). Closed servers are forgotten. In gateway mode
    * each one advertises what the upstreams offer now and forwards to them over sessions of its own.
+   *
+   * `rateLimits: 'caller'` leaves the rate limits to the caller (the HTTP face takes the tokens
+   * itself, per HTTP session, to answer `429`); by default each server is one session here.
    */
-  createServer(): Server {
+  createServer(options: { rateLimits?: 'caller' } = {}): Server {
+    const session = `face-session-${++this.#sessions}`;
     const upstreams = this.#gatewayUpstreams();
     // XProtocol sources bring their endpoints' resources, prompts and completions (docs/protocol.md
     // §10.4); a face in gateway mode forwards only its own upstreams' (docs/architecture.md).
@@ -217,6 +244,10 @@ export class McpFace {
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       await this.ready();
+      if (options.rateLimits !== 'caller') {
+        const limited = this.takeRateLimit(session, request.params.name);
+        if (limited) throw new ProtocolError(limited.error.code, limited.error.message, limited.error.data);
+      }
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
       return (await this.#call(
         request.params.name,

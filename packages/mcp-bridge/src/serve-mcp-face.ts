@@ -38,6 +38,7 @@ import {
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { _faceEventStore } from './face-event-store.js';
 import { _allowedOrigins, _checkOrigin } from './face-origin.js';
+import type { FaceRateLimited } from './face-rate-limit.js';
 import {
   _batchRefusal,
   _checkJsonRpcBody,
@@ -151,7 +152,8 @@ async function _serveStreamableHttp(
 
   /** Starts a session for an `initialize` request; the oldest session ends beyond `maxSessions`. */
   const newSession = async (): Promise<_Session> => {
-    const server = face.createServer();
+    // Rate limits are taken here, per HTTP session, so that a refusal can be a 429.
+    const server = face.createServer({ rateLimits: 'caller' });
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       // A client whose stream dropped mid-call resumes it with Last-Event-ID, missing nothing.
@@ -248,6 +250,20 @@ async function _serveStreamableHttp(
     }
     const batchRefusal = batch && _batchRefusal(batch, current.revision);
     if (batchRefusal) return _refuse(response, batchRefusal, logger);
+    const limited = await _takeRateLimits(face, current, batch?.messages ?? []);
+    if (limited) {
+      logger.warn(
+        { session: current.transport.sessionId },
+        `refused an MCP request: ${limited.error.message}`,
+      );
+      response
+        .writeHead(429, {
+          'content-type': 'application/json',
+          'retry-after': String(limited.retryAfterSeconds),
+        })
+        .end(JSON.stringify({ jsonrpc: '2.0', error: limited.error, id: limited.id }));
+      return;
+    }
     const reserved = current.inFlight.reserve(requestIds);
     if (!reserved.ok) {
       return _refuse(
@@ -401,6 +417,24 @@ function _trackRequests(session: _Session): void {
     }
     return send(message, options);
   };
+}
+
+/** Takes a rate-limit token for each `tools/call` of the body; the first refusal, with its id. */
+async function _takeRateLimits(
+  face: McpFace,
+  session: _Session,
+  messages: readonly Record<string, unknown>[],
+): Promise<(FaceRateLimited & { id: _JsonRpcId | null }) | undefined> {
+  const calls = messages.filter((m) => m.method === 'tools/call' && m.id !== undefined);
+  if (calls.length === 0) return undefined;
+  await face.ready();
+  for (const call of calls) {
+    const name = (call.params as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string') continue;
+    const limited = face.takeRateLimit(session.transport.sessionId ?? '', name);
+    if (limited) return { ...limited, id: call.id as _JsonRpcId };
+  }
+  return undefined;
 }
 
 function _refuse(response: ServerResponse, refusal: _JsonRpcRefusal, logger: BridgeLogger): void {

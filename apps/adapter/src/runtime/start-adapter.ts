@@ -169,6 +169,8 @@ export async function startAdapter(
                 name: source.name,
                 key: identity.keys.ed25519,
                 contracts: () => registry.contractsOf(source.name),
+                // The same limit as for XProtocol callers, per MCP session of the face.
+                requestsPerMinute: source.rateLimit.requestsPerMinute,
                 call: (kind: string, args: Record<string, unknown>) => {
                   const tool = sources.tool(kind);
                   const upstream = tool && sources.upstreams.get(tool.source);
