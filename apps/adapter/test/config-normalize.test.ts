@@ -157,6 +157,7 @@ describe('values', () => {
       rateLimit: { requestsPerMinute: 30 },
       descriptionQualityThreshold: 0.5,
       descriptionQualityFloor: 0.1,
+      descriptionLint: 'quarantine',
       schemaRefreshIntervalSeconds: 60,
       callTimeouts: { defaultMs: 90_000, toolsMs: { write_file: 2500 } },
     });

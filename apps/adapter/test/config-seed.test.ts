@@ -159,6 +159,7 @@ describe('the minimal example file (docs/design.md §13)', () => {
           rateLimit: { requestsPerMinute: 600 },
           descriptionQualityThreshold: 0.4,
           descriptionQualityFloor: 0.2,
+          descriptionLint: 'quarantine',
           schemaRefreshIntervalSeconds: 300,
           callTimeouts: { defaultMs: undefined, toolsMs: {} },
         },

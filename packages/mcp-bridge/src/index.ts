@@ -7,6 +7,13 @@
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
 export { ANNOUNCE_INTERVAL_MS, Announcer } from './announce.js';
 export { compileArgumentValidator } from './argument-validator.js';
+export {
+  type DescriptionFinding,
+  type DescriptionFindingCode,
+  lintToolDefinition,
+  MAX_DESCRIPTION_CHARACTERS,
+  MAX_PADDING_RUN,
+} from './description-lint.js';
 export { addDiscoveredRelays, type DiscoveredRelays } from './discovered-relays.js';
 export {
   type DiscoveryServer,
@@ -34,6 +41,14 @@ export {
 export { SchemaSearch, type SearchEntry } from './schema-search.js';
 export { type McpFaceServeOptions, type McpFaceServer, serveMcpFace } from './serve-mcp-face.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state-database.js';
+export {
+  applyToolPins,
+  type PinnedListing,
+  type QuarantinedTool,
+  type ToolPin,
+  type ToolPinStore,
+  toolDefinitionHash,
+} from './tool-pins.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
 export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';
 export { describeExit, type SupervisionOptions } from './upstream/supervisor.js';

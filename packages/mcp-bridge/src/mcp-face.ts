@@ -74,6 +74,12 @@ export interface LocalToolSource {
   /** `rate_limit.requests_per_minute`: tool calls per MCP session of the face (none when absent). */
   requestsPerMinute?: number;
   /**
+   * A check beyond the schema: why `args` are refused for the tool behind `kind`, or `undefined`
+   * (a quarantined tool refuses arguments its pinned definition does not name; docs/security.md,
+   * "Tool pinning"). Refused like a schema violation.
+   */
+  checkArguments?: (kind: string, args: Record<string, unknown>) => string | undefined;
+  /**
    * Passthrough: how each MCP client of the face gets its own session with the server, and the
    * server's capabilities. With it the face forwards everything MCP carries (tools with progress,
    * logging, sampling, elicitation and roots; resources; prompts; completions; cancellation;
@@ -472,6 +478,11 @@ export class McpFace {
     if (target.type === 'mcp') {
       const local = this.#o.localSources?.find((l) => l.name === target.source);
       if (!local) throw new ProtocolError(-32603, `source ${target.source} is not running`);
+      const refused = local.checkArguments?.(target.kind, args);
+      if (refused !== undefined) {
+        const face = xpErrorToMcp(xpError('SCHEMA_VIOLATION', refused));
+        if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
+      }
       const toolName = local.gateway?.toolName(target.kind);
       if (through && toolName !== undefined) {
         // Passthrough: the client's own session with the server; its errors come back unchanged.

@@ -22,7 +22,9 @@ import type { XpEvent } from '@xprotocol/crypto';
 import type { NameStore } from '@xprotocol/registry';
 import { type Outbox, SqliteOutbox } from '@xprotocol/relay-client';
 import Database from 'libsql';
+import type { DescriptionFinding } from './description-lint.js';
 import { BridgeError } from './errors.js';
+import type { ToolPin, ToolPinStore } from './tool-pins.js';
 
 /** Where an inbound call is. */
 export type InboundStatus = 'started' | 'answered' | 'done';
@@ -60,10 +62,22 @@ CREATE TABLE IF NOT EXISTS schema_versions (
   version TEXT NOT NULL,
   contract_json TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tool_pins (
+  source TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  hash TEXT,
+  definition_json TEXT,
+  pinned_at INTEGER,
+  pending_hash TEXT,
+  pending_json TEXT,
+  pending_findings_json TEXT,
+  pending_since INTEGER,
+  PRIMARY KEY (source, tool)
+) WITHOUT ROWID;
 `;
 
 /** The adapter's durable state. All writes are committed before the method returns. */
-export class StateDatabase implements NameStore {
+export class StateDatabase implements NameStore, ToolPinStore {
   readonly path: string;
   readonly #db: Database.Database;
   #outbox: Outbox | undefined;
@@ -213,6 +227,96 @@ export class StateDatabase implements NameStore {
       version,
       contractJson,
     );
+  }
+
+  /** Every tool pin of `source`, by tool name (docs/security.md, "Tool pinning"). */
+  toolPins(source: string): Map<string, ToolPin> {
+    this.#assertOpen();
+    const rows = this.#db
+      .prepare<unknown[]>(
+        `SELECT tool, hash, definition_json, pending_hash, pending_json, pending_findings_json, pending_since
+         FROM tool_pins WHERE source = ? ORDER BY tool`,
+      )
+      .all(source) as {
+      tool: string;
+      hash: string | null;
+      definition_json: string | null;
+      pending_hash: string | null;
+      pending_json: string | null;
+      pending_findings_json: string | null;
+      pending_since: number | null;
+    }[];
+    return new Map(
+      rows.map((row) => [
+        row.tool,
+        {
+          source,
+          tool: row.tool,
+          hash: row.hash ?? undefined,
+          definition: row.definition_json === null ? undefined : JSON.parse(row.definition_json),
+          pending:
+            row.pending_hash === null || row.pending_json === null
+              ? undefined
+              : {
+                  hash: row.pending_hash,
+                  definition: JSON.parse(row.pending_json),
+                  findings: JSON.parse(row.pending_findings_json ?? '[]') as DescriptionFinding[],
+                  since: row.pending_since ?? 0,
+                },
+        },
+      ]),
+    );
+  }
+
+  /** Pins a tool definition as approved; a change that waited is cleared. */
+  pinTool(source: string, tool: string, hash: string, definition: Record<string, unknown>): void {
+    this.#run(
+      `INSERT INTO tool_pins (source, tool, hash, definition_json, pinned_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (source, tool) DO UPDATE SET hash = excluded.hash, definition_json = excluded.definition_json,
+         pinned_at = excluded.pinned_at, pending_hash = NULL, pending_json = NULL,
+         pending_findings_json = NULL, pending_since = NULL`,
+      source,
+      tool,
+      hash,
+      JSON.stringify(definition),
+      Date.now(),
+    );
+  }
+
+  /** Holds a changed (or flagged new) definition for approval; the pinned one stays. */
+  holdTool(
+    source: string,
+    tool: string,
+    hash: string,
+    definition: Record<string, unknown>,
+    findings: readonly DescriptionFinding[],
+    nowMs: number,
+  ): void {
+    this.#run(
+      `INSERT INTO tool_pins (source, tool, pending_hash, pending_json, pending_findings_json, pending_since)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source, tool) DO UPDATE SET pending_hash = excluded.pending_hash,
+         pending_json = excluded.pending_json, pending_findings_json = excluded.pending_findings_json,
+         pending_since = excluded.pending_since`,
+      source,
+      tool,
+      hash,
+      JSON.stringify(definition),
+      JSON.stringify(findings),
+      nowMs,
+    );
+  }
+
+  /**
+   * Approves what waits in `source` (one `tool`, or all): each pending definition becomes the
+   * pinned one. Returns the pins as they were before, one per approved tool.
+   */
+  approveTools(source: string, tool?: string): ToolPin[] {
+    const waiting = [...this.toolPins(source).values()].filter(
+      (pin) => pin.pending !== undefined && (tool === undefined || pin.tool === tool),
+    );
+    for (const pin of waiting) this.pinTool(source, pin.tool, pin.pending!.hash, pin.pending!.definition);
+    return waiting;
   }
 
   /** The journal mode and synchronous level in force (synchronous 2 is FULL). */

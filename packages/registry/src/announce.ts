@@ -47,6 +47,12 @@ export interface AnnounceMcpSource {
    * (`LOW_QUALITY`) are listed in `low_quality_schemas` too, so the announce says why they are missing.
    */
   readonly refused?: readonly Refusal[] | undefined;
+  /**
+   * Tools flagged by description linting or held back by tool pinning (docs/security.md, "Tool
+   * pinning"), by kind, with the issue: listed in `low_quality_schemas` with the tool's score
+   * (0 when the kind is not published).
+   */
+  readonly flagged?: readonly { readonly kind: string; readonly issue: string }[] | undefined;
 }
 
 /** One `xprotocol_sources` entry as the announce needs it. */
@@ -185,6 +191,14 @@ export function buildAnnouncePayload(
         thresholds,
       ),
     );
+    for (const f of s.flagged ?? []) {
+      const contract = contracts.find((c) => c.kind === f.kind);
+      lowQuality.push({
+        kind: f.kind,
+        description_quality_score: contract === undefined ? 0 : score(contract).score,
+        issue: f.issue,
+      });
+    }
     for (const r of s.refused ?? []) {
       if (r.code !== 'LOW_QUALITY' || r.kind === undefined) continue;
       lowQuality.push({

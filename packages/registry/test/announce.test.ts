@@ -126,6 +126,37 @@ describe('xp.endpoint.announce payload (docs/protocol.md §10.3)', () => {
     });
     expect([...flagged].sort()).toEqual(flagged);
   });
+  it('lists flagged tools (description linting, tool pinning) with their score, or 0 when not published', async () => {
+    const registry = await fixture();
+    const flaggedInput = {
+      ...INPUT,
+      mcp_sources: [
+        {
+          ...INPUT.mcp_sources[0]!,
+          flagged: [
+            {
+              kind: 'com.acme.filesystem.read_text_file',
+              issue: 'Quarantined change: its server changed the definition',
+            },
+            {
+              kind: 'com.acme.filesystem.hidden',
+              issue: 'Quarantined: not published: description linting flagged it',
+            },
+          ],
+        },
+        INPUT.mcp_sources[1]!,
+      ],
+    };
+    const payload = buildAnnouncePayload(flaggedInput, registry);
+    const read = payload.low_quality_schemas.find((l) => l.kind === 'com.acme.filesystem.read_text_file');
+    expect(read?.issue).toBe('Quarantined change: its server changed the definition');
+    expect(read?.description_quality_score).toBeGreaterThan(0);
+    expect(payload.low_quality_schemas.find((l) => l.kind === 'com.acme.filesystem.hidden')).toEqual({
+      kind: 'com.acme.filesystem.hidden',
+      description_quality_score: 0,
+      issue: 'Quarantined: not published: description linting flagged it',
+    });
+  });
   it('lists a refused schema although the registry does not hold it', async () => {
     const registry = await fixture();
     expect(registry.get('com.salesforce.crm.handle_thing')).toBeUndefined();

@@ -1,11 +1,12 @@
 /**
- * The `xprotocol-adapter` command line (seed Appendix A plus `call`). One entry point maps every
+ * The `xprotocol-adapter` command line (seed Appendix A plus `call` and `approve`). One entry point maps every
  * failure to an exit code; stdout carries only data, help goes to stdout only when asked for, and
  * errors with usage hints go to stderr.
  * @module
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ADAPTER_VERSION } from '../version.js';
+import { approve } from './approve.js';
 import { call } from './call.js';
 import { type CliIo, cliProgram, EXIT, processIo, runProgram } from './cli-shape.js';
 import { schemas, start, testMcp, validate } from './config-commands.js';
@@ -66,6 +67,19 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .requiredOption('-c, --config <file>', 'the YAML configuration')
     .requiredOption('-s, --source <name>', 'the mcp_sources entry')
     .action(async (options: { config: string; source: string }) => testMcp(options, io));
+
+  program
+    .command('approve')
+    .description(
+      'adopt tool definitions held back by tool pinning (a changed or flagged tool): show each diff, then pin it',
+    )
+    .argument('<source>', 'the mcp_sources entry')
+    .argument('[tool]', 'one tool of that source (default: every tool waiting)')
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .option('--dry-run', 'show what would be approved, change nothing')
+    .action(async (source: string, tool: string | undefined, options: { config: string; dryRun?: boolean }) =>
+      approve(source, tool, options, io),
+    );
 
   program
     .command('call')

@@ -115,6 +115,7 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
     rateLimit: { requestsPerMinute: s.rate_limit.requests_per_minute },
     descriptionQualityThreshold: s.description_quality_threshold,
     descriptionQualityFloor: s.description_quality_floor,
+    descriptionLint: s.description_lint,
     schemaRefreshIntervalSeconds: s.schema_refresh_interval_seconds,
     callTimeouts: {
       defaultMs:

@@ -327,6 +327,11 @@ const mcpSourceSchema = z
     description_quality_threshold: ratio()
       .default(0.4)
       .describe('Warn about tools whose description scores below this.'),
+    description_lint: phrased(z.enum(['quarantine', 'warn']), '"quarantine" | "warn"')
+      .default('quarantine')
+      .describe(
+        'A new tool that description linting flags (invisible characters, instruction blocks, padding, over 8192 characters): quarantine (not published until approved) or warn (published with its findings).',
+      ),
     description_quality_floor: ratio()
       .default(0.2)
       .describe('Refuse to publish tools whose description scores below this.'),

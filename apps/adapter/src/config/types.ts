@@ -107,6 +107,8 @@ export interface McpSourceConfig {
   descriptionQualityThreshold: number;
   /** Default 0.20. */
   descriptionQualityFloor: number;
+  /** What happens to a new tool that description linting flags; default `quarantine`. */
+  descriptionLint: 'quarantine' | 'warn';
   /** Default 300. */
   schemaRefreshIntervalSeconds: number;
   /**

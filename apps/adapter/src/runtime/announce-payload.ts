@@ -11,7 +11,7 @@ import { ADAPTER_VERSION } from '../version.js';
 
 /**
  * The announce payload for this adapter right now. `refusals` holds each source's refusals from
- * its last translation (by source name).
+ * its last translation, `flagged` its linted and quarantined tools (by source name).
  */
 export function announcePayload(
   config: AdapterConfig,
@@ -19,6 +19,7 @@ export function announcePayload(
   keys: { x25519: string; relays: readonly string[] },
   faceTools: ReadonlyMap<string, number>,
   refusals: ReadonlyMap<string, readonly Refusal[]> = new Map(),
+  flagged: ReadonlyMap<string, readonly { kind: string; issue: string }[]> = new Map(),
 ): AnnouncePayload {
   return buildAnnouncePayload(
     {
@@ -35,6 +36,8 @@ export function announcePayload(
         description_quality_floor: source.descriptionQualityFloor,
         // Tools refused for their description are flagged too, so the announce says why they are missing.
         refused: refusals.get(source.name) ?? [],
+        // Description-lint findings and tool-pinning quarantines (docs/security.md, "Tool pinning").
+        flagged: flagged.get(source.name) ?? [],
       })),
       xprotocol_sources: config.xprotocolSources.map((source) => ({
         name: source.name,

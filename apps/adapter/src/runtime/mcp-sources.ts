@@ -9,11 +9,15 @@
  */
 
 import {
+  applyToolPins,
   BridgeError,
   compileArgumentValidator,
   type EndpointCatalog,
   type EndpointTool,
+  type PinnedListing,
+  type QuarantinedTool,
   SchemaSearch,
+  type ToolPinStore,
   UpstreamSession,
 } from '@xprotocol/mcp-bridge';
 import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
@@ -37,6 +41,10 @@ export interface SourceStatus {
   refusals: Refusal[];
   /** Tools published with a description below the source's quality threshold. */
   lowQuality: { kind: string; issue: string }[];
+  /** Tools held back by tool pinning (a change waiting, or a flagged new tool). */
+  quarantined: QuarantinedTool[];
+  /** Findings of description linting and quarantines, by kind, for the announce (`low_quality_schemas`). */
+  flagged: { kind: string; issue: string }[];
   error: string | undefined;
   /** False when the source is not retried (its command cannot start); fix the config and restart. */
   retrying: boolean;
@@ -51,6 +59,11 @@ export interface McpSourcesOptions {
   onChange: (diff: RefreshDiff) => void;
   /** Host names in HTTP source URLs are resolved and pinned through it (docs/security.md). */
   addressPolicy?: AddressPolicy;
+  /**
+   * Where tool definitions are pinned (the state database): changed tools are quarantined until
+   * approved (docs/security.md, "Tool pinning"). Without it nothing is pinned.
+   */
+  pins?: ToolPinStore;
 }
 
 /** Every wrapped MCP server, kept in the registry. */
@@ -65,6 +78,10 @@ export class McpSources implements EndpointCatalog {
   readonly #timers: ReturnType<typeof setTimeout>[] = [];
   /** Each source's tools as its server last listed them, by upstream tool name. */
   readonly #listed = new Map<string, Map<string, Record<string, unknown>>>();
+  /** Each source's tools whose change waits for approval (their pinned definition is served). */
+  readonly #held = new Map<string, Map<string, QuarantinedTool>>();
+  /** Quarantines already logged (source, tool, hash): a refresh does not repeat the warning. */
+  readonly #logged = new Set<string>();
   #stopped = false;
 
   constructor(options: McpSourcesOptions) {
@@ -104,6 +121,8 @@ export class McpSources implements EndpointCatalog {
         refused: [],
         refusals: [],
         lowQuality: [],
+        quarantined: [],
+        flagged: [],
         error: undefined,
         retrying: true,
       });
@@ -132,11 +151,53 @@ export class McpSources implements EndpointCatalog {
   async refresh(source: McpSourceConfig): Promise<RefreshDiff> {
     const upstream = this.upstreams.get(source.name)!;
     const status = this.#status.get(source.name)!;
-    const tools = await upstream.listTools();
-    this.#listed.set(source.name, new Map(tools.map((tool) => [tool.name, tool])));
+    const listed = (await upstream.listTools()) as unknown as Record<string, unknown>[];
+    // Tool pinning first: a changed tool is replaced by its pinned definition, a flagged new one
+    // is translated (for its kind) but not published.
+    const pinned: PinnedListing = this.#o.pins
+      ? applyToolPins({
+          store: this.#o.pins,
+          source: source.name,
+          tools: listed,
+          quarantineFlagged: source.descriptionLint === 'quarantine',
+        })
+      : { tools: listed, quarantined: [], findings: new Map() };
+    const tools = pinned.tools;
+    const heldNew = new Set(pinned.quarantined.filter((q) => q.state === 'new').map((q) => q.tool));
+    this.#listed.set(source.name, new Map(tools.map((tool) => [tool.name as string, tool])));
+    this.#held.set(
+      source.name,
+      new Map(pinned.quarantined.filter((q) => q.state === 'changed').map((q) => [q.tool, q])),
+    );
     // translate applies the quality floor (refused LOW_QUALITY) and threshold (warned).
-    const translation = translateConfiguredSource(source, tools);
-    const published = translation.contracts;
+    const translation = translateConfiguredSource(source, [
+      ...tools,
+      ...listed.filter((tool) => heldNew.has(tool.name as string)),
+    ]);
+    const kindOf = new Map(
+      translation.contracts.map((c) => [(c.source as { mcp_tool?: string }).mcp_tool, c.kind]),
+    );
+    const published = translation.contracts.filter(
+      (c) => !heldNew.has((c.source as { mcp_tool?: string }).mcp_tool ?? ''),
+    );
+    const flagged: SourceStatus['flagged'] = [];
+    for (const q of pinned.quarantined) {
+      const kind = kindOf.get(q.tool);
+      if (kind !== undefined) flagged.push({ kind, issue: `Quarantined: ${q.reason}` });
+      const key = `${source.name}\0${q.tool}\0${q.pendingHash}`;
+      if (!this.#logged.has(key)) {
+        this.#logged.add(key);
+        this.#o.logger.warn(
+          { source: source.name, tool: q.tool, state: q.state },
+          `tool quarantined: ${q.reason}`,
+        );
+      }
+    }
+    for (const [tool, findings] of pinned.findings) {
+      const kind = kindOf.get(tool);
+      if (kind !== undefined)
+        flagged.push({ kind, issue: `Flagged: ${findings.map((f) => f.message).join('; ')}` });
+    }
     const refused = translation.refused.map((r) => ({ tool: r.tool, reason: r.reason }));
     const lowQuality: SourceStatus['lowQuality'] = translation.warnings
       .filter((w) => w.code === 'LOW_QUALITY_DESCRIPTION' && w.tool !== undefined)
@@ -167,6 +228,8 @@ export class McpSources implements EndpointCatalog {
       refused,
       refusals: translation.refused,
       lowQuality,
+      quarantined: pinned.quarantined,
+      flagged,
       error: undefined,
     });
     if (diff.dirty) {
@@ -200,7 +263,35 @@ export class McpSources implements EndpointCatalog {
       validate = compileArgumentValidator(contract.payload, this.#compiler);
       this.#validators.set(key, validate);
     }
-    return { contract, source: origin.source, upstreamName: origin.tool, validate };
+    const schemaCheck = validate;
+    // A quarantined tool also refuses what its pinned definition does not name.
+    const checked: EndpointTool['validate'] = (payload) => {
+      const result = schemaCheck(payload);
+      if (!result.ok) return result;
+      const refused = this.checkArguments(kind, payload as Record<string, unknown>);
+      return refused === undefined
+        ? result
+        : { ok: false, message: refused, errors: [{ path: '', message: refused }] };
+    };
+    return { contract, source: origin.source, upstreamName: origin.tool, validate: checked };
+  }
+
+  /**
+   * Why `args` are refused for the tool behind `kind` beyond its schema, or `undefined`: a tool
+   * whose change waits for approval refuses arguments its pinned definition does not name (the
+   * changed server may act on them).
+   */
+  checkArguments(kind: string, args: Record<string, unknown>): string | undefined {
+    const origin = this.#o.registry.origin(kind);
+    if (origin?.tool === undefined || !this.#held.get(origin.source)?.has(origin.tool)) return undefined;
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+    const schema = this.#listed.get(origin.source)?.get(origin.tool)?.inputSchema as
+      | { properties?: Record<string, unknown> }
+      | undefined;
+    const known = schema?.properties ?? {};
+    const unknown = Object.keys(args).filter((name) => !Object.hasOwn(known, name));
+    if (unknown.length === 0) return undefined;
+    return `argument${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => JSON.stringify(n)).join(', ')} not in the pinned definition of tool ${origin.tool}: its server changed the tool, and the change waits for an operator (xprotocol-adapter approve ${origin.source} ${origin.tool})`;
   }
 
   /** The tool behind `kind` as its server last listed it (gateway mode lists it as it is). */

@@ -131,6 +131,8 @@ export async function startAdapter(
       registry,
       logger,
       addressPolicy,
+      // Tool definitions are pinned in the state database; changes wait for `approve`.
+      pins: state,
       // The first refresh runs before the first announce; only later changes re-announce.
       onChange: () => {
         announcer
@@ -171,6 +173,9 @@ export async function startAdapter(
                 contracts: () => registry.contractsOf(source.name),
                 // The same limit as for XProtocol callers, per MCP session of the face.
                 requestsPerMinute: source.rateLimit.requestsPerMinute,
+                // A quarantined tool refuses arguments its pinned definition does not name.
+                checkArguments: (kind: string, args: Record<string, unknown>) =>
+                  sources.checkArguments(kind, args),
                 call: (kind: string, args: Record<string, unknown>) => {
                   const tool = sources.tool(kind);
                   const upstream = tool && sources.upstreams.get(tool.source);
@@ -225,6 +230,7 @@ export async function startAdapter(
           { x25519: identity.keys.x25519, relays: relayUrls },
           new Map((face?.status() ?? []).map((s) => [s.name, s.tools])),
           new Map(sources.status().map((s) => [s.name, s.refusals])),
+          new Map(sources.status().map((s) => [s.name, s.flagged])),
         ),
       signatures: nodeSignatures,
       logger,
