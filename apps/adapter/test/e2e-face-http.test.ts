@@ -275,6 +275,26 @@ describe('JSON-RPC strictness on a 2025-11-25 session', () => {
   }, 60_000);
 });
 
+describe('cancellation from the client', () => {
+  it('an explicit notifications/cancelled reaches the upstream server, and frees the request id', async () => {
+    const send = await session('2025-11-25');
+    // The cancelled request gets no answer: its stream ends when the adapter stops.
+    void send(call(77, 'sleep', '{"ms":30000}')).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await send(call(77, 'echo', '{"value":1}'))).status).toBe(400); // still in flight
+    const cancel = await send(
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77,"reason":"changed my mind"}}',
+    );
+    expect(cancel.status).toBe(202);
+    while (!said().includes('cancelled 30000')) await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await send(call(77, 'echo', '{"value":"x"}'));
+    expect(messages(again)[0]).toMatchObject({
+      id: 77,
+      result: { content: [{ type: 'text', text: 'string' }] },
+    });
+  }, 60_000);
+});
+
 describe('a 2025-03-26 session', () => {
   it('still runs a batch (that revision has them), answering each request', async () => {
     const send = await session('2025-03-26');
