@@ -101,7 +101,7 @@ describe('cancellation across XProtocol', () => {
       const call = client
         .callTool({ name: sleep.name, arguments: { ms: 30_000 } }, { signal: controller.signal })
         .catch((error: unknown) => error);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await until(() => seen().includes('sleeping 30000'));
       controller.abort('changed my mind');
       await call;
       await until(() => seen().includes('cancelled 30000'));
@@ -114,8 +114,10 @@ describe('cancellation across XProtocol', () => {
   it('a client that ends its session mid-call gets the call cancelled on the server', async () => {
     const client = await connect();
     const sleep = (await client.listTools()).tools.find((t) => t.name.endsWith('sleep'))!;
-    const running = client.callTool({ name: sleep.name, arguments: { ms: 20_000 } }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const running = client
+      .callTool({ name: sleep.name, arguments: { ms: 20_000 } })
+      .catch((error: unknown) => error);
+    await until(() => seen().includes('sleeping 20000'));
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
     await client.close();
     await running;

@@ -248,8 +248,8 @@ describe('JSON-RPC strictness on a 2025-11-25 session', () => {
   it('refuses a request id in flight; the first request still gets its answer, and runs once', async () => {
     const send = await session('2025-11-25');
     const first = send(call(42, 'sleep', '{"ms":1500}'));
-    // Wait until the first request is in the session (its stream is open) before reusing its id.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Wait until the first request runs on the server before reusing its id.
+    while (!said().includes('sleeping 1500')) await new Promise((resolve) => setTimeout(resolve, 50));
     const reused = await send(call(42, 'say', '{"text":"reused"}'));
     expect(reused.status).toBe(400);
     expect(JSON.parse(reused.text)).toEqual({
@@ -280,7 +280,7 @@ describe('cancellation from the client', () => {
     const send = await session('2025-11-25');
     // The cancelled request gets no answer: its stream ends when the adapter stops.
     void send(call(77, 'sleep', '{"ms":30000}')).catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    while (!said().includes('sleeping 30000')) await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await send(call(77, 'echo', '{"value":1}'))).status).toBe(400); // still in flight
     const cancel = await send(
       '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77,"reason":"changed my mind"}}',
