@@ -47,6 +47,7 @@ import {
   _parseJsonRpcBody,
 } from './json-rpc-body.js';
 import { _InFlightIds } from './json-rpc-in-flight.js';
+import { _guardStdin } from './json-rpc-stdio-guard.js';
 import type { BridgeLogger } from './logger.js';
 import type { McpFace } from './mcp-face.js';
 
@@ -114,12 +115,23 @@ export async function serveMcpFace(
   stdio?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream },
 ): Promise<McpFaceServer> {
   if (settings.transport === 'stdio') {
+    const stdin = stdio?.stdin ?? process.stdin;
+    const stdout = stdio?.stdout ?? process.stdout;
+    // Each line is held to JSON-RPC before the SDK transport reads it (json-rpc-stdio-guard.ts).
+    const guarded = _guardStdin(stdin, stdout, logger);
     const transport = new StdioServerTransport(
-      (stdio?.stdin ?? process.stdin) as ConstructorParameters<typeof StdioServerTransport>[0],
-      (stdio?.stdout ?? process.stdout) as ConstructorParameters<typeof StdioServerTransport>[1],
+      guarded as unknown as ConstructorParameters<typeof StdioServerTransport>[0],
+      stdout as ConstructorParameters<typeof StdioServerTransport>[1],
     );
     await face.server.connect(transport);
-    return { url: 'stdio', close: () => face.server.close() };
+    return {
+      url: 'stdio',
+      close: async () => {
+        await face.server.close();
+        stdin.unpipe(guarded);
+        stdin.pause();
+      },
+    };
   }
   if (settings.transport === 'sse') {
     throw new Error(
