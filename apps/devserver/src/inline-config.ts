@@ -55,6 +55,10 @@ export function inlineConfig(options: InlineConfigOptions): LoadedConfig {
         transport: 'stdio',
         command: options.command,
         xprotocol_namespace: options.namespace,
+        // A development tool shows every tool of the server it is pointed at: a tool that
+        // description linting flags is published with its findings, not held for approval
+        // (docs/security.md, "Tool pinning"). Changed definitions are still held.
+        description_lint: 'warn',
       },
     ],
     access: options.access ?? { default: 'allow' },
