@@ -12,6 +12,7 @@ import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { backoffDelay } from './backoff.js';
 import { CrashBreaker, type CrashBreakerOptions } from './breaker.js';
+import { StdioChildTransport } from './stdio-transport.js';
 
 /** Options of the supervision of a stdio upstream (`UpstreamSessionOptions.supervise`). */
 export interface SupervisionOptions {
@@ -31,12 +32,11 @@ export function describeExit(code: number | null, signal: NodeJS.Signals | null)
 }
 
 /**
- * The child process behind an SDK stdio transport. The SDK keeps it in `_process` and only
- * exposes its pid; the exit code and signal are read from the process itself.
+ * The child process behind a stdio transport ({@link StdioChildTransport.child}), for its pid and
+ * how it ended; `undefined` for any other transport.
  */
 export function _childOf(transport: unknown): ChildProcess | undefined {
-  const child = (transport as { _process?: unknown })._process;
-  return child && typeof (child as ChildProcess).once === 'function' ? (child as ChildProcess) : undefined;
+  return transport instanceof StdioChildTransport ? transport.child : undefined;
 }
 
 /** Restart scheduling and the crash-loop breaker of one source. */

@@ -13,6 +13,7 @@ import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
+import { StdioChildTransport, StdoutLineTooLongError } from './stdio-transport.js';
 import { _childOf, describeExit, type SupervisionOptions, UpstreamSupervisor } from './supervisor.js';
 import {
   _authStatus,
@@ -33,7 +34,17 @@ import { _createUpstreamTransport } from './upstream-transport.js';
  * logs or error messages.
  */
 export type UpstreamTransport =
-  | { type: 'stdio'; command: readonly string[]; env?: Readonly<Record<string, string>>; cwd?: string }
+  | {
+      type: 'stdio';
+      command: readonly string[];
+      env?: Readonly<Record<string, string>>;
+      cwd?: string;
+      /**
+       * The longest line accepted on the child's stdout, in bytes (default 16 MiB): a longer one
+       * ends the session, and the calls in flight fail naming the limit.
+       */
+      maxLineBytes?: number;
+    }
   | {
       type: 'streamable_http' | 'sse';
       url: string;
@@ -107,6 +118,8 @@ export class UpstreamSession {
   readonly #supervisor: UpstreamSupervisor | undefined;
   /** How each session's child ended, once it has (stdio). */
   readonly #exits = new WeakMap<Client, string>();
+  /** Each session's stdio transport (the client forgets it once closed), for why it closed itself. */
+  readonly #stdio = new WeakMap<Client, StdioChildTransport>();
   /** The annotations of each listed tool: whether a call cut short may be run again. */
   readonly #annotations = new Map<string, Record<string, unknown>>();
   /** Calls in flight, for the drain on close. */
@@ -248,7 +261,9 @@ export class UpstreamSession {
     } catch (error) {
       const failure = this.#fail(client, error, `tools/call ${name}`, options.signal?.aborted === true);
       const exit = this.#exits.get(client);
-      if (exit === undefined || failure.code !== 'UPSTREAM_UNAVAILABLE') throw failure;
+      // A child we ended for breaking the protocol: #fail already said why.
+      if (exit === undefined || failure.code !== 'UPSTREAM_UNAVAILABLE' || this.#broken(client))
+        throw failure;
       // The child died under the call: say how, and whether running it again is safe.
       const hints = this.#annotations.get(name);
       const safe =
@@ -339,8 +354,22 @@ export class UpstreamSession {
       aborted,
       secrets: this.#secrets,
     });
-    if (failure.dropSession) this.#drop(client, failure.error.message);
-    return failure.error;
+    if (!failure.dropSession) return failure.error;
+    this.#drop(client, failure.error.message);
+    const broken = this.#broken(client);
+    if (!broken) return failure.error;
+    return new BridgeError(
+      'UPSTREAM_UNAVAILABLE',
+      _redact(`${this.name}: ${what} failed: ${broken.message}`, this.#secrets),
+      {
+        cause: broken,
+      },
+    );
+  }
+
+  /** Why the stdio transport of `client` closed itself (a stdout line over the limit), if it did. */
+  #broken(client: Client): Error | undefined {
+    return this.#stdio.get(client)?.failure;
   }
 
   /** Forgets `client` (if it is still the live one) and closes it; the next call reconnects. */
@@ -349,7 +378,12 @@ export class UpstreamSession {
     this.#client = undefined;
     const exit = this.#exits.get(client);
     if (exit !== undefined && this.#supervisor && !this.#closed) {
-      this.#supervisor.crashed(exit, () => this.#restart());
+      const broken = this.#broken(client);
+      const how =
+        broken instanceof StdoutLineTooLongError
+          ? `ended by the adapter: a line on stdout over the limit of ${broken.maxLineBytes} bytes`
+          : exit;
+      this.#supervisor.crashed(how, () => this.#restart());
     } else if (!this.#closed) {
       this.#logger.warn(
         { source: this.name, reason: _redact(reason, this.#secrets) },
@@ -396,6 +430,7 @@ export class UpstreamSession {
       },
     );
     const transport = this.#transport();
+    if (transport instanceof StdioChildTransport) this.#stdio.set(client, transport);
     try {
       await client.connect(transport);
     } catch (error) {
@@ -417,7 +452,7 @@ export class UpstreamSession {
       // No retry delay in the message: the caller decides when (and whether) to try again and
       // says so in its own log line.
       const message = _redact(
-        `${this.name}: cannot connect to ${this.#where()}: ${refused === undefined ? _describe(error) : _credentialsRefused(refused)}`,
+        `${this.name}: cannot connect to ${this.#where()}: ${refused === undefined ? _describe(this.#broken(client) ?? error) : _credentialsRefused(refused)}`,
         this.#secrets,
       );
       this.#logger.debug({ source: this.name, failures: this.#failures, backoffMs: backoff }, message);
@@ -440,7 +475,10 @@ export class UpstreamSession {
     client.onerror = (error: Error) => {
       // A stream that is gone for good ends the session (and fails the calls waiting on it);
       // other transport errors surface on the request they belong to.
-      if (_isLostStream(error)) this.#drop(client, `the server's event stream was lost: ${_describe(error)}`);
+      if (error instanceof StdoutLineTooLongError)
+        this.#logger.warn({ source: this.name, maxLineBytes: error.maxLineBytes }, error.message);
+      else if (_isLostStream(error))
+        this.#drop(client, `the server's event stream was lost: ${_describe(error)}`);
       else
         this.#logger.debug(
           { source: this.name, error: _redact(_describe(error), this.#secrets) },

@@ -1,8 +1,9 @@
 /**
- * The SDK transport to one upstream MCP server, built the same way for the adapter's own session
- * and for each gateway link: a stdio child never run through a shell, with the SDK's safe default
- * environment plus the configured `env` (the child's stderr becomes debug logs, never our stdout,
- * which may carry a protocol); Streamable HTTP or legacy SSE with the bearer token on every
+ * The transport to one upstream MCP server, built the same way for the adapter's own session and
+ * for each gateway link: a stdio child through our {@link StdioChildTransport} (never run through
+ * a shell, the SDK's safe default environment plus the configured `env`, its own process group,
+ * a cap on one stdout line; its stderr becomes debug logs, never our stdout, which may carry a
+ * protocol); the SDK's Streamable HTTP or legacy SSE transport with the bearer token on every
  * request and host names resolved through the address policy.
  * @module
  */
@@ -12,10 +13,10 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BridgeError } from '../errors.js';
 import type { BridgeLogger } from '../logger.js';
 import { _httpFetch } from './pinned-fetch.js';
+import { StdioChildTransport } from './stdio-transport.js';
 import type { UpstreamTransport } from './upstream-session.js';
 
 /**
@@ -31,14 +32,15 @@ export function _createUpstreamTransport(
   if (spec.type === 'stdio') {
     const [command, ...args] = spec.command;
     if (!command) throw new BridgeError('INVALID_OPTIONS', `${source}: an empty stdio command`);
-    const transport = new StdioClientTransport({
+    const transport = new StdioChildTransport({
+      source,
       command,
       args,
-      env: { ...getDefaultEnvironment(), ...spec.env },
-      stderr: 'pipe',
+      ...(spec.env && { env: spec.env }),
       ...(spec.cwd && { cwd: spec.cwd }),
+      ...(spec.maxLineBytes !== undefined && { maxLineBytes: spec.maxLineBytes }),
     });
-    transport.stderr?.on('data', (chunk: Buffer) => {
+    transport.stderr.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (line.trim()) logger.debug({ source, stderr: line.slice(0, 2000) }, stderrLog);
       }
