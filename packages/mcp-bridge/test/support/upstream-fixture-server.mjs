@@ -2,7 +2,7 @@
 // A small stdio MCP server for fault tests, written with the SDK v2 low-level Server.
 // Tools: echo {text}; sleep {ms} (answers after ms); exit (the process exits mid-call, no answer);
 // fail (a JSON-RPC error -32050 with a fixed message); noisy {kind} (misbehaves on stdout or stderr,
-// then answers); env_names (its environment's variable names); plus filler tools so tools/list has pages.
+// then answers; endless_line never answers: it writes one line without end); env_names (its environment's variable names); plus filler tools so tools/list has pages.
 // Every start appends one line to the file named by FIXTURE_STARTS_FILE, so a test can count
 // restarts. tools/list answers two tools per page.
 import { appendFileSync } from 'node:fs';
@@ -33,7 +33,8 @@ const tools = [
   },
   {
     name: 'noisy',
-    description: 'Writes `kind` (big_line: a 1 MiB line; garbage: non-JSON lines; stderr: 8 MiB) first.',
+    description:
+      'Writes `kind` (big_line: a 1 MiB line; garbage: non-JSON lines; stderr: 8 MiB) first; endless_line: a line that never ends, no answer.',
     inputSchema: object({ kind: { type: 'string' } }, ['kind']),
     annotations: { readOnlyHint: true },
   },
@@ -68,6 +69,16 @@ server.setRequestHandler('tools/call', async (request) => {
       if (args.kind === 'garbage') process.stdout.write('not json\n{"half": \n\u0000\u0001 binary\n');
       if (args.kind === 'stderr')
         for (let i = 0; i < 128; i++) process.stderr.write(`${'e'.repeat(65535)}\n`);
+      if (args.kind === 'endless_line') {
+        const chunk = Buffer.alloc(1024 * 1024, 'x');
+        // Until the client stops reading (then a write fails and no drain comes) or ends us.
+        const pump = () => {
+          while (process.stdout.write(chunk));
+          process.stdout.once('drain', pump);
+        };
+        pump();
+        return new Promise(() => {});
+      }
       return { content: [{ type: 'text', text: `wrote ${args.kind}` }] };
   }
   throw new ProtocolError(-32602, `unknown tool ${request.params.name}`);
