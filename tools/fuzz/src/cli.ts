@@ -35,7 +35,7 @@ const results = await runFuzz(chosen, {
   seed,
   onResult: (r) =>
     console.log(
-      `${r.failure ? 'FAIL' : 'ok  '} ${r.name.padEnd(17)} ${String(r.inputs).padStart(8)} inputs  ${(r.elapsedMs / 1000).toFixed(1).padStart(6)} s  slowest ${r.slowestMs.toFixed(1)} ms  rss ${r.rssGrowthMiB >= 0 ? '+' : ''}${r.rssGrowthMiB.toFixed(1)} MiB${r.failure ? `\n     ${r.failure.error}\n     input: ${r.failure.input}` : ''}`,
+      `${r.failure ? 'FAIL' : 'ok  '} ${r.name.padEnd(17)} ${String(r.inputs).padStart(8)} inputs  ${(r.elapsedMs / 1000).toFixed(1).padStart(6)} s  slowest ${r.slowestMs.toFixed(1)} ms  rss ${_signed(r.rssGrowthMiB)} MiB, heap ${_signed(r.heapGrowthMiB)} MiB${r.failure ? `\n     ${r.failure.error}\n     input: ${r.failure.input}` : ''}`,
     ),
 });
 const total = results.reduce((n, r) => n + r.inputs, 0);
@@ -44,3 +44,7 @@ console.log(
   `${total} inputs, ${failed.length} targets with a broken rule, 0 hangs allowed (limit 2000 ms per input)`,
 );
 process.exit(failed.length > 0 ? 1 : 0);
+
+function _signed(mib: number): string {
+  return `${mib >= 0 ? '+' : ''}${mib.toFixed(1)}`;
+}

@@ -31,6 +31,8 @@ export interface FuzzResult {
   elapsedMs: number;
   /** Resident memory growth over the run, in MiB (after a GC when exposed). */
   rssGrowthMiB: number;
+  /** Live heap growth over the run, in MiB (after a GC when exposed): what the inputs left behind. */
+  heapGrowthMiB: number;
 }
 
 /** Runs `targets` and resolves with one result per target. */
@@ -62,6 +64,7 @@ export async function runFuzz(targets: readonly FuzzTarget[], options: FuzzOptio
         throw new Error(`one input took ${took.toFixed(0)} ms (the hang limit is ${hangMs} ms)`);
     };
     const rssBefore = _rss();
+    const heapBefore = process.memoryUsage().heapUsed;
     const started = performance.now();
     const details = await fc.check(fc.asyncProperty(opened.arbitrary, timed), {
       numRuns: inputs,
@@ -77,6 +80,7 @@ export async function runFuzz(targets: readonly FuzzTarget[], options: FuzzOptio
       slowestMs,
       elapsedMs,
       rssGrowthMiB: (_rss() - rssBefore) / 2 ** 20,
+      heapGrowthMiB: (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20,
       ...(details.failed && {
         failure: {
           input: fc.stringify(details.counterexample?.[0]).slice(0, 2000),
