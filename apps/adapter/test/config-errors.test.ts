@@ -269,6 +269,27 @@ const CASES: [string, string, string[]][] = [
     ['config.yml:17:3 mcp_server.sse_port: sse_port is an alias of port: give one of them'],
   ],
   [
+    'a static token and OAuth both on the MCP face',
+    base(
+      'mcp_server:',
+      '  transport: streamable_http',
+      '  auth:',
+      '    token_env: HOME',
+      '  oauth:',
+      '    issuer: https://auth.example.com',
+      '    resource: https://mcp.example.com/mcp',
+    ),
+    [
+      'config.yml:17:16 mcp_server.auth.token_env: environment variable HOME is not set: it must hold the bearer token',
+      'config.yml:18:3 mcp_server.oauth: give auth (one static bearer token) or oauth (tokens of an authorization server), not both',
+    ],
+  ],
+  [
+    'OAuth on the MCP face without its resource',
+    base('mcp_server:', '  transport: streamable_http', '  oauth:', '    issuer: https://auth.example.com'),
+    ['config.yml:17:5 mcp_server.oauth.resource: missing, expected an http:// or https:// URL'],
+  ],
+  [
     'discovery on the MCP face port',
     base('mcp_server:', '  transport: streamable_http', 'discovery:', '  well_known_port: 8767'),
     [

@@ -4,6 +4,7 @@
  * the durable state that makes calls run at most once.
  * @module
  */
+
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
 export { ANNOUNCE_INTERVAL_MS, Announcer } from './announce.js';
 export { compileArgumentValidator } from './argument-validator.js';
@@ -29,6 +30,9 @@ export {
 } from './discovery.js';
 export type { ArgumentCheck, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
+export type { FaceAuth, FaceAuthRefusal, FaceAuthVerdict, FacePrincipal } from './face-auth/face-auth.js';
+export { OAuthFaceAuth, type OAuthFaceAuthOptions } from './face-auth/oauth-face-auth.js';
+export { staticBearerAuth } from './face-auth/static-bearer-auth.js';
 export type { FaceRateLimited } from './face-rate-limit.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
 export {

@@ -185,6 +185,17 @@ export class McpFace {
   }
 
   /**
+   * The capability a call of the face tool `name` needs (its contract's `auth.required_capability`,
+   * else its kind), for the HTTP face's OAuth scopes; undefined for an unknown tool or `search_tools`.
+   */
+  requiredCapability(name: string): string | undefined {
+    const target = this.#table.resolve(name);
+    if (!target) return undefined;
+    const auth = (target.contract as { auth?: { required_capability?: unknown } }).auth;
+    return typeof auth?.required_capability === 'string' ? auth.required_capability : target.kind;
+  }
+
+  /**
    * Takes one token of the rate limit of the source behind tool `name` for face session `session`;
    * the refusal when the session is over it. Tools of XProtocol sources are not limited here (their
    * endpoint limits its callers).

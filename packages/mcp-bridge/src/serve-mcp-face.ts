@@ -10,8 +10,11 @@
  * HTTP serving holds one MCP session per client (`maxSessions`, default 64; beyond it the oldest
  * ends and its client gets `404`, and must initialize again, as the Streamable HTTP spec says).
  * With `bearerToken`, every request must carry `Authorization: Bearer <token>` (compared in
- * constant time; `401` otherwise). The token guards the face only: it is never logged and never
- * sent anywhere (calls leave as signed XProtocol events, not with the client's credentials).
+ * constant time; `401` otherwise); with `auth: OAuthFaceAuth`, a JWT of the configured
+ * authorization server, whose scopes decide which tools it may call (`403 insufficient_scope`),
+ * and whose principal alone may use the sessions it opened (docs/security.md, "OAuth on the MCP
+ * face"). Credentials guard the face only: never logged, never sent anywhere (calls leave as
+ * signed XProtocol events, not with the client's credentials).
  *
  * Bodies are held to JSON-RPC before a session sees them (`json-rpc-body.ts`): strict UTF-8, no
  * empty batch, no batch on revisions without batches, no lone surrogates, and no request id that
@@ -19,7 +22,6 @@
  * @module
  */
 
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   createServer,
   type Server as HttpServer,
@@ -36,6 +38,8 @@ import {
   validateHostHeader,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { FaceAuth, FaceAuthRefusal, FacePrincipal } from './face-auth/face-auth.js';
+import { staticBearerAuth } from './face-auth/static-bearer-auth.js';
 import { _faceEventStore } from './face-event-store.js';
 import { _allowedOrigins, _checkOrigin } from './face-origin.js';
 import type { FaceRateLimited } from './face-rate-limit.js';
@@ -67,6 +71,11 @@ export interface McpFaceServeOptions {
   /** When set, HTTP requests must send `Authorization: Bearer <this>`; a non-empty string. */
   bearerToken?: string | undefined;
   /**
+   * Who may use the face and which tools (`staticBearerAuth`, `OAuthFaceAuth`); takes the place
+   * of `bearerToken`. An OAuth face also serves its protected resource metadata (RFC 9728).
+   */
+  auth?: FaceAuth | undefined;
+  /**
    * Browser origins allowed besides the face's own (`http://<name>:<port>` for each name it
    * answers to), e.g. `http://localhost:6274` for the MCP Inspector. Each an `http(s)://` origin.
    */
@@ -80,6 +89,8 @@ interface _Session {
   inFlight: _InFlightIds;
   /** The protocol revision the session's `initialize` answer chose. */
   revision: string | undefined;
+  /** The principal that opened the session: only it may use the session. */
+  principal: string | undefined;
 }
 
 /** A running MCP face. */
@@ -150,10 +161,12 @@ async function _serveStreamableHttp(
   const path = settings.path ?? DEFAULT_PATH;
   const maxBody = settings.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const allowed = _allowedHostnames(host);
-  if (settings.bearerToken !== undefined && settings.bearerToken === '') {
-    throw new Error('mcp_server bearer token: expected a non-empty string, got an empty one');
+  if (settings.auth && settings.bearerToken !== undefined) {
+    throw new Error('mcp_server: give auth or bearerToken, not both');
   }
-  const tokenDigest = settings.bearerToken === undefined ? undefined : _digest(settings.bearerToken);
+  const auth =
+    settings.auth ??
+    (settings.bearerToken === undefined ? undefined : staticBearerAuth(settings.bearerToken));
   // Checked before listening: a wrong entry is a configuration error, not a refusal per request.
   _allowedOrigins(allowed, 1, settings.allowedOrigins);
   /** Set once the port is bound (requests only arrive after that). */
@@ -163,7 +176,7 @@ async function _serveStreamableHttp(
   const maxSessions = settings.maxSessions ?? DEFAULT_MAX_SESSIONS;
 
   /** Starts a session for an `initialize` request; the oldest session ends beyond `maxSessions`. */
-  const newSession = async (): Promise<_Session> => {
+  const newSession = async (principal: string | undefined): Promise<_Session> => {
     // Rate limits are taken here, per HTTP session, so that a refusal can be a 429.
     const server = face.createServer({ rateLimits: 'caller' });
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -187,7 +200,13 @@ async function _serveStreamableHttp(
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
-    const session: _Session = { transport, server, inFlight: new _InFlightIds(), revision: undefined };
+    const session: _Session = {
+      transport,
+      server,
+      inFlight: new _InFlightIds(),
+      revision: undefined,
+      principal,
+    };
     _fallBackToStandaloneStream(transport);
     await server.connect(transport);
     _trackRequests(session);
@@ -196,6 +215,15 @@ async function _serveStreamableHttp(
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://placeholder');
+    if (auth?.metadata && url.pathname === auth.metadata.path && request.method === 'GET') {
+      // Public by design (RFC 9728): it tells a client where to get a token. Host still checked.
+      const hostCheck = validateHostHeader(request.headers.host, allowed);
+      if (!hostCheck.ok) return _jsonRpcError(response, 403, -32000, `Forbidden: ${hostCheck.message}`);
+      response
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=3600' })
+        .end(JSON.stringify(auth.metadata.document));
+      return;
+    }
     if (url.pathname !== path) {
       response
         .writeHead(404, { 'content-type': 'text/plain' })
@@ -216,14 +244,11 @@ async function _serveStreamableHttp(
       _jsonRpcError(response, 403, -32000, `Forbidden: ${refusal}`);
       return;
     }
-    if (tokenDigest !== undefined) {
-      const problem = _bearerProblem(request.headers.authorization, tokenDigest);
-      if (problem !== undefined) {
-        logger.warn({ remote: request.socket.remoteAddress }, `refused an MCP request: ${problem}`);
-        response.setHeader('www-authenticate', 'Bearer realm="mcp"');
-        _jsonRpcError(response, 401, -32000, `Unauthorized: ${problem}`);
-        return;
-      }
+    let principal: FacePrincipal | undefined;
+    if (auth) {
+      const verdict = await auth.authenticate(request.headers.authorization);
+      if (!verdict.ok) return _refuseAuth(response, verdict.refusal, request, logger);
+      principal = verdict.principal;
     }
     let body: unknown;
     let requestIds: _JsonRpcId[] = [];
@@ -249,10 +274,11 @@ async function _serveStreamableHttp(
     if (request.method === 'POST' && sessionId === undefined && _isInitialize(body)) {
       const initRefusal = batch && _batchRefusal(batch, undefined);
       if (initRefusal) return _refuse(response, initRefusal, logger);
-      current = await newSession();
+      current = await newSession(principal?.id);
     } else if (typeof sessionId === 'string') {
       current = sessions.get(sessionId);
-      if (!current) {
+      // Another principal's session is not this caller's to use, nor to learn of.
+      if (!current || current.principal !== principal?.id) {
         _jsonRpcError(response, 404, -32001, 'Session not found: initialize a new session');
         return;
       }
@@ -262,6 +288,10 @@ async function _serveStreamableHttp(
     }
     const batchRefusal = batch && _batchRefusal(batch, current.revision);
     if (batchRefusal) return _refuse(response, batchRefusal, logger);
+    if (auth && principal) {
+      const denied = _toolRefusal(face, auth, principal, batch?.messages ?? []);
+      if (denied) return _refuseAuth(response, denied, request, logger);
+    }
     const limited = await _takeRateLimits(face, current, batch?.messages ?? []);
     if (limited) {
       logger.warn(
@@ -367,19 +397,49 @@ function _allowedHostnames(host: string): string[] {
   return [...names];
 }
 
-function _digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+/** A refusal of the face's authentication or authorization, with its `WWW-Authenticate`. */
+function _refuseAuth(
+  response: ServerResponse,
+  refusal: FaceAuthRefusal & { id?: _JsonRpcId },
+  request: IncomingMessage,
+  logger: BridgeLogger,
+): void {
+  logger.warn(
+    { remote: request.socket.remoteAddress, status: refusal.status },
+    `refused an MCP request: ${refusal.message}`,
+  );
+  response
+    .writeHead(refusal.status, {
+      'content-type': 'application/json',
+      'www-authenticate': refusal.wwwAuthenticate,
+    })
+    .end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message: `${refusal.status === 401 ? 'Unauthorized' : 'Forbidden'}: ${refusal.message}`,
+        },
+        id: refusal.id ?? null,
+      }),
+    );
 }
 
-/**
- * Why an `Authorization` header does not grant access, or `undefined` when it does. Digests are
- * compared, so the comparison takes the same time whatever the length or content of the guess.
- */
-function _bearerProblem(header: string | undefined, expected: Buffer): string | undefined {
-  if (header === undefined) return 'expected an Authorization: Bearer <token> header, got none';
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  if (match === null) return 'expected an Authorization header of the form "Bearer <token>"';
-  return timingSafeEqual(_digest(match[1]!), expected) ? undefined : 'the bearer token is not valid';
+/** The first `tools/call` of the body that the principal may not make (403 `insufficient_scope`). */
+function _toolRefusal(
+  face: McpFace,
+  auth: FaceAuth,
+  principal: FacePrincipal,
+  messages: readonly Record<string, unknown>[],
+): (FaceAuthRefusal & { id?: _JsonRpcId }) | undefined {
+  for (const message of messages) {
+    if (message.method !== 'tools/call') continue;
+    const name = (message.params as { name?: unknown } | undefined)?.name;
+    const capability = typeof name === 'string' ? face.requiredCapability(name) : undefined;
+    const refusal = capability === undefined ? undefined : auth.authorize(principal, capability);
+    if (refusal) return { ...refusal, ...(message.id !== undefined && { id: message.id as _JsonRpcId }) };
+  }
+  return undefined;
 }
 
 function _isInitialize(body: unknown): boolean {

@@ -69,7 +69,7 @@ describe('the face as an OAuth resource server', () => {
       refusal: {
         status: 401,
         wwwAuthenticate:
-          'Bearer resource_metadata="http://127.0.0.1:8767/.well-known/oauth-protected-resource/mcp"',
+          'Bearer scope="mcp", resource_metadata="http://127.0.0.1:8767/.well-known/oauth-protected-resource/mcp"',
         message: 'expected an Authorization: Bearer <token> header, got none',
       },
     });

@@ -319,9 +319,16 @@ function _mcpServer(
       c.error(['mcp_server', alias], `${alias} is an alias of ${key}: give one of them`, 'key');
     }
   }
+  if (_has(server, 'auth') && _has(server, 'oauth')) {
+    c.error(
+      ['mcp_server', 'oauth'],
+      'give auth (one static bearer token) or oauth (tokens of an authorization server), not both',
+      'key',
+    );
+  }
   const transport = _str(server.transport);
   if (transport === 'stdio') {
-    for (const key of ['host', 'sse_host', 'port', 'sse_port', 'path', 'auth', 'allowed_origins']) {
+    for (const key of ['host', 'sse_host', 'port', 'sse_port', 'path', 'auth', 'oauth', 'allowed_origins']) {
       if (_has(server, key)) {
         c.warn(
           'IGNORED_KEY',

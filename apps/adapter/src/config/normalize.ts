@@ -46,6 +46,17 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             path: server.path ?? '/mcp',
             expose: [...new Set(server.expose ?? (['xprotocol_sources'] as const))],
             allowedOrigins: server.allowed_origins.map((origin) => new URL(origin).origin),
+            oauth:
+              server.oauth === undefined || server.transport === 'stdio'
+                ? undefined
+                : {
+                    issuer: server.oauth.issuer,
+                    resource: server.oauth.resource,
+                    jwksUrl: server.oauth.jwks_url,
+                    requiredScopes: server.oauth.required_scopes,
+                    scopesSupported: server.oauth.scopes_supported,
+                    grants: server.oauth.grants,
+                  },
             bearerToken:
               server.auth === undefined || server.transport === 'stdio'
                 ? undefined

@@ -385,6 +385,38 @@ const xprotocolSourceSchema = z
   .partial({ endpoint: true, key: true, relay: true })
   .describe('An XProtocol endpoint to expose as MCP tools.');
 
+const oauthSchema = z
+  .strictObject({
+    issuer: httpUrl().describe(
+      'The authorization server (its issuer identifier): a token’s iss must be exactly this.',
+    ),
+    resource: httpUrl().describe(
+      'This face’s resource identifier, its public URL (e.g. https://mcp.example.com/mcp): a token’s aud must include it.',
+    ),
+    jwks_url: httpUrl().describe('The authorization server’s JWKS (default: jwks_uri from its metadata).'),
+    required_scopes: stringList(nonEmpty(), 'a list of scopes')
+      .default([])
+      .describe('Scopes every request needs (403 insufficient_scope without them).'),
+    scopes_supported: stringList(nonEmpty(), 'a list of scopes').describe(
+      'Scopes listed in the protected resource metadata (default: required_scopes).',
+    ),
+    grants: phrased(
+      z.array(
+        z.strictObject({
+          subject: nonEmpty().describe('A token subject (sub).'),
+          capabilities: stringList(grant(), 'a list of capabilities').describe('What that subject may call.'),
+        }),
+      ),
+      'a list of {subject, capabilities}',
+    )
+      .default([])
+      .describe('Capabilities by subject, beyond what the token’s capability-shaped scopes give.'),
+  })
+  .partial({ jwks_url: true, scopes_supported: true })
+  .describe(
+    'OAuth 2.1 on the HTTP face: JWT access tokens of one authorization server, tools by scope (instead of auth).',
+  );
+
 const mcpServerSchema = z
   .strictObject({
     transport: phrased(
@@ -405,13 +437,23 @@ const mcpServerSchema = z
     auth: authSchema.describe(
       'A bearer token MCP clients must send over HTTP (Authorization: Bearer …), read from token_env.',
     ),
+    oauth: oauthSchema,
     allowed_origins: stringList(httpOrigin(), 'a list of http:// or https:// origins')
       .default([])
       .describe(
         'Browser origins allowed besides the face’s own (scheme://host[:port], compared exactly), e.g. http://localhost:6274.',
       ),
   })
-  .partial({ host: true, sse_host: true, port: true, sse_port: true, path: true, expose: true, auth: true })
+  .partial({
+    host: true,
+    sse_host: true,
+    port: true,
+    sse_port: true,
+    path: true,
+    expose: true,
+    auth: true,
+    oauth: true,
+  })
   .describe('The MCP face of the adapter (none when absent).');
 
 const discoverySchema = z

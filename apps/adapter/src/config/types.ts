@@ -40,6 +40,17 @@ export interface AdapterConfig {
         expose: ('xprotocol_sources' | 'mcp_sources')[];
         /** The token HTTP clients must send (from `auth.token_env`); `undefined`: no auth. */
         bearerToken: string | undefined;
+        /** OAuth 2.1 on the HTTP face (`oauth`); `undefined`: none. */
+        oauth:
+          | {
+              issuer: string;
+              resource: string;
+              jwksUrl: string | undefined;
+              requiredScopes: string[];
+              scopesSupported: string[] | undefined;
+              grants: { subject: string; capabilities: string[] }[];
+            }
+          | undefined;
         /** Browser origins allowed besides the face's own (`allowed_origins`), as serialized origins. */
         allowedOrigins: string[];
       }

@@ -17,6 +17,7 @@ import {
   type DiscoveryServer,
   McpFace,
   type McpFaceServer,
+  OAuthFaceAuth,
   resolveXpEndpoint,
   StateDatabase,
   serveDiscovery,
@@ -245,7 +246,26 @@ export async function startAdapter(
 
     let faceServer: McpFaceServer | undefined;
     if (face && config.mcpServer) {
-      faceServer = await serveMcpFace(face, config.mcpServer, logger, options.stdio);
+      const { oauth, ...serve } = config.mcpServer;
+      faceServer = await serveMcpFace(
+        face,
+        {
+          ...serve,
+          // OAuth 2.1 tokens of one authorization server instead of one static token.
+          ...(oauth && {
+            auth: new OAuthFaceAuth({
+              issuer: oauth.issuer,
+              resource: oauth.resource,
+              requiredScopes: oauth.requiredScopes,
+              grants: oauth.grants,
+              ...(oauth.jwksUrl && { jwksUrl: oauth.jwksUrl }),
+              ...(oauth.scopesSupported && { scopesSupported: oauth.scopesSupported }),
+            }),
+          }),
+        },
+        logger,
+        options.stdio,
+      );
       const served = faceServer;
       cleanups.push(() => served.close());
       void face.ready().then(() => newAnnouncer.publish().catch(() => {}));

@@ -73,7 +73,10 @@ export class OAuthFaceAuth implements FaceAuth {
 
   async authenticate(header: string | undefined): Promise<FaceAuthVerdict> {
     const given = bearerToken(header);
-    if (!given.ok) return { ok: false, refusal: this.#refusal(401, undefined, given.message) };
+    // No token: where to get one (resource_metadata) and which scopes to ask for.
+    if (!given.ok) {
+      return { ok: false, refusal: this.#refusal(401, undefined, given.message, this.#o.requiredScopes) };
+    }
     if (given.token.length > MAX_TOKEN_LENGTH) {
       return {
         ok: false,

@@ -1,0 +1,223 @@
+// OAuth 2.1 on the adapter's HTTP face (docs/security.md, "OAuth on the MCP face"), end to end: a
+// real authorization server on loopback (test/fixtures/servers/authorization-server.mjs: RFC 8414
+// metadata, JWKS, client-credentials tokens signed ES256), the built adapter bin in gateway mode in
+// front of the conformance fixture, and the MCP SDK client sending the tokens. Without a token:
+// 401 naming the resource metadata; with a token: the tools its scopes allow, 403
+// insufficient_scope for the rest; a bad token: 401 invalid_token; a session is its principal's.
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+
+const AUTHORIZATION_SERVER = join(import.meta.dirname, 'fixtures', 'servers', 'authorization-server.mjs');
+const procs = new Processes();
+let issuer = '';
+let face = '';
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  const { url: relayUrl } = await procs.relay();
+  await procs.keygen('a.key');
+  const accounts = procs.file(
+    'clients.json',
+    JSON.stringify([
+      { id: 'reader', secret: 'r-secret', subject: 'alice', scopes: ['mcp', 'com.test.conformance.simple'] },
+      { id: 'granted', secret: 'g-secret', subject: 'bob', scopes: ['mcp'] },
+      { id: 'no-mcp', secret: 'n-secret', subject: 'carol', scopes: ['com.test.conformance.simple'] },
+    ]),
+  );
+  issuer = (await procs.node(AUTHORIZATION_SERVER, [accounts])).firstLine;
+  const port = await freePort();
+  face = `http://127.0.0.1:${port}/mcp`;
+  await procs.adapter(
+    procs.file(
+      'oauth.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    xprotocol_namespace: com.test.conformance
+    schema_overrides:
+      test_simple_text:
+        required_capability: com.test.conformance.simple
+      test_image_content:
+        required_capability: com.test.conformance.images
+access:
+  grants: []
+mcp_server:
+  transport: streamable_http
+  port: ${port}
+  expose: [mcp_sources]
+  oauth:
+    issuer: ${issuer}
+    resource: ${face}
+    required_scopes: [mcp]
+    grants:
+      - subject: bob
+        capabilities: [com.test.conformance.*]
+state_database: ./state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await procs.close();
+});
+
+/** A token of the test authorization server for `client`, for this face. */
+async function token(client: string, secret: string, extra: Record<string, string> = {}): Promise<string> {
+  const response = await fetch(`${issuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client,
+      client_secret: secret,
+      resource: face,
+      ...extra,
+    }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function connect(bearer: string): Promise<Client> {
+  const client = new Client({ name: 'oauth-e2e', version: '0.0.0' }, { capabilities: {} });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(face), {
+      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+async function post(headers: Record<string, string>, body: unknown) {
+  const response = await fetch(face, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    wwwAuthenticate: response.headers.get('www-authenticate'),
+    body: await response.text(),
+  };
+}
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
+
+describe('OAuth 2.1 on the HTTP face', () => {
+  it('without a token: 401 with resource_metadata, and the metadata names the authorization server', async () => {
+    const refused = await post({}, INITIALIZE);
+    expect(refused.status).toBe(401);
+    const metadataUrl = `http://127.0.0.1:${new URL(face).port}/.well-known/oauth-protected-resource/mcp`;
+    expect(refused.wwwAuthenticate).toBe(`Bearer scope="mcp", resource_metadata="${metadataUrl}"`);
+    const metadata = await (await fetch(metadataUrl)).json();
+    expect(metadata).toEqual({
+      resource: face,
+      authorization_servers: [issuer],
+      scopes_supported: ['mcp'],
+      bearer_methods_supported: ['header'],
+    });
+  });
+
+  it('a token calls the tools its scopes allow, and gets 403 insufficient_scope for the rest', async () => {
+    const alice = await connect(await token('reader', 'r-secret'));
+    const simple = await alice.callTool({ name: 'test_simple_text', arguments: {} });
+    expect((simple.content as { text: string }[])[0]?.text).toBe(
+      'This is a simple text response for testing.',
+    );
+    const image = await alice
+      .callTool({ name: 'test_image_content', arguments: {} })
+      .catch((e: unknown) => e);
+    // The SDK client reads the 403's WWW-Authenticate: the scope it would need to ask for.
+    expect(String(image)).toContain('Insufficient scope: required "com.test.conformance.images"');
+    // The same, raw: the status, and the header naming the scope to ask for.
+    const raw = await token('reader', 'r-secret');
+    const init = await fetch(face, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${raw}`,
+      },
+      body: JSON.stringify(INITIALIZE),
+    });
+    await init.text();
+    const session = init.headers.get('mcp-session-id') ?? '';
+    const denied = await post(
+      { authorization: `Bearer ${raw}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_image_content', arguments: {} } },
+    );
+    expect(denied.status).toBe(403);
+    expect(denied.wwwAuthenticate).toContain('error="insufficient_scope"');
+    expect(denied.wwwAuthenticate).toContain('scope="com.test.conformance.images"');
+    expect(JSON.parse(denied.body)).toMatchObject({ id: 7, error: { code: -32000 } });
+  });
+
+  it("a subject's grants give tools beyond its scopes", async () => {
+    const bob = await connect(await token('granted', 'g-secret'));
+    const image = await bob.callTool({ name: 'test_image_content', arguments: {} });
+    expect((image.content as { type: string }[])[0]?.type).toBe('image');
+  });
+
+  it('a token without the required scope gets 403; an expired or tampered one 401 invalid_token', async () => {
+    const noMcp = await post({ authorization: `Bearer ${await token('no-mcp', 'n-secret')}` }, INITIALIZE);
+    expect(noMcp.status).toBe(403);
+    expect(noMcp.wwwAuthenticate).toContain('scope="mcp"');
+    const expired = await post(
+      { authorization: `Bearer ${await token('reader', 'r-secret', { expires_in: '-120' })}` },
+      INITIALIZE,
+    );
+    expect(expired.status).toBe(401);
+    expect(expired.wwwAuthenticate).toContain('error="invalid_token"');
+    expect(expired.body).toContain('the token has expired');
+    const good = await token('reader', 'r-secret');
+    const [head, payload, signature] = good.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const forged = `${head}.${Buffer.from(JSON.stringify({ ...claims, scope: 'mcp *' })).toString('base64url')}.${signature}`;
+    const tampered = await post({ authorization: `Bearer ${forged}` }, INITIALIZE);
+    expect(tampered.status).toBe(401);
+    expect(tampered.body).toContain('signature does not verify');
+  });
+
+  it("a session belongs to the principal that opened it: another's token cannot use it", async () => {
+    const aliceToken = await token('reader', 'r-secret');
+    const init = await fetch(face, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${aliceToken}`,
+      },
+      body: JSON.stringify(INITIALIZE),
+    });
+    await init.text();
+    const session = init.headers.get('mcp-session-id') ?? '';
+    expect(session).not.toBe('');
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    const ping = { jsonrpc: '2.0', id: 2, method: 'ping' };
+    expect((await post({ ...headers, authorization: `Bearer ${aliceToken}` }, ping)).status).toBe(200);
+    const bobToken = await token('granted', 'g-secret');
+    expect((await post({ ...headers, authorization: `Bearer ${bobToken}` }, ping)).status).toBe(404);
+  });
+});
