@@ -1,0 +1,50 @@
+/**
+ * `node dist/bin.js [--quick] [--suite id,…] [--json FILE] [--markdown FILE]`: runs the suites
+ * (gateway, xp, relay, memory, startup), printing each table on stdout as it completes; writes the
+ * JSON document and a Markdown file of the tables when asked. Progress goes to stderr.
+ * @module
+ */
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { describeMachine, markdownTable, runDocument, textTable } from './report.js';
+import type { SuiteOptions, SuiteResult } from './suite.js';
+import { SUITES } from './suites/index.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    suite: { type: 'string' },
+    json: { type: 'string' },
+    markdown: { type: 'string' },
+  },
+});
+const wanted = values.suite?.split(',') ?? Object.keys(SUITES);
+for (const id of wanted) {
+  if (!(id in SUITES)) {
+    console.error(`--suite: expected one of ${Object.keys(SUITES).join(', ')}, got ${JSON.stringify(id)}`);
+    process.exit(2);
+  }
+}
+const machine = describeMachine();
+console.log(
+  `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load average ${machine.loadStart.join(' ')}`,
+);
+const options: SuiteOptions = { quick: values.quick, log: (line) => console.error(`[bench] ${line}`) };
+const results: SuiteResult[] = [];
+for (const id of wanted) {
+  const result = await SUITES[id as keyof typeof SUITES](options);
+  results.push(result);
+  console.log(`\n## ${result.title}\n`);
+  for (const table of result.tables) console.log(`${textTable(table)}\n`);
+}
+machine.loadEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+console.log(`load average at the end: ${machine.loadEnd.join(' ')}`);
+if (values.json)
+  writeFileSync(values.json, `${JSON.stringify(runDocument(machine, results, values.quick), null, 2)}\n`);
+if (values.markdown) {
+  writeFileSync(
+    values.markdown,
+    `${results.map((r) => `### ${r.title}\n\n${r.tables.map(markdownTable).join('\n\n')}`).join('\n\n')}\n`,
+  );
+}

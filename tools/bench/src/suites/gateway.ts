@@ -1,0 +1,175 @@
+/**
+ * Suite 1, the gateway's overhead per `tools/call`: the same SDK client calls server-memory's
+ * `read_graph` directly over stdio (baseline), through supergateway (stateful Streamable HTTP →
+ * stdio) and through the adapter's MCP face (Streamable HTTP → stdio upstream); and
+ * server-everything's `echo` directly over Streamable HTTP (baseline) and through the adapter with
+ * a Streamable HTTP upstream. Concurrency 1 and 32, interleaved rounds.
+ * @module
+ */
+import type { Client } from '@modelcontextprotocol/client';
+import { gatewayYaml } from '../adapter-configs.js';
+import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
+import {
+  EVERYTHING_SERVER,
+  freePort,
+  MEMORY_SERVER,
+  Processes,
+  SUPERGATEWAY_BIN,
+  waitForLine,
+} from '../processes.js';
+import { type PeerResult, race } from '../race.js';
+import { raceTable, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
+
+/** Rounds × calls per round at each concurrency. */
+export function gatewayPlan(quick: boolean) {
+  return quick
+    ? { c1: { rounds: 8, callsPerRound: 60 }, c32: { rounds: 6, callsPerRound: 320 } }
+    : { c1: { rounds: 12, callsPerRound: 200 }, c32: { rounds: 10, callsPerRound: 1600 } };
+}
+
+/** Runs the suite; `only: 'stdio'` skips the HTTP upstream group (the gate). */
+export async function gatewaySuite(options: SuiteOptions & { only?: 'stdio' }): Promise<SuiteResult> {
+  const procs = new Processes();
+  const clients: Client[] = [];
+  try {
+    const memoryFile = procs.file('memory.jsonl', '');
+    const memoryEnv = { MEMORY_FILE_PATH: memoryFile };
+    const { url: relayUrl } = await procs.relay({ durable: false });
+    const key = await procs.keygen('gateway.key');
+
+    options.log('gateway: starting server-memory peers (direct, supergateway, adapter)');
+    const direct = await stdioClient('direct', MEMORY_SERVER, [], memoryEnv);
+    clients.push(direct);
+    const sgPort = await freePort();
+    const sg = procs.spawn(
+      SUPERGATEWAY_BIN,
+      [
+        '--stdio',
+        `"${process.execPath}" "${MEMORY_SERVER}"`,
+        '--outputTransport',
+        'streamableHttp',
+        '--stateful',
+        '--port',
+        String(sgPort),
+        '--logLevel',
+        'info',
+      ],
+      { env: memoryEnv },
+    );
+    await waitForLine(sg, 'stdout', (line) => /listening|Listening/.test(line), 30_000, 'supergateway').catch(
+      () => undefined, // older builds log elsewhere; the connect below retries until it answers
+    );
+    const viaSg = await httpClient('supergateway', `http://127.0.0.1:${sgPort}/mcp`);
+    clients.push(viaSg);
+    const facePort = await freePort();
+    await procs.adapter(
+      'gateway-stdio',
+      gatewayYaml({
+        keyFile: key.path,
+        relayUrl,
+        port: facePort,
+        sources: [
+          {
+            name: 'memory',
+            namespace: 'com.bench.memory',
+            stdio: { command: [process.execPath, MEMORY_SERVER], env: memoryEnv },
+          },
+        ],
+        stateDatabase: './gateway-stdio.db',
+      }),
+    );
+    const viaUs = await httpClient('adapter', `http://127.0.0.1:${facePort}/mcp`);
+    clients.push(viaUs);
+    const memoryPeers = [
+      toolPeer('direct, stdio (baseline)', { client: direct, tool: 'read_graph', arguments: {} }),
+      toolPeer('supergateway 4.0.0, HTTP → stdio', {
+        client: viaSg,
+        tool: await findTool(viaSg, 'read_graph'),
+        arguments: {},
+      }),
+      toolPeer('adapter gateway, HTTP → stdio', {
+        client: viaUs,
+        tool: await findTool(viaUs, 'read_graph'),
+        arguments: {},
+      }),
+    ];
+
+    const plan = gatewayPlan(options.quick);
+    const tables: Table[] = [];
+    const ratios: Record<string, number> = {};
+    const data: Record<string, PeerResult[]> = {};
+    for (const concurrency of [1, 32] as const) {
+      const shape = concurrency === 1 ? plan.c1 : plan.c32;
+      options.log(`gateway: server-memory read_graph, concurrency ${concurrency}`);
+      const results = await race(memoryPeers, { ...shape, concurrency, warmup: 2 * concurrency });
+      data[`memory.c${concurrency}`] = results;
+      tables.push(
+        raceTable(`server-memory \`read_graph\`, stdio upstream, concurrency ${concurrency}`, results),
+      );
+      const [, sgResult, usResult] = results;
+      ratios[`gateway.stdio.c${concurrency}.adapter/direct`] = usResult!.ratio;
+      ratios[`gateway.stdio.c${concurrency}.supergateway/direct`] = sgResult!.ratio;
+      ratios[`gateway.stdio.c${concurrency}.adapter/supergateway`] = usResult!.ratio / sgResult!.ratio;
+    }
+
+    if (options.only !== 'stdio') {
+      options.log('gateway: starting server-everything over Streamable HTTP and an adapter in front of it');
+      const upstreamPort = await freePort();
+      const everything = procs.spawn(EVERYTHING_SERVER, ['streamableHttp'], {
+        env: { PORT: String(upstreamPort) },
+      });
+      await waitForLine(
+        everything,
+        'stderr',
+        (line) => line.includes('listening'),
+        30_000,
+        'server-everything',
+      );
+      const upstreamUrl = `http://127.0.0.1:${upstreamPort}/mcp`;
+      const directHttp = await httpClient('direct-http', upstreamUrl);
+      clients.push(directHttp);
+      const httpFacePort = await freePort();
+      await procs.adapter(
+        'gateway-http',
+        gatewayYaml({
+          keyFile: key.path,
+          relayUrl,
+          port: httpFacePort,
+          sources: [{ name: 'everything', namespace: 'com.bench.everything', url: upstreamUrl }],
+          stateDatabase: './gateway-http.db',
+        }),
+      );
+      const viaUsHttp = await httpClient('adapter-http', `http://127.0.0.1:${httpFacePort}/mcp`);
+      clients.push(viaUsHttp);
+      const httpPeers = [
+        toolPeer('direct, Streamable HTTP (baseline)', {
+          client: directHttp,
+          tool: 'echo',
+          arguments: { message: 'bench' },
+        }),
+        toolPeer('adapter gateway, HTTP → HTTP', {
+          client: viaUsHttp,
+          tool: await findTool(viaUsHttp, 'echo'),
+          arguments: { message: 'bench' },
+        }),
+      ];
+      for (const concurrency of [1, 32] as const) {
+        const shape = concurrency === 1 ? plan.c1 : plan.c32;
+        options.log(`gateway: server-everything echo, concurrency ${concurrency}`);
+        const results = await race(httpPeers, { ...shape, concurrency, warmup: 2 * concurrency });
+        data[`everything.c${concurrency}`] = results;
+        tables.push(
+          raceTable(
+            `server-everything \`echo\`, Streamable HTTP upstream, concurrency ${concurrency}`,
+            results,
+          ),
+        );
+        ratios[`gateway.http.c${concurrency}.adapter/direct`] = results[1]!.ratio;
+      }
+    }
+    return { id: 'gateway', title: 'Gateway overhead per tools/call', tables, ratios, data };
+  } finally {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await procs.close();
+  }
+}

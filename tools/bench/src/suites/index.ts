@@ -1,0 +1,9 @@
+/** Every suite by id, in the order `pnpm bench` runs them. */
+import type { SuiteOptions, SuiteResult } from '../suite.js';
+import { gatewaySuite } from './gateway.js';
+import { xpSuite } from './xp-round-trip.js';
+
+export const SUITES: Record<string, (options: SuiteOptions) => Promise<SuiteResult>> = {
+  gateway: gatewaySuite,
+  xp: xpSuite,
+};

@@ -1,0 +1,108 @@
+/**
+ * Suite 2, the XProtocol round trip: an SDK client calls server-memory's `read_graph` directly
+ * over stdio (baseline), through one adapter's gateway (reference), and across XProtocol: adapter
+ * A's MCP face → the relay (durable SQLite store) → adapter B → server-memory over stdio, and the
+ * sealed answer back. Every event signed, encrypted, verified and deduplicated on both ends.
+ * Concurrency 1 and 32, interleaved rounds.
+ * @module
+ */
+import type { Client } from '@modelcontextprotocol/client';
+import { endpointYaml, gatewayYaml, xpClientYaml } from '../adapter-configs.js';
+import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
+import { freePort, MEMORY_SERVER, Processes } from '../processes.js';
+import { type PeerResult, race } from '../race.js';
+import { raceTable, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
+
+/** Rounds × calls per round at each concurrency. */
+export function xpPlan(quick: boolean) {
+  return quick
+    ? { c1: { rounds: 6, callsPerRound: 30 }, c32: { rounds: 5, callsPerRound: 128 } }
+    : { c1: { rounds: 10, callsPerRound: 100 }, c32: { rounds: 8, callsPerRound: 640 } };
+}
+
+export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
+  const procs = new Processes();
+  const clients: Client[] = [];
+  try {
+    const memoryEnv = { MEMORY_FILE_PATH: procs.file('memory.jsonl', '') };
+    const memorySource = {
+      name: 'memory',
+      namespace: 'com.bench.memory',
+      stdio: { command: [process.execPath, MEMORY_SERVER], env: memoryEnv },
+    };
+    options.log('xp: starting the relay (durable), adapters A and B, and the gateway reference');
+    const { url: relayUrl } = await procs.relay({ durable: true });
+    const a = await procs.keygen('a.key');
+    const b = await procs.keygen('b.key');
+    await procs.adapter(
+      'b',
+      endpointYaml({
+        keyFile: b.path,
+        relayUrl,
+        sources: [memorySource],
+        grants: [{ key: a.ed25519, capabilities: ['com.bench.memory.*'] }],
+        stateDatabase: './b.db',
+      }),
+    );
+    const aPort = await freePort();
+    await procs.adapter(
+      'a',
+      xpClientYaml({
+        keyFile: a.path,
+        relayUrl,
+        port: aPort,
+        endpointKey: b.ed25519,
+        stateDatabase: './a.db',
+      }),
+    );
+    const gatewayPort = await freePort();
+    await procs.adapter(
+      'gateway',
+      gatewayYaml({
+        keyFile: a.path,
+        relayUrl,
+        port: gatewayPort,
+        sources: [memorySource],
+        stateDatabase: './gateway.db',
+      }),
+    );
+    const direct = await stdioClient('direct', MEMORY_SERVER, [], memoryEnv);
+    clients.push(direct);
+    const viaGateway = await httpClient('gateway', `http://127.0.0.1:${gatewayPort}/mcp`);
+    clients.push(viaGateway);
+    const viaXp = await httpClient('xp', `http://127.0.0.1:${aPort}/mcp`);
+    clients.push(viaXp);
+    const peers = [
+      toolPeer('direct, stdio (baseline)', { client: direct, tool: 'read_graph', arguments: {} }),
+      toolPeer('one adapter, gateway', {
+        client: viaGateway,
+        tool: await findTool(viaGateway, 'read_graph'),
+        arguments: {},
+      }),
+      toolPeer('across XProtocol: A → relay → B', {
+        client: viaXp,
+        tool: await findTool(viaXp, 'read_graph'),
+        arguments: {},
+      }),
+    ];
+    const plan = xpPlan(options.quick);
+    const tables: Table[] = [];
+    const ratios: Record<string, number> = {};
+    const data: Record<string, PeerResult[]> = {};
+    for (const concurrency of [1, 32] as const) {
+      const shape = concurrency === 1 ? plan.c1 : plan.c32;
+      options.log(`xp: read_graph round trip, concurrency ${concurrency}`);
+      const results = await race(peers, { ...shape, concurrency, warmup: 2 * concurrency });
+      data[`c${concurrency}`] = results;
+      tables.push(
+        raceTable(`server-memory \`read_graph\` across XProtocol, concurrency ${concurrency}`, results),
+      );
+      ratios[`xp.c${concurrency}.xp/direct`] = results[2]!.ratio;
+      ratios[`xp.c${concurrency}.xp/gateway`] = results[2]!.ratio / results[1]!.ratio;
+    }
+    return { id: 'xp', title: 'XProtocol round trip', tables, ratios, data };
+  } finally {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await procs.close();
+  }
+}
