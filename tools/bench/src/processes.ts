@@ -90,6 +90,12 @@ export function waitForLine(
 export class Processes {
   readonly children: ChildProcess[] = [];
   readonly dir = mkdtempSync(join(tmpdir(), 'xp-bench-'));
+  readonly #tails = new Map<ChildProcess, string[]>();
+
+  /** The last 40 lines `child` wrote on stderr. */
+  stderrTail(child: ChildProcess): string {
+    return (this.#tails.get(child) ?? []).join('\n');
+  }
 
   file(name: string, text: string): string {
     const path = join(this.dir, name);
@@ -110,9 +116,15 @@ export class Processes {
       cwd: this.dir,
       env: { ...process.env, ...options.env },
     });
-    // Keep the pipes drained: a child blocked on a full stderr pipe would stall the race.
+    // Keep the pipes drained (a child blocked on a full stderr pipe would stall the race), and
+    // the last lines of stderr for the error message when the child fails.
     child.stdout!.resume();
-    child.stderr!.resume();
+    const tail: string[] = [];
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
+    });
+    this.#tails.set(child, tail);
     this.children.push(child);
     return child;
   }
