@@ -30,10 +30,13 @@ const machine = describeMachine();
 console.log(
   `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load average ${machine.loadStart.join(' ')}`,
 );
-const options: SuiteOptions = { quick: values.quick, log: (line) => console.error(`[bench] ${line}`) };
+const options: SuiteOptions = {
+  size: values.quick ? 'quick' : 'full',
+  log: (line) => console.error(`[bench] ${line}`),
+};
 const results: SuiteResult[] = [];
 for (const id of wanted) {
-  const result = await SUITES[id as keyof typeof SUITES](options);
+  const result = await SUITES[id]!(options);
   results.push(result);
   console.log(`\n## ${result.title}\n`);
   for (const table of result.tables) console.log(`${textTable(table)}\n`);
@@ -41,7 +44,7 @@ for (const id of wanted) {
 machine.loadEnd = loadavg().map((x) => Math.round(x * 100) / 100);
 console.log(`load average at the end: ${machine.loadEnd.join(' ')}`);
 if (values.json)
-  writeFileSync(values.json, `${JSON.stringify(runDocument(machine, results, values.quick), null, 2)}\n`);
+  writeFileSync(values.json, `${JSON.stringify(runDocument(machine, results, options.size), null, 2)}\n`);
 if (values.markdown) {
   writeFileSync(
     values.markdown,

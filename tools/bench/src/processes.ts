@@ -139,9 +139,10 @@ export class Processes {
   }
 
   /** Starts `xprotocol-adapter start --config <yaml>`; resolves once it logs {"event":"ready"}. */
-  async adapter(name: string, yaml: string): Promise<ChildProcess> {
+  async adapter(name: string, yaml: string, env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
     const child = this.spawn(ADAPTER_BIN, ['start', '--config', this.file(`${name}.yml`, yaml)], {
       profile: true,
+      ...(env && { env }),
     });
     await waitForLine(child, 'stderr', (line) => line.includes('"event":"ready"'), 90_000, `adapter ${name}`);
     return child;

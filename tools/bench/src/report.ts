@@ -55,10 +55,10 @@ export function markdownTable(table: Table): string {
 }
 
 /** The JSON document of a run. */
-export function runDocument(machine: Machine, suites: readonly SuiteResult[], quick: boolean): unknown {
+export function runDocument(machine: Machine, suites: readonly SuiteResult[], size: string): unknown {
   return {
     date: new Date().toISOString(),
-    quick,
+    size,
     machine,
     suites: suites.map(({ id, title, ratios, data, tables }) => ({ id, title, ratios, tables, data })),
   };

@@ -23,10 +23,13 @@ export interface SuiteResult {
   readonly data: unknown;
 }
 
+/** How long a run is. */
+export type Size = 'full' | 'quick' | 'gate';
+
 /** Knobs every suite takes. */
 export interface SuiteOptions {
-  /** The short version (the gate): fewer rounds and calls. */
-  readonly quick: boolean;
+  /** `full` for `pnpm bench`; `quick` for a look; `gate`, the shortest, for the ratio gate. */
+  readonly size: Size;
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
 }

@@ -6,6 +6,7 @@
  * a Streamable HTTP upstream. Concurrency 1 and 32, interleaved rounds.
  * @module
  */
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { gatewayYaml } from '../adapter-configs.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
@@ -13,22 +14,33 @@ import {
   EVERYTHING_SERVER,
   freePort,
   MEMORY_SERVER,
+  PEERS_DIR,
   Processes,
   SUPERGATEWAY_BIN,
   waitForLine,
 } from '../processes.js';
 import { type PeerResult, race } from '../race.js';
-import { raceTable, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
+import { raceTable, type Size, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
 
 /** Rounds × calls per round at each concurrency. */
-export function gatewayPlan(quick: boolean) {
-  return quick
-    ? { c1: { rounds: 8, callsPerRound: 60 }, c32: { rounds: 6, callsPerRound: 320 } }
-    : { c1: { rounds: 12, callsPerRound: 200 }, c32: { rounds: 10, callsPerRound: 1600 } };
+export function gatewayPlan(size: Size) {
+  return {
+    full: { c1: { rounds: 12, callsPerRound: 200 }, c32: { rounds: 10, callsPerRound: 1600 } },
+    quick: { c1: { rounds: 8, callsPerRound: 60 }, c32: { rounds: 6, callsPerRound: 320 } },
+    gate: { c1: { rounds: 7, callsPerRound: 30 }, c32: { rounds: 5, callsPerRound: 160 } },
+  }[size];
 }
 
-/** Runs the suite; `only: 'stdio'` skips the HTTP upstream group (the gate). */
-export async function gatewaySuite(options: SuiteOptions & { only?: 'stdio' }): Promise<SuiteResult> {
+/** Options of the gate: the stdio group only, and a deliberately slowed adapter as a control. */
+export interface GatewayGateOptions {
+  /** Skip the Streamable HTTP upstream group. */
+  readonly only?: 'stdio';
+  /** Race one more adapter that spins this many ms of CPU per HTTP request (peers/slowdown.cjs). */
+  readonly controlSlowdownMs?: number;
+}
+
+/** Runs the suite. */
+export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): Promise<SuiteResult> {
   const procs = new Processes();
   const clients: Client[] = [];
   try {
@@ -38,9 +50,14 @@ export async function gatewaySuite(options: SuiteOptions & { only?: 'stdio' }): 
     const key = await procs.keygen('gateway.key');
 
     options.log('gateway: starting server-memory peers (direct, supergateway, adapter)');
-    const direct = await stdioClient('direct', MEMORY_SERVER, [], memoryEnv);
-    clients.push(direct);
+    const memorySource = {
+      name: 'memory',
+      namespace: 'com.bench.memory',
+      stdio: { command: [process.execPath, MEMORY_SERVER], env: memoryEnv },
+    };
     const sgPort = await freePort();
+    const facePort = await freePort();
+    const controlPort = await freePort();
     const sg = procs.spawn(
       SUPERGATEWAY_BIN,
       [
@@ -52,34 +69,48 @@ export async function gatewaySuite(options: SuiteOptions & { only?: 'stdio' }): 
         '--port',
         String(sgPort),
         '--logLevel',
-        'info',
+        'none',
       ],
       { env: memoryEnv },
     );
-    await waitForLine(sg, 'stdout', (line) => /listening|Listening/.test(line), 30_000, 'supergateway').catch(
-      () => undefined, // older builds log elsewhere; the connect below retries until it answers
-    );
-    const viaSg = await httpClient('supergateway', `http://127.0.0.1:${sgPort}/mcp`);
-    clients.push(viaSg);
-    const facePort = await freePort();
-    await procs.adapter(
-      'gateway-stdio',
-      gatewayYaml({
-        keyFile: key.path,
-        relayUrl,
-        port: facePort,
-        sources: [
-          {
-            name: 'memory',
-            namespace: 'com.bench.memory',
-            stdio: { command: [process.execPath, MEMORY_SERVER], env: memoryEnv },
-          },
-        ],
-        stateDatabase: './gateway-stdio.db',
-      }),
-    );
-    const viaUs = await httpClient('adapter', `http://127.0.0.1:${facePort}/mcp`);
-    clients.push(viaUs);
+    const control = options.controlSlowdownMs;
+    // Started together (the connects retry until each listens).
+    const [direct, viaSg, viaUs, viaControl] = await Promise.all([
+      stdioClient('direct', MEMORY_SERVER, [], memoryEnv),
+      httpClient('supergateway', `http://127.0.0.1:${sgPort}/mcp`),
+      procs
+        .adapter(
+          'gateway-stdio',
+          gatewayYaml({
+            keyFile: key.path,
+            relayUrl,
+            port: facePort,
+            sources: [memorySource],
+            stateDatabase: './gw.db',
+          }),
+        )
+        .then(() => httpClient('adapter', `http://127.0.0.1:${facePort}/mcp`)),
+      control === undefined
+        ? undefined
+        : procs
+            .adapter(
+              'gateway-control',
+              gatewayYaml({
+                keyFile: key.path,
+                relayUrl,
+                port: controlPort,
+                sources: [memorySource],
+                stateDatabase: './control.db',
+              }),
+              {
+                NODE_OPTIONS: `--require ${JSON.stringify(join(PEERS_DIR, 'slowdown.cjs'))}`,
+                BENCH_SLOWDOWN_MS: String(control),
+              },
+            )
+            .then(() => httpClient('control', `http://127.0.0.1:${controlPort}/mcp`)),
+    ]);
+    clients.push(direct, viaSg, viaUs);
+    if (sg.exitCode !== null) throw new Error(`supergateway exited ${sg.exitCode}:\n${procs.stderrTail(sg)}`);
     const memoryPeers = [
       toolPeer('direct, stdio (baseline)', { client: direct, tool: 'read_graph', arguments: {} }),
       toolPeer('supergateway 4.0.0, HTTP → stdio', {
@@ -93,8 +124,18 @@ export async function gatewaySuite(options: SuiteOptions & { only?: 'stdio' }): 
         arguments: {},
       }),
     ];
+    if (viaControl) {
+      clients.push(viaControl);
+      memoryPeers.push(
+        toolPeer(`control: adapter + ${control} ms CPU per request`, {
+          client: viaControl,
+          tool: await findTool(viaControl, 'read_graph'),
+          arguments: {},
+        }),
+      );
+    }
 
-    const plan = gatewayPlan(options.quick);
+    const plan = gatewayPlan(options.size);
     const tables: Table[] = [];
     const ratios: Record<string, number> = {};
     const data: Record<string, PeerResult[]> = {};
@@ -110,6 +151,8 @@ export async function gatewaySuite(options: SuiteOptions & { only?: 'stdio' }): 
       ratios[`gateway.stdio.c${concurrency}.adapter/direct`] = usResult!.ratio;
       ratios[`gateway.stdio.c${concurrency}.supergateway/direct`] = sgResult!.ratio;
       ratios[`gateway.stdio.c${concurrency}.adapter/supergateway`] = usResult!.ratio / sgResult!.ratio;
+      if (results[3])
+        ratios[`gateway.stdio.c${concurrency}.control/supergateway`] = results[3].ratio / sgResult!.ratio;
     }
 
     if (options.only !== 'stdio') {

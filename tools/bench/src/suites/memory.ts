@@ -88,7 +88,7 @@ export async function memorySuite(options: SuiteOptions): Promise<SuiteResult> {
   const clients: Client[] = [];
   try {
     const catalogs = 40;
-    const loadMs = options.quick ? 3000 : 10_000;
+    const loadMs = options.size === 'full' ? 10_000 : 3000;
     const upstream = procs.spawn(join(PEERS_DIR, 'catalog-upstream.mjs'), [String(catalogs)]);
     const base = (
       await waitForLine(upstream, 'stdout', (l) => l.startsWith('http://'), 30_000, 'upstream')

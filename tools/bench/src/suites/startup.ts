@@ -28,7 +28,7 @@ interface _Start {
 export async function startupSuite(options: SuiteOptions): Promise<SuiteResult> {
   const procs = new Processes();
   try {
-    const rounds = options.quick ? 3 : 8;
+    const rounds = options.size === 'full' ? 8 : 3;
     const { url: relayUrl } = await procs.relay({ durable: false });
     const key = await procs.keygen('startup.key');
     const config = procs.file(

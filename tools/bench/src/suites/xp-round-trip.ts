@@ -11,13 +11,15 @@ import { endpointYaml, gatewayYaml, xpClientYaml } from '../adapter-configs.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
 import { freePort, MEMORY_SERVER, Processes } from '../processes.js';
 import { type PeerResult, race } from '../race.js';
-import { raceTable, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
+import { raceTable, type Size, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
 
 /** Rounds × calls per round at each concurrency. */
-export function xpPlan(quick: boolean) {
-  return quick
-    ? { c1: { rounds: 6, callsPerRound: 30 }, c32: { rounds: 5, callsPerRound: 128 } }
-    : { c1: { rounds: 10, callsPerRound: 100 }, c32: { rounds: 8, callsPerRound: 640 } };
+export function xpPlan(size: Size) {
+  return {
+    full: { c1: { rounds: 10, callsPerRound: 100 }, c32: { rounds: 8, callsPerRound: 640 } },
+    quick: { c1: { rounds: 6, callsPerRound: 30 }, c32: { rounds: 5, callsPerRound: 128 } },
+    gate: { c1: { rounds: 6, callsPerRound: 15 }, c32: { rounds: 4, callsPerRound: 64 } },
+  }[size];
 }
 
 export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
@@ -32,40 +34,42 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     };
     options.log('xp: starting the relay (durable), adapters A and B, and the gateway reference');
     const { url: relayUrl } = await procs.relay({ durable: true });
-    const a = await procs.keygen('a.key');
-    const b = await procs.keygen('b.key');
-    await procs.adapter(
-      'b',
-      endpointYaml({
-        keyFile: b.path,
-        relayUrl,
-        sources: [memorySource],
-        grants: [{ key: a.ed25519, capabilities: ['com.bench.memory.*'] }],
-        stateDatabase: './b.db',
-      }),
-    );
+    const [a, b] = await Promise.all([procs.keygen('a.key'), procs.keygen('b.key')]);
     const aPort = await freePort();
-    await procs.adapter(
-      'a',
-      xpClientYaml({
-        keyFile: a.path,
-        relayUrl,
-        port: aPort,
-        endpointKey: b.ed25519,
-        stateDatabase: './a.db',
-      }),
-    );
     const gatewayPort = await freePort();
-    await procs.adapter(
-      'gateway',
-      gatewayYaml({
-        keyFile: a.path,
-        relayUrl,
-        port: gatewayPort,
-        sources: [memorySource],
-        stateDatabase: './gateway.db',
-      }),
-    );
+    // Started together: A finds B through the relay whenever B comes up.
+    await Promise.all([
+      procs.adapter(
+        'b',
+        endpointYaml({
+          keyFile: b.path,
+          relayUrl,
+          sources: [memorySource],
+          grants: [{ key: a.ed25519, capabilities: ['com.bench.memory.*'] }],
+          stateDatabase: './b.db',
+        }),
+      ),
+      procs.adapter(
+        'a',
+        xpClientYaml({
+          keyFile: a.path,
+          relayUrl,
+          port: aPort,
+          endpointKey: b.ed25519,
+          stateDatabase: './a.db',
+        }),
+      ),
+      procs.adapter(
+        'gateway',
+        gatewayYaml({
+          keyFile: a.path,
+          relayUrl,
+          port: gatewayPort,
+          sources: [memorySource],
+          stateDatabase: './gateway.db',
+        }),
+      ),
+    ]);
     const direct = await stdioClient('direct', MEMORY_SERVER, [], memoryEnv);
     clients.push(direct);
     const viaGateway = await httpClient('gateway', `http://127.0.0.1:${gatewayPort}/mcp`);
@@ -85,7 +89,7 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
         arguments: {},
       }),
     ];
-    const plan = xpPlan(options.quick);
+    const plan = xpPlan(options.size);
     const tables: Table[] = [];
     const ratios: Record<string, number> = {};
     const data: Record<string, PeerResult[]> = {};
