@@ -8,6 +8,14 @@
  *   meanwhile, and flushes that buffer after `EOSE` (skipping ids already sent). An event accepted
  *   while a REQ is loading is therefore delivered exactly once, so a client that resubscribes with
  *   `since` misses nothing.
+ *
+ * Fan-out does not wait for the disk: a checked event goes to live subscriptions as soon as it
+ * joins the store's batch, while its publisher's `OK` still waits for the commit (an fsync costs
+ * milliseconds, twice per request/answer round trip). Events in that window are "in flight": a
+ * REQ registered meanwhile gets the matching ones too (its store read cannot see them yet), and a
+ * second copy of an in-flight event is answered after the commit and never delivered twice. If
+ * the commit fails, the publisher gets `OK false "error: …"` and publishes again; subscribers
+ * may then see the id twice, which they drop as a duplicate (docs/protocol.md §9).
  * @module
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -128,6 +136,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const buckets = new TokenBuckets(options.eventsPerMinutePerKey ?? 6000);
   // Ids known to be committed: duplicates are answered without touching the store or a bucket.
   const recent = new RecentIds(100_000);
+  // Checked events delivered to live subscriptions whose commit is still pending, by id.
+  const inFlight = new Map<string, { event: RelayEvent; put: Promise<unknown> }>();
   const connections = new Set<Connection>();
   const stats: RelayStats = { connections: 0, accepted: 0, duplicates: 0, refused: 0, delivered: 0 };
 
@@ -200,7 +210,21 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       return;
     }
     const { event } = check;
-    if (recent.has(event.id)) {
+    const first = inFlight.get(event.id);
+    if (first) {
+      // A copy of an event whose batch has not committed yet: answered once it has.
+      try {
+        await first.put;
+      } catch (error) {
+        refuse(
+          connection,
+          event.id,
+          reason('error', `could not store the event: ${(error as Error).message}`),
+        );
+        return;
+      }
+    }
+    if (first || recent.has(event.id)) {
       stats.duplicates++;
       send(connection, relayMessage.ok(event.id, true, reason('duplicate', 'already have this event')));
       return;
@@ -219,12 +243,17 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       check.expiration ?? nowSeconds + retentionSeconds,
       nowSeconds + maxRetentionSeconds,
     );
+    const put = store.put(event, expiresAt);
+    inFlight.set(event.id, { event, put });
+    broadcast(event);
     let outcome: Awaited<ReturnType<EventStore['put']>>;
     try {
-      outcome = await store.put(event, expiresAt);
+      outcome = await put;
     } catch (error) {
       refuse(connection, event.id, reason('error', `could not store the event: ${(error as Error).message}`));
       return;
+    } finally {
+      inFlight.delete(event.id);
     }
     recent.add(event.id);
     if (outcome === 'duplicate') {
@@ -234,7 +263,6 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     }
     stats.accepted++;
     send(connection, relayMessage.ok(event.id, true, ''));
-    broadcast(event);
   };
 
   const onRequest = async (
@@ -273,7 +301,12 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       filters.push(parsed.filter);
     }
     // Register first so nothing accepted while the store is read slips between query and live.
-    const subscription: Subscription = { filters, pending: [], sentIds: new Set() };
+    // Events delivered live but not committed yet are not in the store's answer: queue them too.
+    const subscription: Subscription = {
+      filters,
+      pending: [...inFlight.values()].flatMap(({ event }) => (matchesAny(event, filters) ? [event] : [])),
+      sentIds: new Set(),
+    };
     connection.subscriptions.set(subscriptionId, subscription);
     const nowSeconds = Math.floor(now() / 1000);
     let stored: RelayEvent[][];

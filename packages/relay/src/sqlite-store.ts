@@ -56,6 +56,60 @@ CREATE INDEX IF NOT EXISTS tags_event ON tags (event_id);
 /** Tags indexed for `#x` filters. */
 const INDEXED_TAGS = new Set(['p', 'e']);
 
+/**
+ * The SELECT of one filter, or `undefined` when the filter cannot match (an empty list).
+ *
+ * With `ids` or `#e` (an answer's request id) the filter names a handful of events: the lookup
+ * must start from the id or the tag index. SQLite without statistics would rather walk the
+ * `authors` or `kinds` index, which reads every event of that key or kind (tens of milliseconds
+ * once a busy endpoint has stored 50,000 answers, for each call's answer subscription). A unary
+ * `+` keeps those columns out of the index choice (sqlite.org/optoverview.html, "Disqualifying
+ * WHERE clause terms").
+ * @internal
+ */
+export function _eventQuery(
+  filter: Filter,
+  nowSeconds: number,
+): { sql: string; params: (string | number)[] } | undefined {
+  // An empty IN list can never match; SQLite rejects `IN ()`, so answer directly.
+  if ([filter.ids, filter.authors, filter.kinds, filter['#p'], filter['#e']].some((v) => v?.length === 0)) {
+    return undefined;
+  }
+  const narrow = filter.ids !== undefined || filter['#e'] !== undefined;
+  const column = (name: string) => (narrow ? `+${name}` : name);
+  const where: string[] = [`${column('expires_at')} > ?`];
+  const params: (string | number)[] = [nowSeconds];
+  const inList = (name: string, values: string[]) => {
+    where.push(`${name} IN (${values.map(() => '?').join(',')})`);
+    params.push(...values);
+  };
+  if (filter.ids) inList('id', filter.ids);
+  if (filter.authors) inList(column('pubkey'), filter.authors);
+  if (filter.kinds) inList(column('kind'), filter.kinds);
+  if (filter.since !== undefined) {
+    where.push(`${column('created_at')} >= ?`);
+    params.push(filter.since);
+  }
+  if (filter.until !== undefined) {
+    where.push(`${column('created_at')} <= ?`);
+    params.push(filter.until);
+  }
+  for (const name of ['p', 'e'] as const) {
+    const values = filter[`#${name}`];
+    if (!values) continue;
+    where.push(
+      `id IN (SELECT event_id FROM tags WHERE name = ? AND value IN (${values.map(() => '?').join(',')}))`,
+    );
+    params.push(name, ...values);
+  }
+  let sql = `SELECT json FROM events WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id ASC`;
+  if (filter.limit !== undefined) {
+    sql += ' LIMIT ?';
+    params.push(filter.limit);
+  }
+  return { sql, params };
+}
+
 /** A SQLite-backed event store with group commit. */
 export class SqliteEventStore implements EventStore {
   readonly #db: Database.Database;
@@ -149,41 +203,9 @@ export class SqliteEventStore implements EventStore {
 
   async query(filter: Filter, nowSeconds: number): Promise<RelayEvent[]> {
     this.#assertOpen();
-    const where: string[] = ['expires_at > ?'];
-    const params: (string | number)[] = [nowSeconds];
-    const inList = (column: string, values: string[]) => {
-      where.push(`${column} IN (${values.map(() => '?').join(',')})`);
-      params.push(...values);
-    };
-    if (filter.ids) inList('id', filter.ids);
-    if (filter.authors) inList('pubkey', filter.authors);
-    if (filter.kinds) inList('kind', filter.kinds);
-    if (filter.since !== undefined) {
-      where.push('created_at >= ?');
-      params.push(filter.since);
-    }
-    if (filter.until !== undefined) {
-      where.push('created_at <= ?');
-      params.push(filter.until);
-    }
-    for (const name of ['p', 'e'] as const) {
-      const values = filter[`#${name}`];
-      if (!values) continue;
-      where.push(
-        `id IN (SELECT event_id FROM tags WHERE name = ? AND value IN (${values.map(() => '?').join(',')}))`,
-      );
-      params.push(name, ...values);
-    }
-    // An empty IN list can never match; SQLite rejects `IN ()`, so answer directly.
-    if ([filter.ids, filter.authors, filter.kinds, filter['#p'], filter['#e']].some((v) => v?.length === 0)) {
-      return [];
-    }
-    let sql = `SELECT json FROM events WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id ASC`;
-    if (filter.limit !== undefined) {
-      sql += ' LIMIT ?';
-      params.push(filter.limit);
-    }
-    const rows = this.#db.prepare(sql).all(...params) as { json: string }[];
+    const query = _eventQuery(filter, nowSeconds);
+    if (query === undefined) return [];
+    const rows = this.#db.prepare(query.sql).all(...query.params) as { json: string }[];
     return rows.map((row) => JSON.parse(row.json) as RelayEvent);
   }
 
