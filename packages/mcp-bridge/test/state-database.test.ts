@@ -56,6 +56,24 @@ describe('StateDatabase', () => {
     state.close();
   });
 
+  it('with its own outbox in use, records the answer unsynced and restores synchronous=FULL, also on failure', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xp-state-'));
+    const state = new StateDatabase(join(dir, 'state.db'));
+    const outbox = state.outbox();
+    state.recordStarted(request, now);
+    state.recordAnswer(request, answer, now);
+    expect(state.durability().synchronous).toBe(2);
+    expect(state.status(request.id)).toBe('answered');
+    // A refused transition throws inside the unsynced section: the level must still come back.
+    expect(() => state.recordAnswer(request, answer, now)).toThrow(
+      /cannot move to "answered" from "answered"/,
+    );
+    expect(state.durability().synchronous).toBe(2);
+    void outbox;
+    state.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('prunes finished calls older than the cutoff only', () => {
     const state = new StateDatabase(':memory:');
     state.recordAnswer(request, answer, now - 7200);
