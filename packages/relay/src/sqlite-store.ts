@@ -3,13 +3,16 @@
  * `synchronous=FULL`, and a batched writer. Every `put` joins the current batch; the batch commits
  * in one transaction after at most `batchWindowMs` (or at `maxBatch` events), and only then are its
  * puts resolved — so the relay's `OK` always follows a durable write, while one fsync serves many
- * events (group commit).
+ * events (group commit). A file database is written by a worker thread (sqlite-writer.ts) while
+ * the relay thread goes on checking events; the next batch gathers meanwhile and is sent as soon
+ * as the previous one is on disk.
  * @module
  */
 
 import type { Filter } from '@xprotocol/wire';
 import Database from 'libsql';
 import { RelayError } from './errors.js';
+import { type _EventRow, _inlineWriter, type _SqliteWriter, _workerWriter } from './sqlite-writer.js';
 import type { EventStore, PutOutcome, RelayEvent } from './store.js';
 
 /** Options of {@link SqliteEventStore}. */
@@ -28,8 +31,6 @@ interface Pending {
   resolve: (outcome: PutOutcome) => void;
   reject: (error: Error) => void;
 }
-
-type Statement = Database.Statement<unknown[]>;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -115,10 +116,11 @@ export class SqliteEventStore implements EventStore {
   readonly #db: Database.Database;
   readonly #batchWindowMs: number;
   readonly #maxBatch: number;
-  readonly #insertEvent: Statement;
-  readonly #insertTag: Statement;
+  readonly #writer: _SqliteWriter;
   #pending: Pending[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The batch being committed, if any: the next one waits for it. */
+  #committing: Promise<void> | undefined;
   #closed = false;
 
   constructor(options: SqliteStoreOptions) {
@@ -139,12 +141,7 @@ export class SqliteEventStore implements EventStore {
         },
       );
     }
-    this.#insertEvent = this.#db.prepare<unknown[]>(
-      'INSERT OR IGNORE INTO events (id, pubkey, kind, created_at, expires_at, json) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.#insertTag = this.#db.prepare<unknown[]>(
-      'INSERT OR IGNORE INTO tags (event_id, name, value) VALUES (?, ?, ?)',
-    );
+    this.#writer = options.path === ':memory:' ? _inlineWriter(this.#db) : _workerWriter(options.path);
   }
 
   put(event: RelayEvent, expiresAt: number): Promise<PutOutcome> {
@@ -156,49 +153,47 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  /** Commits the current batch in one transaction, then settles its puts. */
+  /** Sends the current batch to the writer unless one is being committed (it follows then). */
   #flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    const batch = this.#pending;
-    this.#pending = [];
-    if (batch.length === 0) return;
-    const outcomes: PutOutcome[] = [];
-    try {
-      this.#db.exec('BEGIN IMMEDIATE');
-      for (const { event, expiresAt } of batch) {
-        const info = this.#insertEvent.run(
-          event.id,
-          event.pubkey,
-          event.kind,
-          event.created_at,
-          expiresAt,
-          JSON.stringify(event),
+    if (this.#committing || this.#pending.length === 0) return;
+    const batch = this.#pending.splice(0, this.#maxBatch);
+    const rows = batch.map(
+      ({ event, expiresAt }): _EventRow => [
+        event.id,
+        event.pubkey,
+        event.kind,
+        event.created_at,
+        expiresAt,
+        JSON.stringify(event),
+        event.tags.flatMap(([name, value]) =>
+          name !== undefined && value !== undefined && INDEXED_TAGS.has(name)
+            ? [[name, value] as [string, string]]
+            : [],
+        ),
+      ],
+    );
+    this.#committing = this.#writer.commit(rows).then(
+      (stored) => {
+        for (const [i, pending] of batch.entries()) pending.resolve(stored[i] ? 'stored' : 'duplicate');
+      },
+      (error: unknown) => {
+        const failure = new RelayError(
+          'STORE_FAILED',
+          `event batch not stored: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
         );
-        const stored = info.changes > 0;
-        outcomes.push(stored ? 'stored' : 'duplicate');
-        if (!stored) continue;
-        for (const tag of event.tags) {
-          const [name, value] = tag;
-          if (name !== undefined && value !== undefined && INDEXED_TAGS.has(name)) {
-            this.#insertTag.run(event.id, name, value);
-          }
-        }
-      }
-      this.#db.exec('COMMIT');
-    } catch (error) {
-      try {
-        this.#db.exec('ROLLBACK');
-      } catch {
-        // The failed statement may already have ended the transaction.
-      }
-      const failure = new RelayError('STORE_FAILED', `event batch not stored: ${(error as Error).message}`, {
-        cause: error,
-      });
-      for (const pending of batch) pending.reject(failure);
-      return;
-    }
-    for (const [i, pending] of batch.entries()) pending.resolve(outcomes[i]!);
+        for (const pending of batch) pending.reject(failure);
+      },
+    );
+    void this.#committing.finally(() => {
+      this.#committing = undefined;
+      // What arrived while that batch was on disk goes at once: it has waited long enough.
+      this.#flush();
+    });
   }
 
   async query(filter: Filter, nowSeconds: number): Promise<RelayEvent[]> {
@@ -211,16 +206,9 @@ export class SqliteEventStore implements EventStore {
 
   async expire(nowSeconds: number): Promise<number> {
     this.#assertOpen();
-    this.#db.exec('BEGIN IMMEDIATE');
     try {
-      this.#db
-        .prepare('DELETE FROM tags WHERE event_id IN (SELECT id FROM events WHERE expires_at <= ?)')
-        .run(nowSeconds);
-      const info = this.#db.prepare('DELETE FROM events WHERE expires_at <= ?').run(nowSeconds);
-      this.#db.exec('COMMIT');
-      return info.changes;
+      return await this.#writer.expire(nowSeconds);
     } catch (error) {
-      this.#db.exec('ROLLBACK');
       throw new RelayError('STORE_FAILED', `expiry sweep failed: ${(error as Error).message}`, {
         cause: error,
       });
@@ -246,8 +234,13 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    this.#flush();
     this.#closed = true;
+    // Every batch still pending is committed (and its puts settled) before the writer stops.
+    while (this.#committing || this.#pending.length > 0) {
+      this.#flush();
+      await this.#committing;
+    }
+    await this.#writer.close();
     this.#db.close();
   }
 

@@ -25,7 +25,7 @@ export function relayPlan(size: Size) {
       fanout: { rounds: 10, callsPerRound: 200 },
     },
     quick: {
-      ingest: { rounds: 6, callsPerRound: 1000, concurrency: 64 },
+      ingest: { rounds: 6, callsPerRound: 1000, concurrency: 256 },
       fanout: { rounds: 6, callsPerRound: 40 },
     },
     // The gate checks ingest only.

@@ -1,0 +1,155 @@
+/**
+ * Where the SQLite store's writes run. A commit with `synchronous=FULL` waits for an fsync
+ * (milliseconds), and libsql's API is synchronous: on the relay's thread every commit would stop
+ * verification, fan-out and every socket for that long. A file database is therefore written by a
+ * worker thread on a connection of its own (WAL lets the relay's connection read meanwhile), and
+ * the relay thread keeps checking events while a batch is on disk. `:memory:` has no second
+ * connection to the same data, so it is written inline.
+ * @module
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'libsql';
+
+/** One event row: id, pubkey, kind, created_at, expires_at, JSON, and its indexed tags. */
+export type _EventRow = [string, string, string, number, number, string, [string, string][]];
+
+/** Commits batches of event rows and expiry sweeps, one at a time, in order. */
+export interface _SqliteWriter {
+  /** Inserts the rows in one transaction; resolves per row whether it was new (false: a duplicate). */
+  commit(rows: readonly _EventRow[]): Promise<boolean[]>;
+  /** Deletes events (and their tags) expired at `nowSeconds`; resolves how many. */
+  expire(nowSeconds: number): Promise<number>;
+  /** Finishes what was sent and releases the writer. */
+  close(): Promise<void>;
+}
+
+const INSERT_EVENT =
+  'INSERT OR IGNORE INTO events (id, pubkey, kind, created_at, expires_at, json) VALUES (?, ?, ?, ?, ?, ?)';
+const INSERT_TAG = 'INSERT OR IGNORE INTO tags (event_id, name, value) VALUES (?, ?, ?)';
+const EXPIRE_TAGS = 'DELETE FROM tags WHERE event_id IN (SELECT id FROM events WHERE expires_at <= ?)';
+const EXPIRE_EVENTS = 'DELETE FROM events WHERE expires_at <= ?';
+
+/**
+ * The transaction bodies, shared by both writers. In the worker they run from source (below), so
+ * they are written as a self-contained function of a libsql database.
+ */
+function _operations(db: Database.Database) {
+  const insertEvent = db.prepare<unknown[]>(INSERT_EVENT);
+  const insertTag = db.prepare<unknown[]>(INSERT_TAG);
+  const inTransaction = <T>(work: () => T): T => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // The failed statement may already have ended the transaction.
+      }
+      throw error;
+    }
+  };
+  return {
+    commit: (rows: readonly _EventRow[]): boolean[] =>
+      inTransaction(() =>
+        rows.map((row) => {
+          const stored = insertEvent.run(row[0], row[1], row[2], row[3], row[4], row[5]).changes > 0;
+          if (stored) for (const [name, value] of row[6]) insertTag.run(row[0], name, value);
+          return stored;
+        }),
+      ),
+    expire: (nowSeconds: number): number =>
+      inTransaction(() => {
+        db.prepare<unknown[]>(EXPIRE_TAGS).run(nowSeconds);
+        return db.prepare<unknown[]>(EXPIRE_EVENTS).run(nowSeconds).changes;
+      }),
+  };
+}
+
+/** Writes on the caller's connection, synchronously (for `:memory:`). */
+export function _inlineWriter(db: Database.Database): _SqliteWriter {
+  const operations = _operations(db);
+  return {
+    commit: async (rows) => operations.commit(rows),
+    expire: async (nowSeconds) => operations.expire(nowSeconds),
+    close: async () => {},
+  };
+}
+
+// The worker: opens its own connection with the store's durability settings and runs the same
+// operations (their source is inlined, so the worker needs no file of its own next to the bundle).
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.libsql);
+const db = new Database(workerData.path);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.pragma('busy_timeout = 5000');
+const INSERT_EVENT = ${JSON.stringify(INSERT_EVENT)};
+const INSERT_TAG = ${JSON.stringify(INSERT_TAG)};
+const EXPIRE_TAGS = ${JSON.stringify(EXPIRE_TAGS)};
+const EXPIRE_EVENTS = ${JSON.stringify(EXPIRE_EVENTS)};
+const operations = (${_operations.toString()})(db);
+parentPort.on('message', (message) => {
+  try {
+    if (message.type === 'commit') parentPort.postMessage({ seq: message.seq, value: operations.commit(message.rows) });
+    else if (message.type === 'expire') parentPort.postMessage({ seq: message.seq, value: operations.expire(message.now) });
+    else {
+      db.close();
+      parentPort.postMessage({ seq: message.seq, value: null });
+    }
+  } catch (error) {
+    parentPort.postMessage({ seq: message.seq, error: String((error && error.message) || error) });
+  }
+});
+`;
+
+/** Writes on a worker thread's own connection to the file at `path`. */
+export function _workerWriter(path: string): _SqliteWriter {
+  const libsql = createRequire(import.meta.url).resolve('libsql');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, libsql } });
+  const waiting = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();
+  let seq = 0;
+  let failure: Error | undefined;
+  // An idle writer does not keep the process alive; one with work in flight does.
+  worker.unref();
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const { reject } of waiting.values()) reject(failure);
+    waiting.clear();
+  };
+  worker.on('message', (message: { seq: number; value?: unknown; error?: string }) => {
+    const waiter = waiting.get(message.seq);
+    waiting.delete(message.seq);
+    if (waiting.size === 0) worker.unref();
+    if (message.error !== undefined) waiter?.reject(new Error(message.error));
+    else waiter?.resolve(message.value as never);
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the SQLite writer thread exited (code ${code})`)));
+  const send = <T>(message: Record<string, unknown>): Promise<T> => {
+    if (failure) return Promise.reject(failure);
+    const id = ++seq;
+    worker.ref();
+    return new Promise<T>((resolve, reject) => {
+      waiting.set(id, { resolve: resolve as (value: never) => void, reject });
+      worker.postMessage({ ...message, seq: id });
+    });
+  };
+  let closing: Promise<void> | undefined;
+  return {
+    commit: (rows) => send<boolean[]>({ type: 'commit', rows }),
+    expire: (nowSeconds) => send<number>({ type: 'expire', now: nowSeconds }),
+    close: () => {
+      closing ??= (async () => {
+        if (!failure) await send<null>({ type: 'close' }).catch(() => {});
+        worker.removeAllListeners('exit');
+        await worker.terminate();
+      })();
+      return closing;
+    },
+  };
+}
