@@ -47,7 +47,7 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
     const memoryFile = procs.file('memory.jsonl', '');
     const memoryEnv = { MEMORY_FILE_PATH: memoryFile };
     const { url: relayUrl } = await procs.relay({ durable: false });
-    const key = await procs.keygen('gateway.key');
+    const [key, controlKey] = await Promise.all([procs.keygen('gateway.key'), procs.keygen('control.key')]);
 
     options.log('gateway: starting server-memory peers (direct, supergateway, adapter)');
     const memorySource = {
@@ -96,7 +96,7 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
             .adapter(
               'gateway-control',
               gatewayYaml({
-                keyFile: key.path,
+                keyFile: controlKey.path,
                 relayUrl,
                 port: controlPort,
                 sources: [memorySource],

@@ -21,7 +21,7 @@ const SUBSCRIBERS = 100;
 export function relayPlan(size: Size) {
   return {
     full: {
-      ingest: { rounds: 10, callsPerRound: 5000, concurrency: 64 },
+      ingest: { rounds: 8, callsPerRound: 4000, concurrency: 256 },
       fanout: { rounds: 10, callsPerRound: 200 },
     },
     quick: {

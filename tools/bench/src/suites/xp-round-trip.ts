@@ -34,7 +34,12 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     };
     options.log('xp: starting the relay (durable), adapters A and B, and the gateway reference');
     const { url: relayUrl } = await procs.relay({ durable: true });
-    const [a, b] = await Promise.all([procs.keygen('a.key'), procs.keygen('b.key')]);
+    // The gateway reference has a key of its own: with A's it would also receive (and check) A's answers.
+    const [a, b, g] = await Promise.all([
+      procs.keygen('a.key'),
+      procs.keygen('b.key'),
+      procs.keygen('g.key'),
+    ]);
     const aPort = await freePort();
     const gatewayPort = await freePort();
     // Started together: A finds B through the relay whenever B comes up.
@@ -62,7 +67,7 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
       procs.adapter(
         'gateway',
         gatewayYaml({
-          keyFile: a.path,
+          keyFile: g.path,
           relayUrl,
           port: gatewayPort,
           sources: [memorySource],
