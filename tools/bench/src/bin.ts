@@ -11,6 +11,18 @@ import { describeMachine, markdownTable, runDocument, textTable } from './report
 import type { SuiteOptions, SuiteResult } from './suite.js';
 import { SUITES } from './suites/index.js';
 
+// The MCP SDK client adds an abort listener per request to its transport's signal and warns past
+// 1500 of them, once per call at concurrency 32: one line says so, instead of thousands.
+let listenerWarnings = 0;
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name === 'MaxListenersExceededWarning') {
+    if (listenerWarnings++ === 0) console.error(`[bench] (harness) ${warning.message} (shown once)`);
+    return;
+  }
+  console.error(warning);
+});
+
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },

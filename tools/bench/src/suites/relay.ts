@@ -81,6 +81,7 @@ export async function relaySuite(options: SuiteOptions): Promise<SuiteResult> {
     tables.push(raceTable(`ingest: publish and await OK, ${plan.ingest.concurrency} in flight`, ingest));
 
     const ratios: Record<string, number> = {
+      'relay.ingest.memory/bare': ingest[1]!.ratio,
       'relay.ingest.sqlite/bare': ingest[2]!.ratio,
       'relay.ingest.sqlite/memory': ingest[2]!.ratio / ingest[1]!.ratio,
     };

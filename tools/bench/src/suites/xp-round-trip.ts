@@ -18,7 +18,8 @@ export function xpPlan(size: Size) {
   return {
     full: { c1: { rounds: 10, callsPerRound: 100 }, c32: { rounds: 8, callsPerRound: 640 } },
     quick: { c1: { rounds: 6, callsPerRound: 30 }, c32: { rounds: 5, callsPerRound: 128 } },
-    gate: { c1: { rounds: 6, callsPerRound: 15 }, c32: { rounds: 4, callsPerRound: 64 } },
+    // The gate races at concurrency 1 only: at 32 the peers' medians swing with the machine's load.
+    gate: { c1: { rounds: 8, callsPerRound: 15 }, c32: undefined },
   }[size];
 }
 
@@ -100,6 +101,7 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     const data: Record<string, PeerResult[]> = {};
     for (const concurrency of [1, 32] as const) {
       const shape = concurrency === 1 ? plan.c1 : plan.c32;
+      if (shape === undefined) continue;
       options.log(`xp: read_graph round trip, concurrency ${concurrency}`);
       const results = await race(peers, { ...shape, concurrency, warmup: 2 * concurrency });
       data[`c${concurrency}`] = results;
