@@ -7,12 +7,10 @@
  * @module
  */
 
-/** gate.json: the reference ratios and the one margin. */
+/** gate.json: per ratio key (as the suites name them), its reference value and margin. */
 export interface GateLimits {
-  /** A ratio fails when it exceeds reference × margin. */
-  readonly margin: number;
-  /** Ratio key (as the suites name them) → reference value, lower is better. */
-  readonly reference: Readonly<Record<string, number>>;
+  /** A ratio fails when it exceeds reference × margin; lower is better. */
+  readonly limits: Readonly<Record<string, { readonly reference: number; readonly margin: number }>>;
 }
 
 /** The verdict on one ratio. */
@@ -28,12 +26,12 @@ export interface GateVerdict {
  * Checks every reference ratio against `measured`; a reference with no measurement fails (a
  * suite that stopped reporting a ratio must not pass silently).
  * @example
- * checkRatios({ 'a/b': 1.2 }, { margin: 1.5, reference: { 'a/b': 1 } }); // [{ key: 'a/b', ok: true, limit: 1.5, … }]
+ * checkRatios({ 'a/b': 1.2 }, { limits: { 'a/b': { reference: 1, margin: 1.5 } } }); // [{ key: 'a/b', ok: true, limit: 1.5, … }]
  */
-export function checkRatios(measured: Readonly<Record<string, number>>, limits: GateLimits): GateVerdict[] {
-  return Object.entries(limits.reference).map(([key, reference]) => {
+export function checkRatios(measured: Readonly<Record<string, number>>, gate: GateLimits): GateVerdict[] {
+  return Object.entries(gate.limits).map(([key, { reference, margin }]) => {
     const value = measured[key] ?? Number.NaN;
-    const limit = reference * limits.margin;
+    const limit = reference * margin;
     return { key, measured: value, reference, limit, ok: Number.isFinite(value) && value <= limit };
   });
 }

@@ -42,6 +42,23 @@ export interface PeerResult {
   readonly throughputRatio: number;
   /** This peer's median − the baseline's median, ms. */
   readonly addedMs: number;
+  /** This peer's median latency in each round, ms. */
+  readonly roundMedians: readonly number[];
+}
+
+/**
+ * What `subject` adds over the baseline, as a multiple of what `reference` adds: the median over
+ * rounds of (subject − baseline) ÷ (reference − baseline), each a round median. Sharper than a
+ * ratio of whole latencies when the shared part (client, transport, server) dominates both.
+ * @example
+ * overheadRatio(adapter, supergateway, direct); // 1.2: the adapter adds 1.2× what supergateway adds
+ */
+export function overheadRatio(subject: PeerResult, reference: PeerResult, baseline: PeerResult): number {
+  return median(
+    subject.roundMedians.map(
+      (s, i) => (s - baseline.roundMedians[i]!) / (reference.roundMedians[i]! - baseline.roundMedians[i]!),
+    ),
+  );
 }
 
 interface _Round {
@@ -109,6 +126,7 @@ export function summarize(names: readonly string[], rounds: readonly (readonly _
         mine.map((r, i) => r.latencies.length / r.wallMs / (base[i]!.latencies.length / base[i]!.wallMs)),
       ),
       addedMs: med - baseMedian,
+      roundMedians: mine.map((r) => median(r.latencies)),
     };
   });
 }

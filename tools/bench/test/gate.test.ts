@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { checkRatios } from '../src/gate.js';
 
 describe('checkRatios', () => {
-  const limits = { margin: 1.5, reference: { 'a/b': 2, 'c/d': 1 } };
+  const limits = { limits: { 'a/b': { reference: 2, margin: 1.5 }, 'c/d': { reference: 1, margin: 1.5 } } };
 
   test('a ratio up to reference × margin passes, above it fails', () => {
     const verdicts = checkRatios({ 'a/b': 3, 'c/d': 1.51 }, limits);

@@ -19,7 +19,7 @@ import {
   SUPERGATEWAY_BIN,
   waitForLine,
 } from '../processes.js';
-import { type PeerResult, race } from '../race.js';
+import { overheadRatio, type PeerResult, race } from '../race.js';
 import { raceTable, type Size, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
 
 /** Rounds × calls per round at each concurrency. */
@@ -153,8 +153,19 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
       ratios[`gateway.stdio.c${concurrency}.adapter/direct`] = usResult!.ratio;
       ratios[`gateway.stdio.c${concurrency}.supergateway/direct`] = sgResult!.ratio;
       ratios[`gateway.stdio.c${concurrency}.adapter/supergateway`] = usResult!.ratio / sgResult!.ratio;
-      if (results[3])
+      ratios[`gateway.stdio.c${concurrency}.added:adapter/supergateway`] = overheadRatio(
+        usResult!,
+        sgResult!,
+        results[0]!,
+      );
+      if (results[3]) {
         ratios[`gateway.stdio.c${concurrency}.control/supergateway`] = results[3].ratio / sgResult!.ratio;
+        ratios[`gateway.stdio.c${concurrency}.added:control/supergateway`] = overheadRatio(
+          results[3],
+          sgResult!,
+          results[0]!,
+        );
+      }
     }
 
     if (options.only !== 'stdio') {

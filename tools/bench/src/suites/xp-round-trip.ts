@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { endpointYaml, gatewayYaml, xpClientYaml } from '../adapter-configs.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
 import { freePort, MEMORY_SERVER, Processes } from '../processes.js';
-import { type PeerResult, race } from '../race.js';
+import { overheadRatio, type PeerResult, race } from '../race.js';
 import { raceTable, type Size, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
 
 /** Rounds × calls per round at each concurrency. */
@@ -110,6 +110,7 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
       );
       ratios[`xp.c${concurrency}.xp/direct`] = results[2]!.ratio;
       ratios[`xp.c${concurrency}.xp/gateway`] = results[2]!.ratio / results[1]!.ratio;
+      ratios[`xp.c${concurrency}.added:xp/gateway`] = overheadRatio(results[2]!, results[1]!, results[0]!);
     }
     return { id: 'xp', title: 'XProtocol round trip', tables, ratios, data };
   } finally {
