@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
@@ -110,7 +110,9 @@ export class Processes {
     options: { env?: NodeJS.ProcessEnv; profile?: boolean } = {},
   ): ChildProcess {
     const profileDir = process.env.BENCH_CPU_PROF;
-    const nodeArgs = options.profile && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    // Resolved here: the children run in the suite's temporary directory, removed at the end.
+    const nodeArgs =
+      options.profile && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
     const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
       cwd: this.dir,
