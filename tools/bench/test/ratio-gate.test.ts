@@ -15,7 +15,7 @@ import { xpSuite } from '../src/suites/xp-round-trip.js';
 const limits = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'gate.json'), 'utf8')) as GateLimits;
 const options: SuiteOptions = { size: 'gate', log: () => {} };
 /** CPU the control adapter spins per HTTP request. */
-const CONTROL_SLOWDOWN_MS = 4;
+const CONTROL_SLOWDOWN_MS = 10;
 
 test('ratios against the same-run baselines stay within the gate, and the slowed control does not', async () => {
   const gateway = await gatewaySuite({ ...options, only: 'stdio', controlSlowdownMs: CONTROL_SLOWDOWN_MS });
