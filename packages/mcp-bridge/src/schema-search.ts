@@ -5,14 +5,28 @@
  * only what changed, so a refresh of a large catalog stays cheap.
  * @module
  */
-import {
-  type DescribeMatch,
-  describeQuery,
-  type SearchHit,
-  type ToolDocument,
+import { createRequire } from 'node:module';
+import type {
+  DescribeMatch,
+  SearchHit,
+  ToolDocument,
   ToolIndex,
-  type ToolServerInfo,
+  ToolServerInfo,
 } from '@xprotocol/semantic/search';
+
+type _SearchModule = typeof import('@xprotocol/semantic/search');
+let _module: _SearchModule | undefined;
+
+/**
+ * `@xprotocol/semantic/search`, loaded on the first search: the module carries its word vectors
+ * (about 5 MB of JavaScript, 150 ms to load and tens of MB of heap), which a process that never
+ * searches should not pay for at startup. Loaded synchronously (require of its CommonJS entry),
+ * so searching stays synchronous.
+ */
+function _searchModule(): _SearchModule {
+  _module ??= createRequire(import.meta.url)('@xprotocol/semantic/search') as _SearchModule;
+  return _module;
+}
 
 /** The parts of an MCP tool (`tools/list` entry) that search reads. */
 export interface SearchableTool {
@@ -52,35 +66,57 @@ export interface SearchEntry {
   fingerprint: string;
 }
 
-/** A search index that follows a changing set of documents. */
+/**
+ * A search index that follows a changing set of documents. The index is built on the first
+ * `describe` or `search` (until then `sync` only notes the documents), then kept in step.
+ */
 export class SchemaSearch {
-  #index = new ToolIndex();
+  #index: ToolIndex | undefined;
+  #entries = new Map<string, SearchEntry>();
+  /** Fingerprints of what the index holds, by document id. */
   readonly #fingerprints = new Map<string, string>();
 
   /** Makes the index hold exactly `entries` (by `document.id`). */
   sync(entries: readonly SearchEntry[]): void {
-    const wanted = new Map(entries.map((entry) => [entry.document.id, entry]));
-    const stale = [...this.#fingerprints.keys()].filter(
-      (id) => wanted.get(id)?.fingerprint !== this.#fingerprints.get(id),
-    );
-    if (stale.length > 0) this.#index.remove(stale);
-    for (const id of stale) this.#fingerprints.delete(id);
-    const fresh = [...wanted.values()].filter((entry) => !this.#fingerprints.has(entry.document.id));
-    if (fresh.length > 0) this.#index.add(fresh.map((entry) => entry.document));
-    for (const entry of fresh) this.#fingerprints.set(entry.document.id, entry.fingerprint);
+    this.#entries = new Map(entries.map((entry) => [entry.document.id, entry]));
+    if (this.#index) this.#apply(this.#index);
   }
 
   /** Answers an `xp.schema.describe` query; throws a `SemanticError` on a malformed one. */
   describe(query: unknown): DescribeMatch[] {
-    return describeQuery(this.#index, (query ?? {}) as Parameters<typeof describeQuery>[1]);
+    return _searchModule().describeQuery(
+      this.#ready(),
+      (query ?? {}) as Parameters<_SearchModule['describeQuery']>[1],
+    );
   }
 
   /** Free-text search, best first. */
   search(text: string, limit: number): SearchHit[] {
-    return this.#index.search(text, { limit });
+    return this.#ready().search(text, { limit });
   }
 
   get size(): number {
-    return this.#fingerprints.size;
+    return this.#entries.size;
+  }
+
+  #ready(): ToolIndex {
+    if (!this.#index) {
+      this.#index = new (_searchModule().ToolIndex)();
+      this.#apply(this.#index);
+    }
+    return this.#index;
+  }
+
+  /** Adds, replaces and removes only what changed since the index last followed `#entries`. */
+  #apply(index: ToolIndex): void {
+    const wanted = this.#entries;
+    const stale = [...this.#fingerprints.keys()].filter(
+      (id) => wanted.get(id)?.fingerprint !== this.#fingerprints.get(id),
+    );
+    if (stale.length > 0) index.remove(stale);
+    for (const id of stale) this.#fingerprints.delete(id);
+    const fresh = [...wanted.values()].filter((entry) => !this.#fingerprints.has(entry.document.id));
+    if (fresh.length > 0) index.add(fresh.map((entry) => entry.document));
+    for (const entry of fresh) this.#fingerprints.set(entry.document.id, entry.fingerprint);
   }
 }

@@ -48,4 +48,22 @@ describe('toolSearchDocument', () => {
     expect(search.search('quasar job', 2)[0]?.id).toBe('a.run');
     expect(search.search('nebula', 2).map((h) => h.id)).toEqual(['b.run']);
   });
+
+  it('indexes on the first search what was synced before, then follows later syncs', () => {
+    const search = new SchemaSearch();
+    const entry = (id: string, description: string, fingerprint = '1') => ({
+      document: toolSearchDocument(id, { name: id, description }, undefined),
+      fingerprint,
+    });
+    search.sync([entry('w.old', 'Draw a walrus')]);
+    search.sync([entry('w.a', 'Paint a pelican'), entry('w.b', 'Sketch a heron')]);
+    expect(search.size).toBe(2);
+    expect(search.search('walrus', 5)).toEqual([]);
+    expect(search.search('pelican', 5).map((h) => h.id)).toEqual(['w.a']);
+    // After the index exists: a changed fingerprint replaces, a missing id removes.
+    search.sync([entry('w.a', 'Paint a flamingo', '2')]);
+    expect(search.search('pelican', 5)).toEqual([]);
+    expect(search.search('flamingo', 5).map((h) => h.id)).toEqual(['w.a']);
+    expect(search.search('heron', 5)).toEqual([]);
+  });
 });
