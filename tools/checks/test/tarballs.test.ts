@@ -287,7 +287,8 @@ export async function load(url, context, next) { appendFileSync(process.env.XP_T
     for (const [entry, expectSearch] of [
       ['@xprotocol/translate', false],
       ['@xprotocol/registry', false],
-      ['@xprotocol/mcp-bridge', true], // the control: its schema search does load the vectors
+      ['@xprotocol/mcp-bridge', false], // its schema search loads them on the first search only
+      ['@xprotocol/semantic/search', true], // the control: the search entry itself
     ] as const) {
       writeFileSync(trace, '');
       const r = spawnSync(
