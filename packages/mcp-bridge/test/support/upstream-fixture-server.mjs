@@ -5,6 +5,7 @@
 // then answers; endless_line never answers: it writes one line without end); env_names (its environment's variable names); plus filler tools so tools/list has pages.
 // Every start appends one line to the file named by FIXTURE_STARTS_FILE, so a test can count
 // restarts. tools/list answers two tools per page.
+// (FIXTURE_LOOSE_SCHEMAS: see below.)
 import { appendFileSync } from 'node:fs';
 import { ProtocolError, Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -39,6 +40,19 @@ const tools = [
     annotations: { readOnlyHint: true },
   },
 ];
+// With FIXTURE_LOOSE_SCHEMAS set, two more tools list schemas some real servers send: one with no
+// "type" at all (server-gitlab's zod export), one with no inputSchema; and one entry without a name.
+if (process.env.FIXTURE_LOOSE_SCHEMAS) {
+  tools.push(
+    {
+      name: 'typeless',
+      description: 'Lists a schema without a type.',
+      inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' },
+    },
+    { name: 'schemaless', description: 'Lists no input schema.' },
+    { description: 'An entry without a name.', inputSchema: object({}) },
+  );
+}
 const PAGE = 2;
 
 const server = new Server({ name: 'xp-upstream-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
