@@ -38,6 +38,8 @@ mcp_server:
   port: ${port}
   expose: [mcp_sources]
   allowed_origins: [http://localhost:6274]
+  max_requests_in_flight: 3
+  max_result_bytes: 4096
 state_database: ./face-state.db
 logging:
   level: warn
@@ -271,6 +273,43 @@ describe('JSON-RPC strictness on a 2025-11-25 session', () => {
     expect(messages(again)[0]).toMatchObject({
       id: 42,
       result: { content: [{ type: 'text', text: 'number' }] },
+    });
+  }, 60_000);
+});
+
+describe('named limits: requests in flight per session, result size', () => {
+  it('answers 429 past max_requests_in_flight, and takes requests again once some are answered', async () => {
+    const send = await session('2025-11-25');
+    const running = [1, 2, 3].map((id) => send(call(`slow-${id}`, 'sleep', '{"ms":1600}')));
+    while (said().filter((line) => line === 'sleeping 1600').length < 3)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const fourth = await send(call('fourth', 'echo', '{"value":1}'));
+    expect(fourth.status).toBe(429);
+    expect(fourth.headers['retry-after']).toBe('1');
+    expect(JSON.parse(fourth.text)).toMatchObject({
+      id: 'fourth',
+      error: { code: -32600, data: { xp_code: 'RATE_LIMITED' } },
+    });
+    expect(JSON.parse(fourth.text).error.message).toContain('at most 3 (mcp_server.max_requests_in_flight)');
+    await Promise.all(running);
+    const after = await send(call('after', 'echo', '{"value":1}'));
+    expect(messages(after)[0]).toMatchObject({
+      id: 'after',
+      result: { content: [{ type: 'text', text: 'number' }] },
+    });
+  }, 60_000);
+
+  it('replaces a result over max_result_bytes by an error that says its size and the limit', async () => {
+    const send = await session('2025-11-25');
+    const big = await send(call('big', 'say', JSON.stringify({ text: 'x'.repeat(5000) })));
+    expect(messages(big)[0]).toMatchObject({
+      id: 'big',
+      error: { code: -32603, data: { xp_code: 'TOO_LARGE', limit: 4096 } },
+    });
+    const small = await send(call('small', 'say', '{"text":"fits"}'));
+    expect(messages(small)[0]).toMatchObject({
+      id: 'small',
+      result: { content: [{ type: 'text', text: 'fits' }] },
     });
   }, 60_000);
 });

@@ -43,6 +43,7 @@ import { staticBearerAuth } from './face-auth/static-bearer-auth.js';
 import { _faceEventStore } from './face-event-store.js';
 import { _allowedOrigins, _checkOrigin } from './face-origin.js';
 import type { FaceRateLimited } from './face-rate-limit.js';
+import { _capResults, DEFAULT_MAX_RESULT_BYTES } from './face-result-cap.js';
 import {
   _batchRefusal,
   _checkJsonRpcBody,
@@ -68,6 +69,13 @@ export interface McpFaceServeOptions {
   maxBodyBytes?: number;
   /** Most MCP sessions at once (one per HTTP client); beyond it the oldest ends. Default 64. */
   maxSessions?: number;
+  /**
+   * Most requests one HTTP session may have in flight; more are answered `429` until some are
+   * answered. Default 32.
+   */
+  maxRequestsInFlight?: number;
+  /** Largest result sent to a client, in bytes of JSON; a bigger one becomes an error. Default 16 MiB. */
+  maxResultBytes?: number;
   /** When set, HTTP requests must send `Authorization: Bearer <this>`; a non-empty string. */
   bearerToken?: string | undefined;
   /**
@@ -105,6 +113,7 @@ const DEFAULT_PORT = 8767;
 const DEFAULT_PATH = '/mcp';
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const DEFAULT_MAX_SESSIONS = 64;
+const DEFAULT_MAX_IN_FLIGHT = 32;
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 /** The `retry` (ms) the face suggests to a client reconnecting a dropped stream. */
 const RETRY_INTERVAL_MS = 1000;
@@ -134,6 +143,7 @@ export async function serveMcpFace(
       guarded as unknown as ConstructorParameters<typeof StdioServerTransport>[0],
       stdout as ConstructorParameters<typeof StdioServerTransport>[1],
     );
+    _capResults(transport, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
     await face.server.connect(transport);
     return {
       url: 'stdio',
@@ -174,6 +184,8 @@ async function _serveStreamableHttp(
   /** Live sessions: one transport and one face server per MCP client. */
   const sessions = new Map<string, _Session>();
   const maxSessions = settings.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxInFlight = settings.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const maxResultBytes = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
 
   /** Starts a session for an `initialize` request; the oldest session ends beyond `maxSessions`. */
   const newSession = async (principal: string | undefined): Promise<_Session> => {
@@ -208,6 +220,7 @@ async function _serveStreamableHttp(
       principal,
     };
     _fallBackToStandaloneStream(transport);
+    _capResults(transport, maxResultBytes);
     await server.connect(transport);
     _trackRequests(session);
     return session;
@@ -304,6 +317,18 @@ async function _serveStreamableHttp(
           'retry-after': String(limited.retryAfterSeconds),
         })
         .end(JSON.stringify({ jsonrpc: '2.0', error: limited.error, id: limited.id }));
+      return;
+    }
+    if (requestIds.length > 0 && current.inFlight.size + requestIds.length > maxInFlight) {
+      const message = `too many requests in flight in this session: ${current.inFlight.size} running, at most ${maxInFlight} (mcp_server.max_requests_in_flight); send more when some are answered`;
+      logger.warn({ session: current.transport.sessionId }, `refused an MCP request: ${message}`);
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: { code: -32600, message, data: { xp_code: 'RATE_LIMITED', retry_after: 1 } },
+          id: requestIds[0] ?? null,
+        }),
+      );
       return;
     }
     const reserved = current.inFlight.reserve(requestIds);

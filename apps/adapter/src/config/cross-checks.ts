@@ -328,7 +328,18 @@ function _mcpServer(
   }
   const transport = _str(server.transport);
   if (transport === 'stdio') {
-    for (const key of ['host', 'sse_host', 'port', 'sse_port', 'path', 'auth', 'oauth', 'allowed_origins']) {
+    for (const key of [
+      'host',
+      'sse_host',
+      'port',
+      'sse_port',
+      'path',
+      'auth',
+      'oauth',
+      'allowed_origins',
+      'max_sessions',
+      'max_requests_in_flight',
+    ]) {
       if (_has(server, key)) {
         c.warn(
           'IGNORED_KEY',

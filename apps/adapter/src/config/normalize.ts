@@ -46,6 +46,9 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             path: server.path ?? '/mcp',
             expose: [...new Set(server.expose ?? (['xprotocol_sources'] as const))],
             allowedOrigins: server.allowed_origins.map((origin) => new URL(origin).origin),
+            maxSessions: server.max_sessions,
+            maxRequestsInFlight: server.max_requests_in_flight,
+            maxResultBytes: server.max_result_bytes,
             oauth:
               server.oauth === undefined || server.transport === 'stdio'
                 ? undefined

@@ -438,6 +438,24 @@ const mcpServerSchema = z
       'A bearer token MCP clients must send over HTTP (Authorization: Bearer …), read from token_env.',
     ),
     oauth: oauthSchema,
+    max_sessions: phrased(z.number().int().min(1).max(10_000), 'an integer from 1 to 10000')
+      .default(64)
+      .describe('Most MCP sessions at once over HTTP; beyond it the oldest ends (its client gets 404).'),
+    max_requests_in_flight: phrased(z.number().int().min(1).max(10_000), 'an integer from 1 to 10000')
+      .default(32)
+      .describe('Most requests one session may have in flight; more get 429 until some are answered.'),
+    max_result_bytes: phrased(
+      z
+        .number()
+        .int()
+        .min(1024)
+        .max(256 * 1024 * 1024),
+      'an integer from 1024 to 268435456',
+    )
+      .default(16 * 1024 * 1024)
+      .describe(
+        'Largest answer sent to a client, in bytes of JSON; a bigger one becomes an error (TOO_LARGE).',
+      ),
     allowed_origins: stringList(httpOrigin(), 'a list of http:// or https:// origins')
       .default([])
       .describe(

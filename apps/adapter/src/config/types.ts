@@ -40,6 +40,12 @@ export interface AdapterConfig {
         expose: ('xprotocol_sources' | 'mcp_sources')[];
         /** The token HTTP clients must send (from `auth.token_env`); `undefined`: no auth. */
         bearerToken: string | undefined;
+        /** `max_sessions`, default 64. */
+        maxSessions: number;
+        /** `max_requests_in_flight` per session, default 32. */
+        maxRequestsInFlight: number;
+        /** `max_result_bytes`, default 16 MiB. */
+        maxResultBytes: number;
         /** OAuth 2.1 on the HTTP face (`oauth`); `undefined`: none. */
         oauth:
           | {
