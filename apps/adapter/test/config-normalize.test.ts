@@ -45,6 +45,9 @@ describe('defaults', () => {
       path: '/mcp',
       expose: ['xprotocol_sources'],
       allowedOrigins: [],
+      maxSessions: 64,
+      maxRequestsInFlight: 32,
+      maxResultBytes: 16 * 1024 * 1024,
     });
   });
 });

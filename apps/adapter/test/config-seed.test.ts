@@ -125,6 +125,9 @@ describe('the full example file, as printed', () => {
       path: '/mcp',
       expose: ['xprotocol_sources'],
       allowedOrigins: [],
+      maxSessions: 64,
+      maxRequestsInFlight: 32,
+      maxResultBytes: 16 * 1024 * 1024,
     });
     expect(config.discovery).toEqual({ wellKnownPort: 8766, wellKnownHost: '0.0.0.0' });
     expect(config.logging).toEqual({ level: 'info', format: 'json', output: { file: '/var/log/xp.log' } });
