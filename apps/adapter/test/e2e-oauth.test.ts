@@ -174,6 +174,15 @@ describe('OAuth 2.1 on the HTTP face', () => {
     expect(JSON.parse(denied.body)).toMatchObject({ id: 7, error: { code: -32000 } });
   });
 
+  it('tools/list shows a token only the tools it may call', async () => {
+    const alice = await connect(await token('reader', 'r-secret'));
+    const listed = (await alice.listTools()).tools.map((tool) => tool.name);
+    expect(listed).toContain('test_simple_text');
+    expect(listed).not.toContain('test_image_content');
+    const bob = await connect(await token('granted', 'g-secret'));
+    expect((await bob.listTools()).tools.map((tool) => tool.name)).toContain('test_image_content');
+  });
+
   it("a subject's grants give tools beyond its scopes", async () => {
     const bob = await connect(await token('granted', 'g-secret'));
     const image = await bob.callTool({ name: 'test_image_content', arguments: {} });

@@ -47,6 +47,7 @@ import { _capResults, DEFAULT_MAX_RESULT_BYTES } from './face-result-cap.js';
 import {
   _batchRefusal,
   _checkJsonRpcBody,
+  _idKey,
   type _JsonRpcId,
   type _JsonRpcRefusal,
   _parseJsonRpcBody,
@@ -99,6 +100,8 @@ interface _Session {
   revision: string | undefined;
   /** The principal that opened the session: only it may use the session. */
   principal: string | undefined;
+  /** `tools/list` requests in flight, by id, with the principal whose token asked (OAuth). */
+  listings: Map<string, FacePrincipal>;
 }
 
 /** A running MCP face. */
@@ -218,9 +221,11 @@ async function _serveStreamableHttp(
       inFlight: new _InFlightIds(),
       revision: undefined,
       principal,
+      listings: new Map(),
     };
     _fallBackToStandaloneStream(transport);
     _capResults(transport, maxResultBytes);
+    if (auth) _filterListings(transport, session, face, auth);
     await server.connect(transport);
     _trackRequests(session);
     return session;
@@ -304,6 +309,10 @@ async function _serveStreamableHttp(
     if (auth && principal) {
       const denied = _toolRefusal(face, auth, principal, batch?.messages ?? []);
       if (denied) return _refuseAuth(response, denied, request, logger);
+      for (const message of batch?.messages ?? []) {
+        if (message.method === 'tools/list' && message.id !== undefined)
+          current.listings.set(_idKey(message.id as _JsonRpcId), principal);
+      }
     }
     const limited = await _takeRateLimits(face, current, batch?.messages ?? []);
     if (limited) {
@@ -448,6 +457,32 @@ function _refuseAuth(
         id: refusal.id ?? null,
       }),
     );
+}
+
+/**
+ * A principal sees in `tools/list` only the tools its token's scopes and grants let it call (the
+ * static token sees every tool): the answer to each `tools/list` it asked is filtered on its way out.
+ */
+function _filterListings(
+  transport: NodeStreamableHTTPServerTransport,
+  session: _Session,
+  face: McpFace,
+  auth: FaceAuth,
+): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const id = 'id' in message && 'result' in message ? (message.id as _JsonRpcId) : undefined;
+    const principal = id === undefined ? undefined : session.listings.get(_idKey(id));
+    if (id === undefined || principal === undefined) return send(message, options);
+    session.listings.delete(_idKey(id));
+    const result = (message as { result: { tools?: { name: string }[] } }).result;
+    if (!Array.isArray(result.tools)) return send(message, options);
+    const tools = result.tools.filter((tool) => {
+      const capability = face.requiredCapability(tool.name);
+      return capability === undefined || auth.authorize(principal, capability) === undefined;
+    });
+    return send({ ...message, result: { ...result, tools } } as never, options);
+  };
 }
 
 /** The first `tools/call` of the body that the principal may not make (403 `insufficient_scope`). */
