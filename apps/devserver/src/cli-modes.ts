@@ -19,6 +19,7 @@ import {
   splitCommandLine,
   usageError,
 } from '@xprotocol/mcp-adapter';
+import type { RelayRefusal } from '@xprotocol/relay';
 import { _quoteCommandLine } from './_command-quote.js';
 import type { AdapterLogRecord } from './adapter-log-tap.js';
 import { formatBanner } from './banner.js';
@@ -177,7 +178,6 @@ async function _serveLoaded(
     ? new ConsoleCaller({
         relayUrl: () => dev?.relayUrl ?? '',
         adapterKey: () => dev?.adapter.keys.ed25519 ?? '',
-        events,
       })
     : undefined;
   let warnings = loaded.warnings;
@@ -195,7 +195,9 @@ async function _serveLoaded(
       eventLog: (line) => ctx.err(`${line}\n`),
       ...(caller && {
         onEvent: (entry: EventLogEntry) => events.relayed(entry),
-        onRefused: (count: number) => events.refusedCount(count),
+        // Every refusal with the reason its sender was told, the console's own publishes included.
+        onRelayRefusal: (refusal: RelayRefusal) =>
+          events.refusedByRelay(refusal.reason, refusal.kind, refusal.pubkey),
         onAdapterLog: (record: AdapterLogRecord) => _noteRefusal(events, record),
       }),
       style,

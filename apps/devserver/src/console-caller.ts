@@ -10,7 +10,6 @@ import { generateIdentity, type Identity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayPool } from '@xprotocol/relay-client';
-import type { ConsoleEvents } from './console-events.js';
 
 /** Who signs a console call. */
 export type ConsoleSigner = 'dev' | 'stranger';
@@ -46,7 +45,6 @@ export interface ConsoleCallerOptions {
   relayUrl: () => string;
   /** The adapter's `ed25519:` key (read when each call starts: a reload keeps it). */
   adapterKey: () => string;
-  events: ConsoleEvents;
   /** Bound of one call, in ms. Default 30000. */
   timeoutMs?: number;
 }
@@ -123,9 +121,8 @@ export class ConsoleCaller {
     return entry;
   }
 
-  /** The pool, with each publish recorded and a refusal's reason handed to the live log. */
+  /** The pool, with each publish recorded (a refusal reaches the live log from the relay itself). */
   #watched(pool: RelayPool): RelayPool {
-    const events = this.#o.events;
     const published = this.#published;
     return new Proxy(pool, {
       get(target, property) {
@@ -135,12 +132,7 @@ export class ConsoleCaller {
         return (event: Parameters<RelayPool['publish']>[0]) => {
           published.set(event.id, _shown(event));
           while (published.size > 100) published.delete(published.keys().next().value as string);
-          const done = target.publish(event);
-          events.publishing(done);
-          done.catch((error: unknown) =>
-            events.refusedByRelay((error as Error).message, event.kind, event.pubkey),
-          );
-          return done;
+          return target.publish(event);
         };
       },
     });

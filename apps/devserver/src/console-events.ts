@@ -1,8 +1,8 @@
 /**
  * The console's live event feed: every event the relay handles (from the observed store), each
  * answer joined to its request (latency) and, for an `xp.error`, to the reason the adapter logged
- * when it refused the call; the relay's own refusals (its counter) and those the console's client
- * was told in an `OK false`. A bounded history is replayed to a new subscriber, then it gets each
+ * when it refused the call; and every event the relay refused, with the reason its sender was told
+ * in `OK false`. A bounded history is replayed to a new subscriber, then it gets each
  * new record as it happens.
  * @module
  */
@@ -32,9 +32,9 @@ export type ConsoleEvent =
       type: 'refused';
       seq: number;
       at: number;
-      /** How many events the relay refused since the last record. */
+      /** How many events this record stands for (1: the relay reports each refusal). */
       count: number;
-      /** Who was refused and why, when known (a publish of the console's own client). */
+      /** Why the relay refused it, as its sender was told. */
       reason: string;
       kind?: string;
       from?: string;
@@ -52,12 +52,6 @@ export class ConsoleEvents {
   readonly #requests = new Map<string, number>();
   /** Request id → the refusal the adapter logged, until its `xp.error` passes the relay. */
   readonly #refusals = new Map<string, { code: string; message: string }>();
-  /** Refusals the console's client reported itself, so the relay counter does not count them twice. */
-  #explained = 0;
-  /** Publishes of the console's client still waiting for their `OK`. */
-  #publishing = 0;
-  /** Counted refusals held back while a publish of the console's client may still explain them. */
-  #held = 0;
   #seq = 0;
 
   constructor(limit = 1000) {
@@ -98,47 +92,15 @@ export class ConsoleEvents {
     _bound(this.#refusals, this.#limit);
   }
 
-  /**
-   * The console's client publishes: until `done` settles, counted refusals are held back, so a
-   * refusal it is about to explain is not also shown as an unexplained one.
-   */
-  publishing(done: Promise<unknown>): void {
-    this.#publishing++;
-    const settle = () => {
-      this.#publishing--;
-      if (this.#publishing === 0 && this.#held > 0) {
-        const held = this.#held;
-        this.#held = 0;
-        this.refusedCount(held);
-      }
-    };
-    done.then(settle, settle);
-  }
-
-  /** The relay answered the console's own client `OK false` with `reason`. */
-  refusedByRelay(reason: string, kind: string, from: string): void {
-    this.#explained++;
-    this.#push({ type: 'refused', at: Date.now(), count: 1, reason, kind, from });
-  }
-
-  /**
-   * The relay's refusal counter grew by `count`; those the console's client already explained
-   * are not repeated. The relay gives no reason for the others (their senders got it in `OK`).
-   */
-  refusedCount(count: number): void {
-    if (this.#publishing > 0) {
-      this.#held += count;
-      return;
-    }
-    const explained = Math.min(count, this.#explained);
-    this.#explained -= explained;
-    const rest = count - explained;
-    if (rest <= 0) return;
+  /** The relay refused an event (`OK false`) with `reason`: shown with who sent it and its kind. */
+  refusedByRelay(reason: string, kind: string | undefined, from: string | undefined): void {
     this.#push({
       type: 'refused',
       at: Date.now(),
-      count: rest,
-      reason: 'invalid, expired, rate-limited or too large (the relay told the sender in its OK)',
+      count: 1,
+      reason,
+      ...(kind !== undefined && { kind }),
+      ...(from !== undefined && { from }),
     });
   }
 

@@ -14,7 +14,7 @@ import {
   type RunningAdapter,
   startAdapter,
 } from '@xprotocol/mcp-adapter';
-import { type Relay, SqliteEventStore, startRelay } from '@xprotocol/relay';
+import { type Relay, type RelayRefusal, SqliteEventStore, startRelay } from '@xprotocol/relay';
 import { type AdapterLogRecord, tapAdapterLogger } from './adapter-log-tap.js';
 import {
   type EventLogEntry,
@@ -48,6 +48,8 @@ export interface DevServerOptions {
   onEvent?: (entry: EventLogEntry) => void;
   /** Called with how many events the relay refused before its store (polled every 250 ms). */
   onRefused?: (count: number) => void;
+  /** Called with each event the relay refuses, with the reason its sender was told. */
+  onRelayRefusal?: (refusal: RelayRefusal) => void;
   /** Called with every record the adapter logs, whatever the logger's level. */
   onAdapterLog?: (record: AdapterLogRecord) => void;
   /** Decorations for the event log. Default: colour when stderr is a TTY and `NO_COLOR` is unset. */
@@ -94,7 +96,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     // The relay's WebSocket server re-emits a listen error nobody handles (an uncaught exception):
     // find a taken port first, so the user gets this message instead.
     await _assertPortFree(port);
-    relay = await startRelay({ host: RELAY_HOST, port, store });
+    relay = await startRelay({
+      host: RELAY_HOST,
+      port,
+      store,
+      ...(options.onRelayRefusal && { onRefused: options.onRelayRefusal }),
+    });
   } catch (error) {
     await store.close();
     if (_errorCode(error) === 'EADDRINUSE') {

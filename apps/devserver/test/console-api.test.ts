@@ -193,7 +193,7 @@ describe('the console API', () => {
     });
   });
 
-  it('a relay refusal (an event tampered after signing) appears in the stream', async () => {
+  it('a relay refusal (an event tampered after signing) appears in the stream with its reason, sender and kind', async () => {
     const identity = generateIdentity({ signatures: nodeSignatures, cipher: nodeCipher });
     const status = await web.json<{ relayUrl: string; adapterKey: string }>('/api/status');
     const signed = signEvent(
@@ -208,7 +208,13 @@ describe('the console API', () => {
       await pool.close();
     }
     const row = await stream.waitFor((e) => e.type === 'refused');
-    expect(row).toMatchObject({ count: 1, reason: expect.stringContaining('the relay told the sender') });
+    // The reason the sender was told, who sent it and what: not just a count.
+    expect(row).toMatchObject({
+      count: 1,
+      reason: expect.stringMatching(/^invalid: event\.id: expected [0-9a-f]{64} \(the recomputed id\)/),
+      kind: KIND,
+      from: identity.keys.ed25519,
+    });
   });
 
   it('refuses a malformed call request with the reason (400, 415)', async () => {

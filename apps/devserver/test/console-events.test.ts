@@ -39,32 +39,25 @@ describe('ConsoleEvents', () => {
     expect(seen[0]).not.toHaveProperty('latencyMs');
   });
 
-  it("counts the relay's refusals, leaving out those the console's client explained", async () => {
+  it('shows each event the relay refused with its reason, sender and kind', () => {
     const events = new ConsoleEvents();
-    let ack: (v: unknown) => void = () => {};
-    const publish = new Promise((resolve) => {
-      ack = resolve;
-    });
-    events.publishing(publish);
-    events.refusedCount(2); // held: the publish may explain one of them
-    expect(events.history()).toEqual([]);
-    events.refusedByRelay('invalid: bad signature', 'com.x.read', 'ed25519:11');
-    ack(undefined);
-    await publish;
-    await Promise.resolve();
+    events.refusedByRelay('invalid: event.sig does not verify', 'com.x.read', 'ed25519:11');
+    events.refusedByRelay('rate-limited: slow down: retry after 3 s', undefined, undefined);
     expect(events.history()).toEqual([
       expect.objectContaining({
         type: 'refused',
         count: 1,
-        reason: 'invalid: bad signature',
+        reason: 'invalid: event.sig does not verify',
         kind: 'com.x.read',
+        from: 'ed25519:11',
       }),
       expect.objectContaining({
         type: 'refused',
         count: 1,
-        reason: expect.stringContaining('told the sender'),
+        reason: 'rate-limited: slow down: retry after 3 s',
       }),
     ]);
+    expect(events.history()[1]).not.toHaveProperty('kind');
   });
 
   it('keeps at most `limit` records, oldest dropped', () => {

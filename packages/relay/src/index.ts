@@ -8,6 +8,12 @@
 export { RelayError, type RelayErrorCode } from './errors.js';
 export { checkIncomingEvent, type EventCheck, type EventCheckOptions } from './event-checks.js';
 export { MemoryEventStore } from './memory-store.js';
-export { type Relay, type RelayOptions, type RelayStats, startRelay } from './relay-server.js';
+export {
+  type Relay,
+  type RelayOptions,
+  type RelayRefusal,
+  type RelayStats,
+  startRelay,
+} from './relay-server.js';
 export { SqliteEventStore, type SqliteStoreOptions } from './sqlite-store.js';
 export type { EventStore, PutOutcome, RelayEvent } from './store.js';

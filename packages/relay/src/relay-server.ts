@@ -73,6 +73,22 @@ export interface RelayOptions {
   pingIntervalMs?: number;
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Called for each event refused with `OK false`, with the reason its sender was given (for
+   * operators and dev tools; the sender's `OK` carries the same reason). Never throws into the relay.
+   */
+  onRefused?: (refusal: RelayRefusal) => void;
+}
+
+/** An event the relay refused, as {@link RelayOptions.onRefused} reports it. */
+export interface RelayRefusal {
+  /** The event's id, as far as it could be read ("" when none). */
+  id: string;
+  /** The reason, with its prefix (`invalid: …`, `rate-limited: …`, `error: …`). */
+  reason: string;
+  /** The claimed signing key and kind, when the event had them as strings (unverified). */
+  pubkey?: string;
+  kind?: string;
 }
 
 /** Counters a running relay exposes (for tests, logs and benchmarks). */
@@ -183,9 +199,22 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     }
   };
 
-  const refuse = (connection: Connection, id: string, message: string): void => {
+  const refuse = (connection: Connection, id: string, message: string, raw: unknown): void => {
     stats.refused++;
     send(connection, relayMessage.ok(id, false, message));
+    if (options.onRefused) {
+      const claimed = (raw ?? {}) as { pubkey?: unknown; kind?: unknown };
+      try {
+        options.onRefused({
+          id,
+          reason: message,
+          ...(typeof claimed.pubkey === 'string' && { pubkey: claimed.pubkey.slice(0, 80) }),
+          ...(typeof claimed.kind === 'string' && { kind: claimed.kind.slice(0, 200) }),
+        });
+      } catch {
+        // An observer's failure is not the relay's.
+      }
+    }
   };
 
   // This relay sends no AUTH challenge, so an AUTH event answers nothing: refuse it like NIP-42
@@ -206,7 +235,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     const nowMs = now();
     const check = checkIncomingEvent(raw, Math.floor(nowMs / 1000), checkOptions);
     if (!check.ok) {
-      refuse(connection, check.id, reason(check.prefix, check.message));
+      refuse(connection, check.id, reason(check.prefix, check.message), raw);
       return;
     }
     const { event } = check;
@@ -220,6 +249,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
           connection,
           event.id,
           reason('error', `could not store the event: ${(error as Error).message}`),
+          event,
         );
         return;
       }
@@ -235,6 +265,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         connection,
         event.id,
         reason('rate-limited', `slow down: retry after ${token.retryAfterSeconds} s`),
+        event,
       );
       return;
     }
@@ -250,7 +281,12 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     try {
       outcome = await put;
     } catch (error) {
-      refuse(connection, event.id, reason('error', `could not store the event: ${(error as Error).message}`));
+      refuse(
+        connection,
+        event.id,
+        reason('error', `could not store the event: ${(error as Error).message}`),
+        event,
+      );
       return;
     } finally {
       inFlight.delete(event.id);
