@@ -7,6 +7,7 @@
 // are printed after the run.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
+import { faceConfig, wrapperConfig } from '../test/support/adapter-configs.js';
 import { CONFORMANCE_FIXTURE, freePort, Processes } from '../test/support/processes.js';
 
 type Target = 'direct' | 'stdio' | 'http' | 'xp';
@@ -69,46 +70,27 @@ logging:
   await procs.adapter(
     procs.file(
       'b.yml',
-      `identity:
-  key_file: ./b.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: conformance
-${stdioSource}
-    xprotocol_namespace: com.test.conformance
-${UNLIMITED}
-access:
-  grants:
-    - key: ${a.ed25519}
-      capabilities: [com.test.conformance.*]
-state_database: ./b-state.db
-logging:
-  level: warn
-  format: json
-`,
+      wrapperConfig({
+        keyFile: './b.key',
+        relayUrl,
+        source: { name: 'conformance', body: stdioSource, namespace: 'com.test.conformance' },
+        sourceExtra: UNLIMITED,
+        grantTo: a.ed25519,
+        stateDatabase: './b-state.db',
+      }),
     ),
   );
   const port = await freePort();
   await procs.adapter(
     procs.file(
       'xp.yml',
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-xprotocol_sources:
-  - name: b
-    key: ${b.ed25519}
-    relay: ${relayUrl}
-mcp_server:
-  transport: streamable_http
-  port: ${port}
-state_database: ./xp-state.db
-logging:
-  level: warn
-  format: json
-`,
+      faceConfig({
+        keyFile: './a.key',
+        relayUrl,
+        sources: [{ name: 'b', key: b.ed25519 }],
+        port,
+        stateDatabase: './xp-state.db',
+      }),
     ),
   );
   urls.xp = `http://127.0.0.1:${port}/mcp`;

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faceConfig, wrapperConfig } from './support/adapter-configs.js';
 import { freePort, Processes } from './support/processes.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'servers', 'security-server.mjs');
@@ -21,48 +22,30 @@ beforeAll(async () => {
   await procs.adapter(
     procs.file(
       'b.yml',
-      `identity:
-  key_file: ./b.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: fixture
-    transport: stdio
-    command: "'${process.execPath}' '${FIXTURE}'"
-    env:
-      FIXTURE_EFFECTS_FILE: ${effects}
-    xprotocol_namespace: com.test.cancel
-access:
-  grants:
-    - key: ${a.ed25519}
-      capabilities: [com.test.cancel.*]
-state_database: ./b-state.db
-logging:
-  level: warn
-  format: json
-`,
+      wrapperConfig({
+        keyFile: './b.key',
+        relayUrl,
+        source: {
+          name: 'fixture',
+          body: `    transport: stdio\n    command: "'${process.execPath}' '${FIXTURE}'"\n    env:\n      FIXTURE_EFFECTS_FILE: ${effects}`,
+          namespace: 'com.test.cancel',
+        },
+        grantTo: a.ed25519,
+        stateDatabase: './b-state.db',
+      }),
     ),
   );
   const port = await freePort();
   await procs.adapter(
     procs.file(
       'a.yml',
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-xprotocol_sources:
-  - name: b
-    key: ${b.ed25519}
-    relay: ${relayUrl}
-mcp_server:
-  transport: streamable_http
-  port: ${port}
-state_database: ./a-state.db
-logging:
-  level: warn
-  format: json
-`,
+      faceConfig({
+        keyFile: './a.key',
+        relayUrl,
+        sources: [{ name: 'b', key: b.ed25519 }],
+        port,
+        stateDatabase: './a-state.db',
+      }),
     ),
   );
   faceUrl = `http://127.0.0.1:${port}/mcp`;

@@ -3,6 +3,7 @@
 // fixture as a stdio upstream and as a Streamable HTTP upstream, and the adapter across XProtocol
 // (adapter A with adapter B, which wraps the fixture over stdio, as its xprotocol source).
 import { join } from 'node:path';
+import { faceConfig, wrapperConfig } from './adapter-configs.js';
 import {
   type ConformanceRunner,
   fetchConformance,
@@ -67,46 +68,30 @@ logging:
   await procs.adapter(
     procs.file(
       'b.yml',
-      `identity:
-  key_file: ./b.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: conformance
-    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
-    xprotocol_namespace: com.test.conformance
-access:
-  grants:
-    - key: ${a.ed25519}
-      capabilities: [com.test.conformance.*]
-state_database: ./b-state.db
-logging:
-  level: warn
-  format: json
-`,
+      wrapperConfig({
+        keyFile: './b.key',
+        relayUrl,
+        source: {
+          name: 'conformance',
+          body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`,
+          namespace: 'com.test.conformance',
+        },
+        grantTo: a.ed25519,
+        stateDatabase: './b-state.db',
+      }),
     ),
   );
   const port = await freePort();
   await procs.adapter(
     procs.file(
       'xp.yml',
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-xprotocol_sources:
-  - name: b
-    key: ${b.ed25519}
-    relay: ${relayUrl}
-mcp_server:
-  transport: streamable_http
-  port: ${port}
-state_database: ./xp-state.db
-logging:
-  level: warn
-  format: json
-`,
+      faceConfig({
+        keyFile: './a.key',
+        relayUrl,
+        sources: [{ name: 'b', key: b.ed25519 }],
+        port,
+        stateDatabase: './xp-state.db',
+      }),
     ),
   );
   targets.xp = `http://127.0.0.1:${port}/mcp`;
