@@ -2,7 +2,6 @@
 // browser loads: what it refuses, with the path and the expectation, and the keywords it leaves
 // to the adapter.
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain browser module of the console, without types.
 import { validate } from '../console/schema-form.js';
 
 const READ = {
