@@ -95,7 +95,8 @@ const FAILING = [
 const procs = new Processes();
 let targets: ConformanceTargets;
 beforeAll(async () => {
-  targets = await startConformanceTargets(procs);
+  // Every adapter speaks 2026-07-28 to the fixture, as a deployment in front of a 2026-07-28 server would.
+  targets = await startConformanceTargets(procs, { mcpRevision: '2026-07-28' });
 }, 400_000);
 afterAll(() => procs.close());
 
@@ -113,7 +114,7 @@ function _gap(results: Record<string, Map<string, ScenarioResult>>): string {
 
 describe('MCP 2026-07-28', () => {
   it(
-    'conformance@0.2.0-alpha.12 --requirements 2026-07-28: the fixture scores the documented scenarios; through the adapter and across XProtocol is measured',
+    'conformance@0.2.0-alpha.12 --requirements 2026-07-28: the fixture scores the documented scenarios, and so does the gateway with stdio and HTTP upstreams; across XProtocol is measured',
     async () => {
       const results = await runOnTargets(RUNNER, targets, procs.dir, 'v2026', SUITE_MS);
       // The per-target totals, then every scenario that fails somewhere with its score everywhere.
@@ -126,6 +127,9 @@ describe('MCP 2026-07-28', () => {
       );
       expect(passing(results.direct)).toEqual(PASSING);
       expect([...results.direct.keys()].filter((name) => !PASSING.includes(name)).sort()).toEqual(FAILING);
+      // Through the gateway, with either upstream transport, every scenario passes that passes directly.
+      expect(passing(results.stdio)).toEqual(PASSING);
+      expect(passing(results.http)).toEqual(PASSING);
     },
     SUITE_MS + 60_000,
   );

@@ -18,7 +18,7 @@ export type _JsonRpcId = string | number;
 /** A refusal: the HTTP status, the JSON-RPC error and the id it answers (`null` when unknown). */
 export interface _JsonRpcRefusal {
   status: number;
-  code: -32700 | -32600;
+  code: -32700 | -32600 | -32020;
   message: string;
   id: _JsonRpcId | null;
 }

@@ -34,8 +34,11 @@ import { compileArgumentValidator } from './argument-validator.js';
 import type { ArgumentCheck } from './endpoint-catalog.js';
 import { _FaceRateLimits, type FaceRateLimited } from './face-rate-limit.js';
 import { _gatewayCapabilities } from './gateway/gateway-capabilities.js';
+import { _Leases } from './gateway/gateway-lease.js';
+import { _LinkSet } from './gateway/gateway-links.js';
 import { _GatewayRoutes } from './gateway/gateway-routes.js';
 import { _GatewaySession, type GatewayUpstream } from './gateway/gateway-session.js';
+import { _STATELESS_CLIENT } from './gateway/gateway-stateless-client.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
 import { SchemaSearch, toolSearchDocument } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
@@ -143,6 +146,22 @@ interface SourceState {
   error: string | undefined;
 }
 
+/** Options of {@link McpFace.createServer}. */
+export interface FaceServerOptions {
+  /**
+   * `caller` leaves the rate limits to the caller (the HTTP face takes the tokens itself, per
+   * HTTP session, to answer `429`); by default each server is one session here.
+   */
+  rateLimits?: 'caller';
+  /**
+   * `modern`: the server answers one 2026-07-28 request (no session; the client's capabilities
+   * come with the request); `legacy` (default): one 2025-11-25 session.
+   */
+  era?: 'legacy' | 'modern';
+  /** Which tools the client may see listed (OAuth grants); every tool when absent. */
+  listed?: ((name: string) => boolean) | undefined;
+}
+
 /** An MCP server whose tools are XProtocol endpoints' schemas. */
 export class McpFace {
   #server: Server | undefined;
@@ -169,6 +188,12 @@ export class McpFace {
   /** Rate limits of the local sources, per face session (docs/security.md, "Rate limits"). */
   readonly #rateLimits: _FaceRateLimits;
   #sessions = 0;
+  /** Told when the tool list changed (the 2026-07-28 leg's `subscriptions/listen` streams). */
+  readonly #toolsChanged = new Set<() => void>();
+  /** The upstream links 2026-07-28 requests share (gateway mode), made on first use. */
+  #sharedLinks: _LinkSet | undefined;
+  /** Calls of 2026-07-28 clients on 2025 servers, waiting for the clients' input. */
+  #leasedCalls: _Leases | undefined;
 
   constructor(options: McpFaceOptions) {
     this.#o = options;
@@ -215,15 +240,14 @@ export class McpFace {
   }
 
   /**
-   * A new SDK `Server` speaking for this face: one per MCP session (each Streamable HTTP client
-   * gets its own), all sharing the face's tools, names, search index and caller. `server` is the
-   * first one (stdio serves exactly one client). Closed servers are forgotten. In gateway mode
-   * each one advertises what the upstreams offer now and forwards to them over sessions of its own.
-   *
-   * `rateLimits: 'caller'` leaves the rate limits to the caller (the HTTP face takes the tokens
-   * itself, per HTTP session, to answer `429`); by default each server is one session here.
+   * A new SDK `Server` speaking for this face: one per 2025-11-25 MCP session (each Streamable
+   * HTTP client gets its own) or per 2026-07-28 request, all sharing the face's tools, names,
+   * search index and caller. `server` is the first one (stdio serves exactly one client). Closed
+   * servers are forgotten. In gateway mode each one advertises what the upstreams offer now and
+   * forwards to them: a session over links of its own, a 2026-07-28 request over shared links.
    */
-  createServer(options: { rateLimits?: 'caller' } = {}): Server {
+  createServer(options: FaceServerOptions = {}): Server {
+    const modern = options.era === 'modern';
     const session = `face-session-${++this.#sessions}`;
     const upstreams = this.#gatewayUpstreams();
     // XProtocol sources bring their endpoints' resources, prompts and completions (docs/protocol.md
@@ -237,6 +261,8 @@ export class McpFace {
     const server = new Server(this.#o.serverInfo, {
       capabilities,
       ...(instructions !== undefined && { instructions }),
+      // 2026-07-28 clients may cache lists: the face tells them of changes on subscriptions/listen.
+      ...(modern && { cacheHints: _cacheHints(options.listed !== undefined) }),
     });
     let gateway: _GatewaySession | undefined;
     if (upstreams.length > 0) {
@@ -249,6 +275,8 @@ export class McpFace {
         clientInfo: this.#o.serverInfo,
         timeoutMs: this.#o.callTimeoutMs,
         logger: this.#logger,
+        // A 2026-07-28 request has no session: it uses the links every such request shares.
+        ...(modern && { shared: this.#statelessLinks(upstreams), leases: this.#leases(upstreams) }),
       });
       gateway.install(capabilities);
     }
@@ -257,7 +285,10 @@ export class McpFace {
       await this.ready();
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
-      return { tools: this.tools() } as ListToolsResult;
+      const tools = this.tools();
+      return {
+        tools: options.listed ? tools.filter((tool) => options.listed?.(tool.name)) : tools,
+      } as ListToolsResult;
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       await this.ready();
@@ -280,6 +311,42 @@ export class McpFace {
       this.#backChannel?.end(server);
     };
     return server;
+  }
+
+  /** Calls `listener` each time the tool list changes (after the clients that listed it were told). */
+  onToolsChanged(listener: () => void): void {
+    this.#toolsChanged.add(listener);
+  }
+
+  /**
+   * The links every 2026-07-28 request of the face shares, one per upstream: such a client has no
+   * session, and a 2026-07-28 server asks it for input in its results, never on the link.
+   */
+  #statelessLinks(upstreams: readonly GatewayUpstream[]): _LinkSet {
+    this.#sharedLinks ??= new _LinkSet({
+      client: _STATELESS_CLIENT,
+      transportOf: (source) => upstreams.find((u) => u.name === source)?.transport,
+      clientInfo: this.#o.serverInfo,
+      timeoutMs: this.#o.callTimeoutMs,
+      logger: this.#logger,
+    });
+    return this.#sharedLinks;
+  }
+
+  /** The leases of 2026-07-28 calls on 2025 servers (gateway-lease.ts), made on first use. */
+  #leases(upstreams: readonly GatewayUpstream[]): _Leases {
+    this.#leasedCalls ??= new _Leases({
+      transportOf: (source) => upstreams.find((u) => u.name === source)?.transport,
+      clientInfo: this.#o.serverInfo,
+      timeoutMs: this.#o.callTimeoutMs,
+      logger: this.#logger,
+    });
+    return this.#leasedCalls;
+  }
+
+  /** Ends the links and leases of 2026-07-28 requests (the face is closing). */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.#sharedLinks?.close(), this.#leasedCalls?.close()]);
   }
 
   /** The face's resources, prompts and completions of XProtocol sources, shared by its sessions. */
@@ -439,6 +506,7 @@ export class McpFace {
     if (this.#listed && updates.some(Boolean)) {
       await Promise.allSettled([...this.#servers].map((server) => server.sendToolListChanged()));
     }
+    if (updates.some(Boolean)) for (const listener of this.#toolsChanged) listener();
   }
 
   async #discover(source: XpToolSource): Promise<string> {
@@ -590,6 +658,23 @@ function _searchToolDefinition(count: number): McpToolDefinition {
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+}
+
+/**
+ * The cache hints of a 2026-07-28 server: lists may be kept a short while (a change is announced
+ * on `subscriptions/listen`); a listing filtered by the caller's grants is private to it; a read
+ * resource is never kept.
+ */
+function _cacheHints(filtered: boolean): Record<string, { ttlMs: number; cacheScope: 'public' | 'private' }> {
+  const list = { ttlMs: 10_000, cacheScope: filtered ? 'private' : 'public' } as const;
+  return {
+    'tools/list': list,
+    'prompts/list': list,
+    'resources/list': list,
+    'resources/templates/list': list,
+    'server/discover': list,
+    'resources/read': { ttlMs: 0, cacheScope: 'private' },
   };
 }
 

@@ -41,7 +41,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { FaceAuth, FaceAuthRefusal, FacePrincipal } from './face-auth/face-auth.js';
 import { staticBearerAuth } from './face-auth/static-bearer-auth.js';
 import { _faceEventStore } from './face-event-store.js';
+import { _isModernRequest, _modernFace } from './face-modern-http.js';
 import { _allowedOrigins, _checkOrigin } from './face-origin.js';
+import { _paramHeaderRefusal, HEADER_MISMATCH } from './face-param-headers.js';
 import type { FaceRateLimited } from './face-rate-limit.js';
 import { _capResults, DEFAULT_MAX_RESULT_BYTES } from './face-result-cap.js';
 import {
@@ -189,6 +191,10 @@ async function _serveStreamableHttp(
   const maxSessions = settings.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxInFlight = settings.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const maxResultBytes = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  // 2026-07-28 requests: no session, a server per request (face-modern-http.ts).
+  const modern = _modernFace(face, { maxResultBytes, auth, logger });
+  /** Rate-limit buckets of 2026-07-28 clients, which have no session: one per principal. */
+  const modernBucket = (principal: FacePrincipal | undefined) => `modern:${principal?.id ?? ''}`;
 
   /** Starts a session for an `initialize` request; the oldest session ends beyond `maxSessions`. */
   const newSession = async (principal: string | undefined): Promise<_Session> => {
@@ -288,6 +294,24 @@ async function _serveStreamableHttp(
       );
     }
     const sessionId = request.headers['mcp-session-id'];
+    if (
+      request.method === 'POST' &&
+      sessionId === undefined &&
+      !_isInitialize(body) &&
+      (await _isModernRequest(request, body))
+    ) {
+      // MCP 2026-07-28: the same checks as a session's requests, then a server of its own.
+      const messages = batch?.messages ?? [];
+      if (auth && principal) {
+        const denied = _toolRefusal(face, auth, principal, messages);
+        if (denied) return _refuseAuth(response, denied, request, logger);
+      }
+      const mismatch = await _paramHeadersRefusal(face, messages, request);
+      if (mismatch) return _refuse(response, mismatch, logger);
+      const limited = await _takeRateLimits(face, modernBucket(principal), messages);
+      if (limited) return _tooMany(response, limited, 'a 2026-07-28 client', logger);
+      return modern.serve(request, response, body, principal);
+    }
     let current: _Session | undefined;
     if (request.method === 'POST' && sessionId === undefined && _isInitialize(body)) {
       const initRefusal = batch && _batchRefusal(batch, undefined);
@@ -314,20 +338,8 @@ async function _serveStreamableHttp(
           current.listings.set(_idKey(message.id as _JsonRpcId), principal);
       }
     }
-    const limited = await _takeRateLimits(face, current, batch?.messages ?? []);
-    if (limited) {
-      logger.warn(
-        { session: current.transport.sessionId },
-        `refused an MCP request: ${limited.error.message}`,
-      );
-      response
-        .writeHead(429, {
-          'content-type': 'application/json',
-          'retry-after': String(limited.retryAfterSeconds),
-        })
-        .end(JSON.stringify({ jsonrpc: '2.0', error: limited.error, id: limited.id }));
-      return;
-    }
+    const limited = await _takeRateLimits(face, current.transport.sessionId ?? '', batch?.messages ?? []);
+    if (limited) return _tooMany(response, limited, current.transport.sessionId, logger);
     if (requestIds.length > 0 && current.inFlight.size + requestIds.length > maxInFlight) {
       const message = `too many requests in flight in this session: ${current.inFlight.size} running, at most ${maxInFlight} (mcp_server.max_requests_in_flight); send more when some are answered`;
       logger.warn({ session: current.transport.sessionId }, `refused an MCP request: ${message}`);
@@ -389,6 +401,7 @@ async function _serveStreamableHttp(
       const live = [...sessions.values()];
       sessions.clear();
       await Promise.allSettled(live.map(({ server }) => server.close()));
+      await face.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         // Open SSE streams would hold close() forever.
@@ -551,10 +564,47 @@ function _trackRequests(session: _Session): void {
   };
 }
 
+/** The first `tools/call` whose `Mcp-Param-*` headers disagree with its arguments (MCP 2026-07-28). */
+async function _paramHeadersRefusal(
+  face: McpFace,
+  messages: readonly Record<string, unknown>[],
+  request: IncomingMessage,
+): Promise<_JsonRpcRefusal | undefined> {
+  for (const message of messages) {
+    if (message.method !== 'tools/call') continue;
+    const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
+    await face.ready();
+    const tool = face.tools().find((t) => t.name === params.name);
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    const refusal = tool && _paramHeaderRefusal(tool.inputSchema, args, request.headers);
+    if (refusal !== undefined)
+      return {
+        status: 400,
+        code: HEADER_MISMATCH,
+        message: `Header mismatch: ${refusal}`,
+        id: (message.id as _JsonRpcId | undefined) ?? null,
+      };
+  }
+  return undefined;
+}
+
+/** Answers `429` for a rate-limited request, saying when to try again. */
+function _tooMany(
+  response: ServerResponse,
+  limited: FaceRateLimited & { id: _JsonRpcId | null },
+  session: string | undefined,
+  logger: BridgeLogger,
+): void {
+  logger.warn({ session }, `refused an MCP request: ${limited.error.message}`);
+  response
+    .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(limited.retryAfterSeconds) })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: limited.error, id: limited.id }));
+}
+
 /** Takes a rate-limit token for each `tools/call` of the body; the first refusal, with its id. */
 async function _takeRateLimits(
   face: McpFace,
-  session: _Session,
+  bucket: string,
   messages: readonly Record<string, unknown>[],
 ): Promise<(FaceRateLimited & { id: _JsonRpcId | null }) | undefined> {
   const calls = messages.filter((m) => m.method === 'tools/call' && m.id !== undefined);
@@ -563,7 +613,7 @@ async function _takeRateLimits(
   for (const call of calls) {
     const name = (call.params as { name?: unknown } | undefined)?.name;
     if (typeof name !== 'string') continue;
-    const limited = face.takeRateLimit(session.transport.sessionId ?? '', name);
+    const limited = face.takeRateLimit(bucket, name);
     if (limited) return { ...limited, id: call.id as _JsonRpcId };
   }
   return undefined;

@@ -122,6 +122,7 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
     env,
     url: s.transport === 'stdio' ? undefined : s.url,
     bearerToken: tokenEnv === undefined ? undefined : ctx.env[tokenEnv],
+    mcpRevision: s.mcp_revision,
     capabilityInference: s.capability_inference,
     capabilities: [...s.capabilities],
     schemaOverrides: overrides,

@@ -19,9 +19,13 @@ export function upstreamTransportOf(
   source: McpSourceConfig,
   addressPolicy?: AddressPolicy,
 ): UpstreamTransport {
-  if (source.transport === 'stdio') return { type: 'stdio', command: source.command ?? [], env: source.env };
+  // A 2026-07-28 server is spoken to in its revision (docs/architecture.md, "Two MCP revisions").
+  const revision = source.mcpRevision === '2026-07-28' ? { revision: source.mcpRevision } : {};
+  if (source.transport === 'stdio')
+    return { type: 'stdio', command: source.command ?? [], env: source.env, ...revision };
   return {
     type: source.transport,
+    ...revision,
     url: source.url ?? '',
     ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
     ...(addressPolicy && { addressPolicy }),

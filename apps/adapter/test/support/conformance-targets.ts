@@ -23,8 +23,15 @@ export interface ConformanceTargets {
 /** Target names, in the order the reports print them. */
 export const TARGETS = ['direct', 'stdio', 'http', 'xp'] as const;
 
-/** Starts a relay, the fixture and three adapters under `procs`; resolves with their URLs. */
-export async function startConformanceTargets(procs: Processes): Promise<ConformanceTargets> {
+/**
+ * Starts a relay, the fixture and three adapters under `procs`; resolves with their URLs. With
+ * `mcpRevision`, every adapter speaks that MCP revision to the fixture (`mcp_sources[].mcp_revision`).
+ */
+export async function startConformanceTargets(
+  procs: Processes,
+  options: { mcpRevision?: '2026-07-28' } = {},
+): Promise<ConformanceTargets> {
+  const revision = options.mcpRevision ? `\n    mcp_revision: "${options.mcpRevision}"` : '';
   const { url: relayUrl } = await procs.relay();
   const a = await procs.keygen('a.key');
   const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0']);
@@ -34,9 +41,9 @@ export async function startConformanceTargets(procs: Processes): Promise<Conform
     const source =
       kind === 'stdio'
         ? `    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]${revision}`
         : `    transport: streamable_http
-    url: ${fixture.firstLine}`;
+    url: ${fixture.firstLine}${revision}`;
     const config = procs.file(
       `${kind}.yml`,
       `identity:
@@ -73,7 +80,7 @@ logging:
         relayUrl,
         source: {
           name: 'conformance',
-          body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`,
+          body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]${revision}`,
           namespace: 'com.test.conformance',
         },
         grantTo: a.ed25519,

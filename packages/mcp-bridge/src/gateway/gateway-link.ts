@@ -25,7 +25,7 @@ import {
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { BridgeError } from '../errors.js';
 import type { BridgeLogger } from '../logger.js';
-import type { UpstreamTransport } from '../upstream/upstream-session.js';
+import { _revisionOptions, type UpstreamTransport } from '../upstream/upstream-session.js';
 import { _gatewayTransport } from './gateway-transport.js';
 
 /** Requests a server may send its client, forwarded when the client declared the capability. */
@@ -74,6 +74,12 @@ export interface _LinkRequest {
   progressToken?: string | number;
   /** This request's timeout, in ms, when it differs from the link's. */
   timeoutMs?: number;
+  /**
+   * The client speaks 2026-07-28: an input-required result of a 2026-07-28 server is returned to
+   * it as it is (it answers with `inputResponses` itself), instead of the link asking the client
+   * each question as a request of the server's.
+   */
+  returnInputRequired?: boolean;
 }
 
 /** Options of {@link _GatewayLink.open}. */
@@ -155,7 +161,9 @@ export class _GatewayLink {
     }
     // The server sees who is calling: the client's own clientInfo (the adapter's when unknown).
     const clientInfo = options.face.clientInfo() ?? options.clientInfo;
-    const client = new Client(clientInfo, { capabilities });
+    // A 2026-07-28 server is spoken to in its revision; the link then answers its input-required
+    // results itself (the SDK asks the client each question through the handlers below).
+    const client = new Client(clientInfo, { capabilities, ..._revisionOptions(options.transport) });
     const { transport, pending } = _gatewayTransport(options.source, options.transport, options.logger);
     const link = new _GatewayLink(options, client, pending);
     // Progress is taken off the wire as it arrives, before the SDK dispatches anything: a
@@ -179,6 +187,9 @@ export class _GatewayLink {
         { cause: error },
       );
     }
+    // A 2026-07-28 client repeats some arguments in Mcp-Param-* headers, from the tool list it
+    // holds: the link lists the tools once so that it can.
+    if (options.transport.revision !== undefined) await client.listTools().catch(() => {});
     client.onerror = (error: Error) => {
       // The link takes progress off the wire itself, so the SDK finds no handler of its own for it.
       if (/progress notification for an unknown token/.test(error.message)) return;
@@ -256,6 +267,7 @@ export class _GatewayLink {
       return (await this.#client.request({ method, params: _withProgressToken(params, token) } as never, {
         signal: AbortSignal.any([forwarded.signal, timeout.signal]),
         timeout: _NO_SDK_TIMEOUT,
+        ...(forwarded.returnInputRequired && { allowInputRequired: true }),
       })) as Record<string, unknown>;
     } catch (error) {
       throw _clientError(error, this.source, method);

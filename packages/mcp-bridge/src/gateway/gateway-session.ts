@@ -9,6 +9,7 @@
  * @module
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   ProtocolError,
   type Server,
   type ServerCapabilities,
@@ -17,7 +18,8 @@ import {
 import type { BridgeLogger } from '../logger.js';
 import type { UpstreamTransport } from '../upstream/upstream-session.js';
 import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
-import { _contextRequest, type _GatewayLink, _serverClient } from './gateway-link.js';
+import type { _Leases } from './gateway-lease.js';
+import { _contextRequest, type _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
 import { _LinkSet } from './gateway-links.js';
 import type { _GatewayRoutes } from './gateway-routes.js';
 
@@ -42,6 +44,18 @@ export interface _GatewaySessionOptions {
   /** Timeout of each forwarded request, in ms (restarted by progress). */
   timeoutMs: number;
   logger: BridgeLogger;
+  /**
+   * Links shared with other face servers, used instead of links of this session's own (a
+   * 2026-07-28 request has no session). Left open by {@link _GatewaySession.close}. Requests are
+   * then forwarded in that revision: the client's `_meta` envelope, `inputResponses` and
+   * `requestState` as they came, an input-required result back as it is.
+   */
+  shared?: _LinkSet;
+  /**
+   * With `shared`: the calls of a 2026-07-28 client that may need its input, on a 2025 server,
+   * run on leases of their own (gateway-lease.ts).
+   */
+  leases?: _Leases;
 }
 
 type _Capability = 'resources' | 'prompts' | 'completions' | 'logging';
@@ -66,13 +80,15 @@ export class _GatewaySession {
 
   constructor(options: _GatewaySessionOptions) {
     this.#o = options;
-    this.#links = new _LinkSet({
-      client: _serverClient(options.server),
-      transportOf: (source) => options.upstreams.find((u) => u.name === source)?.transport,
-      clientInfo: options.clientInfo,
-      timeoutMs: options.timeoutMs,
-      logger: options.logger,
-    });
+    this.#links =
+      options.shared ??
+      new _LinkSet({
+        client: _serverClient(options.server),
+        transportOf: (source) => options.upstreams.find((u) => u.name === source)?.transport,
+        clientInfo: options.clientInfo,
+        timeoutMs: options.timeoutMs,
+        logger: options.logger,
+      });
   }
 
   /** Registers the face handlers for what `capabilities` (the face's own) offers. */
@@ -89,7 +105,7 @@ export class _GatewaySession {
       for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe']) {
         on(method, async (params, ctx) => {
           const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
-          return (await this.#link(source)).request(method, params, _contextRequest(ctx));
+          return this.#send(source, method, params, ctx);
         });
       }
     }
@@ -97,22 +113,19 @@ export class _GatewaySession {
       on('prompts/list', (params, ctx) => this.#list('prompts/list', params, ctx));
       on('prompts/get', async (params, ctx) => {
         const target = await this.#prompt(String(params?.name ?? ''), ctx);
-        return (await this.#link(target.source)).request(
-          'prompts/get',
-          { ...params, name: target.name },
-          _contextRequest(ctx),
-        );
+        return this.#send(target.source, 'prompts/get', { ...params, name: target.name }, ctx);
       });
     }
     if (capabilities.completions) {
       on('completion/complete', (params, ctx) => this.#complete(params, ctx));
     }
-    if (capabilities.logging) {
+    // 2026-07-28 has no logging/setLevel: a request asks for log messages in its own `_meta`.
+    if (capabilities.logging && !this.#o.shared) {
       on('logging/setLevel', async (params, ctx) => {
         this.#links.level = String(params?.level);
         await Promise.all(
           this.#offering('logging').map(async (source) =>
-            (await this.#link(source)).request('logging/setLevel', params, _contextRequest(ctx)),
+            (await this.#link(source)).request('logging/setLevel', params, this.#forward(ctx)),
           ),
         );
         return {};
@@ -126,10 +139,40 @@ export class _GatewaySession {
   /** Calls a tool of `source` with the face request's `params` (`name` already the upstream's). */
   async callTool(source: string, params: Record<string, unknown>, ctx: ServerContext): Promise<unknown> {
     const own = this.#o.upstreams.find((u) => u.name === source)?.toolTimeoutMs?.(String(params.name));
-    return (await this.#link(source)).request('tools/call', params, {
-      ..._contextRequest(ctx),
-      ...(own !== undefined && { timeoutMs: own }),
+    return this.#send(source, 'tools/call', params, ctx, own);
+  }
+
+  /**
+   * Forwards a request that a server may answer with questions for the client (`tools/call`,
+   * `prompts/get`, `resources/read`): on the session's link, or for a 2026-07-28 client of a
+   * 2025 server that could be asked something, on a lease of its own.
+   */
+  async #send(
+    source: string,
+    method: string,
+    params: _Params,
+    ctx: ServerContext,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>> {
+    if (this.#o.leases && (await this.#leased(source, ctx)))
+      return this.#o.leases.run(source, method, params, ctx);
+    return (await this.#link(source)).request(method, this.#params(params, ctx), {
+      ...this.#forward(ctx),
+      ...(timeoutMs !== undefined && { timeoutMs }),
     });
+  }
+
+  /**
+   * True when a 2026-07-28 request to `source` needs a lease: the server speaks 2025 (it asks with
+   * requests of its own) and the client declared something it could be asked, or the request
+   * answers a lease's questions.
+   */
+  async #leased(source: string, ctx: ServerContext): Promise<boolean> {
+    if (this.#o.upstreams.find((u) => u.name === source)?.transport.revision !== undefined) return false;
+    if (await this.#o.leases?.resumes(ctx)) return true;
+    const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope ?? {};
+    const declared = (envelope[CLIENT_CAPABILITIES_META_KEY] ?? {}) as Record<string, unknown>;
+    return ['sampling', 'elicitation', 'roots'].some((capability) => declared[capability] !== undefined);
   }
 
   /**
@@ -139,9 +182,39 @@ export class _GatewaySession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#o.shared) return;
     // The SDK aborts the session's running requests right after it reports the close.
     await new Promise((resolve) => setImmediate(resolve));
     await this.#links.close();
+  }
+
+  /** A face request as the link forwards it; a 2026-07-28 client gets input-required results as they are. */
+  #forward(ctx: ServerContext): _LinkRequest {
+    return { ..._contextRequest(ctx), ...(this.#o.shared && { returnInputRequired: true }) };
+  }
+
+  /**
+   * The params a 2026-07-28 request is forwarded with: what the SDK lifted off it before the
+   * handler ran, put back as the client sent it (its `_meta` envelope: revision, client
+   * capabilities and info, log level; and a retry's `inputResponses` and `requestState`, which the
+   * server that minted the state checks).
+   */
+  #params(params: _Params, ctx: ServerContext): _Params {
+    if (!this.#o.shared) return params;
+    const request = ctx.mcpReq as {
+      envelope?: Record<string, unknown>;
+      inputResponses?: Record<string, unknown>;
+      requestState?: () => unknown;
+    };
+    const state = request.requestState?.();
+    return {
+      ...params,
+      ...(request.envelope && {
+        _meta: { ...request.envelope, ...(params?._meta as Record<string, unknown> | undefined) },
+      }),
+      ...(request.inputResponses && { inputResponses: request.inputResponses }),
+      ...(typeof state === 'string' && { requestState: state }),
+    };
   }
 
   /** The upstreams offering `capability`, in configuration order. */
@@ -164,8 +237,8 @@ export class _GatewaySession {
     const { cursor: _faceCursor, ...rest } = params ?? {};
     const page = await (await this.#link(source)).request(
       method,
-      { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
-      _contextRequest(ctx),
+      this.#params({ ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) }, ctx),
+      this.#forward(ctx),
     );
     return _aggregatePage(page, key, position.index, sources.length, (item) =>
       this.#o.routes.noteListed(method, source, item),
@@ -181,8 +254,8 @@ export class _GatewaySession {
       for (let page = 0; page < _MAX_PAGES; page++) {
         const result = await link.request(
           method,
-          cursor === undefined ? {} : { cursor },
-          _contextRequest(ctx),
+          this.#params(cursor === undefined ? {} : { cursor }, ctx),
+          this.#forward(ctx),
         );
         for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
           this.#o.routes.noteListed(method, source, item);
@@ -247,6 +320,10 @@ export class _GatewaySession {
       }
     }
     const target = source !== undefined && sources.includes(source) ? source : sources[0]!;
-    return (await this.#link(target)).request('completion/complete', forwarded, _contextRequest(ctx));
+    return (await this.#link(target)).request(
+      'completion/complete',
+      this.#params(forwarded, ctx),
+      this.#forward(ctx),
+    );
   }
 }

@@ -39,7 +39,7 @@ import { _createUpstreamTransport } from './upstream-transport.js';
  * GET that opens a stream — carries `Authorization: Bearer <token>`; the token never appears in
  * logs or error messages.
  */
-export type UpstreamTransport =
+export type UpstreamTransport = (
   | {
       type: 'stdio';
       command: readonly string[];
@@ -60,7 +60,25 @@ export type UpstreamTransport =
        * for every request (an IP literal or `localhost` is dialled as written).
        */
       addressPolicy?: AddressPolicy;
-    };
+    }
+) & {
+  /**
+   * The MCP revision the server speaks: `2026-07-28` (stateless: no `initialize`, per-request
+   * `_meta`, input-required results instead of server requests), or the 2025 revisions when
+   * absent. See docs/architecture.md, "Two MCP revisions".
+   */
+  revision?: McpRevision;
+};
+
+/** The MCP revisions an upstream may be told to speak: `2026-07-28`; absent means 2025-11-25. */
+export type McpRevision = '2026-07-28';
+
+/** The client options that make a session speak the upstream's revision. */
+export function _revisionOptions(spec: UpstreamTransport): {
+  versionNegotiation?: { mode: { pin: string } };
+} {
+  return spec.revision === undefined ? {} : { versionNegotiation: { mode: { pin: spec.revision } } };
+}
 
 /** Options of {@link UpstreamSession}. */
 export interface UpstreamSessionOptions {
@@ -438,6 +456,7 @@ export class UpstreamSession {
       this.#options.clientInfo ?? { name: 'xprotocol-mcp-adapter', version: '0.1.0' },
       {
         capabilities: {},
+        ..._revisionOptions(this.#options.transport),
         // outputSchema patterns run on the linear-time engine, like argument schemas.
         jsonSchemaValidator: _OUTPUT_VALIDATOR,
         ...(this.#options.onToolsChanged && {

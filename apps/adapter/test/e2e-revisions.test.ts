@@ -1,0 +1,149 @@
+// MCP 2025-11-25 and 2026-07-28, both ways, through the gateway: a client of either revision in
+// front of an upstream of either revision (the conformance fixture over stdio, which serves both;
+// `mcp_sources[].mcp_revision` says which one the adapter speaks to it). Each combination makes a
+// sampling call and an elicitation call, answered by the client's own handlers:
+// - 2025 client, 2025 upstream: the server's requests are forwarded on the client's session;
+// - 2025 client, 2026 upstream: the upstream's input-required results are asked of the client as
+//   requests of the server's, and the link calls again with the answers;
+// - 2026 client, 2026 upstream: input-required results pass through as they are;
+// - 2026 client, 2025 upstream: the call runs on a lease; the server's requests are parked and
+//   reach the client as an input-required result, whose answers the lease sends back.
+// See docs/architecture.md, "Two MCP revisions".
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+
+const procs = new Processes();
+/** The gateway's URL, by the revision the adapter speaks to the upstream. */
+const faces: Record<'2025-11-25' | '2026-07-28', string> = { '2025-11-25': '', '2026-07-28': '' };
+
+beforeAll(async () => {
+  const { url: relayUrl } = await procs.relay();
+  await procs.keygen('a.key');
+  for (const upstream of ['2025-11-25', '2026-07-28'] as const) {
+    const port = await freePort();
+    await procs.adapter(
+      procs.file(
+        `gateway-${upstream}.yml`,
+        `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: fixture
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    mcp_revision: "${upstream}"
+    xprotocol_namespace: com.test.fixture
+access:
+  grants: []
+mcp_server:
+  transport: streamable_http
+  port: ${port}
+  expose: [mcp_sources]
+state_database: ./state-${upstream}.db
+logging:
+  level: warn
+  format: json
+`,
+      ),
+    );
+    faces[upstream] = `http://127.0.0.1:${port}/mcp`;
+  }
+}, 120_000);
+afterAll(() => procs.close());
+
+/** A client of `revision` with sampling and elicitation handlers that note what they were asked. */
+async function clientOf(revision: '2025-11-25' | '2026-07-28', url: string) {
+  const asked: string[] = [];
+  const client = new Client(
+    { name: `client-${revision}`, version: '1.0.0' },
+    {
+      capabilities: { sampling: {}, elicitation: {} },
+      versionNegotiation: { mode: revision === '2026-07-28' ? { pin: revision } : 'legacy' },
+    },
+  );
+  client.setRequestHandler('sampling/createMessage', async (request) => {
+    asked.push(`sampling: ${JSON.stringify(request.params.messages[0]?.content)}`);
+    return { role: 'assistant', model: 'stub', content: { type: 'text', text: 'Paris' } };
+  });
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(`elicitation: ${request.params.message}`);
+    return { action: 'accept', content: { name: 'Alice', username: 'alice', email: 'a@example.com' } };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return { client, asked };
+}
+
+const text = (result: { content?: unknown }) => (result.content as { text?: string }[])[0]?.text;
+
+describe('both MCP revisions through the gateway', () => {
+  for (const clientRevision of ['2025-11-25', '2026-07-28'] as const) {
+    for (const upstream of ['2025-11-25', '2026-07-28'] as const) {
+      it(`a ${clientRevision} client, a ${upstream} upstream: sampling and elicitation reach the client and its answers the server`, async () => {
+        const { client, asked } = await clientOf(clientRevision, faces[upstream]);
+        try {
+          expect(client.getNegotiatedProtocolVersion()).toBe(clientRevision);
+          const sampled = await client.callTool({
+            name: 'test_sampling',
+            arguments: { prompt: 'Capital of France?' },
+          });
+          expect(text(sampled)).toBe('LLM response: Paris');
+          const elicited = await client.callTool({
+            name: 'test_elicitation',
+            arguments: { message: 'Who are you?' },
+          });
+          expect(text(elicited)).toBe(
+            'User response: {"action":"accept","content":{"name":"Alice","username":"alice","email":"a@example.com"}}',
+          );
+          expect(asked).toEqual([
+            'sampling: {"type":"text","text":"Capital of France?"}',
+            'elicitation: Who are you?',
+          ]);
+        } finally {
+          await client.close();
+        }
+      }, 60_000);
+    }
+  }
+
+  it('a 2026-07-28 client of a 2025 upstream gets the server request as an input-required result, signed; a changed requestState is refused', async () => {
+    const client = new Client(
+      { name: 'manual', version: '1.0.0' },
+      {
+        capabilities: { elicitation: {} },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        inputRequired: { autoFulfill: false },
+      },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(faces['2025-11-25'])));
+    try {
+      const call = (extra: Record<string, unknown> = {}) =>
+        client.request(
+          { method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Name?' }, ...extra } },
+          { allowInputRequired: true },
+        ) as Promise<Record<string, unknown>>;
+      const first = await call();
+      expect(first.resultType).toBe('input_required');
+      const requests = first.inputRequests as Record<string, { method: string; params: { message: string } }>;
+      const [key, request] = Object.entries(requests)[0]!;
+      expect(request.method).toBe('elicitation/create');
+      expect(request.params.message).toBe('Name?');
+      expect(typeof first.requestState).toBe('string');
+      const answer = { [key]: { action: 'decline' } };
+      // A requestState that was changed, or never minted here, is refused before anything runs.
+      await expect(call({ inputResponses: answer, requestState: `${first.requestState}x` })).rejects.toMatchObject({
+        code: -32602,
+      });
+      const done = await call({ inputResponses: answer, requestState: first.requestState });
+      expect(done.resultType ?? 'complete').toBe('complete');
+      expect(text(done as { content?: unknown })).toBe('User response: {"action":"decline"}');
+      // The lease ended with the call: its state names nothing any more.
+      await expect(call({ inputResponses: answer, requestState: first.requestState })).rejects.toMatchObject({
+        code: -32602,
+      });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,294 @@
+/**
+ * A 2026-07-28 client in front of a 2025 server (gateway mode). A 2025 server asks its client for
+ * input (sampling, elicitation, roots) with requests of its own while a call runs; a 2026-07-28
+ * client has no session to receive them, and is asked in an input-required result instead, then
+ * calls again with its answers. So a call of such a client that may need input runs on a link of
+ * its own (a lease): the server's requests are parked, the client gets them as one
+ * `input_required` result (`inputRequests`, one entry per parked request, and a `requestState`
+ * the face signs), and its next call (`inputResponses`, the same `requestState`) answers them on
+ * the same link; the call then goes on until its result, or the next round. A lease whose client
+ * does not come back within the call timeout is cancelled (the server gets
+ * `notifications/cancelled`) and its link closed. See docs/architecture.md, "Two MCP revisions".
+ * @module
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  type ClientCapabilities,
+  createRequestStateCodec,
+  ProtocolError,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { BridgeLogger } from '../logger.js';
+import type { UpstreamTransport } from '../upstream/upstream-session.js';
+import { _GatewayLink, type _LinkClient } from './gateway-link.js';
+
+/** How long the face waits for more requests of the server after the first, before asking the client. */
+const _GATHER_MS = 25;
+/** The most leases waiting for their clients at once; beyond it a new one is refused. */
+const _MAX_WAITING = 256;
+
+/** Options of {@link _Leases}. */
+export interface _LeasesOptions {
+  transportOf: (source: string) => UpstreamTransport | undefined;
+  /** Sent as `clientInfo` when the client sent none. */
+  clientInfo: { name: string; version: string };
+  /** How long a lease waits for its client's next call, and each call's timeout, in ms. */
+  timeoutMs: number;
+  logger: BridgeLogger;
+}
+
+/** A request of the server's, waiting for the client's answer. */
+interface _Parked {
+  key: string;
+  request: { method: string; params?: unknown };
+  resolve: (answer: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** What one round of a leased call ends with: the call's result, or questions for the client. */
+type _Round = { kind: 'done'; result: Record<string, unknown> } | { kind: 'ask'; parked: _Parked[] };
+
+/** The face's leases, shared by every 2026-07-28 request. */
+export class _Leases {
+  readonly #o: _LeasesOptions;
+  readonly #leases = new Map<string, _Lease>();
+  /** Signs the `requestState` that names a lease (a changed or foreign one is refused). */
+  readonly #codec = createRequestStateCodec({ key: randomBytes(32), ttlSeconds: 3600 });
+
+  constructor(options: _LeasesOptions) {
+    this.#o = options;
+  }
+
+  /** True when `ctx` is a retry that names a lease (its `requestState` was minted here). */
+  async resumes(ctx: ServerContext): Promise<boolean> {
+    return (await this.#leaseOf(ctx)) !== undefined;
+  }
+
+  /**
+   * Runs `method` of the client request `ctx` on a lease of `source`'s server: a new one, or
+   * the one its `requestState` names (whose parked requests its `inputResponses` answer).
+   */
+  async run(
+    source: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    ctx: ServerContext,
+  ): Promise<Record<string, unknown>> {
+    const state = _requestState(ctx);
+    if (state !== undefined) {
+      const lease = await this.#leaseOf(ctx);
+      if (!lease)
+        throw new ProtocolError(-32602, 'Invalid or expired requestState', {
+          reason: 'invalid_request_state',
+        });
+      return this.#reply(lease, await lease.resume(ctx));
+    }
+    if (this.#leases.size >= _MAX_WAITING)
+      throw new ProtocolError(
+        -32603,
+        `too many calls waiting for their clients' input (${_MAX_WAITING}); try again later`,
+        {
+          xp_code: 'RATE_LIMITED',
+        },
+      );
+    const transport = this.#o.transportOf(source);
+    if (!transport) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
+    const lease = new _Lease(randomUUID(), this.#o, () => this.#leases.delete(lease.id));
+    return this.#reply(lease, await lease.start(source, transport, method, params, ctx));
+  }
+
+  /** Ends every lease (the face is closing). */
+  async close(): Promise<void> {
+    const leases = [...this.#leases.values()];
+    this.#leases.clear();
+    await Promise.allSettled(leases.map((lease) => lease.end('the MCP face is closing')));
+  }
+
+  async #leaseOf(ctx: ServerContext): Promise<_Lease | undefined> {
+    const state = _requestState(ctx);
+    if (state === undefined) return undefined;
+    const payload = (await this.#codec.verify(state, ctx).catch(() => undefined)) as
+      | { lease?: unknown }
+      | undefined;
+    return typeof payload?.lease === 'string' ? this.#leases.get(payload.lease) : undefined;
+  }
+
+  async #reply(lease: _Lease, round: _Round): Promise<Record<string, unknown>> {
+    if (round.kind === 'done') return round.result;
+    this.#leases.set(lease.id, lease);
+    return {
+      resultType: 'input_required',
+      inputRequests: Object.fromEntries(round.parked.map((p) => [p.key, p.request])),
+      requestState: await this.#codec.mint({ lease: lease.id }),
+    };
+  }
+}
+
+/** One leased call: its own link to the server, and the server's requests waiting for the client. */
+class _Lease {
+  readonly id: string;
+  readonly #o: _LeasesOptions;
+  readonly #forget: () => void;
+  readonly #abort = new AbortController();
+  /** The client request now waiting on this lease (its progress goes there). */
+  #ctx: ServerContext | undefined;
+  #capabilities: ClientCapabilities = {};
+  #clientInfo: { name: string; version: string } | undefined;
+  #link: _GatewayLink | undefined;
+  #result: Promise<Record<string, unknown>> | undefined;
+  readonly #parked: _Parked[] = [];
+  /** Wakes the round waiting for a request of the server's. */
+  #wake: (() => void) | undefined;
+  #keys = 0;
+  #expiry: NodeJS.Timeout | undefined;
+
+  constructor(id: string, options: _LeasesOptions, forget: () => void) {
+    this.id = id;
+    this.#o = options;
+    this.#forget = forget;
+  }
+
+  /** Opens the link as this client, sends the call, and waits for its first round. */
+  async start(
+    source: string,
+    transport: UpstreamTransport,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    ctx: ServerContext,
+  ): Promise<_Round> {
+    this.#ctx = ctx;
+    const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope ?? {};
+    this.#capabilities = (envelope['io.modelcontextprotocol/clientCapabilities'] as ClientCapabilities) ?? {};
+    const info = envelope['io.modelcontextprotocol/clientInfo'] as
+      | { name: string; version: string }
+      | undefined;
+    this.#clientInfo = info;
+    this.#link = await _GatewayLink.open({
+      source,
+      transport,
+      face: this.#asClient(),
+      clientInfo: this.#o.clientInfo,
+      timeoutMs: this.#o.timeoutMs,
+      logger: this.#o.logger,
+    });
+    const token = ctx.mcpReq._meta?.progressToken;
+    this.#result = this.#link.request(method, params, {
+      id: ctx.mcpReq.id,
+      // Progress goes to the client request now waiting on the lease.
+      notify: async (notification) => {
+        await this.#ctx?.mcpReq.notify(notification as never);
+      },
+      signal: this.#abort.signal,
+      ...(token !== undefined && { progressToken: token as string | number }),
+    });
+    // Observed at once: a failure while no round waits must not go unhandled.
+    this.#result.catch(() => {});
+    return this.#round(ctx);
+  }
+
+  /** The client's next call: its `inputResponses` answer the parked requests; then the next round. */
+  async resume(ctx: ServerContext): Promise<_Round> {
+    clearTimeout(this.#expiry);
+    this.#ctx = ctx;
+    const answers = ((ctx.mcpReq as { inputResponses?: Record<string, unknown> }).inputResponses ??
+      {}) as Record<string, unknown>;
+    for (const parked of [...this.#parked]) {
+      if (!(parked.key in answers)) continue; // asked again in the next round
+      this.#parked.splice(this.#parked.indexOf(parked), 1);
+      parked.resolve(answers[parked.key]);
+    }
+    return this.#round(ctx);
+  }
+
+  /** Cancels the call (the server gets `notifications/cancelled`) and closes the link. */
+  async end(reason: string): Promise<void> {
+    clearTimeout(this.#expiry);
+    this.#forget();
+    for (const parked of this.#parked.splice(0)) parked.reject(new Error(reason));
+    this.#abort.abort(new Error(reason));
+    await this.#link?.close();
+  }
+
+  /**
+   * Waits for the call's result or the server's next requests (gathered for a moment, so that
+   * requests it sends together reach the client in one round). The client's own cancellation of
+   * the waiting request ends the lease.
+   */
+  async #round(ctx: ServerContext): Promise<_Round> {
+    const onAbort = () => void this.end('cancelled by the client');
+    ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = this.#result!.then(
+        (value): _Round => ({ kind: 'done', result: value }),
+        (error: unknown): never => {
+          throw error;
+        },
+      );
+      const asked = new Promise<_Round>((resolve) => {
+        const ask = () => setTimeout(() => resolve({ kind: 'ask', parked: [...this.#parked] }), _GATHER_MS);
+        if (this.#parked.length > 0) ask();
+        else this.#wake = ask;
+      });
+      const round = await Promise.race([result, asked]);
+      this.#wake = undefined;
+      if (round.kind === 'done') {
+        await this.end('the call ended');
+        return round;
+      }
+      // The client has the call timeout to come back; then the call is cancelled.
+      this.#expiry = setTimeout(
+        () => void this.end('the client did not answer the input requests in time'),
+        this.#o.timeoutMs,
+      );
+      this.#ctx = undefined;
+      return round;
+    } catch (error) {
+      await this.end('the call failed');
+      throw error;
+    } finally {
+      ctx.mcpReq.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The link's client: the 2026-07-28 client as its request declared itself; its server requests are parked. */
+  #asClient(): _LinkClient {
+    return {
+      capabilities: () => this.#capabilities,
+      clientInfo: () => this.#clientInfo,
+      request: (request, options) =>
+        new Promise((resolve, reject) => {
+          const parked: _Parked = {
+            key: `${request.method.replace(/\W+/g, '_')}_${++this.#keys}`,
+            request: {
+              method: request.method,
+              ...(request.params !== undefined && { params: request.params }),
+            },
+            resolve,
+            reject,
+          };
+          this.#parked.push(parked);
+          // The server gave up its own request: it is not asked any more.
+          options.signal.addEventListener(
+            'abort',
+            () => {
+              const at = this.#parked.indexOf(parked);
+              if (at >= 0) this.#parked.splice(at, 1);
+              reject(options.signal.reason instanceof Error ? options.signal.reason : new Error('cancelled'));
+            },
+            { once: true },
+          );
+          this.#wake?.();
+          this.#wake = undefined;
+        }),
+      notification: async (notification) => {
+        await this.#ctx?.mcpReq.notify(notification as never).catch(() => {});
+      },
+    };
+  }
+}
+
+/** The raw `requestState` of a retry, when it carries one. */
+function _requestState(ctx: ServerContext): string | undefined {
+  const state = (ctx.mcpReq as { requestState?: () => unknown }).requestState?.();
+  return typeof state === 'string' ? state : undefined;
+}
