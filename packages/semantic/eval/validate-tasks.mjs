@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Validates the MCP tool-retrieval task files (mcp-tasks-tune.json, mcp-tasks-check.json) against the
 // tool lists in testdata/mcp-servers and prints counts per kind, per server and per half.
-// Reads only testdata/mcp-servers/*.json and the two task files. Exit code 1 on any error.
-// Usage: node packages/semantic/eval/validate-tasks.mjs
+// Reads only testdata/mcp-servers/*.json and the task files. Exit code 1 on any error.
+// Usage: node packages/semantic/eval/validate-tasks.mjs [task file ...]
+// (default: the tune and check halves; pass e.g. mcp-tasks-check2.json to validate check set 2, alone or with them)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serversDir = path.resolve(here, '../../../testdata/mcp-servers');
-const taskFiles = ['mcp-tasks-tune.json', 'mcp-tasks-check.json'];
+const taskFiles =
+  process.argv.length > 2
+    ? process.argv.slice(2).map((f) => path.relative(here, path.resolve(f)))
+    : ['mcp-tasks-tune.json', 'mcp-tasks-check.json'];
 const MAX_SHARE = 0.15;
 
 const toolIds = new Set();
@@ -31,7 +35,7 @@ const seenTexts = new Map();
 const all = [];
 const perHalf = {};
 for (const tf of taskFiles) {
-  const j = JSON.parse(fs.readFileSync(path.join(here, tf), 'utf8'));
+  const j = JSON.parse(fs.readFileSync(path.resolve(here, tf), 'utf8'));
   if (typeof j.description !== 'string') errors.push(`${tf}: missing description`);
   if (!Array.isArray(j.tasks)) {
     errors.push(`${tf}: tasks is not an array`);
@@ -40,7 +44,8 @@ for (const tf of taskFiles) {
   perHalf[tf] = { tasks: 0, single: 0, multi: 0 };
   for (const t of j.tasks) {
     const where = `${tf} ${t.id}`;
-    if (!/^t\d{3,}$/.test(t.id ?? '')) errors.push(`${where}: bad id`);
+    // t001… for the tune/check halves, c2-001… for check set 2
+    if (!/^(t|c2-)\d{3,}$/.test(t.id ?? '')) errors.push(`${where}: bad id`);
     if (seenIds.has(t.id)) errors.push(`${where}: duplicate id (also in ${seenIds.get(t.id)})`);
     seenIds.set(t.id, tf);
     if (typeof t.text !== 'string' || !t.text.trim()) errors.push(`${where}: empty text`);
