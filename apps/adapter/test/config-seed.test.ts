@@ -155,6 +155,7 @@ describe('the minimal example file (docs/design.md §13)', () => {
           env: {},
           url: undefined,
           bearerToken: undefined,
+          mcpRevision: '2025-11-25',
           capabilityInference: 'auto',
           capabilities: [],
           schemaOverrides: {},

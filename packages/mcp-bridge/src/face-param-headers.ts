@@ -52,6 +52,24 @@ export function _paramHeaderRefusal(
   return undefined;
 }
 
+/**
+ * The `Mcp-Param-*` headers a client sends with a call of a tool with `inputSchema` (the gateway's
+ * links to 2026-07-28 servers send them as any client would): printable ASCII as it is, anything
+ * else in the Base64 form.
+ */
+export function _paramHeaders(inputSchema: unknown, args: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const declaration of _declarations(inputSchema)) {
+    const text = _asHeaderText(_at(args, declaration.path));
+    if (text === undefined) continue;
+    const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !text.startsWith(_SENTINEL_START);
+    headers[`Mcp-Param-${declaration.header}`] = plain
+      ? text
+      : `${_SENTINEL_START}${Buffer.from(text, 'utf8').toString('base64')}${_SENTINEL_END}`;
+  }
+  return headers;
+}
+
 /** The arguments a schema marks with `x-mcp-header`: only along chains of `properties`. */
 function _declarations(schema: unknown, path: readonly string[] = []): _Declaration[] {
   if (schema === null || typeof schema !== 'object') return [];

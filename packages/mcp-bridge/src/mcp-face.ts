@@ -32,9 +32,9 @@ import {
 import { xpError } from '@xprotocol/wire';
 import { compileArgumentValidator } from './argument-validator.js';
 import type { ArgumentCheck } from './endpoint-catalog.js';
+import { _Leases } from './face-leases.js';
 import { _FaceRateLimits, type FaceRateLimited } from './face-rate-limit.js';
 import { _gatewayCapabilities } from './gateway/gateway-capabilities.js';
-import { _Leases } from './gateway/gateway-lease.js';
 import { _LinkSet } from './gateway/gateway-links.js';
 import { _GatewayRoutes } from './gateway/gateway-routes.js';
 import { _GatewaySession, type GatewayUpstream } from './gateway/gateway-session.js';
@@ -44,7 +44,7 @@ import { SchemaSearch, toolSearchDocument } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
 import type { UpstreamTransport } from './upstream/upstream-session.js';
 import type { XpCaller } from './xp-caller.js';
-import { _XpBackChannel } from './xp-mcp-back-channel.js';
+import { type _AcrossSession, _XpBackChannel } from './xp-mcp-back-channel.js';
 import { _mcpError, _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
 
 /** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
@@ -276,7 +276,7 @@ export class McpFace {
         timeoutMs: this.#o.callTimeoutMs,
         logger: this.#logger,
         // A 2026-07-28 request has no session: it uses the links every such request shares.
-        ...(modern && { shared: this.#statelessLinks(upstreams), leases: this.#leases(upstreams) }),
+        ...(modern && { shared: this.#statelessLinks(upstreams), leases: this.#leases() }),
       });
       gateway.install(capabilities);
     }
@@ -333,20 +333,19 @@ export class McpFace {
     return this.#sharedLinks;
   }
 
-  /** The leases of 2026-07-28 calls on 2025 servers (gateway-lease.ts), made on first use. */
-  #leases(upstreams: readonly GatewayUpstream[]): _Leases {
-    this.#leasedCalls ??= new _Leases({
-      transportOf: (source) => upstreams.find((u) => u.name === source)?.transport,
-      clientInfo: this.#o.serverInfo,
-      timeoutMs: this.#o.callTimeoutMs,
-      logger: this.#logger,
-    });
+  /** The leases of 2026-07-28 calls on servers that ask with requests (face-leases.ts), made on first use. */
+  #leases(): _Leases {
+    this.#leasedCalls ??= new _Leases({ timeoutMs: this.#o.callTimeoutMs, logger: this.#logger });
     return this.#leasedCalls;
   }
 
   /** Ends the links and leases of 2026-07-28 requests (the face is closing). */
   async close(): Promise<void> {
-    await Promise.allSettled([this.#sharedLinks?.close(), this.#leasedCalls?.close()]);
+    await Promise.allSettled([
+      this.#sharedLinks?.close(),
+      this.#leasedCalls?.close(),
+      this.#backChannel?.close(),
+    ]);
   }
 
   /** The face's resources, prompts and completions of XProtocol sources, shared by its sessions. */
@@ -369,7 +368,11 @@ export class McpFace {
 
   /** The clients' MCP sessions across XProtocol (docs/protocol.md §10.5), shared by the face's sessions. */
   #sessionsAcross(): _XpBackChannel {
-    this.#backChannel ??= new _XpBackChannel({ caller: this.#o.caller, logger: this.#logger });
+    this.#backChannel ??= new _XpBackChannel({
+      caller: this.#o.caller,
+      logger: this.#logger,
+      leaseTimeoutMs: this.#o.callTimeoutMs,
+    });
     return this.#backChannel;
   }
 
@@ -585,26 +588,23 @@ export class McpFace {
     }
     // The call runs in the client's MCP session at the endpoint: the server's progress, log
     // messages and requests (sampling, elicitation) come back to this client.
-    const session = from && this.#sessionsAcross().begin(from.server, from.ctx, keys);
-    let outcome: Awaited<ReturnType<XpCaller['call']>>;
-    try {
-      outcome = await this.#o.caller.call({
+    const send = async (across?: _AcrossSession): Promise<Record<string, unknown>> => {
+      const outcome = await this.#o.caller.call({
         to: keys,
         kind: target.kind,
         payload: args,
         timeoutMs: this.#o.callTimeoutMs,
-        ...(from && { signal: from.ctx.mcpReq.signal }),
-        ...(session && { mcp: session.context, sent: session.sent }),
+        ...(across && { signal: across.signal }),
+        ...(across?.mcp && { mcp: across.mcp.context, sent: across.mcp.sent }),
       });
-    } finally {
-      session?.done();
-    }
-    if (outcome.ok) return _asCallToolResult(outcome.payload);
-    // The server's own JSON-RPC error (from the client's session there) comes back as it was.
-    if (outcome.error.details?.mcp_error !== undefined) throw _mcpError(outcome.error);
-    const face = xpErrorToMcp(outcome.error);
-    if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
-    throw new ProtocolError(face.error.code, face.error.message, face.error.data);
+      if (outcome.ok) return _asCallToolResult(outcome.payload);
+      // The server's own JSON-RPC error (from the client's session there) comes back as it was.
+      if (outcome.error.details?.mcp_error !== undefined) throw _mcpError(outcome.error);
+      const face = xpErrorToMcp(outcome.error);
+      if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
+      throw new ProtocolError(face.error.code, face.error.message, face.error.data);
+    };
+    return from ? this.#sessionsAcross().request(from.server, from.ctx, keys, send) : send();
   }
 
   #searchTools(args: Record<string, unknown>): Record<string, unknown> {

@@ -25,6 +25,8 @@ import {
   parseMcpSessionMessage,
   xpError,
 } from '@xprotocol/wire';
+import { _Leases } from './face-leases.js';
+import { type _LinkClient, type _LinkRequest, _serverClient } from './gateway/gateway-link.js';
 import type { BridgeLogger } from './logger.js';
 import type { XpCaller } from './xp-caller.js';
 
@@ -33,7 +35,17 @@ export interface _XpBackChannelOptions {
   /** The face's caller: its keys, relays and sealing. */
   caller: XpCaller;
   logger: BridgeLogger;
+  /** How long a 2026-07-28 client's call waits for its next round (face-leases.ts), in ms. Default 60000. */
+  leaseTimeoutMs?: number;
   now?: () => number;
+}
+
+/** What a request across XProtocol is sent with: its session at the endpoint, and its cancellation. */
+export interface _AcrossSession {
+  /** Aborted when the client cancels. */
+  signal: AbortSignal;
+  /** The session context for the `mcp` tag, and what to call with the sealed event; absent for none. */
+  mcp?: { context: McpSessionContext; sent: (event: XpEvent) => void };
 }
 
 /** A client request of the face waiting on an endpoint. */
@@ -46,7 +58,8 @@ interface _Waiting {
 /** One MCP client of the face. */
 interface _FaceSession {
   id: string;
-  server: Server;
+  /** The client: a face session's server, or the lease of a 2026-07-28 call. */
+  client: _LinkClient;
   /** The endpoints this session sent requests to, by `ed25519:` key. */
   endpoints: Map<string, PublicIdentity>;
   /** Requests waiting on an endpoint, by the id of the event that carried them. */
@@ -83,7 +96,10 @@ const _MESSAGE_TTL = 300;
 export class _XpBackChannel {
   readonly #o: _XpBackChannelOptions;
   readonly #now: () => number;
-  readonly #byServer = new WeakMap<Server, _FaceSession>();
+  /** Sessions by what owns them: a face session's server, or a lease's client. */
+  readonly #byOwner = new WeakMap<object, _FaceSession>();
+  /** 2026-07-28 calls waiting for their clients' input (made on first use). */
+  #leases: _Leases | undefined;
   readonly #sessions = new Map<string, _FaceSession>();
   readonly #seen = new Set<string>();
   #subscription: Subscription | undefined;
@@ -99,18 +115,18 @@ export class _XpBackChannel {
    * request's stream, and the client's cancellation reaches the endpoint), and `done` when answered.
    */
   begin(
-    server: Server,
+    owner: Server | _LinkClient,
     ctx: ServerContext | undefined,
     endpoint: PublicIdentity,
   ): { context: McpSessionContext; sent: (event: XpEvent) => void; done: () => void } {
     this.#listen();
-    const session = this.#session(server);
+    const session = this.#session(owner);
     session.endpoints.set(endpoint.ed25519, endpoint);
     const token = ctx?.mcpReq._meta?.progressToken;
-    const info = server.getClientVersion() as { name: string; version: string } | undefined;
+    const info = session.client.clientInfo();
     const context: McpSessionContext = {
       session: session.id,
-      capabilities: _answerable(server.getClientCapabilities() ?? {}),
+      capabilities: _answerable((session.client.capabilities() ?? {}) as Record<string, unknown>),
       ...(info && { clientInfo: { name: info.name, version: info.version } }),
       ...(token !== undefined && { progress: true }),
     };
@@ -146,9 +162,55 @@ export class _XpBackChannel {
     };
   }
 
+  /**
+   * Sends a request of the client of `server` (its request `ctx`) to `endpoint` with `send`, in
+   * the client's MCP session there. A 2026-07-28 client has no session: a call of it that the
+   * server could ask something (it declared sampling, elicitation or roots, or wants progress)
+   * runs on a lease with an MCP session of its own, ended with the call; any other one in none.
+   */
+  async request(
+    server: Server,
+    ctx: ServerContext,
+    endpoint: PublicIdentity,
+    send: (session: _AcrossSession) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
+    const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope;
+    if (envelope === undefined) {
+      const session = this.begin(server, ctx, endpoint);
+      try {
+        return await send({ mcp: session, signal: ctx.mcpReq.signal });
+      } finally {
+        session.done();
+      }
+    }
+    const leases = this.#leasesOf();
+    if (!(await leases.resumes(ctx)) && !_mayAsk(envelope, ctx)) return send({ signal: ctx.mcpReq.signal });
+    return leases.run(async (client, request) => {
+      const session = this.begin(client, _leaseContext(request), endpoint);
+      const result = send({ mcp: session, signal: request.signal });
+      return {
+        result,
+        close: async () => {
+          session.done();
+          this.end(client);
+        },
+      };
+    }, ctx);
+  }
+
+  /** Ends the leases of 2026-07-28 calls (the face is closing). */
+  async close(): Promise<void> {
+    await this.#leases?.close();
+  }
+
+  #leasesOf(): _Leases {
+    this.#leases ??= new _Leases({ timeoutMs: this.#o.leaseTimeoutMs ?? 60_000, logger: this.#o.logger });
+    return this.#leases;
+  }
+
   /** `server`'s client says its roots changed: every endpoint its session talked to is told. */
   rootsChanged(server: Server): void {
-    const session = this.#byServer.get(server);
+    const session = this.#byOwner.get(server);
     for (const endpoint of session?.endpoints.values() ?? [])
       this.#tell(
         endpoint,
@@ -158,11 +220,11 @@ export class _XpBackChannel {
       );
   }
 
-  /** `server`'s client went away: the endpoints are told to end its session. */
-  end(server: Server): void {
-    const session = this.#byServer.get(server);
+  /** The client of `owner` went away: the endpoints are told to end its session. */
+  end(owner: Server | _LinkClient): void {
+    const session = this.#byOwner.get(owner);
     if (!session) return;
-    this.#byServer.delete(server);
+    this.#byOwner.delete(owner);
     this.#sessions.delete(session.id);
     for (const answering of session.answering.values()) answering.abort();
     for (const endpoint of session.endpoints.values())
@@ -175,17 +237,17 @@ export class _XpBackChannel {
     this.#subscription = undefined;
   }
 
-  #session(server: Server): _FaceSession {
-    let session = this.#byServer.get(server);
+  #session(owner: Server | _LinkClient): _FaceSession {
+    let session = this.#byOwner.get(owner);
     if (!session) {
       session = {
         id: randomBytes(16).toString('hex'),
-        server,
+        client: 'getClientCapabilities' in owner ? _serverClient(owner) : owner,
         endpoints: new Map(),
         waiting: new Map(),
         answering: new Map(),
       };
-      this.#byServer.set(server, session);
+      this.#byOwner.set(owner, session);
       this.#sessions.set(session.id, session);
     }
     return session;
@@ -254,7 +316,7 @@ export class _XpBackChannel {
     const notification = { method: message.method, ...(params && { params }) } as never;
     const sending = related
       ? related.ctx.mcpReq.notify(notification)
-      : session.server.notification(notification);
+      : session.client.notification(notification);
     sending.catch((error: unknown) =>
       this.#o.logger.debug(
         { method: message.method, error: (error as Error).message },
@@ -272,7 +334,7 @@ export class _XpBackChannel {
     related: _Waiting | undefined,
   ): Promise<void> {
     const capability = _SERVER_REQUESTS[message.method];
-    const declared = session.server.getClientCapabilities() ?? {};
+    const declared = session.client.capabilities() ?? {};
     const abort = new AbortController();
     session.answering.set(event.id, abort);
     let payload: unknown;
@@ -281,8 +343,8 @@ export class _XpBackChannel {
       if (capability === undefined || (declared as Record<string, unknown>)[capability] === undefined) {
         throw new ProtocolError(-32601, `Method not found: the client does not offer ${message.method}`);
       }
-      payload = await session.server.request(
-        { method: message.method, ...(message.params && { params: message.params }) } as never,
+      payload = await session.client.request(
+        { method: message.method, ...(message.params && { params: message.params }) },
         {
           signal: abort.signal,
           timeout: _CLIENT_ANSWER_MS,
@@ -334,6 +396,27 @@ export class _XpBackChannel {
     this.#o.logger.debug({ id: event.id, kind: event.kind, reason }, 'session message dropped');
     return false;
   }
+}
+
+/** True when a 2026-07-28 request could be asked something, or wants progress: it needs a session. */
+function _mayAsk(envelope: Record<string, unknown>, ctx: ServerContext): boolean {
+  const declared = (envelope['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>;
+  return (
+    ctx.mcpReq._meta?.progressToken !== undefined ||
+    Object.values(_SERVER_REQUESTS).some((capability) => declared[capability] !== undefined)
+  );
+}
+
+/** A lease's request as the handler context the session machinery reads (id, progress, cancellation). */
+function _leaseContext(request: _LinkRequest): ServerContext {
+  return {
+    mcpReq: {
+      id: request.id,
+      _meta: request.progressToken === undefined ? {} : { progressToken: request.progressToken },
+      signal: request.signal,
+      notify: request.notify,
+    },
+  } as unknown as ServerContext;
 }
 
 /** The client capabilities a server may use through the face: sampling, elicitation, roots. */

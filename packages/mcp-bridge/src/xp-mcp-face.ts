@@ -22,7 +22,7 @@ import { MCP_REQUEST_KIND, type McpRequestMethod, type XpErrorPayload } from '@x
 import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from './gateway/gateway-routes.js';
 import type { XpCaller } from './xp-caller.js';
-import type { _XpBackChannel } from './xp-mcp-back-channel.js';
+import type { _AcrossSession, _XpBackChannel } from './xp-mcp-back-channel.js';
 
 /** An `xprotocol_sources` entry as this module needs it. */
 export interface _XpMcpFaceSource {
@@ -125,33 +125,31 @@ export class _XpMcpFace {
     }
     // A client's request runs in its MCP session at the endpoint; the face's own (learning where
     // an entry lives) in none.
-    const session = ctx && this.#o.backChannel.begin(ctx.server, ctx.ctx, source.keys);
-    let outcome: Awaited<ReturnType<XpCaller['call']>>;
-    try {
-      outcome = await this.#o.caller.call({
-        to: source.keys,
+    const keys = source.keys;
+    const send = async (across?: _AcrossSession): Promise<Record<string, unknown>> => {
+      const outcome = await this.#o.caller.call({
+        to: keys,
         kind: MCP_REQUEST_KIND,
         // The progress token stays with the face; the endpoint learns only that progress is wanted.
         payload: params === undefined ? { method } : { method, params: _withoutProgress(params) },
         timeoutMs: this.#o.timeoutMs,
-        ...(ctx && { signal: ctx.ctx.mcpReq.signal }),
-        ...(session && { mcp: session.context, sent: session.sent }),
+        ...(across && { signal: across.signal }),
+        ...(across?.mcp && { mcp: across.mcp.context, sent: across.mcp.sent }),
       });
-    } finally {
-      session?.done();
-    }
-    if (!outcome.ok) throw _mcpError(outcome.error);
-    const result = outcome.payload;
-    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-      throw new ProtocolError(
-        -32603,
-        `${source.name}: ${method} answered with a result that is not an object`,
-        {
-          xp_code: 'UPSTREAM_ERROR',
-        },
-      );
-    }
-    return result as Record<string, unknown>;
+      if (!outcome.ok) throw _mcpError(outcome.error);
+      const result = outcome.payload;
+      if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+        throw new ProtocolError(
+          -32603,
+          `${source.name}: ${method} answered with a result that is not an object`,
+          {
+            xp_code: 'UPSTREAM_ERROR',
+          },
+        );
+      }
+      return result as Record<string, unknown>;
+    };
+    return ctx ? this.#o.backChannel.request(ctx.server, ctx.ctx, keys, send) : send();
   }
 
   /**

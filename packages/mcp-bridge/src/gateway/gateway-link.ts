@@ -24,6 +24,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { BridgeError } from '../errors.js';
+import { _paramHeaders } from '../face-param-headers.js';
 import type { BridgeLogger } from '../logger.js';
 import { _revisionOptions, type UpstreamTransport } from '../upstream/upstream-session.js';
 import { _gatewayTransport } from './gateway-transport.js';
@@ -136,6 +137,8 @@ export class _GatewayLink {
   readonly #calls = new Set<_FaceCall>();
   /** The link's progress tokens of requests in flight -> what to do with a report. */
   readonly #progress = new Map<string, (progress: Record<string, unknown>) => void>();
+  /** Input schemas of the server's tools, by name (2026-07-28 servers: for `Mcp-Param-*` headers). */
+  readonly #inputSchemas = new Map<string, unknown>();
   /** Server -> client requests the client is answering now. */
   #answering = 0;
   #closed = false;
@@ -189,7 +192,10 @@ export class _GatewayLink {
     }
     // A 2026-07-28 client repeats some arguments in Mcp-Param-* headers, from the tool list it
     // holds: the link lists the tools once so that it can.
-    if (options.transport.revision !== undefined) await client.listTools().catch(() => {});
+    if (options.transport.revision !== undefined) {
+      const listed = await client.listTools().catch(() => undefined);
+      for (const tool of listed?.tools ?? []) link.#inputSchemas.set(tool.name, tool.inputSchema);
+    }
     client.onerror = (error: Error) => {
       // The link takes progress off the wire itself, so the SDK finds no handler of its own for it.
       if (/progress notification for an unknown token/.test(error.message)) return;
@@ -268,6 +274,7 @@ export class _GatewayLink {
         signal: AbortSignal.any([forwarded.signal, timeout.signal]),
         timeout: _NO_SDK_TIMEOUT,
         ...(forwarded.returnInputRequired && { allowInputRequired: true }),
+        ...this.#headers(method, params),
       })) as Record<string, unknown>;
     } catch (error) {
       throw _clientError(error, this.source, method);
@@ -276,6 +283,17 @@ export class _GatewayLink {
       if (token !== undefined) this.#progress.delete(token);
       this.#calls.delete(call);
     }
+  }
+
+  /** The `Mcp-Param-*` headers of a `tools/call` to a 2026-07-28 server, as its client would send them. */
+  #headers(
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ): { headers?: Record<string, string> } {
+    if (method !== 'tools/call' || this.#inputSchemas.size === 0) return {};
+    const schema = this.#inputSchemas.get(String(params?.name));
+    const headers = _paramHeaders(schema, (params?.arguments ?? {}) as Record<string, unknown>);
+    return Object.keys(headers).length > 0 ? { headers } : {};
   }
 
   /** Sends a request of the face's own (no client request behind it), e.g. the client's log level to a new link. */

@@ -15,11 +15,11 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { _Leases } from '../face-leases.js';
 import type { BridgeLogger } from '../logger.js';
 import type { UpstreamTransport } from '../upstream/upstream-session.js';
 import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
-import type { _Leases } from './gateway-lease.js';
-import { _contextRequest, type _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
+import { _contextRequest, _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
 import { _LinkSet } from './gateway-links.js';
 import type { _GatewayRoutes } from './gateway-routes.js';
 
@@ -154,8 +154,26 @@ export class _GatewaySession {
     ctx: ServerContext,
     timeoutMs?: number,
   ): Promise<Record<string, unknown>> {
-    if (this.#o.leases && (await this.#leased(source, ctx)))
-      return this.#o.leases.run(source, method, params, ctx);
+    if (this.#o.leases && (await this.#leased(source, ctx))) {
+      const transport = this.#o.upstreams.find((u) => u.name === source)?.transport;
+      if (!transport) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
+      // The lease's own link to the server, with the lease as its client.
+      return this.#o.leases.run(async (client, request) => {
+        const link = await _GatewayLink.open({
+          source,
+          transport,
+          face: client,
+          clientInfo: this.#o.clientInfo,
+          timeoutMs: this.#o.timeoutMs,
+          logger: this.#o.logger,
+        });
+        const result = link.request(method, params, {
+          ...request,
+          ...(timeoutMs !== undefined && { timeoutMs }),
+        });
+        return { result, close: () => link.close() };
+      }, ctx);
+    }
     return (await this.#link(source)).request(method, this.#params(params, ctx), {
       ...this.#forward(ctx),
       ...(timeoutMs !== undefined && { timeoutMs }),

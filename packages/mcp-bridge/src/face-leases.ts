@@ -1,14 +1,16 @@
 /**
- * A 2026-07-28 client in front of a 2025 server (gateway mode). A 2025 server asks its client for
- * input (sampling, elicitation, roots) with requests of its own while a call runs; a 2026-07-28
- * client has no session to receive them, and is asked in an input-required result instead, then
- * calls again with its answers. So a call of such a client that may need input runs on a link of
- * its own (a lease): the server's requests are parked, the client gets them as one
- * `input_required` result (`inputRequests`, one entry per parked request, and a `requestState`
- * the face signs), and its next call (`inputResponses`, the same `requestState`) answers them on
- * the same link; the call then goes on until its result, or the next round. A lease whose client
- * does not come back within the call timeout is cancelled (the server gets
- * `notifications/cancelled`) and its link closed. See docs/architecture.md, "Two MCP revisions".
+ * A 2026-07-28 client in front of a server that asks with requests of its own: a 2025 server
+ * behind the gateway, or any server across XProtocol (whose endpoint sends the face
+ * `xp.mcp.server_request` events). Such a server asks its client for input (sampling,
+ * elicitation, roots) while a call runs; a 2026-07-28 client has no session to receive that, and
+ * is asked in an input-required result instead, then calls again with its answers. So such a
+ * call runs on a lease: a session of its own with the server (a gateway link, or an MCP session
+ * across XProtocol) whose client is the lease. The server's requests are parked, the client gets
+ * them as one `input_required` result (`inputRequests`, one entry per parked request, and a
+ * `requestState` the face signs), and its next call (`inputResponses`, the same `requestState`)
+ * answers them in the same session; the call then goes on until its result, or the next round.
+ * A lease whose client does not come back within the call timeout is cancelled (the server gets
+ * `notifications/cancelled`) and its session ended. See docs/architecture.md, "Two MCP revisions".
  * @module
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,20 +20,26 @@ import {
   ProtocolError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { BridgeLogger } from '../logger.js';
-import type { UpstreamTransport } from '../upstream/upstream-session.js';
-import { _GatewayLink, type _LinkClient } from './gateway-link.js';
+import type { _LinkClient, _LinkRequest } from './gateway/gateway-link.js';
+import type { BridgeLogger } from './logger.js';
 
 /** How long the face waits for more requests of the server after the first, before asking the client. */
 const _GATHER_MS = 25;
 /** The most leases waiting for their clients at once; beyond it a new one is refused. */
 const _MAX_WAITING = 256;
 
+/**
+ * Opens a lease's session with `client` as its client, and sends the call in it (`request` says
+ * where progress goes, and aborts it): the call's result (or the server's error), and how to end
+ * the session.
+ */
+export type _LeaseStart = (
+  client: _LinkClient,
+  request: _LinkRequest,
+) => Promise<{ result: Promise<Record<string, unknown>>; close: () => Promise<void> }>;
+
 /** Options of {@link _Leases}. */
 export interface _LeasesOptions {
-  transportOf: (source: string) => UpstreamTransport | undefined;
-  /** Sent as `clientInfo` when the client sent none. */
-  clientInfo: { name: string; version: string };
   /** How long a lease waits for its client's next call, and each call's timeout, in ms. */
   timeoutMs: number;
   logger: BridgeLogger;
@@ -65,15 +73,10 @@ export class _Leases {
   }
 
   /**
-   * Runs `method` of the client request `ctx` on a lease of `source`'s server: a new one, or
-   * the one its `requestState` names (whose parked requests its `inputResponses` answer).
+   * Runs the client request `ctx` on a lease: the one its `requestState` names (whose parked
+   * requests its `inputResponses` answer), or a new one that `start` opens.
    */
-  async run(
-    source: string,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    ctx: ServerContext,
-  ): Promise<Record<string, unknown>> {
+  async run(start: _LeaseStart, ctx: ServerContext): Promise<Record<string, unknown>> {
     const state = _requestState(ctx);
     if (state !== undefined) {
       const lease = await this.#leaseOf(ctx);
@@ -91,10 +94,8 @@ export class _Leases {
           xp_code: 'RATE_LIMITED',
         },
       );
-    const transport = this.#o.transportOf(source);
-    if (!transport) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
     const lease = new _Lease(randomUUID(), this.#o, () => this.#leases.delete(lease.id));
-    return this.#reply(lease, await lease.start(source, transport, method, params, ctx));
+    return this.#reply(lease, await lease.start(start, ctx));
   }
 
   /** Ends every lease (the face is closing). */
@@ -124,7 +125,7 @@ export class _Leases {
   }
 }
 
-/** One leased call: its own link to the server, and the server's requests waiting for the client. */
+/** One leased call: its own session with the server, and the server's requests waiting for the client. */
 class _Lease {
   readonly id: string;
   readonly #o: _LeasesOptions;
@@ -134,7 +135,7 @@ class _Lease {
   #ctx: ServerContext | undefined;
   #capabilities: ClientCapabilities = {};
   #clientInfo: { name: string; version: string } | undefined;
-  #link: _GatewayLink | undefined;
+  #close: (() => Promise<void>) | undefined;
   #result: Promise<Record<string, unknown>> | undefined;
   readonly #parked: _Parked[] = [];
   /** Wakes the round waiting for a request of the server's. */
@@ -148,14 +149,8 @@ class _Lease {
     this.#forget = forget;
   }
 
-  /** Opens the link as this client, sends the call, and waits for its first round. */
-  async start(
-    source: string,
-    transport: UpstreamTransport,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    ctx: ServerContext,
-  ): Promise<_Round> {
+  /** Opens the session as this client, sends the call, and waits for its first round. */
+  async start(start: _LeaseStart, ctx: ServerContext): Promise<_Round> {
     this.#ctx = ctx;
     const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope ?? {};
     this.#capabilities = (envelope['io.modelcontextprotocol/clientCapabilities'] as ClientCapabilities) ?? {};
@@ -163,16 +158,8 @@ class _Lease {
       | { name: string; version: string }
       | undefined;
     this.#clientInfo = info;
-    this.#link = await _GatewayLink.open({
-      source,
-      transport,
-      face: this.#asClient(),
-      clientInfo: this.#o.clientInfo,
-      timeoutMs: this.#o.timeoutMs,
-      logger: this.#o.logger,
-    });
     const token = ctx.mcpReq._meta?.progressToken;
-    this.#result = this.#link.request(method, params, {
+    const opened = await start(this.#asClient(), {
       id: ctx.mcpReq.id,
       // Progress goes to the client request now waiting on the lease.
       notify: async (notification) => {
@@ -181,6 +168,8 @@ class _Lease {
       signal: this.#abort.signal,
       ...(token !== undefined && { progressToken: token as string | number }),
     });
+    this.#close = opened.close;
+    this.#result = opened.result;
     // Observed at once: a failure while no round waits must not go unhandled.
     this.#result.catch(() => {});
     return this.#round(ctx);
@@ -206,7 +195,7 @@ class _Lease {
     this.#forget();
     for (const parked of this.#parked.splice(0)) parked.reject(new Error(reason));
     this.#abort.abort(new Error(reason));
-    await this.#link?.close();
+    await this.#close?.();
   }
 
   /**
