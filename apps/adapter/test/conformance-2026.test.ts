@@ -92,9 +92,6 @@ const FAILING = [
   'tasks-wire-fields',
 ];
 
-/** Pass directly and through the gateway, not across XProtocol yet (docs/conformance.md says why). */
-const ACROSS_XP_GAP = ['input-required-result-basic-elicitation', 'input-required-result-multi-round'];
-
 const procs = new Processes();
 let targets: ConformanceTargets;
 beforeAll(async () => {
@@ -117,7 +114,7 @@ function _gap(results: Record<string, Map<string, ScenarioResult>>): string {
 
 describe('MCP 2026-07-28', () => {
   it(
-    'conformance@0.2.0-alpha.12 --requirements 2026-07-28: the fixture scores the documented scenarios, and so does the gateway with stdio and HTTP upstreams; across XProtocol all but two',
+    'conformance@0.2.0-alpha.12 --requirements 2026-07-28: the fixture scores the documented scenarios, and so does the adapter: the gateway with stdio and HTTP upstreams, and across XProtocol',
     async () => {
       const results = await runOnTargets(RUNNER, targets, procs.dir, 'v2026', SUITE_MS);
       // The per-target totals, then every scenario that fails somewhere with its score everywhere.
@@ -133,9 +130,8 @@ describe('MCP 2026-07-28', () => {
       // Through the gateway, with either upstream transport, every scenario passes that passes directly.
       expect(passing(results.stdio)).toEqual(PASSING);
       expect(passing(results.http)).toEqual(PASSING);
-      // Across XProtocol, all but the two whose checks expect the server's own inputRequests keys
-      // (docs/conformance.md, "MCP 2026-07-28").
-      expect(passing(results.xp)).toEqual(PASSING.filter((name) => !ACROSS_XP_GAP.includes(name)));
+      // Across XProtocol too (the endpoint's server speaks 2026-07-28: its input-required results cross as they are).
+      expect(passing(results.xp)).toEqual(PASSING);
     },
     SUITE_MS + 60_000,
   );

@@ -25,6 +25,8 @@ import type { BridgeLogger } from './logger.js';
 
 /** How long the face waits for more requests of the server after the first, before asking the client. */
 const _GATHER_MS = 25;
+/** Marks the `requestState` values the face mints, so they are told from a server's own. */
+const _STATE_PREFIX = 'xp-lease.';
 /** The most leases waiting for their clients at once; beyond it a new one is refused. */
 const _MAX_WAITING = 256;
 
@@ -67,19 +69,28 @@ export class _Leases {
     this.#o = options;
   }
 
-  /** True when `ctx` is a retry that names a lease (its `requestState` was minted here). */
-  async resumes(ctx: ServerContext): Promise<boolean> {
-    return (await this.#leaseOf(ctx)) !== undefined;
+  /**
+   * True when `ctx` is a retry of a lease: its `requestState` is one the face minted (whether
+   * or not it still verifies: a changed one is then refused by {@link run}).
+   */
+  resumes(ctx: ServerContext): boolean {
+    return _requestState(ctx)?.startsWith(_STATE_PREFIX) === true;
   }
 
   /**
    * Runs the client request `ctx` on a lease: the one its `requestState` names (whose parked
-   * requests its `inputResponses` answer), or a new one that `start` opens.
+   * requests its `inputResponses` answer), or a new one that `start` opens. A `requestState`
+   * the face did not mint is the server's own: with `foreignState: 'pass'` (across XProtocol,
+   * where the endpoint's server checks it) the new lease carries it; otherwise it is refused.
    */
-  async run(start: _LeaseStart, ctx: ServerContext): Promise<Record<string, unknown>> {
+  async run(
+    start: _LeaseStart,
+    ctx: ServerContext,
+    options: { foreignState?: 'pass' | 'refuse' } = {},
+  ): Promise<Record<string, unknown>> {
     const state = _requestState(ctx);
-    if (state !== undefined) {
-      const lease = await this.#leaseOf(ctx);
+    if (state !== undefined && (this.resumes(ctx) || options.foreignState !== 'pass')) {
+      const lease = await this.#leaseOf(state, ctx);
       if (!lease)
         throw new ProtocolError(-32602, 'Invalid or expired requestState', {
           reason: 'invalid_request_state',
@@ -105,12 +116,11 @@ export class _Leases {
     await Promise.allSettled(leases.map((lease) => lease.end('the MCP face is closing')));
   }
 
-  async #leaseOf(ctx: ServerContext): Promise<_Lease | undefined> {
-    const state = _requestState(ctx);
-    if (state === undefined) return undefined;
-    const payload = (await this.#codec.verify(state, ctx).catch(() => undefined)) as
-      | { lease?: unknown }
-      | undefined;
+  async #leaseOf(state: string, ctx: ServerContext): Promise<_Lease | undefined> {
+    if (!state.startsWith(_STATE_PREFIX)) return undefined;
+    const payload = (await this.#codec
+      .verify(state.slice(_STATE_PREFIX.length), ctx)
+      .catch(() => undefined)) as { lease?: unknown } | undefined;
     return typeof payload?.lease === 'string' ? this.#leases.get(payload.lease) : undefined;
   }
 
@@ -120,7 +130,7 @@ export class _Leases {
     return {
       resultType: 'input_required',
       inputRequests: Object.fromEntries(round.parked.map((p) => [p.key, p.request])),
-      requestState: await this.#codec.mint({ lease: lease.id }),
+      requestState: `${_STATE_PREFIX}${await this.#codec.mint({ lease: lease.id })}`,
     };
   }
 }

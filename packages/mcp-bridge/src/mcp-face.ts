@@ -324,6 +324,7 @@ export class McpFace {
    */
   #statelessLinks(upstreams: readonly GatewayUpstream[]): _LinkSet {
     this.#sharedLinks ??= new _LinkSet({
+      shared: true,
       client: _STATELESS_CLIENT,
       transportOf: (source) => upstreams.find((u) => u.name === source)?.transport,
       clientInfo: this.#o.serverInfo,
@@ -588,6 +589,7 @@ export class McpFace {
     }
     // The call runs in the client's MCP session at the endpoint: the server's progress, log
     // messages and requests (sampling, elicitation) come back to this client.
+    const modern = (from?.ctx.mcpReq as { envelope?: unknown } | undefined)?.envelope !== undefined;
     const send = async (across?: _AcrossSession): Promise<Record<string, unknown>> => {
       const outcome = await this.#o.caller.call({
         to: keys,
@@ -597,7 +599,7 @@ export class McpFace {
         ...(across && { signal: across.signal }),
         ...(across?.mcp && { mcp: across.mcp.context, sent: across.mcp.sent }),
       });
-      if (outcome.ok) return _asCallToolResult(outcome.payload);
+      if (outcome.ok) return _asCallToolResult(outcome.payload, modern);
       // The server's own JSON-RPC error (from the client's session there) comes back as it was.
       if (outcome.error.details?.mcp_error !== undefined) throw _mcpError(outcome.error);
       const face = xpErrorToMcp(outcome.error);
@@ -684,12 +686,16 @@ function _firstSentence(text: string): string {
   return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence;
 }
 
-/** A native endpoint may answer with any JSON: wrap what is not a `CallToolResult` honestly. */
-function _asCallToolResult(payload: unknown): Record<string, unknown> {
+/**
+ * A native endpoint may answer with any JSON: wrap what is not a `CallToolResult` honestly. An
+ * input-required result (a 2026-07-28 server's, for a 2026-07-28 client) goes on as it is.
+ */
+function _asCallToolResult(payload: unknown, modern = false): Record<string, unknown> {
   if (
     payload !== null &&
     typeof payload === 'object' &&
-    Array.isArray((payload as { content?: unknown }).content)
+    (Array.isArray((payload as { content?: unknown }).content) ||
+      (modern && (payload as { resultType?: unknown }).resultType === 'input_required'))
   ) {
     return payload as Record<string, unknown>;
   }

@@ -21,6 +21,7 @@ import {
   MCP_SERVER_REQUEST_RESULT_KIND,
   MCP_SESSION_END_KIND,
   type McpSessionContext,
+  type McpSessionInput,
   type McpSessionMessage,
   parseMcpSessionMessage,
   xpError,
@@ -118,6 +119,7 @@ export class _XpBackChannel {
     owner: Server | _LinkClient,
     ctx: ServerContext | undefined,
     endpoint: PublicIdentity,
+    input?: McpSessionInput,
   ): { context: McpSessionContext; sent: (event: XpEvent) => void; done: () => void } {
     this.#listen();
     const session = this.#session(owner);
@@ -129,6 +131,7 @@ export class _XpBackChannel {
       capabilities: _answerable((session.client.capabilities() ?? {}) as Record<string, unknown>),
       ...(info && { clientInfo: { name: info.name, version: info.version } }),
       ...(token !== undefined && { progress: true }),
+      ...(input && { input }),
     };
     let eventId: string | undefined;
     const onAbort = () => {
@@ -164,9 +167,10 @@ export class _XpBackChannel {
 
   /**
    * Sends a request of the client of `server` (its request `ctx`) to `endpoint` with `send`, in
-   * the client's MCP session there. A 2026-07-28 client has no session: a call of it that the
-   * server could ask something (it declared sampling, elicitation or roots, or wants progress)
-   * runs on a lease with an MCP session of its own, ended with the call; any other one in none.
+   * the client's MCP session there. A 2026-07-28 client has no session: its request runs on a
+   * lease with an MCP session of its own, ended with the call, whose `input` tells the endpoint
+   * that the client speaks 2026-07-28 (so the server's own errors and input-required results come
+   * back as they are).
    */
   async request(
     server: Server,
@@ -184,18 +188,31 @@ export class _XpBackChannel {
       }
     }
     const leases = this.#leasesOf();
-    if (!(await leases.resumes(ctx)) && !_mayAsk(envelope, ctx)) return send({ signal: ctx.mcpReq.signal });
-    return leases.run(async (client, request) => {
-      const session = this.begin(client, _leaseContext(request), endpoint);
-      const result = send({ mcp: session, signal: request.signal });
-      return {
-        result,
-        close: async () => {
-          session.done();
-          this.end(client);
-        },
-      };
-    }, ctx);
+    // The client takes input-required results: an endpoint whose server speaks 2026-07-28 passes
+    // them through, and a retry of one carries the client's answers and the server's state.
+    const request = ctx.mcpReq as { inputResponses?: Record<string, unknown>; requestState?: () => unknown };
+    const state = request.requestState?.();
+    // A requestState of the endpoint's server (not one the face minted) rides to it in `input`;
+    // the server checks it.
+    const input: McpSessionInput = {
+      ...(request.inputResponses && { responses: request.inputResponses }),
+      ...(typeof state === 'string' && { state }),
+    };
+    return leases.run(
+      async (client, request) => {
+        const session = this.begin(client, _leaseContext(request), endpoint, input);
+        const result = send({ mcp: session, signal: request.signal });
+        return {
+          result,
+          close: async () => {
+            session.done();
+            this.end(client);
+          },
+        };
+      },
+      ctx,
+      { foreignState: 'pass' },
+    );
   }
 
   /** Ends the leases of 2026-07-28 calls (the face is closing). */
@@ -396,15 +413,6 @@ export class _XpBackChannel {
     this.#o.logger.debug({ id: event.id, kind: event.kind, reason }, 'session message dropped');
     return false;
   }
-}
-
-/** True when a 2026-07-28 request could be asked something, or wants progress: it needs a session. */
-function _mayAsk(envelope: Record<string, unknown>, ctx: ServerContext): boolean {
-  const declared = (envelope['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>;
-  return (
-    ctx.mcpReq._meta?.progressToken !== undefined ||
-    Object.values(_SERVER_REQUESTS).some((capability) => declared[capability] !== undefined)
-  );
 }
 
 /** A lease's request as the handler context the session machinery reads (id, progress, cancellation). */

@@ -19,6 +19,7 @@ import {
   MCP_SERVER_REQUEST_KIND,
   MCP_SESSION_METHODS,
   type McpSessionContext,
+  type McpSessionInput,
   type McpSessionMessage,
 } from '@xprotocol/wire';
 import type { _LinkClient } from './gateway/gateway-link.js';
@@ -44,6 +45,8 @@ export interface _XpCallerSessionOptions {
   ttlSeconds: number;
   logger: BridgeLogger;
   now: () => number;
+  /** The links the endpoint's 2026-07-28 callers share, to its 2026-07-28 servers. */
+  stateless?: () => _LinkSet;
 }
 
 /** A request of the caller running on one of the session's links. */
@@ -51,6 +54,32 @@ interface _Running {
   abort: AbortController;
   /** Unix seconds: the request's expiration (its messages live as long). */
   expiration: number;
+}
+
+/** The requests a server may answer with an input-required result (MCP 2026-07-28). */
+const _INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** `params` with a 2026-07-28 client's answers and the server's state, when its retry carries them. */
+function _withInput(
+  params: Record<string, unknown> | undefined,
+  input: McpSessionInput,
+  client?: McpSessionContext,
+): Record<string, unknown> | undefined {
+  // On a shared link the request itself says who the client is (the link declares nothing).
+  const meta = client && {
+    _meta: {
+      ...(params?._meta as Record<string, unknown> | undefined),
+      'io.modelcontextprotocol/clientCapabilities': client.capabilities,
+      ...(client.clientInfo && { 'io.modelcontextprotocol/clientInfo': client.clientInfo }),
+    },
+  };
+  if (input.responses === undefined && input.state === undefined && !meta) return params;
+  return {
+    ...params,
+    ...meta,
+    ...(input.responses !== undefined && { inputResponses: input.responses }),
+    ...(input.state !== undefined && { requestState: input.state }),
+  };
 }
 
 /** The longest the caller may take to answer a server's request, in ms (a person may be answering). */
@@ -129,14 +158,21 @@ export class _XpCallerSession {
             )) as unknown as Record<string, unknown>)
           : await shared.request(method, params, upstreamOptions);
       }
-      const link = await this.links.get(source);
-      return await link.request(method, params, {
+      const input = _INPUT_METHODS.has(method) ? this.context.input : undefined;
+      // A 2026-07-28 caller of a 2026-07-28 server: the shared link, told who the client is.
+      const common =
+        input && this.#o.transportOf(source)?.revision !== undefined ? this.#o.stateless?.() : undefined;
+      const link = await (common ?? this.links).get(source);
+      const forwarded = input ? _withInput(params, input, common ? this.context : undefined) : params;
+      return await link.request(method, forwarded, {
         id: event.id,
         notify,
         signal: running.abort.signal,
         timeoutMs: options.timeoutMs,
         // The caller maps the progress back to its client's own token.
         ...(options.progress && { progressToken: event.id }),
+        // A 2026-07-28 client: a 2026-07-28 server's input-required result is the answer.
+        ...(input && { returnInputRequired: true }),
       });
     } finally {
       this.#running.delete(event.id);
@@ -151,6 +187,7 @@ export class _XpCallerSession {
     return (
       MCP_SESSION_METHODS.has(method) ||
       this.links.has(source) ||
+      this.context.input !== undefined ||
       Object.keys(this.context.capabilities).length > 0 ||
       shared.serverCapabilities?.logging !== undefined
     );

@@ -13,6 +13,8 @@ import {
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
+import { _LinkSet } from './gateway/gateway-links.js';
+import { _STATELESS_CLIENT } from './gateway/gateway-stateless-client.js';
 import type { BridgeLogger } from './logger.js';
 import type { UpstreamTransport } from './upstream/upstream-session.js';
 import type { XpCaller } from './xp-caller.js';
@@ -44,6 +46,8 @@ export class _XpMcpSessions {
   readonly #o: Required<_XpMcpSessionsOptions>;
   readonly #sessions = new Map<string, _XpCallerSession>();
   readonly #sweep: NodeJS.Timeout;
+  /** Links to 2026-07-28 servers that the sessions of 2026-07-28 callers share (made on first use). */
+  #stateless: _LinkSet | undefined;
 
   constructor(options: _XpMcpSessionsOptions) {
     this.#o = { perCaller: 16, total: 128, idleMs: 30 * 60_000, ...options };
@@ -72,7 +76,12 @@ export class _XpMcpSessions {
         retry_after: 5,
       });
     }
-    const session = new _XpCallerSession({ ...this.#o, caller, context });
+    const session = new _XpCallerSession({
+      ...this.#o,
+      caller,
+      context,
+      stateless: () => this.#statelessLinks(),
+    });
     this.#sessions.set(key, session);
     return session;
   }
@@ -99,7 +108,24 @@ export class _XpMcpSessions {
     clearInterval(this.#sweep);
     const all = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.allSettled(all.map((session) => session.close()));
+    await Promise.allSettled([...all.map((session) => session.close()), this.#stateless?.close()]);
+  }
+
+  /**
+   * The shared links (docs/protocol.md §10.5, "Both MCP revisions"): a 2026-07-28 server keeps no
+   * session, and may hand out state that only the same process can check, so its 2026-07-28
+   * callers' requests all go to one link.
+   */
+  #statelessLinks(): _LinkSet {
+    this.#stateless ??= new _LinkSet({
+      shared: true,
+      client: _STATELESS_CLIENT,
+      transportOf: this.#o.transportOf,
+      clientInfo: this.#o.clientInfo,
+      timeoutMs: this.#o.timeoutMs,
+      logger: this.#o.logger,
+    });
+    return this.#stateless;
   }
 
   /** Closes the least recently used idle session among `candidates`; false when all are busy. */

@@ -57,6 +57,7 @@ export {
   MCP_SESSION_TAG,
   type McpSessionContext,
   type McpSessionEnd,
+  type McpSessionInput,
   type McpSessionMessage,
   type McpSessionParse,
   parseMcpSessionContext,

@@ -18,6 +18,8 @@ export const MCP_SESSION_TAG = 'mcp';
 const MAX_INFO_LENGTH = 256;
 /** The largest capabilities object accepted, in bytes of JSON. */
 const MAX_CAPABILITIES_BYTES = 8192;
+/** The longest `input.state` accepted, in characters (a server's opaque request state). */
+const MAX_STATE_LENGTH = 65536;
 
 /** A session id: 16 to 64 of `[A-Za-z0-9_-]` (the caller draws 128 random bits). */
 const SESSION_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -35,6 +37,18 @@ export interface McpSessionContext {
   clientInfo?: { name: string; version: string };
   /** True when the client asked for progress on this request (it gave a progress token). */
   progress?: boolean;
+  /**
+   * The client speaks MCP 2026-07-28 (docs/protocol.md §10.5, "Both MCP revisions"): it takes an
+   * input-required result as this request's answer, and a retry carries its answers
+   * (`responses`, the request's `inputResponses`) and the server's `state` (its `requestState`).
+   */
+  input?: McpSessionInput;
+}
+
+/** What a 2026-07-28 client's request says about input-required results (see {@link McpSessionContext.input}). */
+export interface McpSessionInput {
+  responses?: Record<string, unknown>;
+  state?: string;
 }
 
 /** The payload of `xp.mcp.notification` and `xp.mcp.server_request`: an MCP message of one session. */
@@ -60,9 +74,9 @@ export function isMcpSessionId(value: unknown): value is string {
 
 /** Checks an {@link McpSessionContext} (decrypted from the `mcp` tag); unknown fields are refused. */
 export function parseMcpSessionContext(value: unknown): McpSessionParse<McpSessionContext> {
-  const object = _object(value, '{session, capabilities, clientInfo?, progress?}');
+  const object = _object(value, '{session, capabilities, clientInfo?, progress?, input?}');
   if (!object.ok) return object;
-  const { session, capabilities, clientInfo, progress, ...rest } = object.value;
+  const { session, capabilities, clientInfo, progress, input, ...rest } = object.value;
   const extra = Object.keys(rest)[0];
   if (extra !== undefined) return { ok: false, reason: `unexpected field ${JSON.stringify(extra)}` };
   if (!isMcpSessionId(session)) {
@@ -90,7 +104,36 @@ export function parseMcpSessionContext(value: unknown): McpSessionParse<McpSessi
       return { ok: false, reason: `progress: expected a boolean, got ${_show(progress)}` };
     if (progress) context.progress = true;
   }
+  if (input !== undefined) {
+    const parsed = _input(input);
+    if (!parsed.ok) return parsed;
+    context.input = parsed.value;
+  }
   return { ok: true, value: context };
+}
+
+/** Checks the `input` of a context: `{responses?: object, state?: string}` and nothing else. */
+function _input(value: unknown): McpSessionParse<McpSessionInput> {
+  const object = _object(value, '{responses?, state?}');
+  if (!object.ok) return { ok: false, reason: `input: ${object.reason}` };
+  const { responses, state, ...rest } = object.value;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) return { ok: false, reason: `input: unexpected field ${JSON.stringify(extra)}` };
+  const input: McpSessionInput = {};
+  if (responses !== undefined) {
+    const r = _object(responses, 'an object');
+    if (!r.ok) return { ok: false, reason: `input.responses: ${r.reason}` };
+    input.responses = r.value;
+  }
+  if (state !== undefined) {
+    if (typeof state !== 'string' || state.length > MAX_STATE_LENGTH)
+      return {
+        ok: false,
+        reason: `input.state: expected a string of at most ${MAX_STATE_LENGTH} characters, got ${_show(state)}`,
+      };
+    input.state = state;
+  }
+  return { ok: true, value: input };
 }
 
 /** Checks an {@link McpSessionMessage}: `{session, method, params?}` and nothing else. */

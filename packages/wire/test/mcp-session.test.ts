@@ -39,8 +39,31 @@ describe('the MCP session context (the encrypted mcp tag)', () => {
     expect(parsed).toEqual({ ok: true, value: { session: SESSION, capabilities: {} } });
   });
 
+  it("keeps the input of a 2026-07-28 client: that it takes input-required results, and a retry's answers and state", () => {
+    const input = { responses: { user_name: { action: 'accept', content: { name: 'A' } } }, state: 'v1.abc' };
+    expect(parseMcpSessionContext({ session: SESSION, capabilities: {}, input })).toEqual({
+      ok: true,
+      value: { session: SESSION, capabilities: {}, input },
+    });
+    expect(parseMcpSessionContext({ session: SESSION, capabilities: {}, input: {} })).toEqual({
+      ok: true,
+      value: { session: SESSION, capabilities: {}, input: {} },
+    });
+  });
+
   it.each([
-    [null, 'expected {session, capabilities, clientInfo?, progress?}, got null'],
+    [null, 'expected {session, capabilities, clientInfo?, progress?, input?}, got null'],
+    [{ session: SESSION, capabilities: {}, input: [] }, 'input: expected {responses?, state?}, got an array'],
+    [
+      { session: SESSION, capabilities: {}, input: { responses: 'x' } },
+      'input.responses: expected an object',
+    ],
+    [{ session: SESSION, capabilities: {}, input: { state: 1 } }, 'input.state: expected a string'],
+    [
+      { session: SESSION, capabilities: {}, input: { state: 'x'.repeat(70000) } },
+      'input.state: expected a string of at most 65536',
+    ],
+    [{ session: SESSION, capabilities: {}, input: { other: 1 } }, 'input: unexpected field "other"'],
     [{ session: 'short', capabilities: {} }, 'session: expected 16 to 64 of [A-Za-z0-9_-], got "short"'],
     [{ session: `${SESSION}!`, capabilities: {} }, 'session: expected 16 to 64'],
     [{ session: SESSION }, 'capabilities: expected an object, got undefined'],

@@ -94,6 +94,8 @@ export interface _GatewayLinkOptions {
   /** Timeout of each forwarded request, in ms (restarted by progress). */
   timeoutMs: number;
   logger: BridgeLogger;
+  /** The link serves several clients (see `_LinkSetOptions.shared`). */
+  shared?: boolean;
 }
 
 /** A face request being forwarded: what the link needs to talk back to that client's request. */
@@ -367,6 +369,14 @@ export class _GatewayLink {
   /** A server notification, passed to the client (on the stream of a waiting request, if any). */
   async #notifyClient(notification: { method: string; params?: unknown }): Promise<void> {
     if (_NOT_FORWARDED.has(notification.method)) return;
+    // On a link shared by several clients, only a message that can belong to one client goes on.
+    if (this.#o.shared && this.#calls.size !== 1) {
+      this.#o.logger.debug(
+        { source: this.source, method: notification.method, calls: this.#calls.size },
+        'a notification on a shared link was dropped: no single request of one client it could belong to',
+      );
+      return;
+    }
     const related = [...this.#calls].at(-1);
     const message = { method: notification.method, params: notification.params };
     try {

@@ -20,6 +20,12 @@ export interface _LinkSetOptions {
   /** Timeout of each forwarded request, in ms (restarted by progress). */
   timeoutMs: number;
   logger: BridgeLogger;
+  /**
+   * The links serve several clients (2026-07-28 requests, which have no session): a server's
+   * message that no progress token ties to one request reaches a client only while that client's
+   * request is the only one on the link.
+   */
+  shared?: boolean;
 }
 
 /** A client's links, by source. */
@@ -64,6 +70,7 @@ export class _LinkSet {
         clientInfo: this.#o.clientInfo,
         timeoutMs: this.#o.timeoutMs,
         logger: this.#o.logger,
+        ...(this.#o.shared && { shared: true }),
       })
       .then(async (link) => {
         if (this.level !== undefined && link.capabilities?.logging !== undefined) {

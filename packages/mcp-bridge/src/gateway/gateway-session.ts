@@ -187,7 +187,7 @@ export class _GatewaySession {
    */
   async #leased(source: string, ctx: ServerContext): Promise<boolean> {
     if (this.#o.upstreams.find((u) => u.name === source)?.transport.revision !== undefined) return false;
-    if (await this.#o.leases?.resumes(ctx)) return true;
+    if (this.#o.leases?.resumes(ctx)) return true;
     const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope ?? {};
     const declared = (envelope[CLIENT_CAPABILITIES_META_KEY] ?? {}) as Record<string, unknown>;
     return ['sampling', 'elicitation', 'roots'].some((capability) => declared[capability] !== undefined);
