@@ -8,18 +8,25 @@
 // - 2026 client, 2026 upstream: input-required results pass through as they are;
 // - 2026 client, 2025 upstream: the call runs on a lease; the server's requests are parked and
 //   reach the client as an input-required result, whose answers the lease sends back.
+// The same four across XProtocol: the face's client, and the server behind adapter B (which speaks
+// to it in the revision its `mcp_revision` names); a 2026-07-28 client of a 2025 server there gets
+// the server's requests (xp.mcp.server_request) as an input-required result of the face's lease.
 // See docs/architecture.md, "Two MCP revisions".
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faceConfig, wrapperConfig } from './support/adapter-configs.js';
 import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
+type Revision = '2025-11-25' | '2026-07-28';
 const procs = new Processes();
 /** The gateway's URL, by the revision the adapter speaks to the upstream. */
-const faces: Record<'2025-11-25' | '2026-07-28', string> = { '2025-11-25': '', '2026-07-28': '' };
+const faces: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
+/** The URL of a face across XProtocol, by the revision adapter B speaks to the server. */
+const across: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
 
 beforeAll(async () => {
   const { url: relayUrl } = await procs.relay();
-  await procs.keygen('a.key');
+  const a = await procs.keygen('a.key');
   for (const upstream of ['2025-11-25', '2026-07-28'] as const) {
     const port = await freePort();
     await procs.adapter(
@@ -49,12 +56,44 @@ logging:
       ),
     );
     faces[upstream] = `http://127.0.0.1:${port}/mcp`;
+    // Across XProtocol: adapter B wraps the fixture; a face (key a) serves B's tools.
+    const b = await procs.keygen(`b-${upstream}.key`);
+    await procs.adapter(
+      procs.file(
+        `b-${upstream}.yml`,
+        wrapperConfig({
+          keyFile: `./b-${upstream}.key`,
+          relayUrl,
+          source: {
+            name: 'fixture',
+            body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]\n    mcp_revision: "${upstream}"`,
+            namespace: 'com.test.fixture',
+          },
+          grantTo: a.ed25519,
+          stateDatabase: `./b-${upstream}.db`,
+        }),
+      ),
+    );
+    const facePort = await freePort();
+    await procs.adapter(
+      procs.file(
+        `face-${upstream}.yml`,
+        faceConfig({
+          keyFile: './a.key',
+          relayUrl,
+          sources: [{ name: 'b', key: b.ed25519 }],
+          port: facePort,
+          stateDatabase: `./face-${upstream}.db`,
+        }),
+      ),
+    );
+    across[upstream] = `http://127.0.0.1:${facePort}/mcp`;
   }
-}, 120_000);
+}, 180_000);
 afterAll(() => procs.close());
 
 /** A client of `revision` with sampling and elicitation handlers that note what they were asked. */
-async function clientOf(revision: '2025-11-25' | '2026-07-28', url: string) {
+async function clientOf(revision: Revision, url: string) {
   const asked: string[] = [];
   const client = new Client(
     { name: `client-${revision}`, version: '1.0.0' },
@@ -78,34 +117,42 @@ async function clientOf(revision: '2025-11-25' | '2026-07-28', url: string) {
 const text = (result: { content?: unknown }) => (result.content as { text?: string }[])[0]?.text;
 
 describe('both MCP revisions through the gateway', () => {
-  for (const clientRevision of ['2025-11-25', '2026-07-28'] as const) {
-    for (const upstream of ['2025-11-25', '2026-07-28'] as const) {
-      it(`a ${clientRevision} client, a ${upstream} upstream: sampling and elicitation reach the client and its answers the server`, async () => {
-        const { client, asked } = await clientOf(clientRevision, faces[upstream]);
-        try {
-          expect(client.getNegotiatedProtocolVersion()).toBe(clientRevision);
-          const sampled = await client.callTool({
-            name: 'test_sampling',
-            arguments: { prompt: 'Capital of France?' },
-          });
-          expect(text(sampled)).toBe('LLM response: Paris');
-          const elicited = await client.callTool({
-            name: 'test_elicitation',
-            arguments: { message: 'Who are you?' },
-          });
-          expect(text(elicited)).toBe(
-            'User response: {"action":"accept","content":{"name":"Alice","username":"alice","email":"a@example.com"}}',
-          );
-          expect(asked).toEqual([
-            'sampling: {"type":"text","text":"Capital of France?"}',
-            'elicitation: Who are you?',
-          ]);
-        } finally {
-          await client.close();
-        }
-      }, 60_000);
+  for (const [route, urls] of [
+    ['the gateway', faces],
+    ['across XProtocol', across],
+  ] as const)
+    for (const clientRevision of ['2025-11-25', '2026-07-28'] as const) {
+      for (const upstream of ['2025-11-25', '2026-07-28'] as const) {
+        it(`${route}: a ${clientRevision} client, a ${upstream} server: sampling and elicitation reach the client and its answers the server`, async () => {
+          const { client, asked } = await clientOf(clientRevision, urls[upstream]);
+          try {
+            expect(client.getNegotiatedProtocolVersion()).toBe(clientRevision);
+            const sampled = await client.callTool({
+              name: 'test_sampling',
+              arguments: { prompt: 'Capital of France?' },
+            });
+            expect(text(sampled)).toBe('LLM response: Paris');
+            const elicited = await client.callTool({
+              name: 'test_elicitation',
+              arguments: { message: 'Who are you?' },
+            });
+            // Parsed: across XProtocol the answer crosses as canonical JSON (keys sorted).
+            const said = text(elicited) ?? '';
+            expect(said.startsWith('User response: ')).toBe(true);
+            expect(JSON.parse(said.slice('User response: '.length))).toEqual({
+              action: 'accept',
+              content: { name: 'Alice', username: 'alice', email: 'a@example.com' },
+            });
+            expect(asked).toEqual([
+              'sampling: {"type":"text","text":"Capital of France?"}',
+              'elicitation: Who are you?',
+            ]);
+          } finally {
+            await client.close();
+          }
+        }, 60_000);
+      }
     }
-  }
 
   it('a 2026-07-28 client of a 2025 upstream gets the server request as an input-required result, signed; a changed requestState is refused', async () => {
     const client = new Client(
@@ -120,7 +167,10 @@ describe('both MCP revisions through the gateway', () => {
     try {
       const call = (extra: Record<string, unknown> = {}) =>
         client.request(
-          { method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Name?' }, ...extra } },
+          {
+            method: 'tools/call',
+            params: { name: 'test_elicitation', arguments: { message: 'Name?' }, ...extra },
+          },
           { allowInputRequired: true },
         ) as Promise<Record<string, unknown>>;
       const first = await call();
@@ -132,7 +182,9 @@ describe('both MCP revisions through the gateway', () => {
       expect(typeof first.requestState).toBe('string');
       const answer = { [key]: { action: 'decline' } };
       // A requestState that was changed, or never minted here, is refused before anything runs.
-      await expect(call({ inputResponses: answer, requestState: `${first.requestState}x` })).rejects.toMatchObject({
+      await expect(
+        call({ inputResponses: answer, requestState: `${first.requestState}x` }),
+      ).rejects.toMatchObject({
         code: -32602,
       });
       const done = await call({ inputResponses: answer, requestState: first.requestState });
