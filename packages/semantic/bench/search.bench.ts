@@ -11,7 +11,7 @@ const queries = benchQueries();
 
 const index = new ToolIndex();
 index.add(docs);
-const lexicalOnly = new ToolIndex({ vectorWeight: 0 });
+const lexicalOnly = new ToolIndex({ vectorWeight: 0, embedder: null });
 lexicalOnly.add(docs);
 const baseline = new PlainBm25();
 baseline.add(docs);

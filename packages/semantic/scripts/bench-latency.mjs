@@ -18,7 +18,8 @@ function quantiles(samples) {
 const rows = [];
 for (const [name, make] of [
   ['ToolIndex', () => new ToolIndex()],
-  ['ToolIndex, lexical only', () => new ToolIndex({ vectorWeight: 0 })],
+  ['ToolIndex, no static embeddings', () => new ToolIndex({ embedder: null })],
+  ['ToolIndex, lexical only', () => new ToolIndex({ vectorWeight: 0, embedder: null })],
   ['plain BM25', () => new PlainBm25()],
 ]) {
   const builds = [];

@@ -32,10 +32,15 @@ const unknown = queries.flatMap((q) => q.gold).filter((id) => !known.has(id));
 if (unknown.length > 0) throw new Error(`gold ids not in the corpus: ${unknown.join(', ')}`);
 
 const rows = [];
-for (const vectorWeight of [0, 0.5, 1, 1.5]) {
-  const index = new ToolIndex({ vectorWeight });
+for (const [label, options] of [
+  ['ToolIndex (default)', {}],
+  ...[0, 0.5, 1, 1.5].map((vectorWeight) => [
+    `ToolIndex, no static embeddings, vectorWeight ${vectorWeight}`,
+    { vectorWeight, embedder: null },
+  ]),
+]) {
+  const index = new ToolIndex(options);
   index.add(docs);
-  const label = vectorWeight === 1.5 ? 'ToolIndex (default)' : `ToolIndex, vectorWeight ${vectorWeight}`;
   rows.push({ system: label, ...evaluate((q, k) => index.search(q, { limit: k }), queries) });
 }
 const base = new PlainBm25();

@@ -1,17 +1,19 @@
 // The whole retrieval evaluation in one table: `pnpm --filter @xprotocol/semantic eval` (after
 // build). Sets: MetaTool single and multi (testdata/retrieval), the MCP task set's tuning half
-// (eval/mcp-tasks-tune.json) and check half (eval/mcp-tasks-check.json, never tuned on), and the
-// 156 MCP-style queries (eval/mcp-style-queries.json). Each set is ranked by ToolIndex and by a
-// plain BM25 (name + description, same tokenizer, k1 = 1.2, b = 0.75) in the same run; then the
-// search latency over 3,360 tools and the index's heap.
+// (eval/mcp-tasks-tune.json) and check half (eval/mcp-tasks-check.json, never tuned on), the
+// 156 MCP-style queries (eval/mcp-style-queries.json) and, when present, the second blind check
+// set (eval/mcp-tasks-check2.json, never tuned on). Each set is ranked by ToolIndex (its defaults:
+// static embeddings on), by ToolIndex without them (`embedder: null`, the round-3 defaults), by the
+// static embeddings alone and by a plain BM25 (name + description, same tokenizer, k1 = 1.2, b = 0.75) in the same run;
+// then the search latency over 3,360 tools (query embedding included) and the index's heap.
 //
-//   node scripts/eval-tasks.mjs [--sets=tune,check,mcp156,metatool-single,metatool-multi]
+//   node scripts/eval-tasks.mjs [--sets=tune,check,mcp156,check2,metatool-single,metatool-multi]
 //                               [--ablations] [--no-latency]
 //
 // --ablations adds one row per variant of ToolIndex (see VARIANTS) on every set.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ToolIndex } from '../dist/search.js';
+import { staticTextVector, ToolIndex } from '../dist/search.js';
 import { mcpDocuments } from './_mcp-corpus.mjs';
 import { RETRIEVAL_DIR, readJsonFile } from './_testdata.mjs';
 import { PlainBm25 } from './baseline-bm25.mjs';
@@ -21,7 +23,21 @@ import { evaluate } from './retrieval-metrics.mjs';
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
 const setsArg = args.find((a) => a.startsWith('--sets='))?.slice(7);
-const SETS = setsArg ? setsArg.split(',') : ['metatool-single', 'metatool-multi', 'tune', 'check', 'mcp156'];
+const local = (file) => new URL(`../eval/${file}`, import.meta.url).pathname;
+const SETS = setsArg
+  ? setsArg.split(',')
+  : [
+      'metatool-single',
+      'metatool-multi',
+      'tune',
+      'check',
+      'mcp156',
+      ...(existsSync(local('mcp-tasks-check2.json')) ? ['check2'] : []),
+    ];
+
+/** ToolIndex without the static embeddings (word vectors back at 1.5): the round-3 defaults. */
+const NO_STATIC = { embedder: null };
+const NO_STATIC_LABEL = 'ToolIndex, no static embeddings';
 
 /** Ablations: [label, ToolIndex options, document transform]. */
 const VARIANTS = [
@@ -36,11 +52,16 @@ const VARIANTS = [
   ['with clause fusion (k 3, whole query ×2)', { clauseFusion: true }, (d) => d],
   ['no agent jargon', { agentJargon: false }, (d) => d],
   ['no query cleanup (nor jargon)', { queryCleanup: false }, (d) => d],
-  ['lexical only', { vectorWeight: 0 }, (d) => d],
+  ['lexical only', { vectorWeight: 0, embedder: null }, (d) => d],
+  ['static embeddings 0.5 beside word vectors 1.5', { vectorWeight: 1.5 }, (d) => d],
+  [
+    'static embeddings 1 instead of word vectors',
+    { vectorWeight: 0, embedder: { embed: staticTextVector, weight: 1 } },
+    (d) => d,
+  ],
   ['no concepts', { concepts: false }, (d) => d],
 ];
 
-const local = (file) => new URL(`../eval/${file}`, import.meta.url).pathname;
 function loadSet(name) {
   if (name.startsWith('metatool-')) {
     const set = readJsonFile(join(RETRIEVAL_DIR, `${name}.json`));
@@ -58,10 +79,11 @@ function loadSet(name) {
     tune: 'mcp-tasks-tune.json',
     check: 'mcp-tasks-check.json',
     mcp156: 'mcp-style-queries.json',
+    check2: 'mcp-tasks-check2.json',
   }[name];
   if (file === undefined)
     throw new Error(
-      `unknown set ${JSON.stringify(name)}; expected metatool-single, metatool-multi, tune, check or mcp156`,
+      `unknown set ${JSON.stringify(name)}; expected metatool-single, metatool-multi, tune, check, mcp156 or check2`,
     );
   const raw = JSON.parse(readFileSync(local(file), 'utf8'));
   const queries = Array.isArray(raw) ? raw : raw.tasks;
@@ -76,23 +98,54 @@ function loadSet(name) {
 const rows = [];
 for (const name of SETS) {
   const { docs, queries } = loadSet(name);
-  const systems = [['ToolIndex', {}, (d) => d], ...(flag('ablations') ? VARIANTS : [])];
+  const systems = [
+    ['ToolIndex', {}, (d) => d],
+    [NO_STATIC_LABEL, NO_STATIC, (d) => d],
+    ...(flag('ablations') ? VARIANTS : []),
+  ];
   const byName = {};
   for (const [label, options, transform] of systems) {
     const index = new ToolIndex(options);
     index.add(docs.map(transform));
     byName[label] = evaluate((q, k) => index.search(q, { limit: k }), queries);
-    rows.push({ set: name, system: label === 'ToolIndex' ? label : `  ${label}`, ...byName[label] });
+    rows.push({ set: name, system: label.startsWith('ToolIndex') ? label : `  ${label}`, ...byName[label] });
   }
+  rows.push({ set: name, system: 'static embeddings alone', ...evaluate(_staticRanker(docs), queries) });
   const base = new PlainBm25();
   base.add(docs);
   const bm = evaluate((q, k) => base.search(q, { limit: k }), queries);
   rows.push({ set: name, system: 'plain BM25', ...bm });
   rows.push({
     set: name,
-    system: 'Δ nDCG@10',
-    ndcg10: Math.round((byName.ToolIndex.ndcg10 - bm.ndcg10) * 10) / 10,
+    system: 'Δ nDCG@10 vs BM25 (ToolIndex / no static)',
+    ndcg10: `${_delta(byName.ToolIndex.ndcg10, bm.ndcg10)} / ${_delta(byName[NO_STATIC_LABEL].ndcg10, bm.ndcg10)}`,
   });
+}
+
+function _delta(a, b) {
+  return (Math.round((a - b) * 10) / 10).toFixed(1);
+}
+
+/** Every tool by cosine of its static embedding (name, title, description's first 400
+ * characters, as ToolIndex embeds it) to the query's, ties by id. */
+function _staticRanker(docs) {
+  const vectors = docs.map((d) =>
+    staticTextVector([d.name, d.title, (d.description ?? '').slice(0, 400)].filter(Boolean).join(' ')),
+  );
+  return (q, k) => {
+    const qv = staticTextVector(q);
+    if (qv === null) return [];
+    const hits = [];
+    docs.forEach((d, i) => {
+      const v = vectors[i];
+      if (v === null) return;
+      let s = 0;
+      for (let j = 0; j < v.length; j++) s += v[j] * qv[j];
+      hits.push({ id: d.id, score: s });
+    });
+    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    return hits.slice(0, k);
+  };
 }
 console.table(rows);
 
@@ -138,6 +191,7 @@ if (!flag('no-latency')) {
   const out = [];
   for (const [label, make] of [
     ['ToolIndex', () => new ToolIndex()],
+    [NO_STATIC_LABEL, () => new ToolIndex(NO_STATIC)],
     ['plain BM25', () => new PlainBm25()],
   ]) {
     out.push({

@@ -1,7 +1,8 @@
 /**
- * `@xprotocol/semantic/search` — tool search: the BM25F `ToolIndex` with its concept and word-vector
- * signals, `describeQuery`, and the search tokenizer. A subpath of its own because the word vectors
- * weigh 4.5 MB: annotations and quality scores (the root entry) load without them.
+ * `@xprotocol/semantic/search` — tool search: the BM25F `ToolIndex` with its concept, word-vector
+ * and static-embedding signals, `describeQuery`, and the search tokenizer. A subpath of its own
+ * because the word vectors and static embeddings weigh 8.8 MB: annotations and quality scores (the
+ * root entry) load without them.
  * @module
  */
 export { CONCEPT_LEXICON, CONCEPT_PREFIX, conceptWeights } from './concepts.js';
@@ -14,12 +15,15 @@ export {
 } from './describe.js';
 export { AGENT_JARGON } from './query-plan.js';
 export { STOP_WORDS, stemWord, tokenizeForSearch } from './search-tokenizer.js';
+export { STATIC_EMBEDDING_DIMENSIONS, staticEmbedder, staticTextVector } from './static-embeddings.js';
 export { type SynonymSet, synonymsOf } from './synonyms.js';
 export {
+  DEFAULT_EMBEDDER_WEIGHT,
   DEFAULT_FIELD_BOOSTS,
   type SearchField,
   type SearchHit,
   type SearchOptions,
+  type TextEmbedder,
   type ToolDocument,
   ToolIndex,
   type ToolIndexOptions,

@@ -20,6 +20,7 @@ import { _cleanQuery, _fuseRankings, _splitClauses } from './query-plan.js';
 import { stemWord, tokenizeForSearch } from './search-tokenizer.js';
 import { synonymsOf } from './synonyms.js';
 import { VERB_GROUPS, type VerbClass, verbGroupOf, WEAK_VERBS } from './verbs.js';
+import { staticEmbedder } from './static-embeddings.js';
 import { textVector, vectorSimilarity } from './word-vectors.js';
 
 /** One tool to index. */
@@ -92,7 +93,8 @@ export interface ToolIndexOptions {
   readonly concepts?: boolean;
   /**
    * Weight of the word-vector similarity ({@link textVector}) added to the lexical score, which is
-   * first divided by the query's best lexical score (default 1.5; 0 = lexical only).
+   * first divided by the query's best lexical score (default 0.75 with an embedder, which is the
+   * default, and 1.5 with `embedder: null`; 0 = no word vectors).
    */
   readonly vectorWeight?: number;
   /**
@@ -142,7 +144,35 @@ export interface ToolIndexOptions {
    * MCP tuning tasks and MetaTool it moved nothing at 0.1–0.2 and cost at 0.4 (see the README).
    */
   readonly synonyms?: { readonly first?: number; readonly other?: number };
+  /**
+   * A text embedder whose cosine similarity, times `weight` (default {@link DEFAULT_EMBEDDER_WEIGHT}),
+   * is added to the blended score of the best 100 lexical matches (or `limit`, if more), like the
+   * word vectors: it reorders, it never adds a tool. Tools are embedded once, when added (name,
+   * title and the first 400 characters of the description); each search embeds the query once.
+   * `embed` must be synchronous and deterministic and return vectors of one length (or `null`
+   * when it has nothing for a text); they are normalised here. Default {@link staticEmbedder}
+   * (static embeddings distilled from a sentence encoder, no model at run time); `null` = none.
+   */
+  readonly embedder?: TextEmbedder | null;
 }
+
+/** A synchronous text embedder for {@link ToolIndexOptions.embedder}. */
+export interface TextEmbedder {
+  /** The text's vector (any length, the same for every text), or `null` when it has none. */
+  readonly embed: (text: string) => Float32Array | null;
+  /** Weight of the cosine similarity in the blend (default {@link DEFAULT_EMBEDDER_WEIGHT}). */
+  readonly weight?: number;
+}
+
+/** Default weight of an embedder's similarity (chosen on the MCP tuning tasks). */
+export const DEFAULT_EMBEDDER_WEIGHT = 0.5;
+
+/** Default word-vector weight beside an embedder, and without one (both chosen on tuning sets). */
+const VECTOR_WEIGHT_WITH_EMBEDDER = 0.75;
+const VECTOR_WEIGHT_ALONE = 1.5;
+
+/** Characters of a tool's description an embedder sees (the start says what the tool does). */
+const EMBED_DESCRIPTION_CHARS = 400;
 
 /** Options of {@link ToolIndex.search}. */
 export interface SearchOptions {
@@ -214,6 +244,8 @@ interface _Entry {
   readonly len: Float64Array;
   /** Word-vector of name and description; null when none of their words has a vector. */
   readonly vector: Float32Array | null;
+  /** The embedder's unit vector of the tool, or null (no embedder, or nothing to embed). */
+  readonly embedding: Float32Array | null;
   /** Distinct search terms of the name's words (not the compound), sorted. */
   readonly nameTerms: readonly string[];
 }
@@ -319,6 +351,9 @@ export class ToolIndex {
   readonly #nameCoverage: number;
   readonly #synonymFirst: number;
   readonly #synonymOther: number;
+  readonly #embedder: { readonly embed: (text: string) => Float32Array | null; readonly weight: number } | null;
+  /** Length of the embedder's vectors, fixed by the first one seen. */
+  #embeddingLength = 0;
   /** Namespace documents: term counts over all their tools (fields of {@link NAMESPACE_FIELDS}). */
   readonly #namespaces = new Map<string, { tools: number; len: number; tf: Map<string, number> }>();
   /** Per term, the namespaces holding it and their counts. */
@@ -347,12 +382,13 @@ export class ToolIndex {
       ['bm25.b', options.bm25?.b ?? 0.75, 0, 1],
       ['prefixMinLength', options.prefixMinLength ?? 5, 0, 1000],
       ['verbTermWeight', options.verbTermWeight ?? 0.75, 0, 10],
-      ['vectorWeight', options.vectorWeight ?? 1.5, 0, 100],
+      ['vectorWeight', options.vectorWeight ?? 0, 0, 100],
       ['typoWeight', options.typoWeight ?? 0.5, 0, 10],
       ['serverWeight', options.serverWeight ?? 0.5, 0, 100],
       ['nameCoverage', options.nameCoverage ?? 0, 0, 100],
       ['synonyms.first', options.synonyms?.first ?? 0, 0, 10],
       ['synonyms.other', options.synonyms?.other ?? 0, 0, 10],
+      ['embedder.weight', options.embedder?.weight ?? DEFAULT_EMBEDDER_WEIGHT, 0, 100],
       ...(typeof options.clauseFusion === 'object' && options.clauseFusion !== null
         ? ([
             ['clauseFusion.k', options.clauseFusion.k ?? 3, 0, 1000],
@@ -373,7 +409,8 @@ export class ToolIndex {
     this.#prefixMin = options.prefixMinLength ?? 5;
     this.#verbTermWeight = options.verbTermWeight ?? 0.75;
     this.#concepts = options.concepts ?? true;
-    this.#vectorWeight = options.vectorWeight ?? 1.5;
+    this.#vectorWeight =
+      options.vectorWeight ?? (options.embedder === null ? VECTOR_WEIGHT_ALONE : VECTOR_WEIGHT_WITH_EMBEDDER);
     this.#queryCleanup = options.queryCleanup ?? true;
     this.#agentJargon = options.agentJargon ?? true;
     this.#typoWeight = options.typoWeight ?? 0.5;
@@ -381,6 +418,17 @@ export class ToolIndex {
     this.#nameCoverage = options.nameCoverage ?? 0;
     this.#synonymFirst = options.synonyms?.first ?? 0;
     this.#synonymOther = options.synonyms?.other ?? 0;
+    const embedder = options.embedder === undefined ? staticEmbedder : options.embedder;
+    if (embedder !== null && typeof embedder?.embed !== 'function') {
+      throw new SemanticError(
+        'INVALID_ARGUMENT',
+        `embedder: expected an object with an embed(text) function, got ${JSON.stringify(embedder)?.slice(0, 80)}`,
+      );
+    }
+    this.#embedder =
+      embedder === null
+        ? null
+        : { embed: embedder.embed, weight: embedder.weight ?? DEFAULT_EMBEDDER_WEIGHT };
     const fusion = options.clauseFusion ?? false;
     this.#fusion =
       fusion === false
@@ -440,7 +488,14 @@ export class ToolIndex {
       }
       seen.add(doc.id);
     }
-    for (const doc of documents) {
+    // Embeddings first, so a misbehaving embedder leaves the index unchanged.
+    const embeddings = documents.map((doc) =>
+      this.#embed(
+        [doc.name, doc.title, (doc.description ?? '').slice(0, EMBED_DESCRIPTION_CHARS)].filter(Boolean).join(' '),
+        `tool ${JSON.stringify(doc.id)}`,
+      ),
+    );
+    documents.forEach((doc, docIndex) => {
       const namespace = doc.namespace ?? '';
       const semantic = { ..._searchAnnotations(doc, namespace), ...(doc.semantic ?? {}) };
       const parsed = parseToolName(doc.name);
@@ -503,6 +558,7 @@ export class ToolIndex {
         terms: [...termTf.keys()],
         len,
         vector: this.#vectorWeight > 0 ? textVector(`${doc.name} ${doc.description ?? ''}`) : null,
+        embedding: embeddings[docIndex]!,
         nameTerms:
           this.#nameCoverage > 0
             ? _nameTerms(doc.name, `${namespace} ${doc.server?.name ?? ''} ${doc.server?.title ?? ''}`)
@@ -511,7 +567,32 @@ export class ToolIndex {
       this.#entries.set(doc.id, entry);
       this.#slots[slot] = entry;
       this.#namespaceAdd(namespace, termTf, 1);
+    });
+  }
+
+  /** The embedder's unit vector of `text` (null without an embedder or when it has none). */
+  #embed(text: string, what: string): Float32Array | null {
+    if (this.#embedder === null) return null;
+    const v = this.#embedder.embed(text);
+    if (v === null) return null;
+    if (!(v instanceof Float32Array) || v.length === 0) {
+      throw new SemanticError(
+        'INVALID_ARGUMENT',
+        `embedder: expected a non-empty Float32Array or null for ${what}, got ${Object.prototype.toString.call(v)}`,
+      );
     }
+    if (this.#embeddingLength === 0) this.#embeddingLength = v.length;
+    if (v.length !== this.#embeddingLength) {
+      throw new SemanticError(
+        'INVALID_ARGUMENT',
+        `embedder: expected ${this.#embeddingLength} components for ${what} (the length of its first vector), got ${v.length}`,
+      );
+    }
+    let norm = 0;
+    for (let k = 0; k < v.length; k++) norm += v[k]! * v[k]!;
+    if (!(norm > 0) || !Number.isFinite(norm)) return null;
+    norm = Math.sqrt(norm);
+    return Float32Array.from(v, (x) => x / norm);
   }
 
   /** Adds (sign 1) or removes (sign −1) a tool's terms to or from its namespace document. */
@@ -736,26 +817,34 @@ export class ToolIndex {
     // Only the best RERANK_DEPTH lexical matches (or `limit`, if larger) are reordered; the rest
     // keep their relative lexical score, which is what bounds the cost on big catalogs.
     const queryVector = this.#vectorWeight > 0 ? textVector(queryText) : null;
-    if (queryVector !== null && candidates.length > 0) {
+    const queryEmbedding = this.#embed(queryText, 'the query');
+    const blended = queryVector !== null || queryEmbedding !== null;
+    if (blended && candidates.length > 0) {
       const sorted = Float64Array.from(scores).sort();
       const best = sorted[sorted.length - 1]!;
       const floor = sorted[Math.max(0, sorted.length - Math.max(RERANK_DEPTH, limit))]!;
       candidates.forEach((slot, i) => {
         if (scores[i] === Number.NEGATIVE_INFINITY || best <= 0) return;
         const lexical = scores[i]! / best;
-        const vector = this.#slots[slot]!.vector;
-        if (scores[i]! < floor || vector === null) scores[i] = lexical;
-        else scores[i] = lexical + this.#vectorWeight * vectorSimilarity(queryVector, vector);
+        const { vector, embedding } = this.#slots[slot]!;
+        let score = lexical;
+        if (scores[i]! >= floor) {
+          if (queryVector !== null && vector !== null)
+            score += this.#vectorWeight * vectorSimilarity(queryVector, vector);
+          if (queryEmbedding !== null && embedding !== null)
+            score += this.#embedder!.weight * vectorSimilarity(queryEmbedding, embedding);
+        }
+        scores[i] = score;
       });
     }
     // Server affinity, on the same relative scale as the blend above.
     const nsScores = this.#serverWeight > 0 ? this.#namespaceScores(queryTf) : new Map<string, number>();
     if (nsScores.size > 0 && candidates.length > 0) {
       let best = 0;
-      if (queryVector === null) for (const v of scores) best = Math.max(best, v);
+      if (!blended) for (const v of scores) best = Math.max(best, v);
       candidates.forEach((slot, i) => {
         if (scores[i] === Number.NEGATIVE_INFINITY) return;
-        if (queryVector === null && best > 0) scores[i] = scores[i]! / best;
+        if (!blended && best > 0) scores[i] = scores[i]! / best;
         const ns = nsScores.get(this.#slots[slot]!.doc.namespace ?? '') ?? 0;
         scores[i] = scores[i]! + this.#serverWeight * ns;
       });

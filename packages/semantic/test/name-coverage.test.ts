@@ -4,7 +4,7 @@ import { mcpDocuments } from '../scripts/_mcp-corpus.mjs';
 import { evaluate } from '../scripts/retrieval-metrics.mjs';
 import { ToolIndex } from '../src/search.js';
 
-const opts = { vectorWeight: 0, queryCleanup: false } as const;
+const opts = { vectorWeight: 0, embedder: null, queryCleanup: false } as const;
 
 describe('ToolIndex name coverage', () => {
   it('adds the weight times the best score, scaled by the share of the name the query names', () => {

@@ -72,31 +72,31 @@ describe('ToolIndex query handling', () => {
   ];
 
   it('finds pull requests from "PRs" with jargon, not without', () => {
-    const on = new ToolIndex({ vectorWeight: 0 });
+    const on = new ToolIndex({ vectorWeight: 0, embedder: null });
     on.add(docs);
     expect(on.search('show me the open PRs')[0]?.id).toBe('gh.list_pull_requests');
-    const off = new ToolIndex({ vectorWeight: 0, agentJargon: false });
+    const off = new ToolIndex({ vectorWeight: 0, embedder: null, agentJargon: false });
     off.add(docs);
     expect(off.search('show me the open PRs').map((h) => h.id)).not.toContain('gh.list_pull_requests');
   });
 
   it('corrects a typo to a catalog word one edit away, only when enabled', () => {
-    const on = new ToolIndex({ vectorWeight: 0 });
+    const on = new ToolIndex({ vectorWeight: 0, embedder: null });
     on.add(docs);
     expect(on.search('clik the button')[0]?.id).toBe('web.click');
-    const off = new ToolIndex({ vectorWeight: 0, typoWeight: 0 });
+    const off = new ToolIndex({ vectorWeight: 0, embedder: null, typoWeight: 0 });
     off.add(docs);
     expect(off.search('clik the button')).toEqual([]);
   });
 
   it('falls back to the raw query when cleanup leaves nothing', () => {
-    const index = new ToolIndex({ vectorWeight: 0 });
+    const index = new ToolIndex({ vectorWeight: 0, embedder: null });
     index.add([{ id: 'x.quick', name: 'quick', description: 'A quick look' }]);
     expect(index.search('quick')[0]?.id).toBe('x.quick');
   });
 
   it('fuses clause rankings when clause fusion is on', () => {
-    const index = new ToolIndex({ vectorWeight: 0, clauseFusion: true });
+    const index = new ToolIndex({ vectorWeight: 0, embedder: null, clauseFusion: true });
     index.add(docs);
     const ids = index
       .search('read the file notes.txt and then click the submit button', { limit: 2 })

@@ -33,10 +33,10 @@ describe('synonymsOf (WordNet table)', () => {
       { id: 'a.rent_bicycle', name: 'rent_bicycle', description: 'Rent a bicycle' },
       { id: 'b.rent_automobile', name: 'rent_automobile', description: 'Rent an automobile' },
     ];
-    const plain = new ToolIndex({ vectorWeight: 0 });
+    const plain = new ToolIndex({ vectorWeight: 0, embedder: null });
     plain.add(docs);
     expect(plain.search('rent a car').map((h) => h.id)[0]).toBe('a.rent_bicycle');
-    const expanded = new ToolIndex({ vectorWeight: 0, synonyms: { first: 0.5 } });
+    const expanded = new ToolIndex({ vectorWeight: 0, embedder: null, synonyms: { first: 0.5 } });
     expanded.add(docs);
     expect(expanded.search('rent a car').map((h) => h.id)[0]).toBe('b.rent_automobile');
     // A tool named by the query's own word stays ahead of one reached through a synonym.

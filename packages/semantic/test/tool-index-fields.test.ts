@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ToolDocument, ToolIndex } from '../src/search.js';
 
-const opts = { vectorWeight: 0, queryCleanup: false } as const;
+const opts = { vectorWeight: 0, embedder: null, queryCleanup: false } as const;
 
 describe('ToolIndex document fields', () => {
   it('indexes the server name, title and description', () => {

@@ -158,7 +158,7 @@ describe('retrieval on a bounded sample of metatool (CI)', () => {
         theirs.ndcg10,
       );
       // The word vectors earn their place: the blend beats the same index without them.
-      const lexicalOnly = new ToolIndex({ vectorWeight: 0 });
+      const lexicalOnly = new ToolIndex({ vectorWeight: 0, embedder: null });
       lexicalOnly.add(docs);
       const lexical = evaluate((q, k) => lexicalOnly.search(q, { limit: k }), sample);
       expect(ours.r5, `${file} R@5 with vectors ${ours.r5} vs lexical only ${lexical.r5}`).toBeGreaterThan(

@@ -60,7 +60,7 @@ describe('ToolIndex with word vectors', () => {
 
   it('lets meaning break a lexical tie, and never adds a tool that shares nothing with the query', () => {
     const query = 'fetch records about wolves';
-    const lexical = new ToolIndex({ vectorWeight: 0 });
+    const lexical = new ToolIndex({ vectorWeight: 0, embedder: null });
     lexical.add(tools);
     const blended = new ToolIndex();
     blended.add(tools);
