@@ -5,7 +5,7 @@
 
 /**
  * Mean and the `dims` leading principal axes of `rows` (Float32Array[] of equal length), as
- * Float64Arrays. Covariance in float64 summed in row order; eigenvectors by cyclic Jacobi
+ * Float64Arrays, with their variances and the total variance. Covariance in float64 summed in row order; eigenvectors by cyclic Jacobi
  * rotations; each axis's sign is chosen so that its largest-magnitude component is positive.
  */
 export function principalAxes(rows, dims) {
@@ -26,6 +26,8 @@ export function principalAxes(rows, dims) {
     }
   }
   for (let i = 0; i < n; i++) for (let j = i; j < n; j++) a[j * n + i] = a[i * n + j] /= rows.length;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += a[i * n + i];
   const { values, vectors } = _jacobi(a, n);
   const order = [...values.keys()].sort((x, y) => values[y] - values[x] || x - y);
   const axes = order.slice(0, dims).map((k) => {
@@ -36,7 +38,7 @@ export function principalAxes(rows, dims) {
     if (axis[at] < 0) for (let i = 0; i < n; i++) axis[i] = -axis[i];
     return axis;
   });
-  return { mean, axes, variances: order.slice(0, dims).map((k) => values[k]) };
+  return { mean, axes, variances: order.slice(0, dims).map((k) => values[k]), total };
 }
 
 /** Eigen-decomposition of the symmetric n×n matrix `a` (overwritten) by cyclic Jacobi sweeps. */
@@ -130,7 +132,8 @@ export function renderModule({ header, words, pieces, dims, bytes, weights }) {
   if (bytes.length !== rows * dims) throw new Error(`expected ${rows * dims} bytes, got ${bytes.length}`);
   if (weights.length !== rows) throw new Error(`expected ${rows} weights, got ${weights.length}`);
   for (const w of [...words, ...pieces])
-    if (/[\s'\\]/.test(w)) throw new Error(`vocabulary entry ${JSON.stringify(w)} holds a space, quote or backslash`);
+    if (/[\s'\\]/.test(w))
+      throw new Error(`vocabulary entry ${JSON.stringify(w)} holds a space, quote or backslash`);
   const b64 = (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength).toString('base64');
   return `${header}
 /** Components per row. @internal */

@@ -45,7 +45,9 @@ const BATCH = 256;
 
 const modelDir = opt('model-dir');
 if (modelDir === undefined) {
-  console.error('build-static-embeddings: --model-dir=<dir> is required (see the header for the install line)');
+  console.error(
+    'build-static-embeddings: --model-dir=<dir> is required (see the header for the install line)',
+  );
   process.exit(2);
 }
 const requireModel = createRequire(join(resolve(modelDir), 'package.json'));
@@ -62,7 +64,8 @@ const general = /export const _WORDS = '([^']*)'/
   .split(' ')
   .filter((w) => PLAIN.test(w))
   .slice(0, WORDS);
-if (general.length !== WORDS) throw new Error(`--words=${WORDS}: the list has only ${general.length} plain words`);
+if (general.length !== WORDS)
+  throw new Error(`--words=${WORDS}: the list has only ${general.length} plain words`);
 const known = new Set(general);
 const catalog = new Set();
 const addText = (text) => {
@@ -75,7 +78,8 @@ const addText = (text) => {
 const _paramNames = (schema, depth = 0) => {
   if (depth > 3 || schema === null || typeof schema !== 'object') return [];
   const out = [];
-  for (const [name, sub] of Object.entries(schema.properties ?? {})) out.push(name, ..._paramNames(sub, depth + 1));
+  for (const [name, sub] of Object.entries(schema.properties ?? {}))
+    out.push(name, ..._paramNames(sub, depth + 1));
   if (schema.items) out.push(..._paramNames(schema.items, depth + 1));
   return out;
 };
@@ -110,7 +114,7 @@ if (existsSync(cacheFile)) {
   const t0 = performance.now();
   for (let i = 0; i < texts.length; i += BATCH) {
     const out = await model.embed(texts.slice(i, i + BATCH));
-    out.forEach((v, j) => raw.set(v, (i + j) * 512));
+    for (let j = 0; j < out.length; j++) raw.set(out[j], (i + j) * 512);
     if ((i / BATCH) % 40 === 0) process.stderr.write(`  embedded ${i + out.length}/${texts.length}\n`);
   }
   console.log(`embedded ${texts.length} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -123,8 +127,10 @@ const t1 = performance.now();
 const pca = principalAxes(rows, DIMS);
 const projected = rows.map((r) => project(r, pca));
 const bytes = quantizeRows(projected);
-const total = pca.variances.reduce((s, v) => s + v, 0);
-console.log(`PCA to ${DIMS} dims in ${((performance.now() - t1) / 1000).toFixed(1)} s (variance kept of the first ${DIMS}: ${total.toFixed(3)})`);
+const kept = pca.variances.reduce((s, v) => s + v, 0) / pca.total;
+console.log(
+  `PCA to ${DIMS} dims in ${((performance.now() - t1) / 1000).toFixed(1)} s (${(kept * 100).toFixed(1)} % of the variance kept)`,
+);
 const harmonic = Math.log(general.length) + 0.5772156649;
 const weights = new Uint8Array(texts.length);
 words.forEach((_, r) => {

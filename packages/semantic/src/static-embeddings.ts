@@ -25,7 +25,9 @@ import type { TextEmbedder } from './tool-index.js';
  * The static embeddings as a {@link TextEmbedder}: `ToolIndex`'s default embedder (weight: the
  * index's default). `new ToolIndex({ embedder: null })` searches without it.
  */
-export const staticEmbedder: TextEmbedder = Object.freeze({ embed: (text: string) => staticTextVector(text) });
+export const staticEmbedder: TextEmbedder = Object.freeze({
+  embed: (text: string) => staticTextVector(text),
+});
 
 /** Components per static embedding. */
 export const STATIC_EMBEDDING_DIMENSIONS: number = _STATIC_DIMENSIONS;
@@ -68,9 +70,9 @@ export function _loadStaticTable(): _StaticTable {
     scale[r] = norm === 0 ? 0 : weights.charCodeAt(r) / 255 / Math.sqrt(norm);
   }
   const words = new Map<string, number>();
-  wordList.forEach((w, r) => words.set(w, r));
+  for (let r = 0; r < wordList.length; r++) words.set(wordList[r]!, r);
   const pieces = new Map<string, number>();
-  pieceList.forEach((p, i) => pieces.set(p, wordList.length + i));
+  for (let i = 0; i < pieceList.length; i++) pieces.set(pieceList[i]!, wordList.length + i);
   _table = { words, pieces, values, scale };
   return _table;
 }

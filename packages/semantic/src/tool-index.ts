@@ -18,9 +18,9 @@ import { singularize } from './inflect.js';
 import { parseToolName } from './parse-tool-name.js';
 import { _cleanQuery, _fuseRankings, _splitClauses } from './query-plan.js';
 import { stemWord, tokenizeForSearch } from './search-tokenizer.js';
+import { staticEmbedder } from './static-embeddings.js';
 import { synonymsOf } from './synonyms.js';
 import { VERB_GROUPS, type VerbClass, verbGroupOf, WEAK_VERBS } from './verbs.js';
-import { staticEmbedder } from './static-embeddings.js';
 import { textVector, vectorSimilarity } from './word-vectors.js';
 
 /** One tool to index. */
@@ -351,7 +351,10 @@ export class ToolIndex {
   readonly #nameCoverage: number;
   readonly #synonymFirst: number;
   readonly #synonymOther: number;
-  readonly #embedder: { readonly embed: (text: string) => Float32Array | null; readonly weight: number } | null;
+  readonly #embedder: {
+    readonly embed: (text: string) => Float32Array | null;
+    readonly weight: number;
+  } | null;
   /** Length of the embedder's vectors, fixed by the first one seen. */
   #embeddingLength = 0;
   /** Namespace documents: term counts over all their tools (fields of {@link NAMESPACE_FIELDS}). */
@@ -491,7 +494,9 @@ export class ToolIndex {
     // Embeddings first, so a misbehaving embedder leaves the index unchanged.
     const embeddings = documents.map((doc) =>
       this.#embed(
-        [doc.name, doc.title, (doc.description ?? '').slice(0, EMBED_DESCRIPTION_CHARS)].filter(Boolean).join(' '),
+        [doc.name, doc.title, (doc.description ?? '').slice(0, EMBED_DESCRIPTION_CHARS)]
+          .filter(Boolean)
+          .join(' '),
         `tool ${JSON.stringify(doc.id)}`,
       ),
     );

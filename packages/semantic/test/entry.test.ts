@@ -42,6 +42,8 @@ describe('package entry', () => {
       'word-vectors.ts',
       '_synonyms.data.ts',
       'synonyms.ts',
+      '_static-embeddings.data.ts',
+      'static-embeddings.ts',
       'tool-index.ts',
       'describe.ts',
     ]) {
@@ -49,6 +51,7 @@ describe('package entry', () => {
     }
     expect(_relativeImportClosure('search.ts')).toContain('_word-vectors.data.ts');
     expect(_relativeImportClosure('search.ts')).toContain('_synonyms.data.ts');
+    expect(_relativeImportClosure('search.ts')).toContain('_static-embeddings.data.ts');
   });
 });
 
