@@ -1,6 +1,6 @@
 // Lean imports: translation, the registry, annotations and the bridge (until something searches)
-// need @xprotocol/semantic's annotations and quality score, not its tool search. The search entry (@xprotocol/semantic/search) carries 4.5 MB of
-// word vectors; no file reachable through static imports from the translate or registry entries may
+// need @xprotocol/semantic's annotations and quality score, not its tool search. The search entry (@xprotocol/semantic/search) carries 8.8 MB of
+// word vectors and static embeddings; no file reachable through static imports from the translate or registry entries may
 // be the file that holds them. Reads the built dist/ (turbo builds it before this test). The dynamic
 // counterpart (what Node really loads) runs on the installed tarballs in tarballs.test.ts.
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
