@@ -13,9 +13,10 @@
 // the server's requests (xp.mcp.server_request) as an input-required result of the face's lease.
 // See docs/architecture.md, "Two MCP revisions".
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faceConfig, wrapperConfig } from './support/adapter-configs.js';
-import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+import { ADAPTER_BIN, CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 type Revision = '2025-11-25' | '2026-07-28';
 const procs = new Processes();
@@ -23,6 +24,8 @@ const procs = new Processes();
 const faces: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
 /** The URL of a face across XProtocol, by the revision adapter B speaks to the server. */
 const across: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
+/** The configuration file of a gateway whose face is stdio (each client starts one), by upstream revision. */
+const stdioFaces: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
 
 beforeAll(async () => {
   const { url: relayUrl } = await procs.relay();
@@ -88,11 +91,38 @@ logging:
       ),
     );
     across[upstream] = `http://127.0.0.1:${facePort}/mcp`;
+    stdioFaces[upstream] = procs.file(
+      `stdio-face-${upstream}.yml`,
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: fixture
+    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+    mcp_revision: "${upstream}"
+    xprotocol_namespace: com.test.fixture
+access:
+  grants: []
+mcp_server:
+  transport: stdio
+  expose: [mcp_sources]
+state_database: ./stdio-${upstream}.db
+logging:
+  level: warn
+  format: json
+  output: ./stdio-face-${upstream}.log
+`,
+    );
   }
 }, 180_000);
 afterAll(() => procs.close());
 
-/** A client of `revision` with sampling and elicitation handlers that note what they were asked. */
+/**
+ * A client of `revision` with sampling and elicitation handlers that note what they were asked,
+ * connected to the face at `url`, or to a stdio face started with the configuration file `url`.
+ */
 async function clientOf(revision: Revision, url: string) {
   const asked: string[] = [];
   const client = new Client(
@@ -110,7 +140,15 @@ async function clientOf(revision: Revision, url: string) {
     asked.push(`elicitation: ${request.params.message}`);
     return { action: 'accept', content: { name: 'Alice', username: 'alice', email: 'a@example.com' } };
   });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(
+    url.startsWith('http')
+      ? new StreamableHTTPClientTransport(new URL(url))
+      : new StdioClientTransport({
+          command: process.execPath,
+          args: [ADAPTER_BIN, 'start', '--config', url],
+          cwd: procs.dir,
+        }),
+  );
   return { client, asked };
 }
 
@@ -120,6 +158,7 @@ describe('both MCP revisions through the gateway', () => {
   for (const [route, urls] of [
     ['the gateway', faces],
     ['across XProtocol', across],
+    ['a stdio face', stdioFaces],
   ] as const)
     for (const clientRevision of ['2025-11-25', '2026-07-28'] as const) {
       for (const upstream of ['2025-11-25', '2026-07-28'] as const) {

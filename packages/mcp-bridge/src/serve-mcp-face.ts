@@ -37,7 +37,7 @@ import {
   localhostAllowedHostnames,
   validateHostHeader,
 } from '@modelcontextprotocol/server';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { FaceAuth, FaceAuthRefusal, FacePrincipal } from './face-auth/face-auth.js';
 import { staticBearerAuth } from './face-auth/static-bearer-auth.js';
 import { _faceEventStore } from './face-event-store.js';
@@ -149,11 +149,18 @@ export async function serveMcpFace(
       stdout as ConstructorParameters<typeof StdioServerTransport>[1],
     );
     _capResults(transport, settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
-    await face.server.connect(transport);
+    // The connection's first message picks its MCP revision: `initialize` a 2025-11-25 session,
+    // a request with the 2026-07-28 `_meta` claim (or `server/discover`) that revision, served by
+    // one server for the connection (docs/architecture.md, "Two MCP revisions").
+    const served = serveStdio(({ era }) => face.createServer({ era }), {
+      transport,
+      onerror: (error) => logger.debug({ error: error.message }, 'MCP stdio face: a message was refused'),
+    });
     return {
       url: 'stdio',
       close: async () => {
-        await face.server.close();
+        await served.close();
+        await face.close();
         stdin.unpipe(guarded);
         stdin.pause();
       },
