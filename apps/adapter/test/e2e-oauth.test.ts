@@ -90,8 +90,17 @@ async function token(client: string, secret: string, extra: Record<string, strin
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-async function connect(bearer: string): Promise<Client> {
-  const client = new Client({ name: 'oauth-e2e', version: '0.0.0' }, { capabilities: {} });
+async function connect(
+  bearer: string,
+  revision: '2025-11-25' | '2026-07-28' = '2025-11-25',
+): Promise<Client> {
+  const client = new Client(
+    { name: 'oauth-e2e', version: '0.0.0' },
+    {
+      capabilities: {},
+      versionNegotiation: { mode: revision === '2026-07-28' ? { pin: revision } : 'legacy' },
+    },
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(face), {
       requestInit: { headers: { authorization: `Bearer ${bearer}` } },
@@ -181,6 +190,38 @@ describe('OAuth 2.1 on the HTTP face', () => {
     expect(listed).not.toContain('test_image_content');
     const bob = await connect(await token('granted', 'g-secret'));
     expect((await bob.listTools()).tools.map((tool) => tool.name)).toContain('test_image_content');
+  });
+
+  it('a 2026-07-28 client (no session) is held to the same scopes and listing as a 2025 session', async () => {
+    const alice = await connect(await token('reader', 'r-secret'), '2026-07-28');
+    expect(alice.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const listed = (await alice.listTools()).tools.map((tool) => tool.name);
+    expect(listed).toContain('test_simple_text');
+    expect(listed).not.toContain('test_image_content');
+    const simple = await alice.callTool({ name: 'test_simple_text', arguments: {} });
+    expect((simple.content as { text: string }[])[0]?.text).toBe(
+      'This is a simple text response for testing.',
+    );
+    const image = await alice
+      .callTool({ name: 'test_image_content', arguments: {} })
+      .catch((e: unknown) => e);
+    expect(String(image)).toContain('Insufficient scope: required "com.test.conformance.images"');
+    // Without a token, a 2026-07-28 request is refused like any other.
+    const anonymous = await post(
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      },
+    );
+    expect(anonymous.status).toBe(401);
   });
 
   it("a subject's grants give tools beyond its scopes", async () => {
