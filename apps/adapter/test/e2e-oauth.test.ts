@@ -24,6 +24,7 @@ beforeAll(async () => {
       { id: 'reader', secret: 'r-secret', subject: 'alice', scopes: ['mcp', 'com.test.conformance.simple'] },
       { id: 'granted', secret: 'g-secret', subject: 'bob', scopes: ['mcp'] },
       { id: 'no-mcp', secret: 'n-secret', subject: 'carol', scopes: ['com.test.conformance.simple'] },
+      { id: 'granted-too', secret: 'd-secret', subject: 'dave', scopes: ['mcp'] },
     ]),
   );
   issuer = (await procs.node(AUTHORIZATION_SERVER, [accounts])).firstLine;
@@ -58,6 +59,8 @@ mcp_server:
     required_scopes: [mcp]
     grants:
       - subject: bob
+        capabilities: [com.test.conformance.*]
+      - subject: dave
         capabilities: [com.test.conformance.*]
 state_database: ./state.db
 logging:
@@ -222,6 +225,42 @@ describe('OAuth 2.1 on the HTTP face', () => {
       },
     );
     expect(anonymous.status).toBe(401);
+  });
+
+  it("a 2026-07-28 client's input-required state is its own: another principal's retry with it is refused", async () => {
+    const manual = async (bearer: string) => {
+      const client = new Client(
+        { name: 'oauth-e2e', version: '0.0.0' },
+        {
+          capabilities: { elicitation: {} },
+          versionNegotiation: { mode: { pin: '2026-07-28' } },
+          inputRequired: { autoFulfill: false },
+        },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(face), {
+          requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+        }),
+      );
+      clients.push(client);
+      return (extra: Record<string, unknown> = {}) =>
+        client.request(
+          {
+            method: 'tools/call',
+            params: { name: 'test_elicitation', arguments: { message: 'Name?' }, ...extra },
+          },
+          { allowInputRequired: true },
+        ) as Promise<Record<string, unknown>>;
+    };
+    const bob = await manual(await token('granted', 'g-secret'));
+    const dave = await manual(await token('granted-too', 'd-secret'));
+    const asked = await bob();
+    expect(asked.resultType).toBe('input_required');
+    const key = Object.keys(asked.inputRequests as object)[0]!;
+    const answer = { inputResponses: { [key]: { action: 'decline' } }, requestState: asked.requestState };
+    await expect(dave(answer)).rejects.toMatchObject({ code: -32602 });
+    const done = await bob(answer);
+    expect((done.content as { text: string }[])[0]?.text).toBe('User response: {"action":"decline"}');
   });
 
   it("a subject's grants give tools beyond its scopes", async () => {

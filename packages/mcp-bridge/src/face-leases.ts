@@ -62,8 +62,15 @@ type _Round = { kind: 'done'; result: Record<string, unknown> } | { kind: 'ask';
 export class _Leases {
   readonly #o: _LeasesOptions;
   readonly #leases = new Map<string, _Lease>();
-  /** Signs the `requestState` that names a lease (a changed or foreign one is refused). */
-  readonly #codec = createRequestStateCodec({ key: randomBytes(32), ttlSeconds: 3600 });
+  /**
+   * Signs the `requestState` that names a lease (a changed or foreign one is refused), bound to
+   * the principal that asked (OAuth): another principal's retry with it is refused too.
+   */
+  readonly #codec = createRequestStateCodec({
+    key: randomBytes(32),
+    ttlSeconds: 3600,
+    bind: (ctx) => ctx.http?.authInfo?.clientId ?? '',
+  });
 
   constructor(options: _LeasesOptions) {
     this.#o = options;
@@ -95,7 +102,7 @@ export class _Leases {
         throw new ProtocolError(-32602, 'Invalid or expired requestState', {
           reason: 'invalid_request_state',
         });
-      return this.#reply(lease, await lease.resume(ctx));
+      return this.#reply(lease, await lease.resume(ctx), ctx);
     }
     if (this.#leases.size >= _MAX_WAITING)
       throw new ProtocolError(
@@ -106,7 +113,7 @@ export class _Leases {
         },
       );
     const lease = new _Lease(randomUUID(), this.#o, () => this.#leases.delete(lease.id));
-    return this.#reply(lease, await lease.start(start, ctx));
+    return this.#reply(lease, await lease.start(start, ctx), ctx);
   }
 
   /** Ends every lease (the face is closing). */
@@ -124,13 +131,13 @@ export class _Leases {
     return typeof payload?.lease === 'string' ? this.#leases.get(payload.lease) : undefined;
   }
 
-  async #reply(lease: _Lease, round: _Round): Promise<Record<string, unknown>> {
+  async #reply(lease: _Lease, round: _Round, ctx: ServerContext): Promise<Record<string, unknown>> {
     if (round.kind === 'done') return round.result;
     this.#leases.set(lease.id, lease);
     return {
       resultType: 'input_required',
       inputRequests: Object.fromEntries(round.parked.map((p) => [p.key, p.request])),
-      requestState: `${_STATE_PREFIX}${await this.#codec.mint({ lease: lease.id })}`,
+      requestState: `${_STATE_PREFIX}${await this.#codec.mint({ lease: lease.id }, ctx)}`,
     };
   }
 }
