@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayConfig } from './support/adapter-configs.js';
 import { ADAPTER_BIN, CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
@@ -72,32 +73,27 @@ logging:
   const port = await freePort();
   const config = procs.file(
     'both.yml',
-    `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: one
-    transport: stdio
+    gatewayConfig({
+      keyFile: './a.key',
+      relayUrl,
+      sources: [
+        {
+          name: 'one',
+          body: `    transport: stdio
     command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
     env:
-      XP_FIXTURE_LABEL: one
-    xprotocol_namespace: com.test.one
-  - name: two
-    transport: streamable_http
-    url: ${fixture.firstLine}
-    xprotocol_namespace: com.test.two
-access:
-  grants: []
-mcp_server:
-  transport: streamable_http
-  port: ${port}
-  expose: [mcp_sources]
-state_database: ./both-state.db
-logging:
-  level: warn
-  format: json
-`,
+      XP_FIXTURE_LABEL: one`,
+          namespace: 'com.test.one',
+        },
+        {
+          name: 'two',
+          body: `    transport: streamable_http\n    url: ${fixture.firstLine}`,
+          namespace: 'com.test.two',
+        },
+      ],
+      face: { port },
+      stateDatabase: './both-state.db',
+    }),
   );
   await procs.adapter(config);
   faces.both = `http://127.0.0.1:${port}/mcp`;

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayConfig } from './support/adapter-configs.js';
 import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 const AUTHORIZATION_SERVER = join(import.meta.dirname, 'fixtures', 'servers', 'authorization-server.mjs');
@@ -33,27 +34,24 @@ beforeAll(async () => {
   await procs.adapter(
     procs.file(
       'oauth.yml',
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: conformance
-    transport: stdio
+      gatewayConfig({
+        keyFile: './a.key',
+        relayUrl,
+        sources: [
+          {
+            name: 'conformance',
+            body: `    transport: stdio
     command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
-    xprotocol_namespace: com.test.conformance
     schema_overrides:
       test_simple_text:
         required_capability: com.test.conformance.simple
       test_image_content:
-        required_capability: com.test.conformance.images
-access:
-  grants: []
-mcp_server:
-  transport: streamable_http
-  port: ${port}
-  expose: [mcp_sources]
-  oauth:
+        required_capability: com.test.conformance.images`,
+            namespace: 'com.test.conformance',
+          },
+        ],
+        face: { port },
+        serverExtra: `  oauth:
     issuer: ${issuer}
     resource: ${face}
     required_scopes: [mcp]
@@ -61,12 +59,9 @@ mcp_server:
       - subject: bob
         capabilities: [com.test.conformance.*]
       - subject: dave
-        capabilities: [com.test.conformance.*]
-state_database: ./state.db
-logging:
-  level: warn
-  format: json
-`,
+        capabilities: [com.test.conformance.*]`,
+        stateDatabase: './state.db',
+      }),
     ),
   );
 }, 120_000);

@@ -15,7 +15,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faceConfig, wrapperConfig } from './support/adapter-configs.js';
+import { faceConfig, gatewayConfig, type SourceBody, wrapperConfig } from './support/adapter-configs.js';
 import { ADAPTER_BIN, CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 type Revision = '2025-11-25' | '2026-07-28';
@@ -32,30 +32,18 @@ beforeAll(async () => {
   const a = await procs.keygen('a.key');
   for (const upstream of ['2025-11-25', '2026-07-28'] as const) {
     const port = await freePort();
+    const fixture: SourceBody = `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]\n    mcp_revision: "${upstream}"`;
+    const source = { name: 'fixture', body: fixture, namespace: 'com.test.fixture' };
     await procs.adapter(
       procs.file(
         `gateway-${upstream}.yml`,
-        `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: fixture
-    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
-    mcp_revision: "${upstream}"
-    xprotocol_namespace: com.test.fixture
-access:
-  grants: []
-mcp_server:
-  transport: streamable_http
-  port: ${port}
-  expose: [mcp_sources]
-state_database: ./state-${upstream}.db
-logging:
-  level: warn
-  format: json
-`,
+        gatewayConfig({
+          keyFile: './a.key',
+          relayUrl,
+          sources: [source],
+          face: { port },
+          stateDatabase: `./state-${upstream}.db`,
+        }),
       ),
     );
     faces[upstream] = `http://127.0.0.1:${port}/mcp`;
@@ -67,11 +55,7 @@ logging:
         wrapperConfig({
           keyFile: `./b-${upstream}.key`,
           relayUrl,
-          source: {
-            name: 'fixture',
-            body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]\n    mcp_revision: "${upstream}"`,
-            namespace: 'com.test.fixture',
-          },
+          source,
           grantTo: a.ed25519,
           stateDatabase: `./b-${upstream}.db`,
         }),
@@ -93,27 +77,13 @@ logging:
     across[upstream] = `http://127.0.0.1:${facePort}/mcp`;
     stdioFaces[upstream] = procs.file(
       `stdio-face-${upstream}.yml`,
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: fixture
-    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
-    mcp_revision: "${upstream}"
-    xprotocol_namespace: com.test.fixture
-access:
-  grants: []
-mcp_server:
-  transport: stdio
-  expose: [mcp_sources]
-state_database: ./stdio-${upstream}.db
-logging:
-  level: warn
-  format: json
-  output: ./stdio-face-${upstream}.log
-`,
+      gatewayConfig({
+        keyFile: './a.key',
+        relayUrl,
+        sources: [source],
+        face: { stdio: true, logFile: `./stdio-face-${upstream}.log` },
+        stateDatabase: `./stdio-${upstream}.db`,
+      }),
     );
   }
 }, 180_000);

@@ -70,3 +70,41 @@ logging:
   format: json
 `;
 }
+
+/** Options of {@link gatewayConfig}. */
+export interface GatewayConfig {
+  keyFile: string;
+  relayUrl: string;
+  /** The upstreams, each `name`, its body lines (transport, command or url, extras) and namespace. */
+  sources: { name: string; body: SourceBody; namespace: string }[];
+  /** `port` for a Streamable HTTP face; `stdio` for a stdio face (its log then goes to `logFile`). */
+  face: { port: number } | { stdio: true; logFile: string };
+  /** Extra YAML lines of `mcp_server` (indented two spaces), e.g. an `oauth` section. */
+  serverExtra?: string;
+  stateDatabase: string;
+}
+
+/** An adapter in gateway mode: its MCP face forwards to `sources` as they are (`expose: [mcp_sources]`). */
+export function gatewayConfig(o: GatewayConfig): string {
+  const sources = o.sources
+    .map((s) => `  - name: ${s.name}\n${s.body}\n    xprotocol_namespace: ${s.namespace}\n`)
+    .join('');
+  const face =
+    'port' in o.face ? `  transport: streamable_http\n  port: ${o.face.port}` : '  transport: stdio';
+  const output = 'logFile' in o.face ? `\n  output: ${o.face.logFile}` : '';
+  return `identity:
+  key_file: ${o.keyFile}
+relay:
+  urls: [${o.relayUrl}]
+mcp_sources:
+${sources}access:
+  grants: []
+mcp_server:
+${face}
+  expose: [mcp_sources]
+${o.serverExtra ? `${o.serverExtra}\n` : ''}state_database: ${o.stateDatabase}
+logging:
+  level: warn
+  format: json${output}
+`;
+}

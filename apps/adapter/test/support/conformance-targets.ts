@@ -3,7 +3,7 @@
 // fixture as a stdio upstream and as a Streamable HTTP upstream, and the adapter across XProtocol
 // (adapter A with adapter B, which wraps the fixture over stdio, as its xprotocol source).
 import { join } from 'node:path';
-import { faceConfig, wrapperConfig } from './adapter-configs.js';
+import { faceConfig, gatewayConfig, wrapperConfig } from './adapter-configs.js';
 import {
   type ConformanceRunner,
   fetchConformance,
@@ -46,25 +46,13 @@ export async function startConformanceTargets(
     url: ${fixture.firstLine}${revision}`;
     const config = procs.file(
       `${kind}.yml`,
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: conformance
-${source}
-    xprotocol_namespace: com.test.conformance
-access:
-  grants: []
-mcp_server:
-  transport: streamable_http
-  port: ${port}
-  expose: [mcp_sources]
-state_database: ./${kind}-state.db
-logging:
-  level: warn
-  format: json
-`,
+      gatewayConfig({
+        keyFile: './a.key',
+        relayUrl,
+        sources: [{ name: 'conformance', body: source, namespace: 'com.test.conformance' }],
+        face: { port },
+        stateDatabase: `./${kind}-state.db`,
+      }),
     );
     await procs.adapter(config);
     targets[kind] = `http://127.0.0.1:${port}/mcp`;
