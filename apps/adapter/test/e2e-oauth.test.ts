@@ -5,7 +5,7 @@
 // 401 naming the resource metadata; with a token: the tools its scopes allow, 403
 // insufficient_scope for the rest; a bad token: 401 invalid_token; a session is its principal's.
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type ClientOptions, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayConfig } from './support/adapter-configs.js';
 import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
@@ -224,20 +224,10 @@ describe('OAuth 2.1 on the HTTP face', () => {
 
   it("a 2026-07-28 client's input-required state is its own: another principal's retry with it is refused", async () => {
     const manual = async (bearer: string) => {
-      const client = new Client(
-        { name: 'oauth-e2e', version: '0.0.0' },
-        {
-          capabilities: { elicitation: {} },
-          versionNegotiation: { mode: { pin: '2026-07-28' } },
-          inputRequired: { autoFulfill: false },
-        },
-      );
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(face), {
-          requestInit: { headers: { authorization: `Bearer ${bearer}` } },
-        }),
-      );
-      clients.push(client);
+      const client = await connect(bearer, '2026-07-28', {
+        capabilities: { elicitation: {} },
+        inputRequired: { autoFulfill: false },
+      });
       return (extra: Record<string, unknown> = {}) =>
         client.request(
           {
