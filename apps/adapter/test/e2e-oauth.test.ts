@@ -91,12 +91,14 @@ async function token(client: string, secret: string, extra: Record<string, strin
 async function connect(
   bearer: string,
   revision: '2025-11-25' | '2026-07-28' = '2025-11-25',
+  options: ClientOptions = {},
 ): Promise<Client> {
   const client = new Client(
     { name: 'oauth-e2e', version: '0.0.0' },
     {
       capabilities: {},
       versionNegotiation: { mode: revision === '2026-07-28' ? { pin: revision } : 'legacy' },
+      ...options,
     },
   );
   await client.connect(
