@@ -5,7 +5,7 @@
  * only the signed envelope, so decrypted payloads are never printed (they are never available).
  * @module
  */
-import type { EventStore, PutOutcome, Relay, RelayEvent } from '@xprotocol/relay';
+import type { EventStore, PutOutcome, Relay, RelayEvent, RelayRefusal } from '@xprotocol/relay';
 import type { Filter } from '@xprotocol/wire';
 import type { Style } from './style.js';
 
@@ -115,27 +115,15 @@ export class ObservedEventStore implements EventStore {
 }
 
 /**
- * Reports the relay's refusals (invalid, expired, rate-limited, too large — answered `OK false`
- * before they reach the store) by watching its counter every `intervalMs`. The refused sender got
- * the reason in its `OK`; the relay exposes only the count. Returns a function that stops watching.
+ * One line for an event the relay refused before its store (invalid, expired, rate-limited, too
+ * large), with the reason its sender was told in `OK false`, and the kind and signing key the
+ * event claimed (unverified: a refused event may lie about them).
  */
-export function watchRefusals(
-  relay: Pick<Relay, 'stats'>,
-  write: (line: string) => void,
-  style: Style,
-  intervalMs = 250,
-  now: () => number = Date.now,
-): () => void {
-  return watchRefusalCount(
-    relay,
-    (count) => {
-      const time = new Date(now()).toISOString().slice(11, 23);
-      write(
-        `${style.dim(time)}  ${style.bad(`refused ${count} event${count === 1 ? '' : 's'}`)} (invalid, expired, rate-limited or too large; the sender's OK carries the reason)`,
-      );
-    },
-    intervalMs,
-  );
+export function formatRefusalLine(refusal: RelayRefusal, style: Style, at: number = Date.now()): string {
+  const time = new Date(at).toISOString().slice(11, 23);
+  const kind = (refusal.kind ?? '(no kind)').padEnd(34);
+  const from = refusal.pubkey ? shortKey(refusal.pubkey) : '?';
+  return `${style.dim(time)}  ${kind} ${from.padEnd(8)}             ${style.bad(`refused: ${refusal.reason}`)}`;
 }
 
 /**

@@ -25,10 +25,10 @@ export {
   type EventLogEntry,
   formatBytes,
   formatEventLine,
+  formatRefusalLine,
   ObservedEventStore,
   shortKey,
   watchRefusalCount,
-  watchRefusals,
 } from './event-log.js';
 export { type InlineConfigOptions, inlineConfig } from './inline-config.js';
 export { ensureProxyKey, type McpProxyOptions, startMcpProxy } from './mcp-proxy.js';

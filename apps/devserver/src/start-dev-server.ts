@@ -19,9 +19,9 @@ import { type AdapterLogRecord, tapAdapterLogger } from './adapter-log-tap.js';
 import {
   type EventLogEntry,
   formatEventLine,
+  formatRefusalLine,
   ObservedEventStore,
   watchRefusalCount,
-  watchRefusals,
 } from './event-log.js';
 import { DEFAULT_RELAY_PORT, RELAY_HOST } from './paths.js';
 import { createStyle, type Style } from './style.js';
@@ -100,7 +100,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       host: RELAY_HOST,
       port,
       store,
-      ...(options.onRelayRefusal && { onRefused: options.onRelayRefusal }),
+      // Each refusal, with the reason its sender was told: a line of the event log, and the caller's hook.
+      onRefused: (refusal: RelayRefusal) => {
+        if (write) write(formatRefusalLine(refusal, style));
+        options.onRelayRefusal?.(refusal);
+      },
     });
   } catch (error) {
     await store.close();
@@ -112,13 +116,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
     throw error;
   }
-  const stopLogRefusals = write ? watchRefusals(relay, write, style) : () => {};
   const onRefused = options.onRefused;
-  const stopCountRefusals = onRefused ? watchRefusalCount(relay, onRefused) : () => {};
-  const stopRefusals = () => {
-    stopLogRefusals();
-    stopCountRefusals();
-  };
+  const stopRefusals = onRefused ? watchRefusalCount(relay, onRefused) : () => {};
   const relayUrl = relay.url;
 
   const prepare = (config: AdapterConfig): AdapterConfig => ({

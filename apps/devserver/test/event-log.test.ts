@@ -5,9 +5,9 @@ import {
   type EventLogEntry,
   formatBytes,
   formatEventLine,
+  formatRefusalLine,
   ObservedEventStore,
   shortKey,
-  watchRefusals,
 } from '../src/event-log.js';
 import { createStyle } from '../src/style.js';
 
@@ -111,21 +111,27 @@ describe('ObservedEventStore', () => {
   });
 });
 
-describe('watchRefusals', () => {
-  it('writes one line per batch of new refusals, and a last check on stop', () => {
-    let refused = 2;
-    const lines: string[] = [];
-    const stop = watchRefusals(
-      { stats: () => ({ refused }) as never },
-      (l) => lines.push(l),
-      plain,
-      60_000,
-      () => Date.UTC(2026, 0, 1),
+describe('formatRefusalLine', () => {
+  it('shows time, the kind and key the event claimed, and the reason its sender was told', () => {
+    expect(
+      formatRefusalLine(
+        {
+          id: 'ab'.repeat(32),
+          reason: 'invalid: bad signature',
+          pubkey: FROM,
+          kind: 'com.demo.fs.read_text_file',
+        },
+        plain,
+        Date.UTC(2026, 0, 1, 9, 5, 7, 42),
+      ),
+    ).toBe(
+      '09:05:07.042  com.demo.fs.read_text_file         3f2a91c0             refused: invalid: bad signature',
     );
-    refused = 5;
-    stop();
-    expect(lines).toEqual([
-      "00:00:00.000  refused 3 events (invalid, expired, rate-limited or too large; the sender's OK carries the reason)",
-    ]);
+  });
+
+  it('says so when the event named no kind or key', () => {
+    expect(formatRefusalLine({ id: '', reason: 'invalid: not JSON' }, plain, Date.UTC(2026, 0, 1))).toBe(
+      '00:00:00.000  (no kind)                          ?                    refused: invalid: not JSON',
+    );
   });
 });

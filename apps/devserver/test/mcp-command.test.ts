@@ -82,7 +82,7 @@ describe('xprotocol-devserver --mcp-command', () => {
     }
   });
 
-  it('reports an event the relay refused (tampered after signing) as a refusal count', async () => {
+  it('reports an event the relay refused (tampered after signing) with its kind, sender and reason', async () => {
     const identity = generateIdentity({ signatures: nodeSignatures, cipher: nodeCipher });
     const signed = signEvent(
       createEventTemplate({
@@ -96,7 +96,11 @@ describe('xprotocol-devserver --mcp-command', () => {
     const pool = await RelayPool.open({ urls: [relayUrl] });
     try {
       await expect(pool.publish({ ...signed, content: 'tampered' })).rejects.toThrow(/invalid/);
-      await dev.waitForStderr(/refused 1 event \(invalid, expired, rate-limited or too large/);
+      await dev.waitForStderr(
+        new RegExp(
+          `com\\.demo\\.fs\\.read_text_file +${identity.keys.ed25519.slice(8, 16)} +refused: invalid: `,
+        ),
+      );
     } finally {
       await pool.close();
     }
