@@ -27,8 +27,16 @@ import type { BridgeLogger } from './logger.js';
 const _GATHER_MS = 25;
 /** Marks the `requestState` values the face mints, so they are told from a server's own. */
 const _STATE_PREFIX = 'xp-lease.';
-/** The most leases waiting for their clients at once; beyond it a new one is refused. */
-const _MAX_WAITING = 256;
+/**
+ * The most leases waiting for their clients at once; beyond it a new one is refused. Each holds a
+ * session with its server (for a stdio server, a child process), so they are few.
+ */
+const _MAX_WAITING = 64;
+/**
+ * How long a lease waits for its client's next call, at least (a person may be answering an
+ * elicitation); the call timeout when that is longer.
+ */
+const _MIN_WAIT_MS = 10 * 60_000;
 
 /**
  * Opens a lease's session with `client` as its client, and sends the call in it (`request` says
@@ -42,7 +50,7 @@ export type _LeaseStart = (
 
 /** Options of {@link _Leases}. */
 export interface _LeasesOptions {
-  /** How long a lease waits for its client's next call, and each call's timeout, in ms. */
+  /** Each call's timeout, in ms; a lease waits for its client's next call this long, at least 10 minutes. */
   timeoutMs: number;
   logger: BridgeLogger;
 }
@@ -192,8 +200,15 @@ class _Lease {
     return this.#round(ctx);
   }
 
-  /** The client's next call: its `inputResponses` answer the parked requests; then the next round. */
+  /**
+   * The client's next call: its `inputResponses` answer the parked requests; then the next round.
+   * One call at a time: a second one with the same `requestState` while a round runs is refused.
+   */
   async resume(ctx: ServerContext): Promise<_Round> {
+    if (this.#ctx !== undefined)
+      throw new ProtocolError(-32602, 'this requestState is being answered by another request already', {
+        reason: 'request_state_in_use',
+      });
     clearTimeout(this.#expiry);
     this.#ctx = ctx;
     const answers = ((ctx.mcpReq as { inputResponses?: Record<string, unknown> }).inputResponses ??
@@ -241,11 +256,12 @@ class _Lease {
         await this.end('the call ended');
         return round;
       }
-      // The client has the call timeout to come back; then the call is cancelled.
+      // The client has a while to come back; then the call is cancelled.
       this.#expiry = setTimeout(
         () => void this.end('the client did not answer the input requests in time'),
-        this.#o.timeoutMs,
+        Math.max(this.#o.timeoutMs, _MIN_WAIT_MS),
       );
+      this.#expiry.unref();
       this.#ctx = undefined;
       return round;
     } catch (error) {
