@@ -24,6 +24,8 @@ const procs = new Processes();
 const faces: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
 /** The URL of a face across XProtocol, by the revision adapter B speaks to the server. */
 const across: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
+/** A gateway told `mcp_revision: auto`: it asks the fixture which revision it speaks. */
+let autoFace = '';
 /** The configuration file of a gateway whose face is stdio (each client starts one), by upstream revision. */
 const stdioFaces: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
 
@@ -86,6 +88,26 @@ beforeAll(async () => {
       }),
     );
   }
+  const autoPort = await freePort();
+  await procs.adapter(
+    procs.file(
+      'gateway-auto.yml',
+      gatewayConfig({
+        keyFile: './a.key',
+        relayUrl,
+        sources: [
+          {
+            name: 'fixture',
+            body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]\n    mcp_revision: auto`,
+            namespace: 'com.test.fixture',
+          },
+        ],
+        face: { port: autoPort },
+        stateDatabase: './state-auto.db',
+      }),
+    ),
+  );
+  autoFace = `http://127.0.0.1:${autoPort}/mcp`;
 }, 180_000);
 afterAll(() => procs.close());
 
@@ -162,6 +184,22 @@ describe('both MCP revisions through the gateway', () => {
         }, 60_000);
       }
     }
+
+  it('mcp_revision: auto finds that the fixture speaks 2026-07-28, and every session speaks it', async () => {
+    const { client, asked } = await clientOf('2025-11-25', autoFace);
+    try {
+      // The fixture lists its 2026-07-28-only tools only to 2026-07-28 clients: the adapter's own
+      // session found that revision.
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('test_custom_headers');
+      // The client's own link speaks it too: the input-required result is asked of the client.
+      const sampled = await client.callTool({ name: 'test_input_required_result_sampling', arguments: {} });
+      expect(text(sampled)).toBe('LLM response: Paris');
+      expect(asked).toEqual(['sampling: {"type":"text","text":"What is the capital of France?"}']);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it('a 2026-07-28 client of a 2025 upstream gets the server request as an input-required result, signed; a changed requestState is refused', async () => {
     const client = new Client(

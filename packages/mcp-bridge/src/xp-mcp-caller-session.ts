@@ -161,7 +161,7 @@ export class _XpCallerSession {
       const input = _INPUT_METHODS.has(method) ? this.context.input : undefined;
       // A 2026-07-28 caller of a 2026-07-28 server: the shared link, told who the client is.
       const common =
-        input && this.#o.transportOf(source)?.revision !== undefined ? this.#o.stateless?.() : undefined;
+        input && this.#o.transportOf(source)?.revision === '2026-07-28' ? this.#o.stateless?.() : undefined;
       const link = await (common ?? this.links).get(source);
       const forwarded = input ? _withInput(params, input, common ? this.context : undefined) : params;
       return await link.request(method, forwarded, {

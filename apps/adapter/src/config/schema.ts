@@ -294,10 +294,13 @@ const mcpSourceSchema = z
       .describe('stdio: extra environment for the child (added to the SDK safe default environment).'),
     url: httpUrl().describe('sse / streamable_http: the server URL.'),
     auth: authSchema,
-    mcp_revision: phrased(z.enum(['2025-11-25', '2026-07-28']), '"2025-11-25" | "2026-07-28"')
+    mcp_revision: phrased(
+      z.enum(['2025-11-25', '2026-07-28', 'auto']),
+      '"2025-11-25" | "2026-07-28" | "auto"',
+    )
       .default('2025-11-25')
       .describe(
-        'The MCP revision the server speaks: 2025-11-25 (sessions, initialize; also serves 2025-06-18 and older) or 2026-07-28 (stateless).',
+        'The MCP revision the server speaks: 2025-11-25 (sessions, initialize; also serves 2025-06-18 and older), 2026-07-28 (stateless), or auto (asked with server/discover at connect).',
       ),
     xprotocol_namespace: namespace().describe(
       'Namespace of the generated kinds: tool read_file → {namespace}.read_file.',

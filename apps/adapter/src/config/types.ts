@@ -119,7 +119,7 @@ export interface McpSourceConfig {
   /** Only these tools are exposed; `undefined` exposes all. */
   toolAllowlist: string[] | undefined;
   /** The MCP revision the server speaks; default `2025-11-25`. */
-  mcpRevision: '2025-11-25' | '2026-07-28';
+  mcpRevision: '2025-11-25' | '2026-07-28' | 'auto';
   /** Default 600. */
   rateLimit: { requestsPerMinute: number };
   /** Default 0.40. */

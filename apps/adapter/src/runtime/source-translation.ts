@@ -20,7 +20,7 @@ export function upstreamTransportOf(
   addressPolicy?: AddressPolicy,
 ): UpstreamTransport {
   // A 2026-07-28 server is spoken to in its revision (docs/architecture.md, "Two MCP revisions").
-  const revision = source.mcpRevision === '2026-07-28' ? { revision: source.mcpRevision } : {};
+  const revision = source.mcpRevision === '2025-11-25' ? {} : { revision: source.mcpRevision };
   if (source.transport === 'stdio')
     return { type: 'stdio', command: source.command ?? [], env: source.env, ...revision };
   return {

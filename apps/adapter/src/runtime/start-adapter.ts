@@ -188,7 +188,13 @@ export async function startAdapter(
                 },
                 // Passthrough: each MCP client gets its own session with the server.
                 gateway: {
-                  transport: upstreamTransportOf(source, addressPolicy),
+                  // The adapter's own session's view: with `mcp_revision: auto`, the revision it found.
+                  get transport() {
+                    return (
+                      sources.upstreams.get(source.name)?.transport ??
+                      upstreamTransportOf(source, addressPolicy)
+                    );
+                  },
                   capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
                   toolName: (kind: string) => sources.tool(kind)?.upstreamName,
                   definition: (kind: string) => sources.listedTool(kind),

@@ -186,7 +186,7 @@ export class _GatewaySession {
    * answers a lease's questions.
    */
   async #leased(source: string, ctx: ServerContext): Promise<boolean> {
-    if (this.#o.upstreams.find((u) => u.name === source)?.transport.revision !== undefined) return false;
+    if (this.#o.upstreams.find((u) => u.name === source)?.transport.revision === '2026-07-28') return false;
     if (this.#o.leases?.resumes(ctx)) return true;
     const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope ?? {};
     const declared = (envelope[CLIENT_CAPABILITIES_META_KEY] ?? {}) as Record<string, unknown>;

@@ -70,14 +70,19 @@ export type UpstreamTransport = (
   revision?: McpRevision;
 };
 
-/** The MCP revisions an upstream may be told to speak: `2026-07-28`; absent means 2025-11-25. */
-export type McpRevision = '2026-07-28';
+/**
+ * The MCP revision an upstream is spoken to in: `2026-07-28`, or `auto` (asked with
+ * `server/discover` when the adapter's own session connects; 2025-11-25 when the server does not
+ * answer it as a 2026-07-28 server). Absent means 2025-11-25.
+ */
+export type McpRevision = '2026-07-28' | 'auto';
 
 /** The client options that make a session speak the upstream's revision. */
 export function _revisionOptions(spec: UpstreamTransport): {
-  versionNegotiation?: { mode: { pin: string } };
+  versionNegotiation?: { mode: { pin: string } | 'auto' };
 } {
-  return spec.revision === undefined ? {} : { versionNegotiation: { mode: { pin: spec.revision } } };
+  if (spec.revision === undefined) return {};
+  return { versionNegotiation: { mode: spec.revision === 'auto' ? 'auto' : { pin: spec.revision } } };
 }
 
 /** Options of {@link UpstreamSession}. */
@@ -139,6 +144,8 @@ export class UpstreamSession {
   #serverInfo: { name: string; version: string } | undefined;
   #instructions: string | undefined;
   #lastCapabilities: unknown;
+  /** The MCP revision the last session spoke. */
+  #negotiated: string | undefined;
   readonly #supervisor: UpstreamSupervisor | undefined;
   /** How each session's child ended, once it has (stdio). */
   readonly #exits = new WeakMap<Client, string>();
@@ -161,9 +168,16 @@ export class UpstreamSession {
         : undefined;
   }
 
-  /** How the server is reached (a session of a client of its own opens the same way). */
+  /**
+   * How the server is reached (a session of a client of its own opens the same way). With
+   * `revision: 'auto'`, once this session connected: the revision it found, so that other
+   * sessions speak it without asking again.
+   */
   get transport(): UpstreamTransport {
-    return this.#options.transport;
+    const spec = this.#options.transport;
+    if (spec.revision !== 'auto' || this.#negotiated === undefined) return spec;
+    const { revision: _auto, ...rest } = spec;
+    return this.#negotiated >= '2026-07-28' ? { ...rest, revision: '2026-07-28' } : rest;
   }
 
   /** The pid of the stdio child while a session is up (for status output and tests). */
@@ -503,6 +517,7 @@ export class UpstreamSession {
     this.#serverInfo = client.getServerVersion() as { name: string; version: string } | undefined;
     this.#instructions = client.getInstructions();
     this.#lastCapabilities = client.getServerCapabilities();
+    this.#negotiated = client.getNegotiatedProtocolVersion();
     // The exit event comes before the pipes close, so the calls failed by the close know how the
     // child ended.
     _childOf(transport)?.once('exit', (code, signal) => this.#exits.set(client, describeExit(code, signal)));
