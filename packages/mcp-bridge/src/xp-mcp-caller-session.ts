@@ -187,7 +187,9 @@ export class _XpCallerSession {
     return (
       MCP_SESSION_METHODS.has(method) ||
       this.links.has(source) ||
-      this.context.input !== undefined ||
+      // A 2026-07-28 client of a 2026-07-28 server: the link its callers share (an input-required
+      // result is the answer); of a 2025 server, the shared session unless it could be asked.
+      (this.context.input !== undefined && this.#o.transportOf(source)?.revision === '2026-07-28') ||
       Object.keys(this.context.capabilities).length > 0 ||
       shared.serverCapabilities?.logging !== undefined
     );
