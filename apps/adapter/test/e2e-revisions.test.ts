@@ -185,6 +185,53 @@ describe('both MCP revisions through the gateway', () => {
       }
     }
 
+  it('a request of neither revision is refused saying what each expects', async () => {
+    const post = async (body: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(faces['2025-11-25'], {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as { error: { code: number; message: string } },
+      };
+    };
+    const meta = (version: string) => ({
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': version,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    });
+    const plain = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(plain.status).toBe(400);
+    expect(plain.body.error.message).toMatch(
+      /send initialize first \(MCP 2025-11-25\), or give each request the 2026-07-28 _meta envelope/,
+    );
+    const batch = await post([{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: meta('2026-07-28') }]);
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.message).toMatch(/MCP 2026-07-28 has no batches/);
+    const future = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: meta('2099-01-01') },
+      { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'tools/list' },
+    );
+    expect(future.body.error).toMatchObject({
+      code: -32022,
+      message: 'Unsupported protocol version: 2099-01-01',
+    });
+    const headerless = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: meta('2026-07-28') },
+      { 'mcp-protocol-version': '2026-07-28' },
+    );
+    expect(headerless.status).toBe(400);
+    expect(headerless.body.error).toMatchObject({ code: -32020 });
+    expect(headerless.body.error.message).toMatch(/Mcp-Method header is absent/);
+  });
+
   it('mcp_revision: auto finds that the fixture speaks 2026-07-28, and every session speaks it', async () => {
     const { client, asked } = await clientOf('2025-11-25', autoFace);
     try {

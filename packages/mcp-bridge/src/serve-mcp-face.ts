@@ -332,7 +332,10 @@ async function _serveStreamableHttp(
         return;
       }
     } else {
-      _jsonRpcError(response, 400, -32000, 'Bad Request: no MCP session; send initialize first');
+      const message = Array.isArray(body)
+        ? 'Bad Request: a batch needs an MCP session (send initialize first); MCP 2026-07-28 has no batches, send one request per POST'
+        : 'Bad Request: no MCP session; send initialize first (MCP 2025-11-25), or give each request the 2026-07-28 _meta envelope (io.modelcontextprotocol/protocolVersion, …/clientCapabilities) and MCP-Protocol-Version header (MCP 2026-07-28)';
+      _jsonRpcError(response, 400, -32000, message);
       return;
     }
     const batchRefusal = batch && _batchRefusal(batch, current.revision);
