@@ -108,7 +108,15 @@ function _gap(results: Record<string, Map<string, ScenarioResult>>): string {
   const names = [...new Set(Object.values(results).flatMap((r) => [...r.keys()]))].sort();
   return names
     .filter((name) => Object.values(results).some((r) => r.get(name)?.failed !== 0))
-    .map((name) => `  ${name}: ${TARGETS.map((t) => `${t} ${_score(results[t]!.get(name))}`).join(', ')}`)
+    .map((name) => {
+      const line = `  ${name}: ${TARGETS.map((t) => `${t} ${_score(results[t]!.get(name))}`).join(', ')}`;
+      // Where it passes directly, the failed checks elsewhere say why.
+      if (results.direct!.get(name)?.failed !== 0) return line;
+      const why = TARGETS.flatMap((t) =>
+        (results[t]!.get(name)?.failures ?? []).map((f) => `    ${t}: ${f}`),
+      );
+      return [line, ...why].join('\n');
+    })
     .join('\n');
 }
 

@@ -26,6 +26,8 @@ const faces: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
 const across: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
 /** A gateway told `mcp_revision: auto`: it asks the fixture which revision it speaks. */
 let autoFace = '';
+/** A gateway in front of the fixture over Streamable HTTP (one process: its list changes reach every session). */
+let httpFace = '';
 /** The configuration file of a gateway whose face is stdio (each client starts one), by upstream revision. */
 const stdioFaces: Record<Revision, string> = { '2025-11-25': '', '2026-07-28': '' };
 
@@ -108,6 +110,27 @@ beforeAll(async () => {
     ),
   );
   autoFace = `http://127.0.0.1:${autoPort}/mcp`;
+  const fixture = await procs.node(CONFORMANCE_FIXTURE, ['0']);
+  const httpPort = await freePort();
+  await procs.adapter(
+    procs.file(
+      'gateway-http.yml',
+      gatewayConfig({
+        keyFile: './a.key',
+        relayUrl,
+        sources: [
+          {
+            name: 'fixture',
+            body: `    transport: streamable_http\n    url: ${fixture.firstLine}\n    mcp_revision: "2026-07-28"`,
+            namespace: 'com.test.fixture',
+          },
+        ],
+        face: { port: httpPort },
+        stateDatabase: './state-http.db',
+      }),
+    ),
+  );
+  httpFace = `http://127.0.0.1:${httpPort}/mcp`;
 }, 180_000);
 afterAll(() => procs.close());
 
@@ -231,6 +254,28 @@ describe('both MCP revisions through the gateway', () => {
     expect(headerless.body.error).toMatchObject({ code: -32020 });
     expect(headerless.body.error.message).toMatch(/Mcp-Method header is absent/);
   });
+
+  it("a 2026-07-28 client hears of the upstream's changed prompt list on subscriptions/listen", async () => {
+    const client = new Client(
+      { name: 'listener', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const heard: string[] = [];
+    client.setNotificationHandler('notifications/prompts/list_changed', () => {
+      heard.push('prompts');
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(httpFace)));
+    try {
+      const subscription = await client.listen({ promptsListChanged: true });
+      // The fixture's trigger tool publishes a prompt-list change on its subscriptions/listen
+      // streams, the adapter's own session's among them.
+      await client.callTool({ name: 'test_trigger_prompt_change', arguments: {} });
+      await expect.poll(() => heard, { timeout: 10_000 }).toEqual(['prompts']);
+      await subscription.close();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it('mcp_revision: auto finds that the fixture speaks 2026-07-28, and every session speaks it', async () => {
     const { client, asked } = await clientOf('2025-11-25', autoFace);

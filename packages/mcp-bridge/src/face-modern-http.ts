@@ -66,8 +66,12 @@ export function _modernFace(
   const node = toNodeHandler(handler, {
     onerror: (error) => logger.error({ error: error.message }, 'MCP 2026-07-28 request failed'),
   });
-  // 2026-07-28 clients learn of a changed tool list on their `subscriptions/listen` streams.
-  face.onToolsChanged(() => handler.notify.toolsChanged());
+  // 2026-07-28 clients learn of changed lists on their `subscriptions/listen` streams.
+  face.onListChanged((list) => {
+    if (list === 'tools') handler.notify.toolsChanged();
+    else if (list === 'prompts') handler.notify.promptsChanged();
+    else handler.notify.resourcesChanged();
+  });
   return {
     serve: (request, response, body, principal) => {
       // The principal rides as the SDK's pass-through auth info, so the factory can filter listings.

@@ -188,8 +188,8 @@ export class McpFace {
   /** Rate limits of the local sources, per face session (docs/security.md, "Rate limits"). */
   readonly #rateLimits: _FaceRateLimits;
   #sessions = 0;
-  /** Told when the tool list changed (the 2026-07-28 leg's `subscriptions/listen` streams). */
-  readonly #toolsChanged = new Set<() => void>();
+  /** Told when a list changed (the 2026-07-28 leg's `subscriptions/listen` streams). */
+  readonly #listsChanged = new Set<(list: 'tools' | 'prompts' | 'resources') => void>();
   /** The upstream links 2026-07-28 requests share (gateway mode), made on first use. */
   #sharedLinks: _LinkSet | undefined;
   /** Calls of 2026-07-28 clients on 2025 servers, waiting for the clients' input. */
@@ -313,9 +313,22 @@ export class McpFace {
     return server;
   }
 
-  /** Calls `listener` each time the tool list changes (after the clients that listed it were told). */
-  onToolsChanged(listener: () => void): void {
-    this.#toolsChanged.add(listener);
+  /**
+   * Calls `listener` each time a list of the face changes: the tool list (after the clients that
+   * listed it were told), or an upstream's prompt or resource list (gateway mode; see
+   * {@link listChanged}).
+   */
+  onListChanged(listener: (list: 'tools' | 'prompts' | 'resources') => void): void {
+    this.#listsChanged.add(listener);
+  }
+
+  /**
+   * An upstream said its prompt or resource list changed (gateway mode): the clients without a
+   * session of their own there (2026-07-28 ones, on `subscriptions/listen`) are told; a 2025
+   * client hears it on its own link.
+   */
+  listChanged(list: 'prompts' | 'resources'): void {
+    for (const listener of this.#listsChanged) listener(list);
   }
 
   /**
@@ -510,7 +523,7 @@ export class McpFace {
     if (this.#listed && updates.some(Boolean)) {
       await Promise.allSettled([...this.#servers].map((server) => server.sendToolListChanged()));
     }
-    if (updates.some(Boolean)) for (const listener of this.#toolsChanged) listener();
+    if (updates.some(Boolean)) for (const listener of this.#listsChanged) listener('tools');
   }
 
   async #discover(source: XpToolSource): Promise<string> {

@@ -64,6 +64,8 @@ export interface McpSourcesOptions {
    * approved (docs/security.md, "Tool pinning"). Without it nothing is pinned.
    */
   pins?: ToolPinStore;
+  /** A server said its prompt or resource list changed (the MCP face tells its clients). */
+  onListChanged?: (list: 'prompts' | 'resources') => void;
 }
 
 /** Every wrapped MCP server, kept in the registry. */
@@ -97,6 +99,7 @@ export class McpSources implements EndpointCatalog {
           onToolsChanged: () => {
             this.refresh(source).catch(() => {});
           },
+          onListChanged: (list) => this.#o.onListChanged?.(list),
           // A crashed stdio child is restarted (backoff, crash-loop breaker); its tools are listed
           // again so the catalog follows the new process.
           supervise: {

@@ -141,6 +141,10 @@ export async function startAdapter(
           .catch((error: unknown) => logger.warn({ error: (error as Error).message }, 'announce failed'));
         if (gateway) face?.refresh().catch(() => {});
       },
+      // In gateway mode the face's clients hear of an upstream's changed prompts and resources.
+      onListChanged: (list) => {
+        if (gateway) face?.listChanged(list);
+      },
     });
     cleanups.push(() => sources.stop());
     const endpoint = new XpEndpoint({

@@ -42,8 +42,9 @@ export async function startConformanceTargets(
       kind === 'stdio'
         ? `    transport: stdio
     command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]${revision}`
-        : `    transport: streamable_http
-    url: ${fixture.firstLine}${revision}`;
+        : // A fixture of its own: list changes the direct run triggers must not reach this run.
+          `    transport: streamable_http
+    url: ${(await procs.node(CONFORMANCE_FIXTURE, ['0'])).firstLine}${revision}`;
     const config = procs.file(
       `${kind}.yml`,
       gatewayConfig({

@@ -99,6 +99,8 @@ export interface UpstreamSessionOptions {
   logger?: BridgeLogger;
   /** Called when the server says its tool list changed. */
   onToolsChanged?: () => void;
+  /** Called when the server says its prompt or resource list changed. */
+  onListChanged?: (list: 'prompts' | 'resources') => void;
   /**
    * Stdio only: restart a child that ends on its own (backoff with jitter, crash-loop breaker).
    * Without it, the next call starts a new child.
@@ -473,9 +475,16 @@ export class UpstreamSession {
         ..._revisionOptions(this.#options.transport),
         // outputSchema patterns run on the linear-time engine, like argument schemas.
         jsonSchemaValidator: _OUTPUT_VALIDATOR,
-        ...(this.#options.onToolsChanged && {
-          listChanged: { tools: { onChanged: () => this.#options.onToolsChanged?.() } },
-        }),
+        listChanged: {
+          ...(this.#options.onToolsChanged && {
+            tools: { onChanged: () => this.#options.onToolsChanged?.() },
+          }),
+          // Passed on without reading the lists again (the face's clients do that themselves).
+          ...(this.#options.onListChanged && {
+            prompts: { autoRefresh: false, onChanged: () => this.#options.onListChanged?.('prompts') },
+            resources: { autoRefresh: false, onChanged: () => this.#options.onListChanged?.('resources') },
+          }),
+        },
       },
     );
     const transport = this.#transport();
