@@ -38,12 +38,39 @@ export function conversationSalt(
   return backend.sha256(DOMAIN_BYTES, lower, higher);
 }
 
+/** Conversation keys kept per own X25519 secret (by array identity), at most this many each. */
+const CACHE_PER_SECRET = 1024;
+
+interface _CachedKey {
+  /** The secret's bytes when the key was derived: a secret array changed since misses. */
+  secret: Uint8Array;
+  key: Uint8Array;
+}
+
+/** Per backend, per own secret array: (their X25519, my Ed25519, their Ed25519) hex → key. */
+const _cache = new WeakMap<CipherBackend, WeakMap<Uint8Array, Map<string, _CachedKey>>>();
+
+function _hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+function _sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && compareBytes(a, b) === 0;
+}
+
 /**
  * The 32-byte conversation key between two identities:
  * `HKDF-Extract(salt = conversationSalt(myEd25519Public, theirEd25519Public), IKM = X25519(myX25519Secret, theirX25519Public))`.
  * It is symmetric: the other party, with its own X25519 secret and this side's public keys,
  * derives the same key. Throws {@link CryptoError} `INVALID_KEY` for keys of the wrong size and
  * for a low-order X25519 public key (an all-zero shared secret).
+ *
+ * The key of a pair is derived once and then kept (for the life of the secret array, at most
+ * 1,024 peers per secret, least recently used out first): every sealed request and answer between
+ * the same two parties needs it, and the X25519 step is the costly part of sealing. A copy is
+ * returned each time.
  * @example
  * const key = conversationKey(me.x25519.secretKey, them.x25519.publicKey, me.ed25519.publicKey, them.ed25519.publicKey);
  */
@@ -54,11 +81,36 @@ export function conversationKey(
   theirEd25519Public: Uint8Array,
   backend: CipherBackend = nobleCipher,
 ): Uint8Array {
+  _assertBytes(myX25519Secret, 32, 'an X25519 secret key');
+  _assertBytes(theirX25519Public, 32, 'an X25519 public key');
   const salt = conversationSalt(myEd25519Public, theirEd25519Public, backend);
+  let bySecret = _cache.get(backend);
+  if (!bySecret) {
+    bySecret = new WeakMap();
+    _cache.set(backend, bySecret);
+  }
+  let peers = bySecret.get(myX25519Secret);
+  if (!peers) {
+    peers = new Map();
+    bySecret.set(myX25519Secret, peers);
+  }
+  const id = _hex(theirX25519Public) + _hex(salt);
+  const cached = peers.get(id);
+  if (cached && _sameBytes(cached.secret, myX25519Secret)) {
+    // Most recently used last: the first entry is the one to drop.
+    peers.delete(id);
+    peers.set(id, cached);
+    return cached.key.slice();
+  }
   const shared = backend.x25519SharedSecret(myX25519Secret, theirX25519Public);
+  let key: Uint8Array;
   try {
-    return backend.hkdfExtract(salt, shared);
+    key = backend.hkdfExtract(salt, shared);
   } finally {
     shared.fill(0);
   }
+  peers.delete(id);
+  peers.set(id, { secret: myX25519Secret.slice(), key: key.slice() });
+  if (peers.size > CACHE_PER_SECRET) peers.delete(peers.keys().next().value as string);
+  return key;
 }

@@ -88,3 +88,47 @@ it('both backends derive the same conversation key', () => {
     { numRuns: 25, seed: 7 },
   );
 });
+
+describe('conversationKey: the key of a pair is kept', () => {
+  const counting = (): CipherBackend & { exchanges: number } => {
+    const backend = {
+      ...nodeCipher,
+      exchanges: 0,
+      x25519SharedSecret(secret: Uint8Array, pub: Uint8Array) {
+        backend.exchanges++;
+        return nodeCipher.x25519SharedSecret(secret, pub);
+      },
+    };
+    return backend;
+  };
+  const secretOf = (fill: number) => new Uint8Array(32).fill(fill);
+  const ed = (fill: number) => new Uint8Array(32).fill(fill);
+
+  it('derives once per pair, returns an equal copy each time, and keeps pairs apart', () => {
+    const backend = counting();
+    const mine = secretOf(1);
+    const bob = nodeCipher.x25519PublicKey(secretOf(2));
+    const carol = nodeCipher.x25519PublicKey(secretOf(3));
+    const first = conversationKey(mine, bob, ed(7), ed(8), backend);
+    first.fill(0); // a caller wiping its copy must not wipe the kept key
+    const second = conversationKey(mine, bob, ed(7), ed(8), backend);
+    expect(backend.exchanges).toBe(1);
+    expect(bytesToHex(second)).toBe(bytesToHex(conversationKey(mine, bob, ed(7), ed(8), nobleCipher)));
+    // Another peer, or the same X25519 key under other identities, is another key.
+    expect(bytesToHex(conversationKey(mine, carol, ed(7), ed(8), backend))).not.toBe(bytesToHex(second));
+    expect(bytesToHex(conversationKey(mine, bob, ed(7), ed(9), backend))).not.toBe(bytesToHex(second));
+    expect(backend.exchanges).toBe(3);
+  });
+
+  it('derives again when the secret array was changed in place', () => {
+    const backend = counting();
+    const mine = secretOf(1);
+    const bob = nodeCipher.x25519PublicKey(secretOf(2));
+    const before = bytesToHex(conversationKey(mine, bob, ed(7), ed(8), backend));
+    mine.fill(4);
+    const after = bytesToHex(conversationKey(mine, bob, ed(7), ed(8), backend));
+    expect(backend.exchanges).toBe(2);
+    expect(after).not.toBe(before);
+    expect(after).toBe(bytesToHex(conversationKey(secretOf(4), bob, ed(7), ed(8), nobleCipher)));
+  });
+});

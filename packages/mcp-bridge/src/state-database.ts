@@ -3,33 +3,39 @@
  * crash so that nothing is lost and nothing runs twice.
  *
  * An inbound call is written only once the pipeline decides to act on it:
- * - `started`: recorded (with the request) *before* the upstream call. A crash here cannot know
- *   whether the server acted, so on restart the call is answered `UPSTREAM_ERROR` (interrupted)
- *   — never re-run. A crash *before* this point leaves nothing behind: the call never reached the
- *   server, and the relays deliver it again when the adapter resubscribes.
+ * - `started`: recorded (with the request) *before* the upstream call, and the upstream call waits
+ *   until that record is durable. A crash after it cannot know whether the server acted, so on
+ *   restart the call is answered `UPSTREAM_ERROR` (interrupted) — never re-run. A crash *before*
+ *   it leaves nothing behind: the call never reached the server, and the relays deliver it again
+ *   when the adapter resubscribes.
  * - `answered`: the signed answer (a result or an error) is stored *before* it is handed to the
  *   relay outbox; on restart it is handed over again (relays deduplicate by id).
  * - `done`: the answer is durably in the outbox. Rows are pruned after the dedupe retention.
- * `started` is committed with `synchronous=FULL`; `done` with `NORMAL`, since losing it to a power
- * cut only re-sends an answer the relays already have. `answered` is committed `FULL` too, except
- * when this database's own outbox is in use ({@link StateDatabase.outbox}, handed to the relay
- * pool): the answer then goes into that outbox next, on this connection, in a `FULL` commit whose
- * fsync of the write-ahead log makes every earlier commit durable with it, and nothing reaches a
- * relay before that. A power cut between the two loses both, which leaves the call `started`: it
- * is answered "interrupted" on restart, never re-run. One fsync fewer per call (each one blocks
- * the event loop for milliseconds).
+ * When this database's own outbox is the relay pool's ({@link StateDatabase.outbox}), the answer
+ * and its outbox entry are written in ONE transaction that leaves the call `done` at once: there is
+ * no moment where one is durable without the other, and nothing reaches a relay before it is.
+ *
+ * **Group commit.** These records are written by a {@link _StateWriter}: on a worker thread with
+ * its own connection (for a file), in transactions that take every record queued while the
+ * previous one was on the disk. Concurrent calls share one fsync, and the adapter's event loop
+ * never waits for the disk. Each record still resolves only once its transaction committed; a
+ * `done` (or an outbox removal) alone is committed without an fsync, since losing it to a power
+ * cut only re-sends an answer the relays already have.
  *
  * The same file also holds Direction 2's assigned MCP tool names (it is the registry's
- * `NameStore`), the registry's schema versions and the relay outbox ({@link StateDatabase.outbox},
- * on this object's own connection): this class is the file's one owner, nothing else opens it.
+ * `NameStore`), the registry's schema versions, the tool pins and the relay outbox: this class is
+ * the file's one owner, nothing else opens it (its writer thread's connection is its own).
  * @module
  */
 import type { XpEvent } from '@xprotocol/crypto';
+import { getExpiration } from '@xprotocol/crypto';
 import type { NameStore } from '@xprotocol/registry';
-import { type Outbox, SqliteOutbox } from '@xprotocol/relay-client';
+import type { Outbox } from '@xprotocol/relay-client';
 import Database from 'libsql';
 import type { DescriptionFinding } from './description-lint.js';
 import { BridgeError } from './errors.js';
+import { _OUTBOX_ADD, _StateOutbox } from './state-outbox.js';
+import { type _EntryResult, _StateWriter, type _WriteEntry } from './state-writer.js';
 import type { ToolPin, ToolPinStore } from './tool-pins.js';
 
 /** Where an inbound call is. */
@@ -80,14 +86,39 @@ CREATE TABLE IF NOT EXISTS tool_pins (
   pending_since INTEGER,
   PRIMARY KEY (source, tool)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS relay_outbox (
+  id TEXT PRIMARY KEY,
+  json TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  added_seq INTEGER NOT NULL
+) WITHOUT ROWID;
 `;
 
-/** The adapter's durable state. All writes are committed before the method returns. */
+const RECORD_STARTED = `INSERT OR IGNORE INTO inbound_calls (id, sender, kind, received_at, status, request_json)
+  VALUES (?, ?, ?, ?, 'started', ?)`;
+/** An answer after `started`, or directly (a refusal): `status` is 'answered' or 'done'. */
+const RECORD_ANSWER = `INSERT INTO inbound_calls (id, sender, kind, received_at, status, answer_json)
+  VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (id) DO UPDATE SET status = excluded.status, request_json = NULL, answer_json = excluded.answer_json
+  WHERE inbound_calls.status = 'started'`;
+const MARK_DONE = `UPDATE inbound_calls SET status = 'done', request_json = NULL, answer_json = NULL WHERE id = ?`;
+
+/** Seconds an outbox entry of an answer without an `expiration` lives (the relay pool's default). */
+const DEFAULT_OUTBOX_SECONDS = 3600;
+
+/**
+ * The adapter's durable state. The inbound-call journal and the outbox are written by group
+ * commit (their methods resolve once committed); the rest is written synchronously, committed
+ * before the method returns.
+ */
 export class StateDatabase implements NameStore, ToolPinStore {
   readonly path: string;
   readonly #db: Database.Database;
-  #outbox: Outbox | undefined;
+  readonly #writer: _StateWriter;
+  #outbox: _StateOutbox | undefined;
+  readonly #statements = new Map<string, Database.Statement<unknown[]>>();
   #closed = false;
+  #closing: Promise<void> | undefined;
 
   /** Opens (or creates) the database at `path` (`:memory:` for tests that need no durability). */
   constructor(path: string) {
@@ -98,6 +129,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
       this.#db.pragma('synchronous = FULL');
       this.#db.pragma('busy_timeout = 5000');
       this.#db.exec(SCHEMA);
+      this.#writer = new _StateWriter(path, this.#db);
     } catch (error) {
       throw new BridgeError(
         'STATE_DATABASE',
@@ -114,64 +146,68 @@ export class StateDatabase implements NameStore, ToolPinStore {
     return this.status(id) !== undefined;
   }
 
-  /** Records that the upstream call is about to start: from here on it is never re-run. */
-  recordStarted(request: XpEvent, nowSeconds: number): void {
-    const info = this.#run(
-      `INSERT OR IGNORE INTO inbound_calls (id, sender, kind, received_at, status, request_json)
-       VALUES (?, ?, ?, ?, 'started', ?)`,
-      request.id,
-      request.pubkey,
-      request.kind,
-      nowSeconds,
-      JSON.stringify(request),
-    );
-    if (info.changes === 0) this.#badTransition(request.id, 'started');
+  /**
+   * Records that the upstream call is about to start; resolves once that is durable. From then on
+   * the call is never re-run.
+   */
+  async recordStarted(request: XpEvent, nowSeconds: number): Promise<void> {
+    await this.#write('started', request.id, {
+      statements: [
+        {
+          sql: RECORD_STARTED,
+          params: [request.id, request.pubkey, request.kind, nowSeconds, JSON.stringify(request)],
+          mustChange: true,
+        },
+      ],
+      sync: true,
+    });
   }
 
-  /** Stores the signed answer (after `started`, or directly for a refusal) before the outbox. */
-  recordAnswer(request: XpEvent, answer: XpEvent, nowSeconds: number): void {
-    // Synced by the outbox's commit that follows when the outbox lives here (see the module doc).
-    if (this.#outbox !== undefined) this.#db.pragma('synchronous = NORMAL');
-    try {
-      this.#recordAnswer(request, answer, nowSeconds);
-    } finally {
-      if (this.#outbox !== undefined) this.#db.pragma('synchronous = FULL');
-    }
-  }
-
-  #recordAnswer(request: XpEvent, answer: XpEvent, nowSeconds: number): void {
-    const info = this.#run(
-      `INSERT INTO inbound_calls (id, sender, kind, received_at, status, answer_json)
-       VALUES (?, ?, ?, ?, 'answered', ?)
-       ON CONFLICT (id) DO UPDATE SET status = 'answered', request_json = NULL, answer_json = excluded.answer_json
-       WHERE inbound_calls.status = 'started'`,
-      request.id,
-      request.pubkey,
-      request.kind,
-      nowSeconds,
-      JSON.stringify(answer),
-    );
-    if (info.changes === 0) this.#badTransition(request.id, 'answered');
+  /**
+   * Stores the signed answer (after `started`, or directly for a refusal); resolves once it is
+   * durable. When this database's outbox is in use ({@link StateDatabase.outbox}), the answer goes
+   * into that outbox in the same transaction and the call is `done` at once: resolves
+   * `{ inOutbox: true }`, and handing the answer to the relay pool then adds nothing. Otherwise
+   * the call is `answered`: hand the answer to the pool, then {@link StateDatabase.markDone}.
+   */
+  async recordAnswer(request: XpEvent, answer: XpEvent, nowSeconds: number): Promise<{ inOutbox: boolean }> {
+    const outbox = this.#outbox;
+    const answerJson = JSON.stringify(answer);
+    const record = {
+      sql: RECORD_ANSWER,
+      params: [
+        request.id,
+        request.pubkey,
+        request.kind,
+        nowSeconds,
+        outbox ? 'done' : 'answered',
+        outbox ? null : answerJson,
+      ],
+      mustChange: true,
+    };
+    const expiresAt = getExpiration(answer) ?? nowSeconds + DEFAULT_OUTBOX_SECONDS;
+    await this.#write('answered', request.id, {
+      statements: outbox
+        ? [record, { sql: _OUTBOX_ADD, params: [answer.id, answerJson, expiresAt] }]
+        : [record],
+      sync: true,
+    });
+    outbox?._present(answer.id);
+    return { inOutbox: outbox !== undefined };
   }
 
   /** The answer is durably in the outbox: forget it, keep the id for dedupe. */
-  markDone(id: string): void {
+  async markDone(id: string): Promise<void> {
     // Not fsynced: losing this to a power cut only re-sends an answer the relays already have.
-    this.#db.pragma('synchronous = NORMAL');
-    try {
-      const info = this.#run(
-        `UPDATE inbound_calls SET status = 'done', request_json = NULL, answer_json = NULL WHERE id = ?`,
-        id,
-      );
-      if (info.changes === 0) this.#badTransition(id, 'done');
-    } finally {
-      this.#db.pragma('synchronous = FULL');
-    }
+    await this.#write('done', id, {
+      statements: [{ sql: MARK_DONE, params: [id], mustChange: true }],
+      sync: false,
+    });
   }
 
   /** The status of an inbound call, if known. */
   status(id: string): InboundStatus | undefined {
-    const row = this.#db.prepare<unknown[]>('SELECT status FROM inbound_calls WHERE id = ?').get(id) as
+    const row = this.#prepared('SELECT status FROM inbound_calls WHERE id = ?').get(id) as
       | { status: InboundStatus }
       | undefined;
     return row?.status;
@@ -180,12 +216,10 @@ export class StateDatabase implements NameStore, ToolPinStore {
   /** Calls a crash left unfinished, oldest first. */
   unfinished(): UnfinishedCall[] {
     this.#assertOpen();
-    const rows = this.#db
-      .prepare(
-        `SELECT id, status, request_json, answer_json FROM inbound_calls
+    const rows = this.#prepared(
+      `SELECT id, status, request_json, answer_json FROM inbound_calls
          WHERE status IN ('started', 'answered') ORDER BY received_at, id`,
-      )
-      .all() as {
+    ).all() as {
       id: string;
       status: UnfinishedCall['status'];
       request_json: string | null;
@@ -207,9 +241,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
   /** The MCP tool names assigned for a face source, by kind (the registry's `NameStore.load`). */
   load(source: string): Map<string, string> {
     this.#assertOpen();
-    const rows = this.#db
-      .prepare<unknown[]>('SELECT kind, name FROM mcp_tool_names WHERE source = ?')
-      .all(source) as {
+    const rows = this.#prepared('SELECT kind, name FROM mcp_tool_names WHERE source = ?').all(source) as {
       kind: string;
       name: string;
     }[];
@@ -229,9 +261,9 @@ export class StateDatabase implements NameStore, ToolPinStore {
   /** The stored version and contract of `kind`. */
   schemaVersion(kind: string): { version: string; contractJson: string } | undefined {
     this.#assertOpen();
-    const row = this.#db
-      .prepare<unknown[]>('SELECT version, contract_json FROM schema_versions WHERE kind = ?')
-      .get(kind) as { version: string; contract_json: string } | undefined;
+    const row = this.#prepared('SELECT version, contract_json FROM schema_versions WHERE kind = ?').get(
+      kind,
+    ) as { version: string; contract_json: string } | undefined;
     return row && { version: row.version, contractJson: row.contract_json };
   }
 
@@ -248,12 +280,10 @@ export class StateDatabase implements NameStore, ToolPinStore {
   /** Every tool pin of `source`, by tool name (docs/security.md, "Tool pinning"). */
   toolPins(source: string): Map<string, ToolPin> {
     this.#assertOpen();
-    const rows = this.#db
-      .prepare<unknown[]>(
-        `SELECT tool, hash, definition_json, pending_hash, pending_json, pending_findings_json, pending_since
+    const rows = this.#prepared(
+      `SELECT tool, hash, definition_json, pending_hash, pending_json, pending_findings_json, pending_since
          FROM tool_pins WHERE source = ? ORDER BY tool`,
-      )
-      .all(source) as {
+    ).all(source) as {
       tool: string;
       hash: string | null;
       definition_json: string | null;
@@ -344,18 +374,42 @@ export class StateDatabase implements NameStore, ToolPinStore {
   }
 
   /**
-   * The relay pool's durable outbox, kept in this database on this connection (its own table).
+   * The relay pool's durable outbox, kept in this database (its own table) and written by the same
+   * group commit as the call journal, so an answer and its outbox entry share one transaction.
    * Closing the outbox leaves the database open; {@link StateDatabase.close} closes both.
    */
   outbox(): Outbox {
-    this.#outbox ??= new SqliteOutbox(this.#db);
+    this.#outbox ??= new _StateOutbox(this.#db, (entry) => this.#writer.write(entry));
     return this.#outbox;
   }
 
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#db.close();
+  /** Commits what is queued, stops the writer and closes the file. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#closed = true;
+      try {
+        await this.#writer.close();
+      } finally {
+        this.#db.close();
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** Queues an entry of the call journal and fails with what went wrong when it did not commit. */
+  async #write(to: InboundStatus, id: string, entry: _WriteEntry): Promise<void> {
+    this.#assertOpen();
+    let result: _EntryResult;
+    try {
+      result = await this.#writer.write(entry);
+    } catch (error) {
+      throw new BridgeError('STATE_DATABASE', `state database write failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (result.ok) return;
+    if ('unchanged' in result) this.#badTransition(id, to);
+    throw new BridgeError('STATE_DATABASE', `state database write failed: ${result.error}`);
   }
 
   #badTransition(id: string, to: InboundStatus): never {
@@ -365,10 +419,20 @@ export class StateDatabase implements NameStore, ToolPinStore {
     );
   }
 
+  /** A prepared statement of the adapter's connection, made once per SQL text. */
+  #prepared(sql: string): Database.Statement<unknown[]> {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare<unknown[]>(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   #run(sql: string, ...params: unknown[]): { changes: number } {
     this.#assertOpen();
     try {
-      return this.#db.prepare<unknown[]>(sql).run(...params);
+      return this.#prepared(sql).run(...params);
     } catch (error) {
       throw new BridgeError('STATE_DATABASE', `state database write failed: ${(error as Error).message}`, {
         cause: error,

@@ -5,12 +5,15 @@
  *
  * The request carries `expiration = now + timeout`, so an endpoint never runs a call after the
  * caller gave up; the answer subscription is opened before the request is published, so a fast
- * answer cannot be missed.
+ * answer cannot be missed. The request is published without a durable outbox entry: the pool
+ * re-sends it after reconnects while this process waits, and a restart forgets it, with the
+ * waiting client (see docs/protocol.md, "Durability of a request").
  * @module
  */
 import {
   type CipherBackend,
   createEventTemplate,
+  decryptVerifiedEvent,
   getTag,
   type Identity,
   isKeyString,
@@ -164,10 +167,8 @@ export class XpCaller {
     );
     request.sent?.(sealed);
     return this.#exchange(sealed, request.to.ed25519, request.timeoutMs, request.signal, (answer) => {
-      const opened = openEvent(answer, this.#o.identity, {
-        signatures: this.#o.signatures,
-        cipher: this.#o.cipher,
-      });
+      // The pool delivers only events whose id and signature it verified.
+      const opened = decryptVerifiedEvent(answer, this.#o.identity, { cipher: this.#o.cipher });
       const result = JSON.parse(opened.plaintext) as unknown;
       // A result nested deep enough to overflow a serializer never reaches the MCP face.
       const limits = checkJsonLimits(result, RESULT_LIMITS, 'the result');
@@ -275,10 +276,7 @@ export class XpCaller {
           if (answer.kind !== ERROR_KIND && answer.kind !== `${request.kind}.result`) return;
           try {
             if (answer.kind === ERROR_KIND) {
-              const opened = openEvent(answer, this.#o.identity, {
-                signatures: this.#o.signatures,
-                cipher: this.#o.cipher,
-              });
+              const opened = decryptVerifiedEvent(answer, this.#o.identity, { cipher: this.#o.cipher });
               const parsed = parseXpErrorPayload(JSON.parse(opened.plaintext));
               const error = parsed.ok
                 ? parsed.payload
@@ -296,7 +294,9 @@ export class XpCaller {
           }
         },
       });
-      this.#o.pool.publish(request).catch((error: unknown) => {
+      // Not in the durable outbox: the request means something only to this process, which
+      // waits for its answer (docs/protocol.md, "Durability of a request").
+      this.#o.pool.publish(request, { durable: false }).catch((error: unknown) => {
         const message =
           error instanceof RelayClientError ? `${error.code}: ${error.message}` : (error as Error).message;
         finish({

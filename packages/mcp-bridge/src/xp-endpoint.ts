@@ -18,13 +18,13 @@ import {
   CryptoError,
   checkFreshness,
   createEventTemplate,
+  decryptVerifiedEvent,
   getExpiration,
   getTag,
   type Identity,
   isExpired,
   isKeyString,
   MAX_PLAINTEXT_BYTES,
-  openEvent,
   type PublicIdentity,
   type SignatureBackend,
   sealEvent,
@@ -231,7 +231,7 @@ export class XpEndpoint {
     for (const call of state.unfinished()) {
       if (call.status === 'answered' && call.answer) {
         await this.#o.pool.enqueue(call.answer);
-        state.markDone(call.id);
+        await state.markDone(call.id);
       } else if (call.status === 'started' && call.request) {
         this.#logger.warn(
           { id: call.id, kind: call.request.kind },
@@ -246,7 +246,7 @@ export class XpEndpoint {
         );
       } else {
         // A row without what it needs cannot be finished: keep it only for dedupe.
-        state.markDone(call.id);
+        await state.markDone(call.id);
       }
     }
   }
@@ -362,7 +362,7 @@ export class XpEndpoint {
     try {
       const timeoutMs = this.#timeoutMs(event, this.#o.callTimeoutFor?.(source, upstreamName));
       // From here on the call is never run again, whatever happens to this process.
-      this.#o.state.recordStarted(event, Math.floor(this.#now() / 1000));
+      await this.#o.state.recordStarted(event, Math.floor(this.#now() / 1000));
       this.#logger.info(
         { id: event.id, kind: event.kind, sender: event.pubkey, source },
         'calling upstream tool',
@@ -421,8 +421,7 @@ export class XpEndpoint {
     let payload: unknown;
     try {
       payload = JSON.parse(
-        openEvent(event, this.#o.identity, { signatures: this.#o.signatures, cipher: this.#o.cipher })
-          .plaintext,
+        decryptVerifiedEvent(event, this.#o.identity, { cipher: this.#o.cipher }).plaintext,
       );
     } catch (error) {
       return this.#drop(`cannot open ${event.kind}: ${(error as Error).message}`);
@@ -490,9 +489,9 @@ export class XpEndpoint {
                 retry_after: limited.retryAfterSeconds,
               });
         },
-        started: () => {
+        started: async () => {
           // From here on the request is never run again, whatever happens to this process.
-          this.#o.state.recordStarted(event, Math.floor(this.#now() / 1000));
+          await this.#o.state.recordStarted(event, Math.floor(this.#now() / 1000));
           this.#logger.info(
             { id: event.id, kind: event.kind, sender: event.pubkey, method: parsed.payload.method },
             'forwarding an MCP request upstream',
@@ -511,8 +510,7 @@ export class XpEndpoint {
     if (event.content !== '') {
       try {
         const text = getTag(event, 'x25519')
-          ? openEvent(event, this.#o.identity, { signatures: this.#o.signatures, cipher: this.#o.cipher })
-              .plaintext
+          ? decryptVerifiedEvent(event, this.#o.identity, { cipher: this.#o.cipher }).plaintext
           : event.content;
         request = JSON.parse(text);
       } catch {
@@ -559,10 +557,8 @@ export class XpEndpoint {
   async #openJson(event: XpEvent): Promise<{ value: unknown } | { outcome: InboundOutcome }> {
     let plaintext: string;
     try {
-      plaintext = openEvent(event, this.#o.identity, {
-        signatures: this.#o.signatures,
-        cipher: this.#o.cipher,
-      }).plaintext;
+      // handleEvent verified the signature already.
+      plaintext = decryptVerifiedEvent(event, this.#o.identity, { cipher: this.#o.cipher }).plaintext;
     } catch (error) {
       return { outcome: this.#drop(`cannot decrypt: ${(error as Error).message}`) };
     }
@@ -652,12 +648,15 @@ export class XpEndpoint {
       : nowSeconds + this.#o.answerTtlSeconds;
   }
 
-  /** Stores the answer, hands it to the durable outbox, then marks the call done. */
+  /**
+   * Stores the answer (with its outbox entry, in one transaction, when the pool's outbox is the
+   * state database's), hands it to the pool, then marks the call done if that was a second step.
+   */
   async #deliver(request: XpEvent, answer: XpEvent): Promise<void> {
     const { state, pool } = this.#o;
-    state.recordAnswer(request, answer, Math.floor(this.#now() / 1000));
+    const stored = await state.recordAnswer(request, answer, Math.floor(this.#now() / 1000));
     await pool.enqueue(answer);
-    state.markDone(request.id);
+    if (!stored.inOutbox) await state.markDone(request.id);
   }
 
   /** Drops an event with no answer. Nothing is stored: a copy of it is dropped again by the same check. */

@@ -43,8 +43,11 @@ export interface _XpMcpContext {
   timeoutMs: number;
   /** Takes a token of `source`'s rate limit for the caller; an error payload refuses. */
   limit: (source: string) => XpErrorPayload | undefined;
-  /** Called once, right before the first upstream request made for the caller. */
-  started: () => void;
+  /**
+   * Called once, right before the first upstream request made for the caller; the request waits
+   * until it resolves (the endpoint's durable `started` record).
+   */
+  started: () => Promise<void>;
   /**
    * Opens (or finds) the caller's own MCP session (docs/protocol.md §10.5), when the request
    * carried one: called only once the request passed its checks; the request then runs there, and
@@ -184,7 +187,7 @@ export class _XpMcpRouter {
     const limited = ctx.limit(source);
     if (limited) throw new _Refusal(limited);
     const session = this.#openSession(ctx);
-    ctx.started();
+    await ctx.started();
     if (session && ctx.event) {
       return session.request(source, method, params, {
         event: ctx.event,

@@ -202,7 +202,7 @@ describe('Direction 1: events injected below the relay', () => {
     stack = await startStack();
     const event = request(stack, READ, { path: `${stack.dir}/hello.txt` });
     // The state a crash leaves when it strikes after "started", before the answer was stored.
-    stack.state.recordStarted(event, Math.floor(Date.now() / 1000));
+    await stack.state.recordStarted(event, Math.floor(Date.now() / 1000));
     const answers: XpEvent[] = [];
     stack.clientPool.subscribe([{ '#e': [event.id] }], { onEvent: (e) => answers.push(e) });
     const restarted = await stack.restart();

@@ -25,62 +25,67 @@ const answer = sealEvent(
 );
 
 describe('StateDatabase', () => {
-  it('moves a call started → answered → done, and keeps the id for dedupe', () => {
+  it('moves a call started → answered → done, and keeps the id for dedupe', async () => {
     const state = new StateDatabase(':memory:');
     expect(state.isKnown(request.id)).toBe(false);
-    state.recordStarted(request, now);
+    await state.recordStarted(request, now);
     expect(state.unfinished()).toEqual([{ id: request.id, status: 'started', request, answer: undefined }]);
-    state.recordAnswer(request, answer, now);
+    expect(await state.recordAnswer(request, answer, now)).toEqual({ inOutbox: false });
     expect(state.unfinished()).toEqual([{ id: request.id, status: 'answered', request: undefined, answer }]);
-    state.markDone(request.id);
+    await state.markDone(request.id);
     expect(state.unfinished()).toEqual([]);
     expect(state.isKnown(request.id)).toBe(true);
-    state.close();
+    await state.close();
   });
 
-  it('records a refusal directly as answered, and refuses transitions out of order', () => {
+  it('records a refusal directly as answered, and refuses transitions out of order', async () => {
     const state = new StateDatabase(':memory:');
-    state.recordAnswer(request, answer, now);
+    await state.recordAnswer(request, answer, now);
     expect(state.status(request.id)).toBe('answered');
-    expect(() => state.recordStarted(request, now)).toThrow(/cannot move to "started" from "answered"/);
-    expect(() => state.markDone('f'.repeat(64))).toThrow(/cannot move to "done" from "unknown"/);
-    state.close();
+    await expect(state.recordStarted(request, now)).rejects.toThrow(/cannot move to "started" from "answered"/);
+    await expect(state.markDone('f'.repeat(64))).rejects.toThrow(/cannot move to "done" from "unknown"/);
+    await state.close();
   });
 
-  it('commits done without an fsync but keeps synchronous=FULL for everything else', () => {
+  it('commits done without an fsync but keeps synchronous=FULL for everything else', async () => {
     const state = new StateDatabase(':memory:');
-    state.recordStarted(request, now);
-    state.recordAnswer(request, answer, now);
-    state.markDone(request.id);
+    await state.recordStarted(request, now);
+    await state.recordAnswer(request, answer, now);
+    await state.markDone(request.id);
     expect(state.durability().synchronous).toBe(2);
-    state.close();
+    await state.close();
   });
 
-  it('with its own outbox in use, records the answer unsynced and restores synchronous=FULL, also on failure', () => {
+  it('with its own outbox in use, stores the answer and its outbox entry in one transaction: done at once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xp-state-'));
-    const state = new StateDatabase(join(dir, 'state.db'));
-    const outbox = state.outbox();
-    state.recordStarted(request, now);
-    state.recordAnswer(request, answer, now);
-    expect(state.durability().synchronous).toBe(2);
-    expect(state.status(request.id)).toBe('answered');
-    // A refused transition throws inside the unsynced section: the level must still come back.
-    expect(() => state.recordAnswer(request, answer, now)).toThrow(
-      /cannot move to "answered" from "answered"/,
-    );
-    expect(state.durability().synchronous).toBe(2);
-    void outbox;
-    state.close();
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      const state = new StateDatabase(join(dir, 'state.db'));
+      const outbox = state.outbox();
+      await state.recordStarted(request, now);
+      expect(await state.recordAnswer(request, answer, now)).toEqual({ inOutbox: true });
+      expect(state.status(request.id)).toBe('done');
+      expect(state.unfinished()).toEqual([]);
+      expect(await outbox.size()).toBe(1);
+      expect((await outbox.pending(now)).map((entry) => entry.event)).toEqual([answer]);
+      // A refused transition rolls back its outbox entry with it.
+      await expect(state.recordAnswer(request, { ...answer, id: 'e'.repeat(64) }, now)).rejects.toThrow(
+        /cannot move to "answered" from "done"/,
+      );
+      expect((await outbox.pending(now)).map((entry) => entry.event.id)).toEqual([answer.id]);
+      expect(state.durability().synchronous).toBe(2);
+      await state.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
-  it('prunes finished calls older than the cutoff only', () => {
+  it('prunes finished calls older than the cutoff only', async () => {
     const state = new StateDatabase(':memory:');
-    state.recordAnswer(request, answer, now - 7200);
-    state.markDone(request.id);
+    await state.recordAnswer(request, answer, now - 7200);
+    await state.markDone(request.id);
     expect(state.prune(now - 3600)).toBe(1);
     expect(state.isKnown(request.id)).toBe(false);
-    state.close();
+    await state.close();
   });
 
   it('is the one owner of its file: the relay outbox lives on its connection and survives a reopen', async () => {
@@ -93,14 +98,14 @@ describe('StateDatabase', () => {
       await outbox.add({ event: request, expiresAt: now + 600 });
       // The pool closes its outbox first; the database stays usable until its owner closes it.
       await outbox.close();
-      state.recordStarted(request, now);
+      await state.recordStarted(request, now);
       expect(state.status(request.id)).toBe('started');
-      state.close();
+      await state.close();
 
       const reopened = new StateDatabase(path);
       expect((await reopened.outbox().pending(now)).map((e) => e.event.id)).toEqual([request.id]);
       expect(reopened.status(request.id)).toBe('started');
-      reopened.close();
+      await reopened.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

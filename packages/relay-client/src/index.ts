@@ -18,6 +18,7 @@ export { RelayClientError, type RelayClientErrorCode } from './errors.js';
 export { MemoryOutbox, type Outbox, type OutboxEntry } from './outbox.js';
 export type { ConnectionState } from './relay-connection.js';
 export {
+  type PublishOptions,
   type PublishResult,
   RelayPool,
   type RelayPoolOptions,

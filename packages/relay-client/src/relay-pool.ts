@@ -85,6 +85,17 @@ export interface PublishResult {
   duplicate: boolean;
 }
 
+/** Options of {@link RelayPool.publish}. */
+export interface PublishOptions {
+  /**
+   * False: the event is tracked in memory only, never written to the outbox. It is still re-sent
+   * after reconnects and retried until a relay answers or it expires, while this process lives; a
+   * restart forgets it. For an event that means nothing once this process is gone (a request
+   * whose waiting caller goes with it). Default true.
+   */
+  durable?: boolean;
+}
+
 /** Callbacks of a subscription. */
 export interface SubscriptionHandlers {
   /** A verified event, delivered once per subscription whatever relay sent it. */
@@ -120,6 +131,8 @@ interface Inflight {
       }
     | undefined;
   settled: boolean;
+  /** In the outbox (false: in memory only, see {@link PublishOptions.durable}). */
+  durable: boolean;
 }
 
 interface RelaySubscriptionState {
@@ -343,7 +356,7 @@ export class RelayPool {
    * Enqueuing an event already waiting is a no-op.
    */
   async enqueue(event: XpEvent): Promise<void> {
-    await this.#enqueue(event);
+    await this.#enqueue(event, true);
   }
 
   /**
@@ -351,10 +364,11 @@ export class RelayPool {
    * `OK true`. Rejects with `PUBLISH_REFUSED` when every relay refused it for good,
    * `PUBLISH_EXPIRED` when it expired before any relay accepted it, `OUTBOX_FULL` when too many
    * events wait already, `CLOSED` when the pool closes first. Publishing the same event twice
-   * returns the same outcome.
+   * returns the same outcome. With `durable: false` the event skips the outbox (no disk write
+   * before it is sent; see {@link PublishOptions.durable}).
    */
-  async publish(event: XpEvent): Promise<PublishResult> {
-    const inflight = await this.#enqueue(event);
+  async publish(event: XpEvent, options: PublishOptions = {}): Promise<PublishResult> {
+    const inflight = await this.#enqueue(event, options.durable ?? true);
     // close() may have run while we awaited: it settled the waiters that existed then, not ours.
     if (this.#closed) {
       throw new RelayClientError('CLOSED', 'the relay pool closed before any relay accepted the event');
@@ -371,7 +385,7 @@ export class RelayPool {
     return inflight.waiter.promise;
   }
 
-  async #enqueue(event: XpEvent): Promise<Inflight> {
+  async #enqueue(event: XpEvent, durable: boolean): Promise<Inflight> {
     if (this.#closed) throw new RelayClientError('CLOSED', 'the relay pool is closed');
     const existing = this.#inflight.get(event.id);
     if (existing) return existing;
@@ -382,12 +396,14 @@ export class RelayPool {
         `event ${event.id} expired at ${expiresAt}, before it was published`,
       );
     }
-    if ((await this.#outbox.size()) >= this.#options.maxOutbox) {
+    const waiting = durable ? await this.#outbox.size() : this.#inflight.size;
+    if (waiting >= this.#options.maxOutbox) {
       throw new RelayClientError(
         'OUTBOX_FULL',
         `${this.#options.maxOutbox} events already wait for relays; publish again when they drain`,
       );
     }
+    if (!durable) return this.#track(event, expiresAt, false, false);
     await this.#outbox.add({ event, expiresAt });
     if (this.#closed)
       throw new RelayClientError('CLOSED', 'the relay pool closed; the event stays in the outbox');
@@ -446,7 +462,7 @@ export class RelayPool {
   }
 
   /** Starts delivering an event to every relay. */
-  #track(event: XpEvent, expiresAt: number, withWaiter: boolean): Inflight {
+  #track(event: XpEvent, expiresAt: number, withWaiter: boolean, durable = true): Inflight {
     const inflight: Inflight = {
       event,
       frame: clientMessage.event(event),
@@ -457,6 +473,7 @@ export class RelayPool {
       expiryTimer: undefined,
       waiter: withWaiter ? _deferred() : undefined,
       settled: false,
+      durable,
     };
     this.#inflight.set(event.id, inflight);
     const untilExpiry = Math.max(0, (expiresAt + 1) * 1000 - this.#now());
@@ -488,6 +505,7 @@ export class RelayPool {
   #finish(inflight: Inflight): void {
     this.#clearTimers(inflight);
     this.#inflight.delete(inflight.event.id);
+    if (!inflight.durable) return;
     this.#outbox.remove(inflight.event.id).catch(() => {
       // Expired entries are swept by `pending`; a failed remove only means a harmless re-send.
     });

@@ -74,6 +74,34 @@ describe('RelayPool.publish', () => {
     expect(await second.publish(e)).toMatchObject({ relay: relay.url, duplicate: true });
   });
 
+  it('with durable: false, writes nothing to the outbox yet re-sends after a reconnect; a restart forgets it', async () => {
+    const port = await freePort();
+    const outboxPath = join(dir, 'state.db');
+    const first = await RelayPool.open({
+      urls: [`ws://127.0.0.1:${port}`],
+      outbox: new SqliteOutbox(outboxPath),
+      reconnect: fast,
+    });
+    const e = event(secret());
+    const pending = first.publish(e, { durable: false });
+    expect(await first.outboxSize()).toBe(0);
+    // The relay comes up after the publish: the pool delivers the event from memory.
+    const relay = track(await startOn(port));
+    expect(await pending).toEqual({ relay: relay.url, duplicate: false });
+    expect(await has(relay, e.id)).toBe(true);
+    const lost = event(secret());
+    await relay.close();
+    const unsent = first.publish(lost, { durable: false });
+    await first.close(); // the process "dies" before any relay saw it
+    await expect(unsent).rejects.toMatchObject({ code: 'CLOSED' });
+    const again = track(await startOn(port));
+    const second = track(
+      await RelayPool.open({ urls: [again.url], outbox: new SqliteOutbox(outboxPath), reconnect: fast }),
+    );
+    expect(await second.outboxSize()).toBe(0);
+    expect(await has(again, lost.id)).toBe(false);
+  });
+
   it('rejects with PUBLISH_REFUSED and every relay reason when all relays refuse', async () => {
     const a = track(await startOn(0));
     const b = track(await startOn(0));

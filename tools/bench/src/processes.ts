@@ -140,9 +140,17 @@ export class Processes {
     return { url: url.trim(), child };
   }
 
-  /** Starts `xprotocol-adapter start --config <yaml>`; resolves once it logs {"event":"ready"}. */
-  async adapter(name: string, yaml: string, env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
-    const child = this.spawn(ADAPTER_BIN, ['start', '--config', this.file(`${name}.yml`, yaml)], {
+  /**
+   * Starts `xprotocol-adapter start --config <yaml>` (this workspace's build, or another build's
+   * `bin`); resolves once it logs {"event":"ready"}.
+   */
+  async adapter(
+    name: string,
+    yaml: string,
+    env?: NodeJS.ProcessEnv,
+    bin: string = ADAPTER_BIN,
+  ): Promise<ChildProcess> {
+    const child = this.spawn(bin, ['start', '--config', this.file(`${name}.yml`, yaml)], {
       profile: true,
       ...(env && { env }),
     });

@@ -59,7 +59,7 @@ export async function approve(
       `approved ${waiting.length} tool${waiting.length === 1 ? '' : 's'} of ${source} (${waiting.map((p) => p.tool).join(', ')}); a running adapter publishes ${waiting.length === 1 ? 'it' : 'them'} at its next refresh of the source (within ${entry.schemaRefreshIntervalSeconds} s) or on restart\n`,
     );
   } finally {
-    state.close();
+    await state.close();
   }
 }
 

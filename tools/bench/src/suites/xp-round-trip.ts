@@ -4,6 +4,10 @@
  * A's MCP face → the relay (durable SQLite store) → adapter B → server-memory over stdio, and the
  * sealed answer back. Every event signed, encrypted, verified and deduplicated on both ends.
  * Concurrency 1 and 32, interleaved rounds.
+ *
+ * `BENCH_XP_COMPARE=<adapter bin.js of another build>` adds a fourth peer: the same A → relay → B
+ * path with both adapters of that build (own keys and state files, the same relay), so an old and
+ * a new build race in one run.
  * @module
  */
 import type { Client } from '@modelcontextprotocol/client';
@@ -36,11 +40,14 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     options.log('xp: starting the relay (durable), adapters A and B, and the gateway reference');
     const { url: relayUrl } = await procs.relay({ durable: true });
     // The gateway reference has a key of its own: with A's it would also receive (and check) A's answers.
-    const [a, b, g] = await Promise.all([
+    const compareBin = process.env.BENCH_XP_COMPARE;
+    const [a, b, g, a0, b0] = await Promise.all([
       procs.keygen('a.key'),
       procs.keygen('b.key'),
       procs.keygen('g.key'),
+      ...(compareBin ? [procs.keygen('a0.key'), procs.keygen('b0.key')] : []),
     ]);
+    const a0Port = await freePort();
     const aPort = await freePort();
     const gatewayPort = await freePort();
     // Started together: A finds B through the relay whenever B comes up.
@@ -75,6 +82,34 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
           stateDatabase: './gateway.db',
         }),
       ),
+      ...(compareBin
+        ? [
+            procs.adapter(
+              'b0',
+              endpointYaml({
+                keyFile: b0!.path,
+                relayUrl,
+                sources: [memorySource],
+                grants: [{ key: a0!.ed25519, capabilities: ['com.bench.memory.*'] }],
+                stateDatabase: './b0.db',
+              }),
+              undefined,
+              compareBin,
+            ),
+            procs.adapter(
+              'a0',
+              xpClientYaml({
+                keyFile: a0!.path,
+                relayUrl,
+                port: a0Port,
+                endpointKey: b0!.ed25519,
+                stateDatabase: './a0.db',
+              }),
+              undefined,
+              compareBin,
+            ),
+          ]
+        : []),
     ]);
     const direct = await stdioClient('direct', MEMORY_SERVER, [], memoryEnv);
     clients.push(direct);
@@ -95,6 +130,17 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
         arguments: {},
       }),
     ];
+    if (compareBin) {
+      const viaCompare = await httpClient('xp-compare', `http://127.0.0.1:${a0Port}/mcp`);
+      clients.push(viaCompare);
+      peers.push(
+        toolPeer(`across XProtocol, build ${compareBin}`, {
+          client: viaCompare,
+          tool: await findTool(viaCompare, 'read_graph'),
+          arguments: {},
+        }),
+      );
+    }
     const plan = xpPlan(options.size);
     const tables: Table[] = [];
     const ratios: Record<string, number> = {};
