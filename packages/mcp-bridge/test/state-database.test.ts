@@ -42,7 +42,9 @@ describe('StateDatabase', () => {
     const state = new StateDatabase(':memory:');
     await state.recordAnswer(request, answer, now);
     expect(state.status(request.id)).toBe('answered');
-    await expect(state.recordStarted(request, now)).rejects.toThrow(/cannot move to "started" from "answered"/);
+    await expect(state.recordStarted(request, now)).rejects.toThrow(
+      /cannot move to "started" from "answered"/,
+    );
     await expect(state.markDone('f'.repeat(64))).rejects.toThrow(/cannot move to "done" from "unknown"/);
     await state.close();
   });
