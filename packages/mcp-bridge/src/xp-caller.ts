@@ -46,6 +46,9 @@ import {
 import { BridgeError } from './errors.js';
 import { _sealSessionTag } from './xp-mcp-session-tag.js';
 
+/** The shared answer subscription closes after this long without a call waiting. */
+const IDLE_ANSWERS_MS = 60_000;
+
 /** Results may nest deeper than arguments; their size is already bounded by the event limit. */
 const RESULT_LIMITS: JsonLimits = { maxDepth: 512, maxBytes: Number.POSITIVE_INFINITY };
 
@@ -98,6 +101,12 @@ export interface SendRequest {
 export class XpCaller {
   readonly #o: XpCallerOptions;
   readonly #now: () => number;
+
+  /** Who waits for an answer, by request id. */
+  readonly #waiting = new Map<string, (answer: XpEvent) => void>();
+  /** One subscription to everything addressed to this caller, open while answers are awaited. */
+  #answers: Subscription | undefined;
+  #idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: XpCallerOptions) {
     this.#o = options;
@@ -234,6 +243,38 @@ export class XpCaller {
     throw new BridgeError('CALL_FAILED', `catalog of ${to}: more than 1000 pages`);
   }
 
+  /**
+   * Routes the events that name `requestId` in their `e` tag to `onEvent` until the returned
+   * function is called. Answers come through one subscription (`#p` = this caller) shared by every
+   * call, opened before the first request is published and closed after a minute without one: a
+   * call costs no `REQ` and `CLOSE` of its own, and the relay no query per call.
+   */
+  #watch(requestId: string, onEvent: (event: XpEvent) => void): () => void {
+    if (this.#idle) clearTimeout(this.#idle);
+    this.#idle = undefined;
+    this.#waiting.set(requestId, onEvent);
+    // `limit: 0`: no stored events, only live ones (nothing stored before the first request is
+    // an answer to it); after a reconnect the pool fetches what the window missed.
+    this.#answers ??= this.#o.pool.subscribe([{ '#p': [this.#o.identity.keys.ed25519], limit: 0 }], {
+      onEvent: (event) => {
+        const named = getTag(event, 'e');
+        if (named !== undefined) this.#waiting.get(named)?.(event);
+      },
+    });
+    return () => {
+      if (this.#waiting.get(requestId) !== onEvent) return;
+      this.#waiting.delete(requestId);
+      if (this.#waiting.size > 0) return;
+      this.#idle = setTimeout(() => {
+        this.#idle = undefined;
+        if (this.#waiting.size > 0) return;
+        this.#answers?.close();
+        this.#answers = undefined;
+      }, IDLE_ANSWERS_MS);
+      this.#idle.unref?.();
+    };
+  }
+
   /** Publishes `request` and waits for the answer from `from` that names it in an `e` tag. */
   async #exchange(
     request: XpEvent,
@@ -248,7 +289,7 @@ export class XpCaller {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        subscription.close();
+        unwatch();
         signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
@@ -268,31 +309,29 @@ export class XpCaller {
           answer: undefined,
         });
       signal?.addEventListener('abort', onAbort);
-      const subscription = this.#o.pool.subscribe([{ '#e': [request.id], authors: [from] }], {
-        onEvent: (answer) => {
-          // Only the answer ends the wait: an MCP notification or server request naming the
-          // same request in its `e` tag belongs to the session's back channel.
-          if (getTag(answer, 'e') !== request.id) return;
-          if (answer.kind !== ERROR_KIND && answer.kind !== `${request.kind}.result`) return;
-          try {
-            if (answer.kind === ERROR_KIND) {
-              const opened = decryptVerifiedEvent(answer, this.#o.identity, { cipher: this.#o.cipher });
-              const parsed = parseXpErrorPayload(JSON.parse(opened.plaintext));
-              const error = parsed.ok
-                ? parsed.payload
-                : xpError('UPSTREAM_ERROR', `malformed xp.error: ${parsed.reason}`);
-              finish({ ok: false, error, answer });
-            } else {
-              finish({ ok: true, payload: readResult(answer), answer });
-            }
-          } catch (error) {
-            finish({
-              ok: false,
-              error: xpError('UPSTREAM_ERROR', `cannot open the answer: ${(error as Error).message}`),
-              answer,
-            });
+      const unwatch = this.#watch(request.id, (answer) => {
+        // Only the answer ends the wait: an MCP notification or server request naming the
+        // same request in its `e` tag belongs to the session's back channel.
+        if (answer.pubkey !== from) return;
+        if (answer.kind !== ERROR_KIND && answer.kind !== `${request.kind}.result`) return;
+        try {
+          if (answer.kind === ERROR_KIND) {
+            const opened = decryptVerifiedEvent(answer, this.#o.identity, { cipher: this.#o.cipher });
+            const parsed = parseXpErrorPayload(JSON.parse(opened.plaintext));
+            const error = parsed.ok
+              ? parsed.payload
+              : xpError('UPSTREAM_ERROR', `malformed xp.error: ${parsed.reason}`);
+            finish({ ok: false, error, answer });
+          } else {
+            finish({ ok: true, payload: readResult(answer), answer });
           }
-        },
+        } catch (error) {
+          finish({
+            ok: false,
+            error: xpError('UPSTREAM_ERROR', `cannot open the answer: ${(error as Error).message}`),
+            answer,
+          });
+        }
       });
       // Not in the durable outbox: the request means something only to this process, which
       // waits for its answer (docs/protocol.md, "Durability of a request").

@@ -209,8 +209,9 @@ export class XpEndpoint {
   async start(): Promise<void> {
     await this.recover();
     this.#subscription = this.#o.pool.subscribe([{ '#p': [this.#o.identity.keys.ed25519] }], {
+      // The pool delivers only events whose shape, id and signature it verified.
       onEvent: (event) => {
-        this.#track(this.handleEvent(event));
+        this.#track(this.#handleVerified(event));
       },
       onClosed: (relay, reason) =>
         this.#logger.warn({ relay, reason }, 'relay closed the inbound subscription'),
@@ -256,10 +257,14 @@ export class XpEndpoint {
    * the subscription calls it for everything the relays deliver. Never throws.
    */
   async handleEvent(raw: unknown): Promise<InboundOutcome> {
+    const verdict = verifyEvent(raw, this.#o.signatures);
+    if (!verdict.ok) return this.#drop(`${verdict.code}: ${verdict.message}`);
+    return this.#handleVerified(verdict.event);
+  }
+
+  /** {@link XpEndpoint.handleEvent} after steps 1–3 (shape, id, signature). Never throws. */
+  async #handleVerified(event: XpEvent): Promise<InboundOutcome> {
     try {
-      const verdict = verifyEvent(raw, this.#o.signatures);
-      if (!verdict.ok) return this.#drop(`${verdict.code}: ${verdict.message}`);
-      const event = verdict.event;
       if (event.pubkey === this.#o.identity.keys.ed25519)
         return { action: 'ignored', reason: 'our own event' };
       if (getTag(event, 'p') !== this.#o.identity.keys.ed25519) {

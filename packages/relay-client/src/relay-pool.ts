@@ -31,6 +31,7 @@ import { RelayClientError } from './errors.js';
 import { MemoryOutbox, type Outbox } from './outbox.js';
 import { type ConnectionState, RelayConnection } from './relay-connection.js';
 import { SeenIds } from './seen-ids.js';
+import { _rememberValidSignatures } from './verified-signatures.js';
 
 /** Options of {@link RelayPool.open}. */
 export interface RelayPoolOptions {
@@ -182,7 +183,7 @@ export class RelayPool {
       resubscribePageSize: options.resubscribePageSize ?? 500,
     };
     this.#now = options.now ?? Date.now;
-    this.#signatures = options.signatures ?? nodeSignatures;
+    this.#signatures = _rememberValidSignatures(options.signatures ?? nodeSignatures);
     this.#onNotice = options.onNotice;
     this.#onInvalidEvent = options.onInvalidEvent;
     this.#connectionOptions = {

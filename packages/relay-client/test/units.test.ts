@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { nodeSignatures } from '@xprotocol/crypto/node';
 import { reconnectDelay, SeenIds } from '../src/index.js';
+import { _rememberValidSignatures } from '../src/verified-signatures.js';
 
 describe('reconnectDelay', () => {
   const options = { initialMs: 500, maxMs: 30_000 };
@@ -104,5 +106,32 @@ describe('RelayPool.connect and RelayPool.attempted', () => {
     const waiting = pool.connect(60_000);
     await pool.close();
     await expect(waiting).rejects.toMatchObject({ code: 'CLOSED' });
+  });
+});
+
+describe('_rememberValidSignatures', () => {
+  it('verifies a signature once, never remembers an invalid one, and checks the id bytes and key too', () => {
+    let calls = 0;
+    const counting = {
+      ...nodeSignatures,
+      verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) {
+        calls++;
+        return nodeSignatures.verify(signature, message, publicKey);
+      },
+    };
+    const backend = _rememberValidSignatures(counting, 2);
+    const secretKey = new Uint8Array(32).fill(1);
+    const publicKey = nodeSignatures.publicKey(secretKey);
+    const message = new Uint8Array(32).fill(2);
+    const signature = nodeSignatures.sign(message, secretKey);
+    expect(backend.verify(signature, message, publicKey)).toBe(true);
+    expect(backend.verify(signature, message, publicKey)).toBe(true);
+    expect(calls).toBe(1);
+    const other = new Uint8Array(32).fill(3);
+    expect(backend.verify(signature, other, publicKey)).toBe(false);
+    expect(backend.verify(signature, other, publicKey)).toBe(false);
+    expect(calls).toBe(3);
+    expect(backend.verify(signature, message, nodeSignatures.publicKey(other))).toBe(false);
+    expect(calls).toBe(4);
   });
 });
