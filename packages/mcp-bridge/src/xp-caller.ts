@@ -7,7 +7,7 @@
  * caller gave up; the answer subscription is opened before the request is published, so a fast
  * answer cannot be missed. The request is published without a durable outbox entry: the pool
  * re-sends it after reconnects while this process waits, and a restart forgets it, with the
- * waiting client (see docs/protocol.md, "Durability of a request").
+ * waiting client (see docs/protocol.md §10.6).
  * @module
  */
 import {
@@ -334,7 +334,7 @@ export class XpCaller {
         }
       });
       // Not in the durable outbox: the request means something only to this process, which
-      // waits for its answer (docs/protocol.md, "Durability of a request").
+      // waits for its answer (docs/protocol.md §10.6).
       this.#o.pool.publish(request, { durable: false }).catch((error: unknown) => {
         const message =
           error instanceof RelayClientError ? `${error.code}: ${error.message}` : (error as Error).message;

@@ -102,7 +102,7 @@ async function start(grants: string[], requestsPerMinute = 600): Promise<Setup> 
     async restart() {
       await endpoint.stop();
       await pool.close();
-      state.close();
+      await state.close();
       state = new StateDatabase(statePath);
       pool = await RelayPool.open({ urls: [relay.url], outbox: new SqliteOutbox(statePath) });
       endpoint = make();
@@ -111,7 +111,7 @@ async function start(grants: string[], requestsPerMinute = 600): Promise<Setup> 
     async close() {
       await endpoint.stop();
       await pool.close();
-      state.close();
+      await state.close();
       for (const upstream of upstreams.values()) await upstream.close();
       await relay.close();
       rmSync(dir, { recursive: true, force: true });

@@ -139,7 +139,7 @@ async function start(grants = ['com.test.conf.*']): Promise<Setup> {
       await upstream.close();
       await aPool.close();
       await bPool.close();
-      bState.close();
+      await bState.close();
       await relay.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { nodeSignatures } from '@xprotocol/crypto/node';
+import { describe, expect, it } from 'vitest';
 import { reconnectDelay, SeenIds } from '../src/index.js';
 import { _rememberValidSignatures } from '../src/verified-signatures.js';
 

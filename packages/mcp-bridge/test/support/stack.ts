@@ -152,7 +152,7 @@ export async function startStack(
     async restart() {
       await endpoint.stop();
       await adapterPool.close();
-      state.close();
+      await state.close();
       state = new StateDatabase(statePath);
       adapterPool = await RelayPool.open({
         urls: [relay.url],
@@ -166,7 +166,7 @@ export async function startStack(
       await endpoint.stop();
       await clientPool.close();
       await adapterPool.close();
-      state.close();
+      await state.close();
       await upstream.close();
       await relay.close();
       rmSync(dir, { recursive: true, force: true });

@@ -5,9 +5,9 @@
  * sealed answer back. Every event signed, encrypted, verified and deduplicated on both ends.
  * Concurrency 1 and 32, interleaved rounds.
  *
- * `BENCH_XP_COMPARE=<adapter bin.js of another build>` adds a fourth peer: the same A → relay → B
- * path with both adapters of that build (own keys and state files, the same relay), so an old and
- * a new build race in one run.
+ * `BENCH_XP_COMPARE=<adapter bin.js of another build>[,<another>…]` adds one peer per build: the
+ * same A → relay → B path with both adapters of that build (own keys and state files, the same
+ * relay), so old and new builds race in one run.
  * @module
  */
 import type { Client } from '@modelcontextprotocol/client';
@@ -40,14 +40,12 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     options.log('xp: starting the relay (durable), adapters A and B, and the gateway reference');
     const { url: relayUrl } = await procs.relay({ durable: true });
     // The gateway reference has a key of its own: with A's it would also receive (and check) A's answers.
-    const compareBin = process.env.BENCH_XP_COMPARE;
-    const [a, b, g, a0, b0] = await Promise.all([
+    const compareBins = (process.env.BENCH_XP_COMPARE ?? '').split(',').filter((bin) => bin !== '');
+    const [a, b, g] = await Promise.all([
       procs.keygen('a.key'),
       procs.keygen('b.key'),
       procs.keygen('g.key'),
-      ...(compareBin ? [procs.keygen('a0.key'), procs.keygen('b0.key')] : []),
     ]);
-    const a0Port = await freePort();
     const aPort = await freePort();
     const gatewayPort = await freePort();
     // Started together: A finds B through the relay whenever B comes up.
@@ -82,34 +80,6 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
           stateDatabase: './gateway.db',
         }),
       ),
-      ...(compareBin
-        ? [
-            procs.adapter(
-              'b0',
-              endpointYaml({
-                keyFile: b0!.path,
-                relayUrl,
-                sources: [memorySource],
-                grants: [{ key: a0!.ed25519, capabilities: ['com.bench.memory.*'] }],
-                stateDatabase: './b0.db',
-              }),
-              undefined,
-              compareBin,
-            ),
-            procs.adapter(
-              'a0',
-              xpClientYaml({
-                keyFile: a0!.path,
-                relayUrl,
-                port: a0Port,
-                endpointKey: b0!.ed25519,
-                stateDatabase: './a0.db',
-              }),
-              undefined,
-              compareBin,
-            ),
-          ]
-        : []),
     ]);
     const direct = await stdioClient('direct', MEMORY_SERVER, [], memoryEnv);
     clients.push(direct);
@@ -130,11 +100,39 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
         arguments: {},
       }),
     ];
-    if (compareBin) {
-      const viaCompare = await httpClient('xp-compare', `http://127.0.0.1:${a0Port}/mcp`);
+    for (const [i, bin] of compareBins.entries()) {
+      const [ai, bi] = await Promise.all([procs.keygen(`a${i}.key`), procs.keygen(`b${i}.key`)]);
+      const port = await freePort();
+      await Promise.all([
+        procs.adapter(
+          `b${i}`,
+          endpointYaml({
+            keyFile: bi.path,
+            relayUrl,
+            sources: [memorySource],
+            grants: [{ key: ai.ed25519, capabilities: ['com.bench.memory.*'] }],
+            stateDatabase: `./b${i}.db`,
+          }),
+          undefined,
+          bin,
+        ),
+        procs.adapter(
+          `a${i}`,
+          xpClientYaml({
+            keyFile: ai.path,
+            relayUrl,
+            port,
+            endpointKey: bi.ed25519,
+            stateDatabase: `./a${i}.db`,
+          }),
+          undefined,
+          bin,
+        ),
+      ]);
+      const viaCompare = await httpClient(`xp-compare-${i}`, `http://127.0.0.1:${port}/mcp`);
       clients.push(viaCompare);
       peers.push(
-        toolPeer(`across XProtocol, build ${compareBin}`, {
+        toolPeer(`across XProtocol, build ${bin}`, {
           client: viaCompare,
           tool: await findTool(viaCompare, 'read_graph'),
           arguments: {},

@@ -169,7 +169,7 @@ export const faceJsonRpc: FuzzTarget<string> = {
       },
       async close() {
         await served.close();
-        state.close();
+        await state.close();
       },
     };
   },
