@@ -10,6 +10,7 @@
  * relay), so old and new builds race in one run.
  * @module
  */
+import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { endpointYaml, gatewayYaml, xpClientYaml } from '../adapter-configs.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
@@ -40,7 +41,11 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     options.log('xp: starting the relay (durable), adapters A and B, and the gateway reference');
     const { url: relayUrl } = await procs.relay({ durable: true });
     // The gateway reference has a key of its own: with A's it would also receive (and check) A's answers.
-    const compareBins = (process.env.BENCH_XP_COMPARE ?? '').split(',').filter((bin) => bin !== '');
+    // Resolved here: the adapters run in the suite's temporary directory.
+    const compareBins = (process.env.BENCH_XP_COMPARE ?? '')
+      .split(',')
+      .filter((bin) => bin !== '')
+      .map((bin) => resolve(bin));
     const [a, b, g] = await Promise.all([
       procs.keygen('a.key'),
       procs.keygen('b.key'),
