@@ -104,6 +104,24 @@ export const nodeSignatures: SignatureBackend = Object.freeze({
       return false; // A is not a point on the curve
     }
   },
+  verifyAsync(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): Promise<boolean> {
+    if (ed25519PreCheck(signature, publicKey) !== null) return Promise.resolve(false);
+    if (!(message instanceof Uint8Array)) return Promise.resolve(false);
+    let key: KeyObject;
+    try {
+      key = publicKeyObject(publicKey);
+    } catch {
+      return Promise.resolve(false); // A is not a point on the curve
+    }
+    // With a callback, node:crypto verifies on libuv's thread pool.
+    return new Promise((resolve) => {
+      try {
+        verify(null, message, key, signature, (error, valid) => resolve(error === null && valid));
+      } catch {
+        resolve(false);
+      }
+    });
+  },
   sha256(data: Uint8Array): Uint8Array {
     return new Uint8Array(createHash('sha256').update(data).digest());
   },

@@ -26,6 +26,12 @@ export interface SignatureBackend {
    */
   verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
   /**
+   * {@link SignatureBackend.verify} off the calling thread, with the same verdict on every input.
+   * Optional: the node backend runs it on libuv's thread pool, so a server verifies many events
+   * at once on every core while its event loop goes on. Never rejects.
+   */
+  readonly verifyAsync?: (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => Promise<boolean>;
+  /**
    * SHA-256, used for event ids when this backend signs or verifies events. Optional: without it
    * ids are hashed with @noble/hashes. The node backend supplies node:crypto's, about 15× faster
    * on a 4 MiB event, so the id check is not where a flood of large events costs the most.

@@ -294,3 +294,56 @@ describe('node backend key reuse', () => {
     expect(nodeSignatures.publicKey(key)).toEqual(nobleSignatures.publicKey(key));
   });
 });
+
+describe('node backend verifyAsync (libuv thread pool)', () => {
+  it('gives the synchronous verdict on every published case, valid and invalid', async () => {
+    const wycheproof = load<{
+      testGroups: { publicKey: { pk: string }; tests: { tcId: number; msg: string; sig: string }[] }[];
+    }>('ed25519_test.json');
+    const zcash = utf8.encode('Zcash');
+    const all = [
+      ...load<{ message: string; publicKey: string; signature: string }[]>('rfc8032_ed25519.json').map(
+        (c, i) => ({ id: `rfc8032 ${i}`, sig: c.signature, pub: c.publicKey, msg: hexToBytes(c.message) }),
+      ),
+      ...wycheproof.testGroups.flatMap((group) =>
+        group.tests.map((t) => ({
+          id: `wycheproof tcId ${t.tcId}`,
+          sig: t.sig,
+          pub: group.publicKey.pk,
+          msg: hexToBytes(t.msg),
+        })),
+      ),
+      ...load<{ vk_bytes: string; sig_bytes: string }[]>('noble_zip215.json').map((c, i) => ({
+        id: `zip215 case ${i}`,
+        sig: c.sig_bytes,
+        pub: c.vk_bytes,
+        msg: zcash,
+      })),
+      ...load<{ message: string; pub_key: string; signature: string }[]>('noble_ed25519_edge_cases.json').map(
+        (c, i) => ({ id: `edge case ${i}`, sig: c.signature, pub: c.pub_key, msg: hexToBytes(c.message) }),
+      ),
+    ];
+    expect(all.length).toBeGreaterThan(350);
+    const verifyAsync = nodeSignatures.verifyAsync!;
+    const asyncVerdicts = await Promise.all(
+      all.map((c) => verifyAsync(hexToBytes(c.sig), c.msg, hexToBytes(c.pub))),
+    );
+    let valid = 0;
+    for (const [i, c] of all.entries()) {
+      const sync = nodeSignatures.verify(hexToBytes(c.sig), c.msg, hexToBytes(c.pub));
+      expect({ case: c.id, async: asyncVerdicts[i] }).toEqual({ case: c.id, async: sync });
+      if (sync) valid++;
+    }
+    // Both verdicts occur, so a verifyAsync that always answered one of them would fail above.
+    expect(valid).toBeGreaterThan(50);
+    expect(valid).toBeLessThan(all.length - 50);
+  });
+  it('refuses wrong lengths and a non-array message without rejecting', async () => {
+    const verifyAsync = nodeSignatures.verifyAsync!;
+    await expect(verifyAsync(new Uint8Array(63), new Uint8Array(0), new Uint8Array(32))).resolves.toBe(false);
+    await expect(verifyAsync(new Uint8Array(64), new Uint8Array(0), new Uint8Array(33))).resolves.toBe(false);
+    await expect(
+      verifyAsync(new Uint8Array(64), 'text' as unknown as Uint8Array, nobleSignatures.publicKey(new Uint8Array(32))),
+    ).resolves.toBe(false);
+  });
+});

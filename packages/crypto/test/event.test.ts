@@ -20,6 +20,7 @@ import {
   type SignatureBackend,
   signEvent,
   verifyEvent,
+  verifyEventAsync,
   type XpEvent,
 } from '../src/index.js';
 import { nodeSignatures } from '../src/node.js';
@@ -145,6 +146,30 @@ describe('signEvent / verifyEvent', () => {
       for (const backend of BACKENDS) expect(verifyEvent(value, backend).ok).toBe(false);
     }
   });
+});
+
+describe('verifyEventAsync', () => {
+  it.each(BACKENDS.map((b) => [b.name, b] as const))(
+    '%s: the verdict of verifyEvent for a valid event and for each failing step',
+    async (_name, backend) => {
+      const otherSig = signEvent({ ...TEMPLATE, content: 'other' }, SECRET).sig;
+      const mallory = signEvent(TEMPLATE, new Uint8Array(32).fill(7), backend);
+      const forged = { ...signed, pubkey: mallory.pubkey };
+      forged.id = computeEventId(forged);
+      const cases: unknown[] = [
+        signed,
+        mallory,
+        null,
+        { ...signed, content: 'tampered' },
+        { ...signed, sig: otherSig },
+        forged,
+        { ...signed, content: 'x'.repeat(MAX_EVENT_BYTES) },
+      ];
+      const verdicts = await Promise.all(cases.map((event) => verifyEventAsync(event, backend)));
+      expect(verdicts.map((v) => v.ok)).toEqual([true, true, false, false, false, false, false]);
+      expect(verdicts).toEqual(cases.map((event) => verifyEvent(event, backend)));
+    },
+  );
 });
 
 describe('parseEvent: says which field is wrong and what was expected', () => {

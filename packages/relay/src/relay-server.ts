@@ -32,7 +32,8 @@ import {
 } from '@xprotocol/wire';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { RelayError } from './errors.js';
-import { checkIncomingEvent, type EventCheckOptions } from './event-checks.js';
+import { _eventJson } from './event-json.js';
+import { checkIncomingEvent, type EventCheck, type EventCheckOptions } from './event-checks.js';
 import { MemoryEventStore } from './memory-store.js';
 import { RecentIds } from './recent-ids.js';
 import type { EventStore, RelayEvent } from './store.js';
@@ -124,7 +125,14 @@ interface Connection {
   socket: WebSocket;
   subscriptions: Map<string, Subscription>;
   alive: boolean;
+  /** Events received and not yet admitted (their checks run off the relay thread). */
+  checking: number;
+  /** Settles when the last received event has been admitted or refused. */
+  admitted: Promise<void>;
 }
+
+/** Events of one connection checked at once; past it the relay stops reading that socket. */
+const MAX_CHECKING_PER_CONNECTION = 1024;
 
 /** Starts a relay and resolves once it listens. */
 export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
@@ -179,6 +187,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   };
 
   const broadcast = (event: RelayEvent): void => {
+    let json: string | undefined;
     for (const connection of connections) {
       for (const [subscriptionId, subscription] of connection.subscriptions) {
         if (!matchesAny(event, subscription.filters)) continue;
@@ -192,7 +201,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
             continue;
           }
           subscription.pending.push(event);
-        } else if (send(connection, relayMessage.event(subscriptionId, event))) {
+        } else if (send(connection, relayMessage.eventJson(subscriptionId, (json ??= _eventJson(event))))) {
           stats.delivered++;
         }
       }
@@ -231,9 +240,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     );
   };
 
-  const onEvent = async (connection: Connection, raw: unknown): Promise<void> => {
-    const nowMs = now();
-    const check = checkIncomingEvent(raw, Math.floor(nowMs / 1000), checkOptions);
+  // Admits a checked event: dedupe, rate limit, the store's batch and fan-out happen here, on the
+  // relay thread, in the order the connection sent its events.
+  const admit = (connection: Connection, raw: unknown, check: EventCheck, nowMs: number): void => {
     if (!check.ok) {
       refuse(connection, check.id, reason(check.prefix, check.message), raw);
       return;
@@ -242,19 +251,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     const first = inFlight.get(event.id);
     if (first) {
       // A copy of an event whose batch has not committed yet: answered once it has.
-      try {
-        await first.put;
-      } catch (error) {
-        refuse(
-          connection,
-          event.id,
-          reason('error', `could not store the event: ${(error as Error).message}`),
-          event,
-        );
-        return;
-      }
+      void answerCopy(connection, event, first.put);
+      return;
     }
-    if (first || recent.has(event.id)) {
+    if (recent.has(event.id)) {
       stats.duplicates++;
       send(connection, relayMessage.ok(event.id, true, reason('duplicate', 'already have this event')));
       return;
@@ -277,6 +277,30 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     const put = store.put(event, expiresAt);
     inFlight.set(event.id, { event, put });
     broadcast(event);
+    void answerPut(connection, event, put);
+  };
+
+  const answerCopy = async (connection: Connection, event: RelayEvent, put: Promise<unknown>) => {
+    try {
+      await put;
+    } catch (error) {
+      refuse(
+        connection,
+        event.id,
+        reason('error', `could not store the event: ${(error as Error).message}`),
+        event,
+      );
+      return;
+    }
+    stats.duplicates++;
+    send(connection, relayMessage.ok(event.id, true, reason('duplicate', 'already have this event')));
+  };
+
+  const answerPut = async (
+    connection: Connection,
+    event: RelayEvent,
+    put: ReturnType<EventStore['put']>,
+  ): Promise<void> => {
     let outcome: Awaited<ReturnType<EventStore['put']>>;
     try {
       outcome = await put;
@@ -299,6 +323,25 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     }
     stats.accepted++;
     send(connection, relayMessage.ok(event.id, true, ''));
+  };
+
+  // Verification runs off the relay thread (event-checks.ts), several events at once; admission
+  // keeps each connection's order, so a subscriber sees one publisher's events as they were sent.
+  // A connection with too many events being checked stops being read until the checks catch up.
+  const onEvent = (connection: Connection, raw: unknown): void => {
+    const nowMs = now();
+    const check = checkIncomingEvent(raw, Math.floor(nowMs / 1000), checkOptions);
+    if (++connection.checking === MAX_CHECKING_PER_CONNECTION) connection.socket.pause();
+    connection.admitted = connection.admitted
+      .then(() => check)
+      .then((verdict) => admit(connection, raw, verdict, nowMs))
+      .catch((error: unknown) => {
+        // admit does not throw; should it ever, the event is refused rather than left unanswered.
+        refuse(connection, '', reason('error', `event not handled: ${(error as Error).message}`), raw);
+      })
+      .finally(() => {
+        if (connection.checking-- === MAX_CHECKING_PER_CONNECTION) connection.socket.resume();
+      });
   };
 
   const onRequest = async (
@@ -378,7 +421,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   };
 
   wss.on('connection', (socket: WebSocket, _request: IncomingMessage) => {
-    const connection: Connection = { socket, subscriptions: new Map(), alive: true };
+    const connection: Connection = {
+      socket,
+      subscriptions: new Map(),
+      alive: true,
+      checking: 0,
+      admitted: Promise.resolve(),
+    };
     connections.add(connection);
     stats.connections = connections.size;
     socket.on('pong', () => {
@@ -398,7 +447,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
         return;
       }
       const { message } = parsed;
-      if (message.type === 'EVENT') void onEvent(connection, message.event);
+      if (message.type === 'EVENT') onEvent(connection, message.event);
       else if (message.type === 'REQ') void onRequest(connection, message.subscriptionId, message.filters);
       else if (message.type === 'CLOSE') connection.subscriptions.delete(message.subscriptionId);
       else onAuth(connection, message.event);

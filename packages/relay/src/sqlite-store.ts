@@ -1,17 +1,18 @@
 /**
  * A durable {@link EventStore} on SQLite (`libsql`, the better-sqlite3 API): WAL journal,
- * `synchronous=FULL`, and a batched writer. Every `put` joins the current batch; the batch commits
- * in one transaction after at most `batchWindowMs` (or at `maxBatch` events), and only then are its
- * puts resolved — so the relay's `OK` always follows a durable write, while one fsync serves many
- * events (group commit). A file database is written by a worker thread (sqlite-writer.ts) while
- * the relay thread goes on checking events; the next batch gathers meanwhile and is sent as soon
- * as the previous one is on disk.
+ * `synchronous=FULL`, and group commit. The puts of one event-loop turn (or of `batchWindowMs`)
+ * form a batch that goes to the writer at once; only when its transaction has committed are its
+ * puts resolved — so the relay's `OK` always follows a durable write. A file database is written
+ * by a worker thread (sqlite-writer.ts) while the relay thread goes on checking events; batches
+ * that arrive while a transaction waits for its fsync share the next one, so one fsync serves many
+ * events under load and a lone event is not held back.
  * @module
  */
 
 import type { Filter } from '@xprotocol/wire';
 import Database from 'libsql';
 import { RelayError } from './errors.js';
+import { _eventJson } from './event-json.js';
 import { type _EventRow, _inlineWriter, type _SqliteWriter, _workerWriter } from './sqlite-writer.js';
 import type { EventStore, PutOutcome, RelayEvent } from './store.js';
 
@@ -19,9 +20,12 @@ import type { EventStore, PutOutcome, RelayEvent } from './store.js';
 export interface SqliteStoreOptions {
   /** Database file path, or `:memory:`. */
   path: string;
-  /** Longest a put waits for its batch to commit, in ms. Default 2. */
+  /**
+   * How long puts gather before they are sent to the writer, in ms. Default 0: at the end of the
+   * current event-loop turn (batches sent while a commit is on disk are grouped by the writer).
+   */
   batchWindowMs?: number;
-  /** Most events in one transaction. Default 512. */
+  /** Most events in one transaction. Default 1024. */
   maxBatch?: number;
 }
 
@@ -118,14 +122,15 @@ export class SqliteEventStore implements EventStore {
   readonly #maxBatch: number;
   readonly #writer: _SqliteWriter;
   #pending: Pending[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  /** The batch being committed, if any: the next one waits for it. */
-  #committing: Promise<void> | undefined;
+  /** Cancels the scheduled send of `#pending`, when one is scheduled. */
+  #cancelSend: (() => void) | undefined;
+  /** Batches sent and not settled yet (close() waits for them). */
+  readonly #sent = new Set<Promise<void>>();
   #closed = false;
 
   constructor(options: SqliteStoreOptions) {
-    this.#batchWindowMs = options.batchWindowMs ?? 2;
-    this.#maxBatch = options.maxBatch ?? 512;
+    this.#batchWindowMs = options.batchWindowMs ?? 0;
+    this.#maxBatch = options.maxBatch ?? 1024;
     try {
       this.#db = new Database(options.path);
       this.#db.pragma('journal_mode = WAL');
@@ -141,24 +146,34 @@ export class SqliteEventStore implements EventStore {
         },
       );
     }
-    this.#writer = options.path === ':memory:' ? _inlineWriter(this.#db) : _workerWriter(options.path);
+    this.#writer =
+      options.path === ':memory:' ? _inlineWriter(this.#db) : _workerWriter(options.path, this.#maxBatch);
   }
 
   put(event: RelayEvent, expiresAt: number): Promise<PutOutcome> {
     if (this.#closed) return Promise.reject(new RelayError('STORE_CLOSED', 'the event store is closed'));
     return new Promise<PutOutcome>((resolve, reject) => {
       this.#pending.push({ event, expiresAt, resolve, reject });
-      if (this.#pending.length >= this.#maxBatch) this.#flush();
-      else this.#timer ??= setTimeout(() => this.#flush(), this.#batchWindowMs);
+      if (this.#pending.length >= this.#maxBatch) this.#send();
+      else if (this.#cancelSend === undefined) {
+        if (this.#batchWindowMs > 0) {
+          const timer = setTimeout(() => this.#send(), this.#batchWindowMs);
+          this.#cancelSend = () => clearTimeout(timer);
+        } else {
+          const immediate = setImmediate(() => this.#send());
+          this.#cancelSend = () => clearImmediate(immediate);
+        }
+      }
     });
   }
 
-  /** Sends the current batch to the writer unless one is being committed (it follows then). */
-  #flush(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#committing || this.#pending.length === 0) return;
-    const batch = this.#pending.splice(0, this.#maxBatch);
+  /** Sends the pending puts to the writer as one batch; they settle when it has committed. */
+  #send(): void {
+    this.#cancelSend?.();
+    this.#cancelSend = undefined;
+    if (this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
     const rows = batch.map(
       ({ event, expiresAt }): _EventRow => [
         event.id,
@@ -166,7 +181,7 @@ export class SqliteEventStore implements EventStore {
         event.kind,
         event.created_at,
         expiresAt,
-        JSON.stringify(event),
+        _eventJson(event),
         event.tags.flatMap(([name, value]) =>
           name !== undefined && value !== undefined && INDEXED_TAGS.has(name)
             ? [[name, value] as [string, string]]
@@ -174,7 +189,7 @@ export class SqliteEventStore implements EventStore {
         ),
       ],
     );
-    this.#committing = this.#writer.commit(rows).then(
+    const settled = this.#writer.commit(rows).then(
       (stored) => {
         for (const [i, pending] of batch.entries()) pending.resolve(stored[i] ? 'stored' : 'duplicate');
       },
@@ -189,11 +204,8 @@ export class SqliteEventStore implements EventStore {
         for (const pending of batch) pending.reject(failure);
       },
     );
-    void this.#committing.finally(() => {
-      this.#committing = undefined;
-      // What arrived while that batch was on disk goes at once: it has waited long enough.
-      this.#flush();
-    });
+    this.#sent.add(settled);
+    void settled.finally(() => this.#sent.delete(settled));
   }
 
   async query(filter: Filter, nowSeconds: number): Promise<RelayEvent[]> {
@@ -236,10 +248,8 @@ export class SqliteEventStore implements EventStore {
     if (this.#closed) return;
     this.#closed = true;
     // Every batch still pending is committed (and its puts settled) before the writer stops.
-    while (this.#committing || this.#pending.length > 0) {
-      this.#flush();
-      await this.#committing;
-    }
+    this.#send();
+    await Promise.all(this.#sent);
     await this.#writer.close();
     this.#db.close();
   }

@@ -14,9 +14,12 @@ import type Database from 'libsql';
 /** One event row: id, pubkey, kind, created_at, expires_at, JSON, and its indexed tags. */
 export type _EventRow = [string, string, string, number, number, string, [string, string][]];
 
-/** Commits batches of event rows and expiry sweeps, one at a time, in order. */
+/** Commits batches of event rows and expiry sweeps, in order. */
 export interface _SqliteWriter {
-  /** Inserts the rows in one transaction; resolves per row whether it was new (false: a duplicate). */
+  /**
+   * Inserts the rows, durably, in one transaction (perhaps shared with other batches sent
+   * meanwhile); resolves per row whether it was new (false: a duplicate).
+   */
   commit(rows: readonly _EventRow[]): Promise<boolean[]>;
   /** Deletes events (and their tags) expired at `nowSeconds`; resolves how many. */
   expire(nowSeconds: number): Promise<number>;
@@ -81,6 +84,10 @@ export function _inlineWriter(db: Database.Database): _SqliteWriter {
 
 // The worker: opens its own connection with the store's durability settings and runs the same
 // operations (their source is inlined, so the worker needs no file of its own next to the bundle).
+// Group commit happens here: while a transaction waits for its fsync the thread is blocked and
+// new batches queue on its port; once it returns, the event loop reads every queued message before
+// the setImmediate fires, and one transaction takes them all. The writer never waits for the relay
+// thread to notice a commit, and a lone event commits at once.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.libsql);
@@ -93,24 +100,62 @@ const INSERT_TAG = ${JSON.stringify(INSERT_TAG)};
 const EXPIRE_TAGS = ${JSON.stringify(EXPIRE_TAGS)};
 const EXPIRE_EVENTS = ${JSON.stringify(EXPIRE_EVENTS)};
 const operations = (${_operations.toString()})(db);
-parentPort.on('message', (message) => {
+const queue = [];
+let scheduled = false;
+const reply = (seq, run) => {
   try {
-    if (message.type === 'commit') parentPort.postMessage({ seq: message.seq, value: operations.commit(message.rows) });
-    else if (message.type === 'expire') parentPort.postMessage({ seq: message.seq, value: operations.expire(message.now) });
-    else {
-      db.close();
-      parentPort.postMessage({ seq: message.seq, value: null });
-    }
+    parentPort.postMessage({ seq, value: run() });
   } catch (error) {
-    parentPort.postMessage({ seq: message.seq, error: String((error && error.message) || error) });
+    parentPort.postMessage({ seq, error: String((error && error.message) || error) });
+  }
+};
+const drain = () => {
+  scheduled = false;
+  while (queue.length > 0) {
+    if (queue[0].type !== 'commit') {
+      const message = queue.shift();
+      if (message.type === 'expire') reply(message.seq, () => operations.expire(message.now));
+      else reply(message.seq, () => { db.close(); return null; });
+      continue;
+    }
+    // Consecutive commits, up to maxBatch rows, share one transaction and one fsync.
+    const group = [queue.shift()];
+    let size = group[0].rows.length;
+    while (queue.length > 0 && queue[0].type === 'commit' && size + queue[0].rows.length <= workerData.maxBatch) {
+      size += queue[0].rows.length;
+      group.push(queue.shift());
+    }
+    let stored;
+    try {
+      stored = operations.commit(group.length === 1 ? group[0].rows : group.flatMap((m) => m.rows));
+    } catch (error) {
+      const reason = String((error && error.message) || error);
+      for (const message of group) parentPort.postMessage({ seq: message.seq, error: reason });
+      continue;
+    }
+    let at = 0;
+    for (const message of group) {
+      parentPort.postMessage({ seq: message.seq, value: stored.slice(at, at + message.rows.length) });
+      at += message.rows.length;
+    }
+  }
+};
+parentPort.on('message', (message) => {
+  queue.push(message);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(drain);
   }
 });
 `;
 
-/** Writes on a worker thread's own connection to the file at `path`. */
-export function _workerWriter(path: string): _SqliteWriter {
+/**
+ * Writes on a worker thread's own connection to the file at `path`. Batches sent while one is
+ * being committed are committed together (up to `maxBatch` rows per transaction).
+ */
+export function _workerWriter(path: string, maxBatch: number): _SqliteWriter {
   const libsql = createRequire(import.meta.url).resolve('libsql');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, libsql } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, libsql, maxBatch } });
   const waiting = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();
   let seq = 0;
   let failure: Error | undefined;

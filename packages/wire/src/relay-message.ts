@@ -100,6 +100,13 @@ export function parseRelayMessage(text: string): RelayMessageParse {
 export const relayMessage = Object.freeze({
   /** `["EVENT", sub_id, event]`: an event for a subscription. */
   event: (subscriptionId: string, event: unknown): string => JSON.stringify(['EVENT', subscriptionId, event]),
+  /**
+   * `["EVENT", sub_id, event]` from the event's JSON text (`JSON.stringify(event)`), byte for byte
+   * what {@link relayMessage}`.event` writes: a relay serializes an event once and frames it for
+   * every subscription it matches.
+   */
+  eventJson: (subscriptionId: string, eventJson: string): string =>
+    `["EVENT",${JSON.stringify(subscriptionId)},${eventJson}]`,
   /** `["OK", event_id, accepted, reason]`: the answer to every client `EVENT`. */
   ok: (eventId: string, accepted: boolean, why: string): string =>
     JSON.stringify(['OK', eventId, accepted, why]),

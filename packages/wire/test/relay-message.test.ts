@@ -34,6 +34,15 @@ describe('relay frames', () => {
     });
   });
 
+  it('frames an event from its JSON text exactly as from the event', () => {
+    const event = { id: 'b'.repeat(64), content: 'quote " and \u2028 and é', tags: [['e', 'x']] };
+    for (const subscriptionId of ['s', 'sub "1"', 'ü\\']) {
+      expect(relayMessage.eventJson(subscriptionId, JSON.stringify(event))).toBe(
+        relayMessage.event(subscriptionId, event),
+      );
+    }
+  });
+
   it.each([
     ['["OK","id",true]', 'invalid: OK takes 3 arguments, got 2'],
     ['["OK","id","yes",""]', 'invalid: OK: accepted must be a boolean, got string'],

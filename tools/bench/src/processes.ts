@@ -131,11 +131,14 @@ export class Processes {
     return child;
   }
 
-  /** Starts the relay bin on a free port, durable (`--db`) unless `memory`; resolves with its URL. */
-  async relay(options: { durable: boolean }): Promise<{ url: string; child: ChildProcess }> {
+  /**
+   * Starts the relay bin (or `bin`, another build of it) on a free port, durable (`--db`) unless
+   * `memory`; resolves with its URL.
+   */
+  async relay(options: { durable: boolean; bin?: string }): Promise<{ url: string; child: ChildProcess }> {
     const args = ['--port', '0', '--rate', '100000000'];
     if (options.durable) args.push('--db', join(this.dir, `relay-${this.children.length}.db`));
-    const child = this.spawn(RELAY_BIN, args, { profile: true });
+    const child = this.spawn(options.bin ?? RELAY_BIN, args, { profile: true });
     const url = await waitForLine(child, 'stdout', (line) => line.startsWith('ws://'), 30_000, 'relay');
     return { url: url.trim(), child };
   }

@@ -4,6 +4,8 @@
  * commit) and fan-out (publish one event, wait until 100 subscribers have it). Peers, each a
  * process of its own: a bare `ws` server that acknowledges and forwards without checks (baseline),
  * the relay with its in-memory store, the relay with SQLite (WAL, synchronous=FULL).
+ * `BENCH_RELAY_BEFORE=<bin.js>` adds another build of the relay bin (e.g. the one before a change,
+ * bundled) as two more peers, so a change's effect is measured in one run.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -60,6 +62,16 @@ export async function relaySuite(options: SuiteOptions): Promise<SuiteResult> {
       { name: 'relay, in-memory store', url: memory.url },
       { name: 'relay, SQLite durable before OK', url: sqlite.url },
     ];
+    const before = process.env.BENCH_RELAY_BEFORE;
+    if (before) {
+      options.log(`relay: also racing the build ${before} (BENCH_RELAY_BEFORE)`);
+      const beforeMemory = await procs.relay({ durable: false, bin: before });
+      const beforeSqlite = await procs.relay({ durable: true, bin: before });
+      targets.push(
+        { name: 'before: relay, in-memory store', url: beforeMemory.url },
+        { name: 'before: relay, SQLite durable before OK', url: beforeSqlite.url },
+      );
+    }
     const plan = relayPlan(options.size);
     const tables: Table[] = [];
     const data: Record<string, PeerResult[]> = {};
