@@ -47,7 +47,12 @@ export {
   type FreshnessWindow,
   isExpired,
 } from './event-time.js';
-export { type EventRejection, type VerifyEventResult, verifyEvent, verifyEventAsync } from './event-verify.js';
+export {
+  type EventRejection,
+  type VerifyEventResult,
+  verifyEvent,
+  verifyEventAsync,
+} from './event-verify.js';
 export { bytesToHex, hexToBytes } from './hex.js';
 export {
   generateIdentity,

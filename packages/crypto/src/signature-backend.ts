@@ -30,7 +30,11 @@ export interface SignatureBackend {
    * Optional: the node backend runs it on libuv's thread pool, so a server verifies many events
    * at once on every core while its event loop goes on. Never rejects.
    */
-  readonly verifyAsync?: (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => Promise<boolean>;
+  readonly verifyAsync?: (
+    signature: Uint8Array,
+    message: Uint8Array,
+    publicKey: Uint8Array,
+  ) => Promise<boolean>;
   /**
    * SHA-256, used for event ids when this backend signs or verifies events. Optional: without it
    * ids are hashed with @noble/hashes. The node backend supplies node:crypto's, about 15× faster

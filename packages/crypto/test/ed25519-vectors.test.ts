@@ -343,7 +343,11 @@ describe('node backend verifyAsync (libuv thread pool)', () => {
     await expect(verifyAsync(new Uint8Array(63), new Uint8Array(0), new Uint8Array(32))).resolves.toBe(false);
     await expect(verifyAsync(new Uint8Array(64), new Uint8Array(0), new Uint8Array(33))).resolves.toBe(false);
     await expect(
-      verifyAsync(new Uint8Array(64), 'text' as unknown as Uint8Array, nobleSignatures.publicKey(new Uint8Array(32))),
+      verifyAsync(
+        new Uint8Array(64),
+        'text' as unknown as Uint8Array,
+        nobleSignatures.publicKey(new Uint8Array(32)),
+      ),
     ).resolves.toBe(false);
   });
 });

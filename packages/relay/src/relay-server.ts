@@ -32,8 +32,8 @@ import {
 } from '@xprotocol/wire';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { RelayError } from './errors.js';
-import { _eventJson } from './event-json.js';
 import { checkIncomingEvent, type EventCheck, type EventCheckOptions } from './event-checks.js';
+import { _eventJson } from './event-json.js';
 import { MemoryEventStore } from './memory-store.js';
 import { RecentIds } from './recent-ids.js';
 import type { EventStore, RelayEvent } from './store.js';
@@ -201,8 +201,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
             continue;
           }
           subscription.pending.push(event);
-        } else if (send(connection, relayMessage.eventJson(subscriptionId, (json ??= _eventJson(event))))) {
-          stats.delivered++;
+        } else {
+          json ??= _eventJson(event);
+          if (send(connection, relayMessage.eventJson(subscriptionId, json))) stats.delivered++;
         }
       }
     }

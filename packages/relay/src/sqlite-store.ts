@@ -190,7 +190,7 @@ export class SqliteEventStore implements EventStore {
       ],
     );
     const settled = this.#writer.commit(rows).then(
-      (stored) => {
+      ({ stored }) => {
         for (const [i, pending] of batch.entries()) pending.resolve(stored[i] ? 'stored' : 'duplicate');
       },
       (error: unknown) => {

@@ -14,13 +14,19 @@ import type Database from 'libsql';
 /** One event row: id, pubkey, kind, created_at, expires_at, JSON, and its indexed tags. */
 export type _EventRow = [string, string, string, number, number, string, [string, string][]];
 
+/** What a commit did: per row whether it was new, and which transaction took it (1, 2, …). */
+export interface _Committed {
+  stored: boolean[];
+  transaction: number;
+}
+
 /** Commits batches of event rows and expiry sweeps, in order. */
 export interface _SqliteWriter {
   /**
    * Inserts the rows, durably, in one transaction (perhaps shared with other batches sent
    * meanwhile); resolves per row whether it was new (false: a duplicate).
    */
-  commit(rows: readonly _EventRow[]): Promise<boolean[]>;
+  commit(rows: readonly _EventRow[]): Promise<_Committed>;
   /** Deletes events (and their tags) expired at `nowSeconds`; resolves how many. */
   expire(nowSeconds: number): Promise<number>;
   /** Finishes what was sent and releases the writer. */
@@ -75,8 +81,9 @@ function _operations(db: Database.Database) {
 /** Writes on the caller's connection, synchronously (for `:memory:`). */
 export function _inlineWriter(db: Database.Database): _SqliteWriter {
   const operations = _operations(db);
+  let transactions = 0;
   return {
-    commit: async (rows) => operations.commit(rows),
+    commit: async (rows) => ({ stored: operations.commit(rows), transaction: ++transactions }),
     expire: async (nowSeconds) => operations.expire(nowSeconds),
     close: async () => {},
   };
@@ -102,6 +109,7 @@ const EXPIRE_EVENTS = ${JSON.stringify(EXPIRE_EVENTS)};
 const operations = (${_operations.toString()})(db);
 const queue = [];
 let scheduled = false;
+let transactions = 0;
 const reply = (seq, run) => {
   try {
     parentPort.postMessage({ seq, value: run() });
@@ -128,6 +136,7 @@ const drain = () => {
     let stored;
     try {
       stored = operations.commit(group.length === 1 ? group[0].rows : group.flatMap((m) => m.rows));
+      transactions++;
     } catch (error) {
       const reason = String((error && error.message) || error);
       for (const message of group) parentPort.postMessage({ seq: message.seq, error: reason });
@@ -135,7 +144,8 @@ const drain = () => {
     }
     let at = 0;
     for (const message of group) {
-      parentPort.postMessage({ seq: message.seq, value: stored.slice(at, at + message.rows.length) });
+      const value = { stored: stored.slice(at, at + message.rows.length), transaction: transactions };
+      parentPort.postMessage({ seq: message.seq, value });
       at += message.rows.length;
     }
   }
@@ -186,7 +196,7 @@ export function _workerWriter(path: string, maxBatch: number): _SqliteWriter {
   };
   let closing: Promise<void> | undefined;
   return {
-    commit: (rows) => send<boolean[]>({ type: 'commit', rows }),
+    commit: (rows) => send<_Committed>({ type: 'commit', rows }),
     expire: (nowSeconds) => send<number>({ type: 'expire', now: nowSeconds }),
     close: () => {
       closing ??= (async () => {

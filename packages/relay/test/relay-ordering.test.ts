@@ -50,3 +50,32 @@ describe('relay: no gap between stored and live events', () => {
     publisher.close();
   });
 });
+
+describe("relay: one connection's events keep their order", () => {
+  it('fans out a burst in the order it was sent while the signatures are checked in parallel', async () => {
+    relay = await startRelay({ port: 0 });
+    const subscriber = await TestClient.connect(relay.url);
+    const publisher = await TestClient.connect(relay.url);
+    subscriber.send(['REQ', 'o', { kinds: ['com.test.order'] }]);
+    await subscriber.waitFor((f) => f[0] === 'EOSE' && f[1] === 'o');
+    const secrets = [newSecret(), newSecret(), newSecret()];
+    const events = Array.from({ length: 300 }, (_, i) =>
+      makeEvent(secrets[i % 3]!, { kind: 'com.test.order', content: `n${i}`, tags: [['n', String(i)]] }),
+    );
+    // Every fourth event carries a bad signature: refused, and it must not hold the others up.
+    const sent = events.map((event, i) => (i % 4 === 3 ? { ...event, sig: events[i - 1]!.sig } : event));
+    for (const event of sent) publisher.send(['EVENT', event]);
+    const valid = events.filter((_, i) => i % 4 !== 3);
+    const last = valid.at(-1)!;
+    await subscriber.waitFor((f) => f[0] === 'EVENT' && (f[2] as RelayEvent).id === last.id, 30_000);
+    const received = subscriber.frames
+      .filter((f) => f[0] === 'EVENT' && f[1] === 'o')
+      .map((f) => (f[2] as RelayEvent).content);
+    expect(received).toEqual(valid.map((e) => e.content));
+    await publisher.waitFor(() => publisher.frames.filter((f) => f[0] === 'OK').length === 300, 30_000);
+    const refused = publisher.frames.filter((f) => f[0] === 'OK' && f[2] === false);
+    expect(refused).toHaveLength(75);
+    subscriber.close();
+    publisher.close();
+  });
+});

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RelayEvent, SqliteEventStore } from '../src/index.js';
+import { _workerWriter } from '../src/sqlite-writer.js';
 
 let dir: string;
 beforeEach(() => {
@@ -52,5 +53,33 @@ describe('SqliteEventStore writer thread', () => {
       message: expect.stringMatching(/^event batch not stored: .*no such table: tags/),
     });
     await store.close();
+  });
+
+  it('groups the batches that arrive while a transaction waits into one transaction', async () => {
+    const path = join(dir, 'events.db');
+    await new SqliteEventStore({ path }).close(); // creates the schema
+    const writer = _workerWriter(path, 1024);
+    const lock = new Database(path);
+    lock.exec('BEGIN IMMEDIATE'); // the writer's transaction waits for this one (busy_timeout)
+    const commits: Promise<{ stored: boolean[]; transaction: number }>[] = [];
+    for (let n = 0; n < 10; n++) {
+      const event = fakeEvent(n);
+      commits.push(
+        writer.commit([
+          [event.id, event.pubkey, event.kind, event.created_at, 10_000, JSON.stringify(event), []],
+        ]),
+      );
+      // Each batch in its own event-loop turn, as the store sends them under load.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    lock.exec('COMMIT');
+    lock.close();
+    const results = await Promise.all(commits);
+    await writer.close();
+    expect(results.map((r) => r.stored)).toEqual(Array.from({ length: 10 }, () => [true]));
+    // The first batch may have started its transaction alone; the others queued behind it and
+    // share the next one: two fsyncs for ten batches, not ten.
+    expect(new Set(results.map((r) => r.transaction)).size).toBeLessThanOrEqual(2);
+    expect(results.at(-1)!.transaction).toBe(results[1]!.transaction);
   });
 });
