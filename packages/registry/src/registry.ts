@@ -52,7 +52,6 @@ export interface RefreshDiff {
 interface _Entry {
   contract: SchemaContract;
   origin: ContractOrigin;
-  serialized: string;
 }
 
 /**
@@ -156,7 +155,8 @@ export class Registry {
       }
       const before = this.#entries.get(kind);
       if (before === undefined) added.push({ kind, version });
-      else if (before.serialized !== serialized) {
+      // Serialized again rather than kept: a big catalog's canonical texts would cost megabytes.
+      else if (serializeContract(before.contract) !== serialized) {
         changed.push({
           kind,
           from: before.contract.version,
@@ -165,7 +165,7 @@ export class Registry {
           reasons: change?.reasons ?? [],
         });
       }
-      next.set(kind, { contract, origin: _origin(source, contract), serialized });
+      next.set(kind, { contract, origin: _origin(source, contract) });
     }
     for (const kind of [...(this.#bySource.get(source) ?? [])].sort()) {
       if (!next.has(kind))
@@ -204,7 +204,8 @@ export class Registry {
 
   /** The canonical JSON of a kind's contract (what is published), or `undefined`. */
   serialized(kind: string): string | undefined {
-    return this.#entries.get(kind)?.serialized;
+    const entry = this.#entries.get(kind);
+    return entry === undefined ? undefined : serializeContract(entry.contract);
   }
 
   /** Which source and tool (or prompt) serve a kind. */

@@ -15,6 +15,7 @@ import {
 import { createLogger } from '../runtime/logger.js';
 import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
 import { startAdapter } from '../runtime/start-adapter.js';
+import { collectStartupGarbage } from '../runtime/startup-garbage.js';
 import { CliError, type CliIo, EXIT, listenForStop, usageError } from './cli-shape.js';
 
 /** Loads the config, printing warnings on stderr; turns a ConfigError into a CliError (exit 1). */
@@ -139,6 +140,9 @@ export async function start(options: { config: string }, io: CliIo): Promise<voi
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
     const adapter = await startAdapter(config, { logger, alwaysLogReady: true });
+    // The startup's garbage would stay resident in an idle adapter (runtime/startup-garbage.ts):
+    // collect it once every catalog has been listed and translated (some join after `ready`).
+    void adapter.sources.firstRound().then(() => collectStartupGarbage());
     const signal = await stop.stopped;
     stop.dispose(); // a second Ctrl-C while stopping ends the process at once
     logger.info({ signal }, 'stopping');

@@ -73,6 +73,7 @@ export class McpSources implements EndpointCatalog {
   readonly upstreams = new Map<string, UpstreamSession>();
   readonly #o: McpSourcesOptions;
   readonly #status = new Map<string, SourceStatus>();
+  #firstRound: Promise<void> = Promise.resolve();
   readonly #validators = new Map<string, EndpointTool['validate']>();
   readonly #compiler = new SchemaCompiler();
   /** `xp.schema.describe` index over every published contract, kept in step on each refresh. */
@@ -139,6 +140,10 @@ export class McpSources implements EndpointCatalog {
    */
   async start(startupWaitMs = 10_000): Promise<void> {
     const first = Promise.all(this.#o.sources.map((source) => this.#refreshWithRetry(source, 0)));
+    this.#firstRound = first.then(
+      () => {},
+      () => {},
+    );
     // A server that hangs at startup (a slow `npx` download) must not hold the adapter back:
     // after `startupWaitMs` the adapter serves what it has and that source joins when ready.
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -148,6 +153,14 @@ export class McpSources implements EndpointCatalog {
     });
     await Promise.race([first, wait]);
     clearTimeout(timer);
+  }
+
+  /**
+   * Settles once every source's first refresh has succeeded or failed (a failed one goes on
+   * retrying), which may be after `start` returned; at once before `start`. Never rejects.
+   */
+  firstRound(): Promise<void> {
+    return this.#firstRound;
   }
 
   /** Lists the source's tools again and updates the registry. Throws when the server cannot be reached. */
