@@ -27,6 +27,7 @@ import {
   type JsonLimits,
   type JsonObject,
   type McpToolDefinition,
+  SchemaCompiler,
   xpErrorToMcp,
 } from '@xprotocol/translate';
 import { xpError } from '@xprotocol/wire';
@@ -174,6 +175,8 @@ export class McpFace {
     string,
     { contract: ContractLike; validate: (args: unknown) => ArgumentCheck }
   >();
+  /** One compiler for every validator: a new one per tool cost 53 ms and 30 KiB (ajv's meta-schemas). */
+  readonly #compiler = new SchemaCompiler();
   readonly #search = new SchemaSearch();
   /** Every live session's server: each is told when the tool list changes. */
   readonly #servers = new Set<Server>();
@@ -538,7 +541,7 @@ export class McpFace {
   #validator(name: string, contract: ContractLike): (args: unknown) => ArgumentCheck {
     const cached = this.#validators.get(name);
     if (cached?.contract === contract) return cached.validate;
-    const validate = compileArgumentValidator(contract.payload);
+    const validate = compileArgumentValidator(contract.payload, this.#compiler);
     this.#validators.set(name, { contract, validate });
     return validate;
   }
