@@ -345,6 +345,19 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       });
   };
 
+  // Every other frame is handled after the events sent before it have been admitted or refused:
+  // a client's frames are answered in the order it sent them (an EVENT's refusal before the EOSE
+  // of a REQ sent after it), as when verification ran inline. Without events in flight, at once.
+  const inOrder = (connection: Connection, step: () => void): void => {
+    if (connection.checking === 0) {
+      step();
+      return;
+    }
+    connection.admitted = connection.admitted.then(step).catch(() => {
+      // The steps answer their own failures; the chain must go on for the next frame.
+    });
+  };
+
   const onRequest = async (
     connection: Connection,
     subscriptionId: string,
@@ -436,22 +449,23 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
     });
     socket.on('message', (data, isBinary) => {
       if (isBinary) {
-        send(
-          connection,
-          relayMessage.notice(reason('invalid', 'binary frames are not supported; send JSON text')),
-        );
+        const why = reason('invalid', 'binary frames are not supported; send JSON text');
+        inOrder(connection, () => send(connection, relayMessage.notice(why)));
         return;
       }
       const parsed = parseClientMessage(data.toString('utf8'));
       if (!parsed.ok) {
-        send(connection, relayMessage.notice(parsed.reason));
+        const why = parsed.reason;
+        inOrder(connection, () => send(connection, relayMessage.notice(why)));
         return;
       }
       const { message } = parsed;
       if (message.type === 'EVENT') onEvent(connection, message.event);
-      else if (message.type === 'REQ') void onRequest(connection, message.subscriptionId, message.filters);
-      else if (message.type === 'CLOSE') connection.subscriptions.delete(message.subscriptionId);
-      else onAuth(connection, message.event);
+      else if (message.type === 'REQ')
+        inOrder(connection, () => void onRequest(connection, message.subscriptionId, message.filters));
+      else if (message.type === 'CLOSE')
+        inOrder(connection, () => connection.subscriptions.delete(message.subscriptionId));
+      else inOrder(connection, () => onAuth(connection, message.event));
     });
     socket.on('close', () => {
       connections.delete(connection);

@@ -78,4 +78,25 @@ describe("relay: one connection's events keep their order", () => {
     subscriber.close();
     publisher.close();
   });
+
+  it("answers a client's frames in the order it sent them, though events are checked off the thread", async () => {
+    relay = await startRelay({ port: 0 });
+    const client = await TestClient.connect(relay.url);
+    const secret = newSecret();
+    const frames: unknown[][] = [];
+    const expected: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const event = makeEvent(secret, { kind: 'com.test.answers', content: `a${i}` });
+      const bad = { ...event, sig: makeEvent(secret, { kind: 'com.test.other' }).sig };
+      frames.push(['EVENT', bad], ['REQ', `r${i}`, { ids: [event.id] }]);
+      expected.push(`OK ${bad.id}`, `EOSE r${i}`);
+    }
+    for (const frame of frames) client.send(frame);
+    await client.waitFor((f) => f[0] === 'EOSE' && f[1] === 'r19', 30_000);
+    const answers = client.frames
+      .filter((f) => f[0] === 'OK' || f[0] === 'EOSE')
+      .map((f) => `${f[0]} ${f[1]}`);
+    expect(answers).toEqual(expected);
+    client.close();
+  });
 });

@@ -83,8 +83,8 @@ export const relayAdmission: FuzzTarget = {
     const options = { maxEventBytes: 4 * 2 ** 20, maxFutureSeconds: 300, maxAgeSeconds: 3600 };
     return {
       arbitrary: _inputs(valid),
-      check: ({ event, changed }: { event: unknown; changed: boolean }) => {
-        const verdict = checkIncomingEvent(event, Math.floor(Date.now() / 1000), options);
+      check: async ({ event, changed }: { event: unknown; changed: boolean }) => {
+        const verdict = await checkIncomingEvent(event, Math.floor(Date.now() / 1000), options);
         rule(verdict.ok === !changed, changed ? 'a changed event was admitted' : 'a valid event was refused');
         if (!verdict.ok)
           rule(verdict.prefix.length > 0 && verdict.message.length > 0, 'refused without a reason');
