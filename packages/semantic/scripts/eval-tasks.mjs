@@ -39,6 +39,10 @@ const SETS = setsArg
 const NO_STATIC = { embedder: null };
 const NO_STATIC_LABEL = 'ToolIndex, no static embeddings';
 
+/** ToolIndex with the learned re-ranker (round 5; `ranker: true`). */
+const RANKER = { ranker: true };
+const RANKER_LABEL = 'ToolIndex, learned ranker';
+
 /** Ablations: [label, ToolIndex options, document transform]. */
 const VARIANTS = [
   ['no server fields', {}, (d) => ({ ...d, server: undefined })],
@@ -101,6 +105,7 @@ for (const name of SETS) {
   const systems = [
     ['ToolIndex', {}, (d) => d],
     [NO_STATIC_LABEL, NO_STATIC, (d) => d],
+    [RANKER_LABEL, RANKER, (d) => d],
     ...(flag('ablations') ? VARIANTS : []),
   ];
   const byName = {};
@@ -117,8 +122,8 @@ for (const name of SETS) {
   rows.push({ set: name, system: 'plain BM25', ...bm });
   rows.push({
     set: name,
-    system: 'Δ nDCG@10 vs BM25 (ToolIndex / no static)',
-    ndcg10: `${_delta(byName.ToolIndex.ndcg10, bm.ndcg10)} / ${_delta(byName[NO_STATIC_LABEL].ndcg10, bm.ndcg10)}`,
+    system: 'Δ nDCG@10 vs BM25 (ToolIndex / no static / learned ranker)',
+    ndcg10: `${_delta(byName.ToolIndex.ndcg10, bm.ndcg10)} / ${_delta(byName[NO_STATIC_LABEL].ndcg10, bm.ndcg10)} / ${_delta(byName[RANKER_LABEL].ndcg10, bm.ndcg10)}`,
   });
 }
 
@@ -192,6 +197,7 @@ if (!flag('no-latency')) {
   for (const [label, make] of [
     ['ToolIndex', () => new ToolIndex()],
     [NO_STATIC_LABEL, () => new ToolIndex(NO_STATIC)],
+    [RANKER_LABEL, () => new ToolIndex(RANKER)],
     ['plain BM25', () => new PlainBm25()],
   ]) {
     out.push({

@@ -14,6 +14,12 @@ export {
   describeQuery,
 } from './describe.js';
 export { AGENT_JARGON } from './query-plan.js';
+export {
+  DEFAULT_RANKER,
+  type LearnedRanker,
+  RANKER_FEATURES,
+  type RankerFeature,
+} from './ranker.js';
 export { STOP_WORDS, stemWord, tokenizeForSearch } from './search-tokenizer.js';
 export { STATIC_EMBEDDING_DIMENSIONS, staticEmbedder, staticTextVector } from './static-embeddings.js';
 export { type SynonymSet, synonymsOf } from './synonyms.js';

@@ -17,6 +17,7 @@ import { splitIdentifier } from './identifier.js';
 import { singularize } from './inflect.js';
 import { parseToolName } from './parse-tool-name.js';
 import { _cleanQuery, _fuseRankings, _splitClauses } from './query-plan.js';
+import { _checkRanker, _rankerScore, DEFAULT_RANKER, type LearnedRanker, RANKER_FEATURES } from './ranker.js';
 import { stemWord, tokenizeForSearch } from './search-tokenizer.js';
 import { staticEmbedder } from './static-embeddings.js';
 import { synonymsOf } from './synonyms.js';
@@ -154,6 +155,13 @@ export interface ToolIndexOptions {
    * (static embeddings distilled from a sentence encoder, no model at run time); `null` = none.
    */
   readonly embedder?: TextEmbedder | null;
+  /**
+   * Learned re-ranking: the best 100 matches of the blend above (or `limit`, if more) are
+   * re-scored by a linear model over their features ({@link RANKER_FEATURES}), and the rest
+   * dropped. `true` = {@link DEFAULT_RANKER} (trained on the MCP tuning tasks), or a
+   * {@link LearnedRanker} of your own; default off (see the README, "Round 5").
+   */
+  readonly ranker?: boolean | LearnedRanker;
 }
 
 /** A synchronous text embedder for {@link ToolIndexOptions.embedder}. */
@@ -252,6 +260,12 @@ interface _Entry {
 
 /** How many of the best lexical matches the word vectors reorder (at least `limit`). */
 const RERANK_DEPTH = 100;
+
+/** The word fields (every field but concepts, which is last) the ranker sees one by one. */
+const _LEX_FIELDS = FIELDS.length - 1;
+
+/** Query length (search terms) at which the ranker's `long` factor reaches 1. */
+const _LONG_QUERY_TERMS = 16;
 
 /** Fields whose terms make up a namespace document (not parameters, instructions, concepts). */
 const NAMESPACE_FIELDS: readonly number[] = (
@@ -363,6 +377,7 @@ export class ToolIndex {
   readonly #nsPostings = new Map<string, Map<string, number>>();
   #nsTotalLen = 0;
   readonly #fusion: { readonly k: number; readonly fullWeight: number } | null;
+  readonly #ranker: LearnedRanker | null;
   readonly #entries = new Map<string, _Entry>();
   /** Entries by slot (holes after removal are reused). */
   readonly #slots: (_Entry | undefined)[] = [];
@@ -441,6 +456,9 @@ export class ToolIndex {
           : { k: fusion.k ?? 3, fullWeight: fusion.fullWeight ?? 2 };
     this.#k1 = options.bm25?.k1 ?? 2;
     this.#b = options.bm25?.b ?? 0.75;
+    const ranker = options.ranker ?? false;
+    this.#ranker =
+      ranker === false ? null : ranker === true ? DEFAULT_RANKER : _checkRanker(ranker as LearnedRanker);
   }
 
   /** Number of tools in the index. */
@@ -564,10 +582,7 @@ export class ToolIndex {
         len,
         vector: this.#vectorWeight > 0 ? textVector(`${doc.name} ${doc.description ?? ''}`) : null,
         embedding: embeddings[docIndex]!,
-        nameTerms:
-          this.#nameCoverage > 0
-            ? _nameTerms(doc.name, `${namespace} ${doc.server?.name ?? ''} ${doc.server?.title ?? ''}`)
-            : [],
+        nameTerms: _nameTerms(doc.name, `${namespace} ${doc.server?.name ?? ''} ${doc.server?.title ?? ''}`),
       };
       this.#entries.set(doc.id, entry);
       this.#slots[slot] = entry;
@@ -723,6 +738,7 @@ export class ToolIndex {
     dataSubjects: readonly string[],
     domain: string | undefined,
     limit: number,
+    sink?: (ids: string[], rows: Float64Array[]) => void,
   ): SearchHit[] {
     const queryText = [text, ...intentVerbs, ...dataSubjects].join(' ').trim();
     if (limit === 0 || queryText.length === 0 || tokenizeForSearch(queryText).length === 0) return [];
@@ -776,6 +792,9 @@ export class ToolIndex {
     const con = new Float64Array(size);
     const touched = new Uint8Array(size);
     const candidates: number[] = [];
+    // Features of the learned ranker: per-field BM25 of the word terms, unboosted.
+    const features = this.#ranker !== null || sink !== undefined;
+    const fieldAcc = features ? new Float64Array(size * _LEX_FIELDS) : null;
     for (const term of [...weights.keys()].sort()) {
       const posting = this.#postings.get(term)!;
       const df = posting.slots.length;
@@ -793,6 +812,14 @@ export class ToolIndex {
         }
         if (tf === 0) continue;
         acc[slot] = acc[slot]! + (scale * (tf * (k1 + 1))) / (k1 + tf);
+        if (fieldAcc !== null && acc === lex) {
+          for (let f = 0, o = i * FIELD_COUNT; f < _LEX_FIELDS; f++, o++) {
+            const c = tfs[o]!;
+            if (c === 0) continue;
+            const t = c / (1 - b + b * len[f]! * norm[f]!);
+            fieldAcc[slot * _LEX_FIELDS + f] = fieldAcc[slot * _LEX_FIELDS + f]! + (scale * t * (k1 + 1)) / (k1 + t);
+          }
+        }
         if (touched[slot] === 0) {
           touched[slot] = 1;
           candidates.push(slot);
@@ -800,6 +827,7 @@ export class ToolIndex {
       }
     }
     const scores = new Float64Array(candidates.length);
+    const matches = features ? new Uint8Array(candidates.length) : null;
     candidates.forEach((slot, i) => {
       const entry = this.#slots[slot]!;
       if (domain !== undefined && entry.domain !== domain) {
@@ -807,10 +835,14 @@ export class ToolIndex {
         return;
       }
       let bonus = 1;
-      if (entry.verbClass !== null && classes.has(entry.verbClass)) bonus += this.#verbBoost;
+      if (entry.verbClass !== null && classes.has(entry.verbClass)) {
+        bonus += this.#verbBoost;
+        if (matches !== null) matches[i] = 1;
+      }
       for (const s of entry.subjects) {
         if (words.has(s)) {
           bonus += this.#subjectBoost;
+          if (matches !== null) matches[i] = matches[i]! | 2;
           break;
         }
       }
@@ -824,6 +856,8 @@ export class ToolIndex {
     const queryVector = this.#vectorWeight > 0 ? textVector(queryText) : null;
     const queryEmbedding = this.#embed(queryText, 'the query');
     const blended = queryVector !== null || queryEmbedding !== null;
+    const lexical = features ? Float64Array.from(scores) : null;
+    const cosines = features ? new Float64Array(candidates.length * 2) : null;
     if (blended && candidates.length > 0) {
       const sorted = Float64Array.from(scores).sort();
       const best = sorted[sorted.length - 1]!;
@@ -834,10 +868,16 @@ export class ToolIndex {
         const { vector, embedding } = this.#slots[slot]!;
         let score = lexical;
         if (scores[i]! >= floor) {
-          if (queryVector !== null && vector !== null)
-            score += this.#vectorWeight * vectorSimilarity(queryVector, vector);
-          if (queryEmbedding !== null && embedding !== null)
-            score += this.#embedder!.weight * vectorSimilarity(queryEmbedding, embedding);
+          if (queryVector !== null && vector !== null) {
+            const cos = vectorSimilarity(queryVector, vector);
+            score += this.#vectorWeight * cos;
+            if (cosines !== null) cosines[2 * i] = cos;
+          }
+          if (queryEmbedding !== null && embedding !== null) {
+            const cos = vectorSimilarity(queryEmbedding, embedding);
+            score += this.#embedder!.weight * cos;
+            if (cosines !== null) cosines[2 * i + 1] = cos;
+          }
         }
         scores[i] = score;
       });
@@ -856,6 +896,16 @@ export class ToolIndex {
     }
     if (this.#nameCoverage > 0 && candidates.length > 0)
       this.#addNameCoverage(candidates, scores, weights, limit);
+    if (features && candidates.length > 0) {
+      this.#rerank(
+        { candidates, scores, lexical: lexical!, lex, con, fieldAcc: fieldAcc!, matches: matches!, cosines: cosines! },
+        nsScores,
+        weights,
+        Math.min(1, base.length / _LONG_QUERY_TERMS),
+        limit,
+        sink,
+      );
+    }
     for (let i = 0; i < scores.length; i++) {
       if (scores[i] !== Number.NEGATIVE_INFINITY) scores[i] = Math.round(scores[i]! * 1e6) / 1e6;
     }
@@ -906,16 +956,121 @@ export class ToolIndex {
     const n = this.#entries.size;
     candidates.forEach((slot, i) => {
       if (scores[i] === Number.NEGATIVE_INFINITY || scores[i]! < floor) return;
-      let covered = 0;
-      let total = 0;
-      for (const term of this.#slots[slot]!.nameTerms) {
-        const df = this.#postings.get(term)?.slots.length ?? 0;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        total += idf;
-        covered += idf * Math.min(1, weights.get(term) ?? 0);
-      }
-      if (total > 0) scores[i] = scores[i]! + (this.#nameCoverage * best * covered) / total;
+      scores[i] = scores[i]! + this.#nameCoverage * best * this.#nameShare(slot, weights);
     });
+  }
+
+  /** The idf-weighted share of a tool's name terms the query weighs (0 when it has none). */
+  #nameShare(slot: number, weights: ReadonlyMap<string, number>): number {
+    const n = this.#entries.size;
+    let covered = 0;
+    let total = 0;
+    for (const term of this.#slots[slot]!.nameTerms) {
+      const df = this.#postings.get(term)?.slots.length ?? 0;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      total += idf;
+      covered += idf * Math.min(1, weights.get(term) ?? 0);
+    }
+    return total > 0 ? covered / total : 0;
+  }
+
+  /**
+   * Learned re-ranking (see {@link ToolIndexOptions.ranker}): the best RERANK_DEPTH candidates
+   * (or `limit`, if more) by the blended score get a feature row each ({@link RANKER_FEATURES});
+   * the sink, when given, receives them in that order; with a ranker, their scores become the
+   * model's and every other candidate is dropped.
+   */
+  #rerank(
+    state: {
+      readonly candidates: readonly number[];
+      readonly scores: Float64Array;
+      readonly lexical: Float64Array;
+      readonly lex: Float64Array;
+      readonly con: Float64Array;
+      readonly fieldAcc: Float64Array;
+      readonly matches: Uint8Array;
+      readonly cosines: Float64Array;
+    },
+    nsScores: ReadonlyMap<string, number>,
+    weights: ReadonlyMap<string, number>,
+    long: number,
+    limit: number,
+    sink: ((ids: string[], rows: Float64Array[]) => void) | undefined,
+  ): void {
+    const { candidates, scores, lexical, lex, con, fieldAcc, matches, cosines } = state;
+    const idOf = (i: number): string => this.#slots[candidates[i]!]!.doc.id;
+    const order: number[] = [];
+    for (let i = 0; i < candidates.length; i++) if (scores[i] !== Number.NEGATIVE_INFINITY) order.push(i);
+    order.sort((x, y) => scores[y]! - scores[x]! || (idOf(x) < idOf(y) ? -1 : 1));
+    const top = order.slice(0, Math.max(RERANK_DEPTH, limit));
+    let bestBlend = 0;
+    let bestLexical = 0;
+    let bestWords = 0;
+    let bestConcepts = 0;
+    for (const i of top) {
+      const slot = candidates[i]!;
+      bestBlend = Math.max(bestBlend, scores[i]!);
+      bestLexical = Math.max(bestLexical, lexical[i]!);
+      bestWords = Math.max(bestWords, lex[slot]!);
+      bestConcepts = Math.max(bestConcepts, con[slot]!);
+    }
+    const rel = (x: number, best: number): number => (best > 0 ? x / best : 0);
+    const position = new Map(top.map((i, r) => [i, r]));
+    const rankBy = (value: (i: number) => number): Map<number, number> => {
+      const sorted = [...top].sort((x, y) => value(y) - value(x) || position.get(x)! - position.get(y)!);
+      return new Map(sorted.map((i, r) => [i, 1 / Math.log2(r + 2)]));
+    };
+    const lexicalRank = rankBy((i) => lexical[i]!);
+    const embeddingRank = rankBy((i) => cosines[2 * i + 1]!);
+    const rows = top.map((i) => {
+      const slot = candidates[i]!;
+      const entry = this.#slots[slot]!;
+      const row = new Float64Array(RANKER_FEATURES.length);
+      const blend = rel(scores[i]!, bestBlend);
+      const nameCoverage = this.#nameShare(slot, weights);
+      const fieldName = rel(fieldAcc[slot * _LEX_FIELDS]!, bestLexical);
+      row[0] = blend;
+      row[1] = rel(lexical[i]!, bestLexical);
+      row[2] = rel(lex[slot]!, bestWords);
+      row[3] = rel(con[slot]!, bestConcepts);
+      row[4] = cosines[2 * i]!;
+      row[5] = cosines[2 * i + 1]!;
+      row[6] = nsScores.get(entry.doc.namespace ?? '') ?? 0;
+      for (let f = 0; f < _LEX_FIELDS; f++) row[7 + f] = rel(fieldAcc[slot * _LEX_FIELDS + f]!, bestLexical);
+      row[14] = matches[i]! & 1;
+      row[15] = (matches[i]! >> 1) & 1;
+      row[16] = nameCoverage;
+      row[17] = lexicalRank.get(i)!;
+      row[18] = embeddingRank.get(i)!;
+      row[19] = long * blend;
+      row[20] = long * row[5]!;
+      row[21] = long * nameCoverage;
+      row[22] = long * fieldName;
+      return row;
+    });
+    if (sink !== undefined) sink(top.map(idOf), rows);
+    const ranker = this.#ranker;
+    if (ranker === null) return;
+    const kept = new Set(top);
+    for (let i = 0; i < candidates.length; i++) if (!kept.has(i)) scores[i] = Number.NEGATIVE_INFINITY;
+    top.forEach((i, r) => {
+      scores[i] = _rankerScore(ranker, rows[r]!);
+    });
+  }
+
+  /**
+   * The ranker's features of the best candidates for a query, as {@link ToolIndex.search} would
+   * rank it (query cleanup included; no clause fusion): ids in the blended order and one row per
+   * id ({@link RANKER_FEATURES}). Used by `scripts/train-ranker.mjs`. @internal
+   */
+  _candidateFeatures(query: string, depth = RERANK_DEPTH): { ids: string[]; rows: Float64Array[] } {
+    const cleaned = this.#queryCleanup ? _cleanQuery(query, this.#agentJargon) : query;
+    const text = tokenizeForSearch(cleaned).length > 0 ? cleaned : query;
+    let out: { ids: string[]; rows: Float64Array[] } = { ids: [], rows: [] };
+    this._rank(text, [], [], undefined, depth, (ids, rows) => {
+      out = { ids, rows };
+    });
+    return out;
   }
 
   /** Tools of a domain (all tools when `domain` is undefined), sorted by id. @internal */

@@ -1,0 +1,230 @@
+// The deterministic half of scripts/train-ranker.mjs: pairwise logistic regression (RankNet with
+// a linear scorer) fitted by Newton's method with an L2 penalty, k-fold cross-validation and
+// nDCG@10 of re-ranked candidate lists. No randomness anywhere: the same data give the same
+// weights, bit for bit.
+import { gradedGold, ndcgAt } from './retrieval-metrics.mjs';
+
+/**
+ * A training example: one query's candidates.
+ * @typedef {{ id: string, ids: string[], rows: Float64Array[], gold: {id: string, grade: number}[] }} Example
+ */
+
+/** Per-feature mean and standard deviation over every row of the examples (std 0 → 1). */
+export function featureStats(examples, width) {
+  const mean = new Float64Array(width);
+  const std = new Float64Array(width);
+  let n = 0;
+  for (const ex of examples)
+    for (const row of ex.rows) {
+      n++;
+      for (let f = 0; f < width; f++) mean[f] += row[f];
+    }
+  for (let f = 0; f < width; f++) mean[f] /= n || 1;
+  for (const ex of examples)
+    for (const row of ex.rows) for (let f = 0; f < width; f++) std[f] += (row[f] - mean[f]) ** 2;
+  for (let f = 0; f < width; f++) {
+    const s = Math.sqrt(std[f] / (n || 1));
+    std[f] = s > 1e-12 ? s : 1;
+  }
+  return { mean, std };
+}
+
+/**
+ * Preference pairs (better minus worse, standardized), weighted: `query` gives each query a
+ * total weight of 1, `pair` each pair 1 (then scaled so the total is the number of queries); with
+ * `gainDiff` a pair also weighs the difference of its grades.
+ */
+export function pairsOf(examples, stats, { weighting = 'query', gainDiff = false } = {}) {
+  const width = stats.mean.length;
+  const diffs = [];
+  const weights = [];
+  let queries = 0;
+  for (const ex of examples) {
+    const gain = new Map();
+    for (const g of gradedGold(ex.gold)) gain.set(g.id, Math.max(gain.get(g.id) ?? 0, g.grade));
+    const z = ex.rows.map((row) => Float64Array.from(row, (x, f) => (x - stats.mean[f]) / stats.std[f]));
+    const g = ex.ids.map((id) => gain.get(id) ?? 0);
+    const local = [];
+    for (let i = 0; i < g.length; i++)
+      for (let j = 0; j < g.length; j++) {
+        if (g[i] <= g[j]) continue;
+        const d = new Float64Array(width);
+        for (let f = 0; f < width; f++) d[f] = z[i][f] - z[j][f];
+        local.push([d, gainDiff ? g[i] - g[j] : 1]);
+      }
+    if (local.length === 0) continue;
+    queries++;
+    let total = 0;
+    for (const [, w] of local) total += w;
+    for (const [d, w] of local) {
+      diffs.push(d);
+      weights.push(weighting === 'query' ? w / total : w);
+    }
+  }
+  if (weighting === 'pair') {
+    let total = 0;
+    for (const w of weights) total += w;
+    for (let k = 0; k < weights.length; k++) weights[k] *= queries / (total || 1);
+  }
+  return { diffs, weights: Float64Array.from(weights), queries };
+}
+
+/**
+ * Minimises Σ w·log(1 + exp(−β·d)) + λ/2·‖β‖² over the features `mask` allows (others stay 0),
+ * by Newton's method (at most 50 steps, until the step is below 1e-10).
+ */
+export function fitPairwise({ diffs, weights }, width, { lambda, mask }) {
+  const active = [];
+  for (let f = 0; f < width; f++) if (mask === undefined || mask[f]) active.push(f);
+  const m = active.length;
+  const beta = new Float64Array(width);
+  for (let iter = 0; iter < 50; iter++) {
+    const grad = new Float64Array(m);
+    const hess = new Float64Array(m * m);
+    for (let k = 0; k < diffs.length; k++) {
+      const d = diffs[k];
+      let s = 0;
+      for (let a = 0; a < m; a++) s += beta[active[a]] * d[active[a]];
+      const p = 1 / (1 + Math.exp(s)); // σ(−s)
+      const w = weights[k];
+      const h = w * p * (1 - p);
+      for (let a = 0; a < m; a++) {
+        const da = d[active[a]];
+        grad[a] -= w * p * da;
+        const hd = h * da;
+        for (let c = 0; c <= a; c++) hess[a * m + c] += hd * d[active[c]];
+      }
+    }
+    for (let a = 0; a < m; a++) {
+      grad[a] += lambda * beta[active[a]];
+      hess[a * m + a] += lambda;
+      for (let c = 0; c < a; c++) hess[c * m + a] = hess[a * m + c];
+    }
+    const step = solve(hess, grad, m);
+    let size = 0;
+    for (let a = 0; a < m; a++) {
+      beta[active[a]] -= step[a];
+      size = Math.max(size, Math.abs(step[a]));
+    }
+    if (size < 1e-10) break;
+  }
+  return beta;
+}
+
+/** Solves A x = b (A symmetric positive definite, m × m, row-major) by Gaussian elimination with partial pivoting. */
+export function solve(A, b, m) {
+  const a = Float64Array.from(A);
+  const x = Float64Array.from(b);
+  for (let col = 0; col < m; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < m; r++) if (Math.abs(a[r * m + col]) > Math.abs(a[pivot * m + col])) pivot = r;
+    if (pivot !== col) {
+      for (let c = 0; c < m; c++) [a[col * m + c], a[pivot * m + c]] = [a[pivot * m + c], a[col * m + c]];
+      [x[col], x[pivot]] = [x[pivot], x[col]];
+    }
+    const diag = a[col * m + col];
+    for (let r = col + 1; r < m; r++) {
+      const factor = a[r * m + col] / diag;
+      if (factor === 0) continue;
+      for (let c = col; c < m; c++) a[r * m + c] -= factor * a[col * m + c];
+      x[r] -= factor * x[col];
+    }
+  }
+  for (let r = m - 1; r >= 0; r--) {
+    let s = x[r];
+    for (let c = r + 1; c < m; c++) s -= a[r * m + c] * x[c];
+    x[r] = s / a[r * m + r];
+  }
+  return x;
+}
+
+/** Weights on the raw features from standardized ones: w = β / std, bias = −Σ β·mean / std. */
+export function unstandardize(beta, stats) {
+  const weights = Array.from(beta, (b, f) => b / stats.std[f]);
+  let bias = 0;
+  beta.forEach((b, f) => {
+    bias -= (b * stats.mean[f]) / stats.std[f];
+  });
+  return { weights, bias };
+}
+
+/** Rounds to 6 significant digits (and −0 to 0), so the generated file is short and stable. */
+export function round6(x) {
+  const r = Number(x.toPrecision(6));
+  return r === 0 ? 0 : r;
+}
+
+/** Mean nDCG@10 (×100) of the examples re-ranked by a linear scorer (ties by candidate order). */
+export function meanNdcg(examples, weights, bias = 0) {
+  let sum = 0;
+  for (const ex of examples) sum += ndcgAt(rerank(ex, weights, bias), gradedGold(ex.gold), 10);
+  return (100 * sum) / (examples.length || 1);
+}
+
+/** Candidate ids by descending linear score, ties by their order in the candidate list. */
+export function rerank(ex, weights, bias = 0) {
+  const scored = ex.ids.map((id, i) => {
+    let s = bias;
+    for (let f = 0; f < weights.length; f++) s += weights[f] * ex.rows[i][f];
+    return { id, s, i };
+  });
+  scored.sort((x, y) => y.s - x.s || x.i - y.i);
+  return scored.map((c) => c.id);
+}
+
+/** Fold of the i-th example (0 … k−1): every k-th example, in file order. */
+export function foldOf(i, k) {
+  return i % k;
+}
+
+/**
+ * Coordinate ascent on mean nDCG@10 (Metzler and Croft 2007), from `start` (raw weights): each
+ * allowed feature's weight in turn moves by ±step standard deviations of the feature's inverse,
+ * largest steps first, and a move is kept when it raises the mean strictly; `passes` rounds.
+ */
+export function coordinateAscent(examples, start, stats, { mask, passes = 2, steps = [1, 0.3, 0.1] } = {}) {
+  const w = Array.from(start);
+  let best = meanNdcg(examples, w);
+  for (let pass = 0; pass < passes; pass++) {
+    for (let f = 0; f < w.length; f++) {
+      if (mask !== undefined && !mask[f]) continue;
+      for (const step of steps) {
+        for (const sign of [1, -1]) {
+          const trial = w.slice();
+          trial[f] += (sign * step) / stats.std[f];
+          const score = meanNdcg(examples, trial);
+          if (score > best + 1e-9) {
+            best = score;
+            w[f] = trial[f];
+          }
+        }
+      }
+    }
+  }
+  return w;
+}
+
+/**
+ * Fits on `train` with one setting; returns raw-feature weights and bias. `refine: 'ca'` follows
+ * the logistic fit with coordinate ascent on nDCG@10.
+ */
+export function train(trainSet, width, setting) {
+  const stats = featureStats(trainSet, width);
+  const pairs = pairsOf(trainSet, stats, setting);
+  const beta = fitPairwise(pairs, width, setting);
+  const fitted = unstandardize(beta, stats);
+  if (setting.refine !== 'ca') return fitted;
+  return { weights: coordinateAscent(trainSet, fitted.weights, stats, setting), bias: fitted.bias };
+}
+
+/** k-fold cross-validated nDCG@10 (×100) of a setting, pooled over every held-out example. */
+export function crossValidate(examples, width, setting, k = 5) {
+  let sum = 0;
+  for (let fold = 0; fold < k; fold++) {
+    const trainSet = examples.filter((_, i) => foldOf(i, k) !== fold);
+    const held = examples.filter((_, i) => foldOf(i, k) === fold);
+    const { weights, bias } = train(trainSet, width, setting);
+    sum += meanNdcg(held, weights, bias) * held.length;
+  }
+  return sum / examples.length;
+}
