@@ -32,9 +32,10 @@ export function featureStats(examples, width) {
 /**
  * Preference pairs (better minus worse, standardized), weighted: `query` gives each query a
  * total weight of 1, `pair` each pair 1 (then scaled so the total is the number of queries); with
- * `gainDiff` a pair also weighs the difference of its grades.
+ * `gainDiff` a pair also weighs the difference of its grades; with `pairDepth` only pairs with at
+ * least one of the two among the first `pairDepth` candidates count (the ones nDCG@10 can see).
  */
-export function pairsOf(examples, stats, { weighting = 'query', gainDiff = false } = {}) {
+export function pairsOf(examples, stats, { weighting = 'query', gainDiff = false, pairDepth = Infinity } = {}) {
   const width = stats.mean.length;
   const diffs = [];
   const weights = [];
@@ -47,7 +48,7 @@ export function pairsOf(examples, stats, { weighting = 'query', gainDiff = false
     const local = [];
     for (let i = 0; i < g.length; i++)
       for (let j = 0; j < g.length; j++) {
-        if (g[i] <= g[j]) continue;
+        if (g[i] <= g[j] || Math.min(i, j) >= pairDepth) continue;
         const d = new Float64Array(width);
         for (let f = 0; f < width; f++) d[f] = z[i][f] - z[j][f];
         local.push([d, gainDiff ? g[i] - g[j] : 1]);
@@ -70,10 +71,11 @@ export function pairsOf(examples, stats, { weighting = 'query', gainDiff = false
 }
 
 /**
- * Minimises Σ w·log(1 + exp(−β·d)) + λ/2·‖β‖² over the features `mask` allows (others stay 0),
- * by Newton's method (at most 50 steps, until the step is below 1e-10).
+ * Minimises Σ w·log(1 + exp(−β·d)) + λ/2·‖β − prior‖² over the features `mask` allows (others
+ * stay 0), by Newton's method (at most 50 steps, until the step is below 1e-10). `prior` (default
+ * 0) is where the penalty pulls: 0, or the hand-set ranker's weights to shrink towards it.
  */
-export function fitPairwise({ diffs, weights }, width, { lambda, mask }) {
+export function fitPairwise({ diffs, weights }, width, { lambda, mask, prior }) {
   const active = [];
   for (let f = 0; f < width; f++) if (mask === undefined || mask[f]) active.push(f);
   const m = active.length;
@@ -96,7 +98,7 @@ export function fitPairwise({ diffs, weights }, width, { lambda, mask }) {
       }
     }
     for (let a = 0; a < m; a++) {
-      grad[a] += lambda * beta[active[a]];
+      grad[a] += lambda * (beta[active[a]] - (prior?.[active[a]] ?? 0));
       hess[a * m + a] += lambda;
       for (let c = 0; c < a; c++) hess[c * m + a] = hess[a * m + c];
     }
@@ -205,13 +207,20 @@ export function coordinateAscent(examples, start, stats, { mask, passes = 2, ste
 }
 
 /**
- * Fits on `train` with one setting; returns raw-feature weights and bias. `refine: 'ca'` follows
- * the logistic fit with coordinate ascent on nDCG@10.
+ * Fits on `train` with one setting; returns raw-feature weights and bias. `shrinkTo: f` pulls the
+ * weights towards a ranker by feature f alone (the hand-set blend) instead of towards 0;
+ * `refine: 'ca'` follows the logistic fit with coordinate ascent on nDCG@10.
  */
 export function train(trainSet, width, setting) {
   const stats = featureStats(trainSet, width);
   const pairs = pairsOf(trainSet, stats, setting);
-  const beta = fitPairwise(pairs, width, setting);
+  let prior;
+  if (setting.shrinkTo !== undefined) {
+    // The hand-set ranker scaled to fit: a one-feature fit on its score, where the penalty pulls.
+    const only = Array.from({ length: width }, (_, f) => f === setting.shrinkTo);
+    prior = fitPairwise(pairs, width, { lambda: 1e-3, mask: only });
+  }
+  const beta = fitPairwise(pairs, width, { ...setting, prior });
   const fitted = unstandardize(beta, stats);
   if (setting.refine !== 'ca') return fitted;
   return { weights: coordinateAscent(trainSet, fitted.weights, stats, setting), bias: fitted.bias };

@@ -3,8 +3,9 @@
 // (eval/mcp-tasks-tune.json) and check half (eval/mcp-tasks-check.json, never tuned on), the
 // 156 MCP-style queries (eval/mcp-style-queries.json) and, when present, the second blind check
 // set (eval/mcp-tasks-check2.json, never tuned on). Each set is ranked by ToolIndex (its defaults:
-// static embeddings on), by ToolIndex without them (`embedder: null`, the round-3 defaults), by the
-// static embeddings alone and by a plain BM25 (name + description, same tokenizer, k1 = 1.2, b = 0.75) in the same run;
+// static embeddings on), by ToolIndex without them (`embedder: null`, the round-3 defaults), by
+// ToolIndex with the learned re-ranker (`ranker: true`, round 5), by the static embeddings alone
+// and by a plain BM25 (name + description, same tokenizer, k1 = 1.2, b = 0.75) in the same run;
 // then the search latency over 3,360 tools (query embedding included) and the index's heap.
 //
 //   node scripts/eval-tasks.mjs [--sets=tune,check,mcp156,check2,metatool-single,metatool-multi]

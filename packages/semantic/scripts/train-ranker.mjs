@@ -6,8 +6,9 @@
 // 1. Features: a default ToolIndex (ranker off) over the 672 dev tools gives, for each tune task,
 //    its best 100 candidates and their feature rows (RANKER_FEATURES).
 // 2. Model: pairwise logistic regression (better-graded candidate over worse, within a task) on
-//    standardized features, L2-penalised, fitted by Newton's method (scripts/_ranker-train.mjs).
-// 3. Setting: the L2 weight, the pair weighting, the feature set and an optional refinement by
+//    standardized features, L2-penalised (towards 0, or towards the hand-set blend), fitted by
+//    Newton's method (scripts/_ranker-train.mjs).
+// 3. Setting: the L2 weight, the pair weighting, the pairs' depth, the feature set and an optional refinement by
 //    coordinate ascent on nDCG@10 itself are chosen by k-fold
 //    cross-validation inside tune (task i in fold i mod k); the first best setting in grid order
 //    wins. The chosen setting is then fitted on all of tune.
@@ -32,13 +33,18 @@ const examples = tasks.map((t) => ({ id: t.id, gold: t.gold, ...index._candidate
 
 const linear = RANKER_FEATURES.map((f) => !f.startsWith('long×'));
 const GRID = [];
-for (const features of ['linear', 'all'])
-  for (const weighting of ['query', 'pair'])
-    for (const lambda of [10, 3, 1, 0.3, 0.1, 0.03])
-      GRID.push({ features, weighting, lambda, mask: features === 'linear' ? linear : undefined });
+for (const pairDepth of [100, 20])
+  for (const features of ['linear', 'all'])
+    for (const weighting of ['query', 'pair'])
+      for (const lambda of [10, 3, 1, 0.3, 0.1, 0.03])
+        GRID.push({ features, weighting, lambda, pairDepth, mask: features === 'linear' ? linear : undefined });
+// Shrinking towards the hand-set blend (feature 0) instead of towards 0.
+for (const pairDepth of [100, 20])
+  for (const lambda of [30, 10, 3, 1, 0.3])
+    GRID.push({ features: 'linear', weighting: 'pair', lambda, pairDepth, mask: linear, shrinkTo: RANKER_FEATURES.indexOf('blend') });
 // Coordinate ascent on nDCG@10 itself, from two of the logistic fits above.
 for (const weighting of ['pair', 'query'])
-  GRID.push({ features: 'linear', weighting, lambda: 1, mask: linear, refine: 'ca' });
+  GRID.push({ features: 'linear', weighting, lambda: 1, pairDepth: 100, mask: linear, refine: 'ca' });
 
 const blendOnly = RANKER_FEATURES.map((f) => (f === 'blend' ? 1 : 0));
 const rows = [{ setting: 'hand-set blend (ranker off)', 'cv nDCG@10': round1(meanNdcg(examples, blendOnly)) }];
@@ -76,7 +82,7 @@ else {
 }
 
 function label(s) {
-  return `${s.features} features, ${s.weighting}-weighted pairs, L2 ${s.lambda}${s.refine === 'ca' ? ', then coordinate ascent on nDCG@10' : ''}`;
+  return `${s.features} features, ${s.weighting}-weighted pairs${s.pairDepth < 100 ? ` within the first ${s.pairDepth}` : ''}, L2 ${s.lambda}${s.shrinkTo !== undefined ? ' towards the hand-set blend' : ''}${s.refine === 'ca' ? ', then coordinate ascent on nDCG@10' : ''}`;
 }
 
 function round1(x) {

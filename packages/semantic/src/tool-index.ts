@@ -999,10 +999,16 @@ export class ToolIndex {
   ): void {
     const { candidates, scores, lexical, lex, con, fieldAcc, matches, cosines } = state;
     const idOf = (i: number): string => this.#slots[candidates[i]!]!.doc.id;
-    const order: number[] = [];
+    const depth = Math.max(RERANK_DEPTH, limit);
+    let order: number[] = [];
     for (let i = 0; i < candidates.length; i++) if (scores[i] !== Number.NEGATIVE_INFINITY) order.push(i);
+    if (order.length > depth) {
+      // Numeric selection first: sorting thousands of candidates by id would cost more than the model.
+      const floor = Float64Array.from(order, (i) => scores[i]!).sort()[order.length - depth]!;
+      order = order.filter((i) => scores[i]! >= floor);
+    }
     order.sort((x, y) => scores[y]! - scores[x]! || (idOf(x) < idOf(y) ? -1 : 1));
-    const top = order.slice(0, Math.max(RERANK_DEPTH, limit));
+    const top = order.slice(0, depth);
     let bestBlend = 0;
     let bestLexical = 0;
     let bestWords = 0;
