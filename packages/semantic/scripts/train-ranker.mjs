@@ -40,7 +40,7 @@ for (const pairDepth of [100, 20])
         GRID.push({ features, weighting, lambda, pairDepth, mask: features === 'linear' ? linear : undefined });
 // Shrinking towards the hand-set blend (feature 0) instead of towards 0.
 for (const pairDepth of [100, 20])
-  for (const lambda of [30, 10, 3, 1, 0.3])
+  for (const lambda of [300, 100, 30, 10, 3, 1, 0.3])
     GRID.push({ features: 'linear', weighting: 'pair', lambda, pairDepth, mask: linear, shrinkTo: RANKER_FEATURES.indexOf('blend') });
 // Coordinate ascent on nDCG@10 itself, from two of the logistic fits above.
 for (const weighting of ['pair', 'query'])
