@@ -35,7 +35,11 @@ export declare function unstandardize(
   stats: { mean: Float64Array; std: Float64Array },
 ): { weights: number[]; bias: number };
 export declare function round6(x: number): number;
-export declare function meanNdcg(examples: readonly Example[], weights: readonly number[], bias?: number): number;
+export declare function meanNdcg(
+  examples: readonly Example[],
+  weights: readonly number[],
+  bias?: number,
+): number;
 export declare function rerank(example: Example, weights: readonly number[], bias?: number): string[];
 export declare function foldOf(i: number, k: number): number;
 export declare function coordinateAscent(

@@ -35,7 +35,11 @@ export function featureStats(examples, width) {
  * `gainDiff` a pair also weighs the difference of its grades; with `pairDepth` only pairs with at
  * least one of the two among the first `pairDepth` candidates count (the ones nDCG@10 can see).
  */
-export function pairsOf(examples, stats, { weighting = 'query', gainDiff = false, pairDepth = Infinity } = {}) {
+export function pairsOf(
+  examples,
+  stats,
+  { weighting = 'query', gainDiff = false, pairDepth = Infinity } = {},
+) {
   const width = stats.mean.length;
   const diffs = [];
   const weights = [];

@@ -15,8 +15,8 @@
 // No randomness: the same build and task file write the same bytes. No other set is read.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { RANKER_FEATURES, ToolIndex } from '../dist/search.js';
-import { crossValidate, meanNdcg, round6, train } from './_ranker-train.mjs';
 import { mcpDocuments } from './_mcp-corpus.mjs';
+import { crossValidate, meanNdcg, round6, train } from './_ranker-train.mjs';
 
 const args = process.argv.slice(2);
 const folds = Number(args.find((a) => a.startsWith('--folds='))?.slice(8) ?? 5);
@@ -37,17 +37,32 @@ for (const pairDepth of [100, 20])
   for (const features of ['linear', 'all'])
     for (const weighting of ['query', 'pair'])
       for (const lambda of [10, 3, 1, 0.3, 0.1, 0.03])
-        GRID.push({ features, weighting, lambda, pairDepth, mask: features === 'linear' ? linear : undefined });
+        GRID.push({
+          features,
+          weighting,
+          lambda,
+          pairDepth,
+          mask: features === 'linear' ? linear : undefined,
+        });
 // Shrinking towards the hand-set blend (feature 0) instead of towards 0.
 for (const pairDepth of [100, 20])
   for (const lambda of [300, 100, 30, 10, 3, 1, 0.3])
-    GRID.push({ features: 'linear', weighting: 'pair', lambda, pairDepth, mask: linear, shrinkTo: RANKER_FEATURES.indexOf('blend') });
+    GRID.push({
+      features: 'linear',
+      weighting: 'pair',
+      lambda,
+      pairDepth,
+      mask: linear,
+      shrinkTo: RANKER_FEATURES.indexOf('blend'),
+    });
 // Coordinate ascent on nDCG@10 itself, from two of the logistic fits above.
 for (const weighting of ['pair', 'query'])
   GRID.push({ features: 'linear', weighting, lambda: 1, pairDepth: 100, mask: linear, refine: 'ca' });
 
 const blendOnly = RANKER_FEATURES.map((f) => (f === 'blend' ? 1 : 0));
-const rows = [{ setting: 'hand-set blend (ranker off)', 'cv nDCG@10': round1(meanNdcg(examples, blendOnly)) }];
+const rows = [
+  { setting: 'hand-set blend (ranker off)', 'cv nDCG@10': round1(meanNdcg(examples, blendOnly)) },
+];
 let best = null;
 for (const setting of GRID) {
   const cv = crossValidate(examples, width, setting, folds);

@@ -98,7 +98,10 @@ export function _checkRanker(ranker: LearnedRanker): LearnedRanker {
     );
   }
   if (typeof ranker.bias !== 'number' || !Number.isFinite(ranker.bias)) {
-    throw new SemanticError('INVALID_ARGUMENT', `ranker.bias: expected a finite number, got ${String(ranker.bias)}`);
+    throw new SemanticError(
+      'INVALID_ARGUMENT',
+      `ranker.bias: expected a finite number, got ${String(ranker.bias)}`,
+    );
   }
   return ranker;
 }

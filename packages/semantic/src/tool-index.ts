@@ -817,7 +817,8 @@ export class ToolIndex {
             const c = tfs[o]!;
             if (c === 0) continue;
             const t = c / (1 - b + b * len[f]! * norm[f]!);
-            fieldAcc[slot * _LEX_FIELDS + f] = fieldAcc[slot * _LEX_FIELDS + f]! + (scale * t * (k1 + 1)) / (k1 + t);
+            fieldAcc[slot * _LEX_FIELDS + f] =
+              fieldAcc[slot * _LEX_FIELDS + f]! + (scale * t * (k1 + 1)) / (k1 + t);
           }
         }
         if (touched[slot] === 0) {
@@ -898,7 +899,16 @@ export class ToolIndex {
       this.#addNameCoverage(candidates, scores, weights, limit);
     if (features && candidates.length > 0) {
       this.#rerank(
-        { candidates, scores, lexical: lexical!, lex, con, fieldAcc: fieldAcc!, matches: matches!, cosines: cosines! },
+        {
+          candidates,
+          scores,
+          lexical: lexical!,
+          lex,
+          con,
+          fieldAcc: fieldAcc!,
+          matches: matches!,
+          cosines: cosines!,
+        },
         nsScores,
         weights,
         Math.min(1, base.length / _LONG_QUERY_TERMS),
@@ -953,7 +963,6 @@ export class ToolIndex {
     const best = sorted[sorted.length - 1]!;
     if (!(best > 0)) return;
     const floor = sorted[Math.max(0, sorted.length - Math.max(RERANK_DEPTH, limit))]!;
-    const n = this.#entries.size;
     candidates.forEach((slot, i) => {
       if (scores[i] === Number.NEGATIVE_INFINITY || scores[i]! < floor) return;
       scores[i] = scores[i]! + this.#nameCoverage * best * this.#nameShare(slot, weights);

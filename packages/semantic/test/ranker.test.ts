@@ -5,7 +5,12 @@ import { crossValidate, type Example, meanNdcg, rerank, train } from '../scripts
 import { DEFAULT_RANKER, type LearnedRanker, RANKER_FEATURES, ToolIndex } from '../src/search.js';
 
 const TOOLS = [
-  { id: 'fs.read_file', name: 'read_file', description: 'Read the contents of a file from disk', namespace: 'fs' },
+  {
+    id: 'fs.read_file',
+    name: 'read_file',
+    description: 'Read the contents of a file from disk',
+    namespace: 'fs',
+  },
   { id: 'fs.write_file', name: 'write_file', description: 'Write text to a file on disk', namespace: 'fs' },
   {
     id: 'fs.list_directory',
@@ -13,7 +18,12 @@ const TOOLS = [
     description: 'List the files in a directory',
     namespace: 'fs',
   },
-  { id: 'chat.post_message', name: 'post_message', description: 'Post a message to a channel', namespace: 'chat' },
+  {
+    id: 'chat.post_message',
+    name: 'post_message',
+    description: 'Post a message to a channel',
+    namespace: 'chat',
+  },
   {
     id: 'chat.history',
     name: 'history',
@@ -102,7 +112,10 @@ describe('ranker option', () => {
       /ranker\.features/,
     );
     expect(
-      () => new ToolIndex({ ranker: { ...DEFAULT_RANKER, weights: DEFAULT_RANKER.weights.map(() => Number.NaN) } }),
+      () =>
+        new ToolIndex({
+          ranker: { ...DEFAULT_RANKER, weights: DEFAULT_RANKER.weights.map(() => Number.NaN) },
+        }),
     ).toThrow(/ranker\.weights/);
     expect(DEFAULT_RANKER.weights).toHaveLength(RANKER_FEATURES.length);
   });
@@ -115,7 +128,11 @@ function tinyExamples(): Example[] {
   for (let q = 0; q < 12; q++) {
     const ids = ['a', 'b', 'c', 'd'].map((c) => `${q}${c}`);
     const good = q % 4;
-    const rows = ids.map((_, i) => [3 - i + ((q * 7 + i) % 3) * 0.1, i === good ? 1 : (q + i) % 5 === 0 ? 0.6 : 0, 1]);
+    const rows = ids.map((_, i) => [
+      3 - i + ((q * 7 + i) % 3) * 0.1,
+      i === good ? 1 : (q + i) % 5 === 0 ? 0.6 : 0,
+      1,
+    ]);
     out.push({ id: `q${q}`, ids, rows, gold: [{ id: ids[good]!, grade: 2 }] });
   }
   return out;
