@@ -165,12 +165,17 @@ describe('training (scripts/_ranker-train.mjs)', () => {
     expect(Math.abs(large.weights[1]!)).toBeLessThan(Math.abs(small.weights[1]!));
   });
 
-  it('shrinks towards the ranker of one feature when asked: a huge L2 weight ranks by it alone', () => {
+  it('shrinks towards the ranker of one feature when asked: a huge L2 weight keeps that ranker', () => {
     const examples = tinyExamples();
-    const { weights } = train(examples, 3, { lambda: 1e9, weighting: 'pair', shrinkTo: 0 });
-    expect(weights[0]!).toBeGreaterThan(0);
-    expect(Math.abs(weights[1]!)).toBeLessThan(1e-3 * weights[0]!);
-    for (const ex of examples) expect(rerank(ex, weights)).toEqual(rerank(ex, [1, 0, 0]));
+    // Pulled towards a fit on feature 1 alone; without the pull, feature 0 gets a weight of its own.
+    const free = train(examples, 3, { lambda: 0.01, weighting: 'pair' });
+    const pulled = train(examples, 3, { lambda: 1e9, weighting: 'pair', shrinkTo: 1 });
+    // Towards 0, so huge a weight leaves nothing (about 3e-8); towards the fit, its full size.
+    expect(pulled.weights[1]!).toBeGreaterThan(1);
+    expect(train(examples, 3, { lambda: 1e9, weighting: 'pair' }).weights[1]!).toBeLessThan(1e-3);
+    expect(Math.abs(pulled.weights[0]!)).toBeLessThan(1e-3 * pulled.weights[1]!);
+    expect(Math.abs(free.weights[0]!)).toBeGreaterThan(1e-3 * free.weights[1]!);
+    expect(meanNdcg(examples, pulled.weights)).toBe(100);
   });
 
   it('keeps masked features at 0', () => {
