@@ -563,7 +563,7 @@ export class McpFace {
       });
     }
     if (name === SEARCH_TOOL && this.#searchEnabled()) return this.#searchTools(args);
-    const target = this.#table.resolve(name);
+    const target = this.#table.resolve(name) ?? (await this.#afterFailedFetch(name));
     if (!target) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     const check = this.#validator(name, target.contract)(args);
     if (!check.ok) {
@@ -623,6 +623,17 @@ export class McpFace {
       throw new ProtocolError(face.error.code, face.error.message, face.error.data);
     };
     return from ? this.#sessionsAcross().request(from.server, from.ctx, keys, send) : send();
+  }
+
+  /**
+   * A name unknown while some source's last catalog fetch failed (a relay that was not up yet, a
+   * timeout under load) may be one of its tools: the catalogs are fetched once more before the
+   * name is refused. With every source fetched, an unknown name is refused at once.
+   */
+  async #afterFailedFetch(name: string): Promise<ReturnType<McpToolTable['resolve']>> {
+    if (![...this.#sources.values()].some((state) => state.error !== undefined)) return undefined;
+    await this.refresh();
+    return this.#table.resolve(name);
   }
 
   #searchTools(args: Record<string, unknown>): Record<string, unknown> {

@@ -59,6 +59,43 @@ describe('Direction 2: the MCP face over a real XProtocol endpoint', () => {
     expect(stack.upstreamCalls()).toBe(1);
   });
 
+  it('a tool of a source whose first catalog fetch failed is fetched again when called, not refused', async () => {
+    stack = await startStack();
+    const s = stack;
+    // The face starts before the endpoint announced itself: its first fetch fails.
+    const face = new McpFace({
+      caller: s.caller,
+      state: new StateDatabase(':memory:'),
+      sources: [
+        { name: 'fs', key: s.adapter.keys.ed25519, label: 'xp-test', prefix: 'fs_', schemaFilter: [] },
+      ],
+      callTimeoutMs: 10_000,
+      catalogTimeoutMs: 500,
+      sha256: nodeCipher.sha256,
+      serverInfo: { name: 'face-test', version: '0.0.0' },
+    });
+    await face.ready();
+    expect(face.status()[0]?.error).toBeDefined();
+    await new Announcer({
+      pool: s.adapterPool,
+      identity: s.adapter,
+      payload: () => testAnnouncePayload(s.adapter, [s.relay.url], 'B'),
+      signatures: nodeSignatures,
+    }).publish();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await face.server.connect(serverSide);
+    client = new Client({ name: 'test-client', version: '0.0.0' }, { capabilities: {} });
+    await client.connect(clientSide);
+    const result = await client.callTool({
+      name: 'fs_read_text_file',
+      arguments: { path: `${s.dir}/hello.txt` },
+    });
+    expect((result.content as { text: string }[])[0]!.text).toBe('hello from the filesystem\n');
+    expect(face.status()[0]?.error).toBeUndefined();
+    // A name no source has is still refused.
+    await expect(client.callTool({ name: 'fs_no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
   it('search_tools finds the right tool for a task without loading every schema', async () => {
     stack = await startStack();
     const { client: mcp } = await faceOverStack(stack);
