@@ -120,6 +120,8 @@ const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const DEFAULT_MAX_SESSIONS = 64;
 const DEFAULT_MAX_IN_FLIGHT = 32;
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+/** How long the face keeps an idle HTTP connection open, in ms (longer than clients keep theirs). */
+const KEEP_ALIVE_MS = 65_000;
 /** The `retry` (ms) the face suggests to a client reconnecting a dropped stream. */
 const RETRY_INTERVAL_MS = 1000;
 
@@ -389,6 +391,12 @@ async function _serveStreamableHttp(
       else response.end();
     });
   });
+  // A kept-alive connection is closed by the client, never under it: the face waits longer than
+  // clients keep idle connections (undici 4 s, browsers about 60 s). With Node's 5 s default, a
+  // client reusing a connection just as the face timed it out (a busy event loop fires the idle
+  // timer late) lost its request ("other side closed").
+  http.keepAliveTimeout = KEEP_ALIVE_MS;
+  http.headersTimeout = KEEP_ALIVE_MS + 1000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(settings.port ?? DEFAULT_PORT, host, () => {

@@ -323,3 +323,37 @@ describe('the MCP face over Streamable HTTP with a bearer token', () => {
     ).rejects.toThrow(/expected a non-empty string/);
   });
 });
+
+describe('idle connections', () => {
+  it('keeps a kept-alive connection open past 7 s of idleness, so a client reusing it does not lose a request', async () => {
+    const { Agent } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const url = new URL(served.url);
+    const post = () =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket }));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+      });
+    const first = await post();
+    // Node's default (5 s, plus its 1 s grace) would have closed the connection by now.
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    const second = await post();
+    expect(second.status).toBe(first.status);
+    expect(second.socket).toBe(first.socket);
+    agent.destroy();
+  }, 20_000);
+});
