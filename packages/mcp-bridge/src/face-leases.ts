@@ -22,6 +22,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { _LinkClient, _LinkRequest } from './gateway/gateway-link.js';
 import type { BridgeLogger } from './logger.js';
+import { _modernRequest } from './modern-request.js';
 
 /** How long the face waits for more requests of the server after the first, before asking the client. */
 const _GATHER_MS = 25;
@@ -177,12 +178,9 @@ class _Lease {
   /** Opens the session as this client, sends the call, and waits for its first round. */
   async start(start: _LeaseStart, ctx: ServerContext): Promise<_Round> {
     this.#ctx = ctx;
-    const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope ?? {};
-    this.#capabilities = (envelope['io.modelcontextprotocol/clientCapabilities'] as ClientCapabilities) ?? {};
-    const info = envelope['io.modelcontextprotocol/clientInfo'] as
-      | { name: string; version: string }
-      | undefined;
-    this.#clientInfo = info;
+    const request = _modernRequest(ctx);
+    this.#capabilities = request?.capabilities ?? {};
+    this.#clientInfo = request?.clientInfo;
     const token = ctx.mcpReq._meta?.progressToken;
     const opened = await start(this.#asClient(), {
       id: ctx.mcpReq.id,
@@ -211,8 +209,7 @@ class _Lease {
       });
     clearTimeout(this.#expiry);
     this.#ctx = ctx;
-    const answers = ((ctx.mcpReq as { inputResponses?: Record<string, unknown> }).inputResponses ??
-      {}) as Record<string, unknown>;
+    const answers = _modernRequest(ctx)?.responses ?? {};
     for (const parked of [...this.#parked]) {
       if (!(parked.key in answers)) continue; // asked again in the next round
       this.#parked.splice(this.#parked.indexOf(parked), 1);
@@ -311,6 +308,5 @@ class _Lease {
 
 /** The raw `requestState` of a retry, when it carries one. */
 function _requestState(ctx: ServerContext): string | undefined {
-  const state = (ctx.mcpReq as { requestState?: () => unknown }).requestState?.();
-  return typeof state === 'string' ? state : undefined;
+  return _modernRequest(ctx)?.state;
 }

@@ -41,6 +41,7 @@ import { _GatewayRoutes } from './gateway/gateway-routes.js';
 import { _GatewaySession, type GatewayUpstream } from './gateway/gateway-session.js';
 import { _STATELESS_CLIENT } from './gateway/gateway-stateless-client.js';
 import { type BridgeLogger, silentLogger } from './logger.js';
+import { _modernRequest } from './modern-request.js';
 import { SchemaSearch, toolSearchDocument } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
 import type { UpstreamTransport } from './upstream/upstream-session.js';
@@ -605,7 +606,7 @@ export class McpFace {
     }
     // The call runs in the client's MCP session at the endpoint: the server's progress, log
     // messages and requests (sampling, elicitation) come back to this client.
-    const modern = (from?.ctx.mcpReq as { envelope?: unknown } | undefined)?.envelope !== undefined;
+    const modern = from !== undefined && _modernRequest(from.ctx) !== undefined;
     const send = async (across?: _AcrossSession): Promise<Record<string, unknown>> => {
       const outcome = await this.#o.caller.call({
         to: keys,

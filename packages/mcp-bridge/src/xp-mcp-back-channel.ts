@@ -27,8 +27,14 @@ import {
   xpError,
 } from '@xprotocol/wire';
 import { _Leases } from './face-leases.js';
-import { type _LinkClient, type _LinkRequest, _serverClient } from './gateway/gateway-link.js';
+import {
+  _contextRequest,
+  type _LinkClient,
+  type _LinkRequest,
+  _serverClient,
+} from './gateway/gateway-link.js';
 import type { BridgeLogger } from './logger.js';
+import { _modernRequest } from './modern-request.js';
 import type { XpCaller } from './xp-caller.js';
 
 /** Options of {@link _XpBackChannel}. */
@@ -51,7 +57,7 @@ export interface _AcrossSession {
 
 /** A client request of the face waiting on an endpoint. */
 interface _Waiting {
-  ctx: ServerContext;
+  request: _LinkRequest;
   /** The endpoint the request went to. */
   endpoint: string;
 }
@@ -117,14 +123,14 @@ export class _XpBackChannel {
    */
   begin(
     owner: Server | _LinkClient,
-    ctx: ServerContext | undefined,
+    request: _LinkRequest | undefined,
     endpoint: PublicIdentity,
     input?: McpSessionInput,
   ): { context: McpSessionContext; sent: (event: XpEvent) => void; done: () => void } {
     this.#listen();
     const session = this.#session(owner);
     session.endpoints.set(endpoint.ed25519, endpoint);
-    const token = ctx?.mcpReq._meta?.progressToken;
+    const token = request?.progressToken;
     const info = session.client.clientInfo();
     const context: McpSessionContext = {
       session: session.id,
@@ -144,7 +150,7 @@ export class _XpBackChannel {
           method: 'notifications/cancelled',
           params: {
             requestId: eventId,
-            reason: String(ctx?.mcpReq.signal.reason ?? 'cancelled by the client'),
+            reason: String(request?.signal.reason ?? 'cancelled by the client'),
           },
         },
         eventId,
@@ -154,12 +160,12 @@ export class _XpBackChannel {
       context,
       sent: (event) => {
         eventId = event.id;
-        if (!ctx) return;
-        session.waiting.set(event.id, { ctx, endpoint: endpoint.ed25519 });
-        ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+        if (!request) return;
+        session.waiting.set(event.id, { request, endpoint: endpoint.ed25519 });
+        request.signal.addEventListener('abort', onAbort, { once: true });
       },
       done: () => {
-        ctx?.mcpReq.signal.removeEventListener('abort', onAbort);
+        request?.signal.removeEventListener('abort', onAbort);
         if (eventId !== undefined) session.waiting.delete(eventId);
       },
     };
@@ -178,9 +184,9 @@ export class _XpBackChannel {
     endpoint: PublicIdentity,
     send: (session: _AcrossSession) => Promise<Record<string, unknown>>,
   ): Promise<Record<string, unknown>> {
-    const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope;
-    if (envelope === undefined) {
-      const session = this.begin(server, ctx, endpoint);
+    const modern = _modernRequest(ctx);
+    if (modern === undefined) {
+      const session = this.begin(server, _contextRequest(ctx), endpoint);
       try {
         return await send({ mcp: session, signal: ctx.mcpReq.signal });
       } finally {
@@ -190,17 +196,15 @@ export class _XpBackChannel {
     const leases = this.#leasesOf();
     // The client takes input-required results: an endpoint whose server speaks 2026-07-28 passes
     // them through, and a retry of one carries the client's answers and the server's state.
-    const request = ctx.mcpReq as { inputResponses?: Record<string, unknown>; requestState?: () => unknown };
-    const state = request.requestState?.();
     // A requestState of the endpoint's server (not one the face minted) rides to it in `input`;
     // the server checks it.
     const input: McpSessionInput = {
-      ...(request.inputResponses && { responses: request.inputResponses }),
-      ...(typeof state === 'string' && { state }),
+      ...(modern.responses && { responses: modern.responses }),
+      ...(modern.state !== undefined && { state: modern.state }),
     };
     return leases.run(
       async (client, request) => {
-        const session = this.begin(client, _leaseContext(request), endpoint, input);
+        const session = this.begin(client, request, endpoint, input);
         const result = send({ mcp: session, signal: request.signal });
         return {
           result,
@@ -326,13 +330,13 @@ export class _XpBackChannel {
     }
     if (message.method === 'notifications/progress') {
       // Progress is the client's request's: under the token the client gave, or not at all.
-      const token = related?.ctx.mcpReq._meta?.progressToken;
+      const token = related?.request.progressToken;
       if (token === undefined) return;
       params = { ...params, progressToken: token };
     }
     const notification = { method: message.method, ...(params && { params }) } as never;
     const sending = related
-      ? related.ctx.mcpReq.notify(notification)
+      ? related.request.notify(notification)
       : session.client.notification(notification);
     sending.catch((error: unknown) =>
       this.#o.logger.debug(
@@ -365,7 +369,7 @@ export class _XpBackChannel {
         {
           signal: abort.signal,
           timeout: _CLIENT_ANSWER_MS,
-          ...(related && { relatedRequestId: related.ctx.mcpReq.id }),
+          ...(related && { relatedRequestId: related.request.id }),
         },
       );
     } catch (error) {
@@ -413,18 +417,6 @@ export class _XpBackChannel {
     this.#o.logger.debug({ id: event.id, kind: event.kind, reason }, 'session message dropped');
     return false;
   }
-}
-
-/** A lease's request as the handler context the session machinery reads (id, progress, cancellation). */
-function _leaseContext(request: _LinkRequest): ServerContext {
-  return {
-    mcpReq: {
-      id: request.id,
-      _meta: request.progressToken === undefined ? {} : { progressToken: request.progressToken },
-      signal: request.signal,
-      notify: request.notify,
-    },
-  } as unknown as ServerContext;
 }
 
 /** The client capabilities a server may use through the face: sampling, elicitation, roots. */

@@ -11,7 +11,11 @@
  * messages reach the client before the result they precede.
  * @module
  */
-import { ProtocolError } from '@modelcontextprotocol/client';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  ProtocolError,
+} from '@modelcontextprotocol/client';
 import type { PublicIdentity, XpEvent } from '@xprotocol/crypto';
 import { getExpiration } from '@xprotocol/crypto';
 import {
@@ -69,8 +73,8 @@ function _withInput(
   const meta = client && {
     _meta: {
       ...(params?._meta as Record<string, unknown> | undefined),
-      'io.modelcontextprotocol/clientCapabilities': client.capabilities,
-      ...(client.clientInfo && { 'io.modelcontextprotocol/clientInfo': client.clientInfo }),
+      [CLIENT_CAPABILITIES_META_KEY]: client.capabilities,
+      ...(client.clientInfo && { [CLIENT_INFO_META_KEY]: client.clientInfo }),
     },
   };
   if (input.responses === undefined && input.state === undefined && !meta) return params;

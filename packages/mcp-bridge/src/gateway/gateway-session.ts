@@ -9,7 +9,6 @@
  * @module
  */
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   ProtocolError,
   type Server,
   type ServerCapabilities,
@@ -17,6 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { _Leases } from '../face-leases.js';
 import type { BridgeLogger } from '../logger.js';
+import { _modernRequest } from '../modern-request.js';
 import type { UpstreamTransport } from '../upstream/upstream-session.js';
 import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
 import { _contextRequest, _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
@@ -188,9 +188,10 @@ export class _GatewaySession {
   async #leased(source: string, ctx: ServerContext): Promise<boolean> {
     if (this.#o.upstreams.find((u) => u.name === source)?.transport.revision === '2026-07-28') return false;
     if (this.#o.leases?.resumes(ctx)) return true;
-    const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope ?? {};
-    const declared = (envelope[CLIENT_CAPABILITIES_META_KEY] ?? {}) as Record<string, unknown>;
-    return ['sampling', 'elicitation', 'roots'].some((capability) => declared[capability] !== undefined);
+    const declared = _modernRequest(ctx)?.capabilities ?? {};
+    return (
+      declared.sampling !== undefined || declared.elicitation !== undefined || declared.roots !== undefined
+    );
   }
 
   /**
@@ -218,20 +219,13 @@ export class _GatewaySession {
    * server that minted the state checks).
    */
   #params(params: _Params, ctx: ServerContext): _Params {
-    if (!this.#o.shared) return params;
-    const request = ctx.mcpReq as {
-      envelope?: Record<string, unknown>;
-      inputResponses?: Record<string, unknown>;
-      requestState?: () => unknown;
-    };
-    const state = request.requestState?.();
+    const request = this.#o.shared && _modernRequest(ctx);
+    if (!request) return params;
     return {
       ...params,
-      ...(request.envelope && {
-        _meta: { ...request.envelope, ...(params?._meta as Record<string, unknown> | undefined) },
-      }),
-      ...(request.inputResponses && { inputResponses: request.inputResponses }),
-      ...(typeof state === 'string' && { requestState: state }),
+      _meta: { ...request.envelope, ...(params?._meta as Record<string, unknown> | undefined) },
+      ...(request.responses && { inputResponses: request.responses }),
+      ...(request.state !== undefined && { requestState: request.state }),
     };
   }
 
