@@ -3,7 +3,8 @@
 // tool lists in testdata/mcp-servers and prints counts per kind, per server and per half.
 // Reads only testdata/mcp-servers/*.json and the task files. Exit code 1 on any error.
 // Usage: node packages/semantic/eval/validate-tasks.mjs [task file ...]
-// (default: the tune and check halves; pass e.g. mcp-tasks-check2.json to validate check set 2, alone or with them)
+// (default: the tune and check halves; pass e.g. mcp-tasks-check2.json or mcp-tasks-check3.json to validate a later
+// check set, alone or with them)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,8 +45,8 @@ for (const tf of taskFiles) {
   perHalf[tf] = { tasks: 0, single: 0, multi: 0 };
   for (const t of j.tasks) {
     const where = `${tf} ${t.id}`;
-    // t001… for the tune/check halves, c2-001… for check set 2
-    if (!/^(t|c2-)\d{3,}$/.test(t.id ?? '')) errors.push(`${where}: bad id`);
+    // t001… for the tune/check halves, c2-001… for check set 2, c3-001… for check set 3
+    if (!/^(t|c2-|c3-)\d{3,}$/.test(t.id ?? '')) errors.push(`${where}: bad id`);
     if (seenIds.has(t.id)) errors.push(`${where}: duplicate id (also in ${seenIds.get(t.id)})`);
     seenIds.set(t.id, tf);
     if (typeof t.text !== 'string' || !t.text.trim()) errors.push(`${where}: empty text`);
