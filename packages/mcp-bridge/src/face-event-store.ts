@@ -7,6 +7,7 @@
  * @module
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+import { _serializedMessage } from './face-result-cap.js';
 
 /** Bounds of {@link _faceEventStore}. */
 export interface _FaceEventStoreLimits {
@@ -27,7 +28,7 @@ export function _faceEventStore(limits: _FaceEventStoreLimits = {}): EventStore 
   return {
     async storeEvent(streamId, message) {
       const eventId = `${streamId}_${++counter}`;
-      const size = JSON.stringify(message).length;
+      const size = _serializedMessage(message).length;
       events.set(eventId, { streamId, message, bytes: size });
       bytes += size;
       for (const [id, event] of events) {

@@ -40,6 +40,7 @@ import {
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { FaceAuth, FaceAuthRefusal, FacePrincipal } from './face-auth/face-auth.js';
 import { staticBearerAuth } from './face-auth/static-bearer-auth.js';
+import { _DirectAnswers } from './face-direct-answers.js';
 import { _faceEventStore } from './face-event-store.js';
 import { _isModernRequest, _modernFace } from './face-modern-http.js';
 import { _allowedOrigins, _checkOrigin } from './face-origin.js';
@@ -104,6 +105,8 @@ interface _Session {
   principal: string | undefined;
   /** `tools/list` requests in flight, by id, with the principal whose token asked (OAuth). */
   listings: Map<string, FacePrincipal>;
+  /** The session's `tools/call` POSTs answered without the SDK transport (face-direct-answers.ts). */
+  direct: _DirectAnswers;
 }
 
 /** A running MCP face. */
@@ -227,8 +230,11 @@ async function _serveStreamableHttp(
         sessions.delete(id);
       },
     });
+    // First of the wrappers of `send`: the others (cap, listings, tracking) run before it.
+    const direct = new _DirectAnswers(transport);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      direct.close();
     };
     const session: _Session = {
       transport,
@@ -237,6 +243,7 @@ async function _serveStreamableHttp(
       revision: undefined,
       principal,
       listings: new Map(),
+      direct,
     };
     _fallBackToStandaloneStream(transport);
     _capResults(transport, maxResultBytes);
@@ -378,7 +385,10 @@ async function _serveStreamableHttp(
       );
     }
     try {
-      await current.transport.handleRequest(request, response, body);
+      const single = batch && !batch.batch ? batch.messages[0] : undefined;
+      if (single && current.direct.takes(request, single, current.revision))
+        current.direct.serve(single, response);
+      else await current.transport.handleRequest(request, response, body);
     } finally {
       reserved.release();
     }

@@ -27,6 +27,7 @@ import { BridgeError } from '../errors.js';
 import { _paramHeaders } from '../face-param-headers.js';
 import type { BridgeLogger } from '../logger.js';
 import { _revisionOptions, type UpstreamTransport } from '../upstream/upstream-session.js';
+import { _FORWARDED_CALL_RESULT } from './gateway-call-result.js';
 import { _gatewayTransport } from './gateway-transport.js';
 
 /** Requests a server may send its client, forwarded when the client declared the capability. */
@@ -272,12 +273,17 @@ export class _GatewayLink {
     this.#calls.add(call);
     call.arm();
     try {
-      return (await this.#client.request({ method, params: _withProgressToken(params, token) } as never, {
+      const request = { method, params: _withProgressToken(params, token) } as never;
+      const options = {
         signal: AbortSignal.any([forwarded.signal, timeout.signal]),
         timeout: _NO_SDK_TIMEOUT,
         ...(forwarded.returnInputRequired && { allowInputRequired: true }),
         ...this.#headers(method, params),
-      })) as Record<string, unknown>;
+      };
+      // A 2025 server's tool result of the common shape skips the SDK's zod check (gateway-call-result.ts).
+      return (await (method === 'tools/call' && this.#o.transport.revision === undefined
+        ? this.#client.request(request, _FORWARDED_CALL_RESULT as never, options)
+        : this.#client.request(request, options))) as Record<string, unknown>;
     } catch (error) {
       throw _clientError(error, this.source, method);
     } finally {

@@ -4,11 +4,15 @@
  * stdio) and through the adapter's MCP face (Streamable HTTP → stdio upstream); and
  * server-everything's `echo` directly over Streamable HTTP (baseline) and through the adapter with
  * a Streamable HTTP upstream. Concurrency 1 and 32, interleaved rounds.
+ *
+ * `BENCH_GATEWAY_COMPARE=<adapter bin.js of another build>[,<another>…]` adds, in each group, one
+ * adapter of each of those builds in front of the same upstream, so old and new builds race in one run.
  * @module
  */
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { gatewayYaml } from '../adapter-configs.js';
+import { gatewayYaml, type SourceYaml } from '../adapter-configs.js';
+import { otherBuilds } from '../compare-builds.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
 import {
   EVERYTHING_SERVER,
@@ -111,6 +115,34 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
             .then(() => httpClient('control', `http://127.0.0.1:${controlPort}/mcp`)),
     ]);
     clients.push(direct, viaSg, viaUs);
+    const builds = otherBuilds('BENCH_GATEWAY_COMPARE');
+    /** An adapter of each other build in front of `source`, as peers named after `what`. */
+    const otherPeers = (what: string, source: SourceYaml, tool: string, args: Record<string, unknown>) =>
+      Promise.all(
+        builds.map(async (build, i) => {
+          const port = await freePort();
+          const id = `${source.name}-compare-${i}`;
+          await procs.adapter(
+            id,
+            gatewayYaml({
+              keyFile: key.path,
+              relayUrl,
+              port,
+              sources: [source],
+              stateDatabase: `./${id}.db`,
+            }),
+            undefined,
+            build.bin,
+          );
+          const client = await httpClient(id, `http://127.0.0.1:${port}/mcp`);
+          clients.push(client);
+          return toolPeer(`${what}, build ${build.label}`, {
+            client,
+            tool: await findTool(client, tool),
+            arguments: args,
+          });
+        }),
+      );
     if (sg.exitCode !== null) throw new Error(`supergateway exited ${sg.exitCode}:\n${procs.stderrTail(sg)}`);
     const memoryPeers = [
       toolPeer('direct, stdio (baseline)', { client: direct, tool: 'read_graph', arguments: {} }),
@@ -136,6 +168,8 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
       );
     }
 
+    const comparedMemory = await otherPeers('adapter gateway, HTTP → stdio', memorySource, 'read_graph', {});
+    memoryPeers.push(...comparedMemory);
     const plan = gatewayPlan(options.size);
     const tables: Table[] = [];
     const ratios: Record<string, number> = {};
@@ -158,7 +192,7 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
         sgResult!,
         results[0]!,
       );
-      if (results[3]) {
+      if (viaControl && results[3]) {
         ratios[`gateway.stdio.c${concurrency}.control/supergateway`] = results[3].ratio / sgResult!.ratio;
         ratios[`gateway.stdio.c${concurrency}.added:control/supergateway`] = overheadRatio(
           results[3],
@@ -197,6 +231,12 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
       );
       const viaUsHttp = await httpClient('adapter-http', `http://127.0.0.1:${httpFacePort}/mcp`);
       clients.push(viaUsHttp);
+      const comparedHttp = await otherPeers(
+        'adapter gateway, HTTP → HTTP',
+        { name: 'everything', namespace: 'com.bench.everything', url: upstreamUrl },
+        'echo',
+        { message: 'bench' },
+      );
       const httpPeers = [
         toolPeer('direct, Streamable HTTP (baseline)', {
           client: directHttp,
@@ -208,6 +248,7 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
           tool: await findTool(viaUsHttp, 'echo'),
           arguments: { message: 'bench' },
         }),
+        ...comparedHttp,
       ];
       for (const concurrency of [1, 32] as const) {
         const shape = concurrency === 1 ? plan.c1 : plan.c32;

@@ -10,9 +10,9 @@
  * relay), so old and new builds race in one run.
  * @module
  */
-import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { endpointYaml, gatewayYaml, xpClientYaml } from '../adapter-configs.js';
+import { otherBuilds } from '../compare-builds.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
 import { freePort, MEMORY_SERVER, Processes } from '../processes.js';
 import { overheadRatio, type PeerResult, race } from '../race.js';
@@ -42,10 +42,7 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     const { url: relayUrl } = await procs.relay({ durable: true });
     // The gateway reference has a key of its own: with A's it would also receive (and check) A's answers.
     // Resolved here: the adapters run in the suite's temporary directory.
-    const compareBins = (process.env.BENCH_XP_COMPARE ?? '')
-      .split(',')
-      .filter((bin) => bin !== '')
-      .map((bin) => resolve(bin));
+    const compareBins = otherBuilds('BENCH_XP_COMPARE').map((build) => build.bin);
     const [a, b, g] = await Promise.all([
       procs.keygen('a.key'),
       procs.keygen('b.key'),
