@@ -34,11 +34,16 @@ export const _FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
 
 const _utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const _LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * A `\uD800`–`\uDFFF` escape: in text decoded as strict UTF-8, the only way JSON can spell a
+ * surrogate. A body without one needs no walk for lone surrogates.
+ */
+const _SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /** Decodes a body as strict UTF-8 JSON; `-32700` when it is not. */
 export function _parseJsonRpcBody(
   bytes: Uint8Array,
-): { ok: true; value: unknown } | { ok: false; refusal: _JsonRpcRefusal } {
+): { ok: true; value: unknown; text: string } | { ok: false; refusal: _JsonRpcRefusal } {
   let text: string;
   try {
     text = _utf8.decode(bytes);
@@ -54,7 +59,7 @@ export function _parseJsonRpcBody(
     };
   }
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(text) as unknown, text };
   } catch (error) {
     return {
       ok: false,
@@ -65,11 +70,15 @@ export function _parseJsonRpcBody(
 
 /**
  * Checks the shape of a parsed body: one message or a non-empty batch of them, each a request,
- * notification or response object with well-formed Unicode strings. `-32600` otherwise.
+ * notification or response object with well-formed Unicode strings. `-32600` otherwise. `text`,
+ * the strict UTF-8 text `value` was parsed from, spares the walk for lone surrogates when it has
+ * no surrogate escape.
  */
 export function _checkJsonRpcBody(
   value: unknown,
+  text?: string,
 ): { ok: true; body: _JsonRpcBody } | { ok: false; refusal: _JsonRpcRefusal } {
+  const surrogates = text === undefined || _SURROGATE_ESCAPE.test(text);
   const batch = Array.isArray(value);
   const messages = batch ? (value as unknown[]) : [value];
   if (batch && messages.length === 0) {
@@ -83,7 +92,7 @@ export function _checkJsonRpcBody(
     const problem = _messageProblem(message);
     const id = _idOf(message);
     if (problem !== undefined) return _invalid(`${where}${problem}`, id);
-    const surrogate = _loneSurrogateAt(message);
+    const surrogate = surrogates ? _loneSurrogateAt(message) : undefined;
     if (surrogate !== undefined) {
       return _invalid(
         `${where}the string at ${surrogate.pointer} holds a lone surrogate (\\u${surrogate.unit}), which is not Unicode text`,

@@ -64,7 +64,7 @@ function _lineRefusal(line: Buffer): _JsonRpcRefusal | undefined {
   if (text.toString('latin1').trim() === '') return undefined;
   const parsed = _parseJsonRpcBody(text);
   if (!parsed.ok) return parsed.refusal;
-  const checked = _checkJsonRpcBody(parsed.value);
+  const checked = _checkJsonRpcBody(parsed.value, parsed.text);
   if (!checked.ok) return checked.refusal;
   if (checked.body.batch) {
     return {

@@ -9,7 +9,10 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const check = (text: string) => {
   const parsed = _parseJsonRpcBody(bytes(text));
   if (!parsed.ok) return parsed.refusal;
-  const checked = _checkJsonRpcBody(parsed.value);
+  // With the text, as the face checks it: the walk for lone surrogates only when it has an escape of one.
+  const checked = _checkJsonRpcBody(parsed.value, parsed.text);
+  const walked = _checkJsonRpcBody(parsed.value);
+  expect(checked).toEqual(walked);
   return checked.ok ? checked.body : checked.refusal;
 };
 
@@ -105,6 +108,14 @@ describe('-32600: JSON that is not a message', () => {
     });
     const deep = `${'['.repeat(200_000)}"\\udc00"${']'.repeat(200_000)}`;
     expect(check(`{"jsonrpc":"2.0","method":"n","params":{"a":${deep}}}`)).toMatchObject({ code: -32600 });
+  });
+  it('finds a surrogate escape in upper case, and is not misled by an escaped backslash before "u"', () => {
+    expect(check('{"jsonrpc":"2.0","method":"n","params":{"a":"\\uD9FF"}}')).toMatchObject({
+      message: expect.stringContaining('lone surrogate (\\ud9ff)'),
+    });
+    expect(check('{"jsonrpc":"2.0","method":"n","params":{"a":"\\\\ud800"}}')).toMatchObject({
+      batch: false,
+    });
   });
   it('passes a surrogate pair, and every message kind', () => {
     expect(check('{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\\ud83d\\ude00 😀"}}')).toMatchObject({

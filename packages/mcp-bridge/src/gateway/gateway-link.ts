@@ -236,8 +236,13 @@ export class _GatewayLink {
     const clientToken = forwarded.progressToken;
     const timeoutMs = forwarded.timeoutMs ?? this.#o.timeoutMs;
     // The link keeps the timeout (not the SDK): progress restarts it, and it waits while the
-    // client is answering the server (sampling, elicitation: a person may be thinking).
+    // client is answering the server (sampling, elicitation: a person may be thinking). One
+    // controller ends the upstream request on either the timeout or the client's cancellation
+    // (AbortSignal.any cost more per call than the rest of the link's own work).
     const timeout = new AbortController();
+    const cancelled = () => timeout.abort(forwarded.signal.reason);
+    if (forwarded.signal.aborted) cancelled();
+    else forwarded.signal.addEventListener('abort', cancelled, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const call: _FaceCall = {
       id: forwarded.id,
@@ -275,7 +280,7 @@ export class _GatewayLink {
     try {
       const request = { method, params: _withProgressToken(params, token) } as never;
       const options = {
-        signal: AbortSignal.any([forwarded.signal, timeout.signal]),
+        signal: timeout.signal,
         timeout: _NO_SDK_TIMEOUT,
         ...(forwarded.returnInputRequired && { allowInputRequired: true }),
         ...this.#headers(method, params),
@@ -288,6 +293,7 @@ export class _GatewayLink {
       throw _clientError(error, this.source, method);
     } finally {
       clearTimeout(timer);
+      forwarded.signal.removeEventListener('abort', cancelled);
       if (token !== undefined) this.#progress.delete(token);
       this.#calls.delete(call);
     }
