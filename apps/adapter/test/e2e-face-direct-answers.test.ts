@@ -1,8 +1,9 @@
 // How the HTTP face answers a session's tools/call (docs/performance.md, item 16): as
-// application/json when nothing precedes the result; as an SSE stream, with the log messages
-// first, when the upstream sends something for the call before its result; through the SDK
-// transport's resumable stream (a priming event with an id) when the call asks for progress. Raw
-// HTTP against an adapter in gateway mode with the conformance fixture as its stdio upstream.
+// application/json when the result comes first and within the JSON window; as a resumable SSE
+// stream (priming event, ids, Last-Event-ID) when the upstream sends something for the call before
+// its result, or when the call outlasts the window; through the SDK transport's stream when the
+// call asks for progress. Raw HTTP against an adapter in gateway mode with the conformance fixture
+// as its stdio upstream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayConfig } from './support/adapter-configs.js';
 import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
@@ -74,6 +75,10 @@ async function session(): Promise<string> {
   expect(id).toBeTruthy();
   const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, id!);
   expect(initialized.answer.status).toBe(202);
+  // The session's first call opens its link (a new upstream child), which may take longer than the
+  // JSON window: that call may stream; the tests below look at the calls after it.
+  const first = await post(call(1_000, 'test_simple_text'), id!);
+  expect(first.answer.status).toBe(200);
   return id!;
 }
 
@@ -171,19 +176,74 @@ describe('the HTTP face answers a tools/call', () => {
     expect(messages[3]!.message).toMatchObject({ id: 1, result: {} });
   });
 
-  it('tells a call still waiting when its session ends (DELETE): 404, session not found', async () => {
+  it('as a resumable stream when the result takes longer than the JSON window', async () => {
+    const id = await session();
+    const slow = { reports: 3, intervalMs: 300 };
+    const { answer } = await post(call(1, 'test_long_progress', undefined, slow), id);
+    expect(answer.type).toBe('text/event-stream');
+    expect(answer.body).toMatch(/^id: direct-\S+\nretry: 1000\ndata: \n\n/);
+    const [result] = events(answer.body);
+    expect(result?.id).toMatch(/^direct-/);
+    expect(result?.message).toMatchObject({ id: 1, result: { content: [{ text: 'reported 3 times' }] } });
+  });
+
+  it('resumes a dropped stream with Last-Event-ID: the result still reaches the client', async () => {
+    const id = await session();
+    const abort = new AbortController();
+    const response = await fetch(face, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': id,
+      },
+      body: JSON.stringify(call(1, 'test_long_progress', undefined, { reports: 4, intervalMs: 400 })),
+      signal: abort.signal,
+    });
+    // Read until the priming event, then drop the connection.
+    const reader = response.body!.getReader();
+    let seen = '';
+    while (!seen.includes('data: \n\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    const primingId = /^id: (\S+)$/m.exec(seen)?.[1];
+    expect(primingId).toMatch(/^direct-/);
+    abort.abort();
+    const resumed = await fetch(face, {
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': id,
+        'mcp-protocol-version': '2025-11-25',
+        'last-event-id': primingId!,
+      },
+    });
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers.get('content-type')).toBe('text/event-stream');
+    const replayed = events(await resumed.text());
+    expect(replayed.map((event) => event.message)).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'reported 4 times' }] } },
+    ]);
+  });
+
+  it('ends a call still waiting when its session ends (DELETE): 404 within the JSON window, else its stream ends', async () => {
     const id = await session();
     const waiting = post(call(1, 'test_wait_for_cancellation', undefined, { marker: 'direct-delete' }), id);
-    // The call reaches the upstream before the session ends.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const deleted = await fetch(face, {
       method: 'DELETE',
       headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
     });
     expect(deleted.status).toBe(200);
     const { answer } = await waiting;
-    expect(answer).toMatchObject({ status: 404 });
-    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: -32001 } });
+    if (answer.status === 404) {
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code: -32001 } });
+    } else {
+      // The call had become a stream (a loaded machine): the stream ends with no result.
+      expect(answer.type).toBe('text/event-stream');
+      expect(events(answer.body)).toEqual([]);
+    }
   });
 
   it('keeps the transport checks: a wrong Accept is 406 and another revision header is refused', async () => {

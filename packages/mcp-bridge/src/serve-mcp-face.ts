@@ -212,10 +212,11 @@ async function _serveStreamableHttp(
   const newSession = async (principal: string | undefined): Promise<_Session> => {
     // Rate limits are taken here, per HTTP session, so that a refusal can be a 429.
     const server = face.createServer({ rateLimits: 'caller' });
+    const eventStore = _faceEventStore();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       // A client whose stream dropped mid-call resumes it with Last-Event-ID, missing nothing.
-      eventStore: _faceEventStore(),
+      eventStore,
       retryInterval: RETRY_INTERVAL_MS,
       onsessioninitialized: (id) => {
         sessions.set(id, session);
@@ -231,7 +232,7 @@ async function _serveStreamableHttp(
       },
     });
     // First of the wrappers of `send`: the others (cap, listings, tracking) run before it.
-    const direct = new _DirectAnswers(transport);
+    const direct = new _DirectAnswers(transport, eventStore, RETRY_INTERVAL_MS);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       direct.close();
@@ -388,6 +389,8 @@ async function _serveStreamableHttp(
       const single = batch && !batch.batch ? batch.messages[0] : undefined;
       if (single && current.direct.takes(request, single, current.revision))
         current.direct.serve(single, response);
+      else if (request.method === 'GET' && current.direct.resumes(request, current.revision))
+        await current.direct.resume(request, response);
       else await current.transport.handleRequest(request, response, body);
     } finally {
       reserved.release();
