@@ -58,6 +58,8 @@ export class _DirectAnswers {
   readonly #answers = new Map<string, _Answer>();
   /** The same calls once they stream, by stream id (for resumption). */
   readonly #streams = new Map<string, _Answer>();
+  /** Calls the client cancelled: no answer comes; their connections stay open until the session ends. */
+  readonly #cancelled = new Set<_Answer>();
 
   /**
    * Takes over `transport.send` for the calls it serves. Install it before any other wrapper of
@@ -112,6 +114,22 @@ export class _DirectAnswers {
     this.#transport.onmessage?.(message as JSONRPCMessage, {});
   }
 
+  /**
+   * The client cancelled the call `id` (`notifications/cancelled`): it gets no answer, as on the
+   * SDK transport's stream, and its id may be used again by a new request.
+   */
+  cancelled(id: _JsonRpcId): void {
+    const key = _idKey(id);
+    const answer = this.#answers.get(key);
+    if (!answer) return;
+    this.#forget(key, answer);
+    if (answer.stream !== undefined && this.#streams.get(answer.stream) === answer)
+      this.#streams.delete(answer.stream);
+    if (!answer.response) return;
+    this.#cancelled.add(answer);
+    answer.response.once('close', () => this.#cancelled.delete(answer));
+  }
+
   /** True for a `Last-Event-ID` of a direct stream that this GET `request` may resume here. */
   resumes(request: IncomingMessage, revision: string | undefined): boolean {
     const last = request.headers['last-event-id'];
@@ -153,15 +171,18 @@ export class _DirectAnswers {
     await answer.chain;
   }
 
-  /** The session ended: a call still waiting is told so as JSON; a stream just ends, as the SDK's would. */
+  /**
+   * The session ended: a call still in its JSON window is told so (404, as the SDK transport
+   * answers a closed session); a stream just ends, as the SDK's would.
+   */
   close(): void {
-    for (const answer of this.#streams.values()) answer.response?.end();
+    const open = new Set([...this.#answers.values(), ...this.#streams.values(), ...this.#cancelled]);
+    for (const [key, answer] of this.#answers) this.#forget(key, answer);
     this.#streams.clear();
-    for (const [key, answer] of this.#answers) {
-      this.#forget(key, answer);
-      const response = answer.response;
-      if (!response) continue;
-      if (answer.mode === 'sse' || response.headersSent) {
+    this.#cancelled.clear();
+    for (const { response } of open) {
+      if (!response || response.writableEnded) continue;
+      if (response.headersSent) {
         response.end();
         continue;
       }

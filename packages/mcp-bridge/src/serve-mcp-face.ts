@@ -588,7 +588,10 @@ function _trackRequests(session: _Session): void {
     if (typeof m.method === 'string' && m.id !== undefined) inFlight.delivered(m.id as _JsonRpcId);
     if (m.method === 'notifications/cancelled') {
       const requestId = (m.params as { requestId?: unknown } | undefined)?.requestId;
-      if (typeof requestId === 'string' || typeof requestId === 'number') inFlight.done(requestId);
+      if (typeof requestId === 'string' || typeof requestId === 'number') {
+        inFlight.done(requestId);
+        session.direct.cancelled(requestId);
+      }
     }
     receive?.(message, extra);
   };
