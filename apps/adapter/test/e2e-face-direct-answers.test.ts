@@ -1,5 +1,5 @@
-// How the HTTP face answers a session's tools/call (docs/performance.md, item 16): as
-// application/json when the result comes first and within the JSON window; as a resumable SSE
+// How the HTTP face answers a session's tools/call (docs/performance.md, "What the profiles
+// showed"): as application/json when the result comes first and within the JSON window; as a resumable SSE
 // stream (priming event, ids, Last-Event-ID) when the upstream sends something for the call before
 // its result, or when the call outlasts the window; through the SDK transport's stream when the
 // call asks for progress. Raw HTTP against an adapter in gateway mode with the conformance fixture

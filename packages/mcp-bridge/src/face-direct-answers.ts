@@ -1,9 +1,9 @@
 /**
- * The HTTP face's direct path for a session's `tools/call` (docs/performance.md, item 16): the POST
- * goes to the session's server without the SDK transport's Web Request and Response conversion,
- * its second JSON-RPC parse (zod) and its stream machinery, and is answered with
- * `application/json` when the result comes first and soon, which Streamable HTTP allows for any
- * POST. The answer becomes an SSE stream, resumable like the SDK transport's (a priming event with
+ * The HTTP face's direct path for a session's `tools/call` (docs/performance.md, "What the
+ * profiles showed, and what changed"): the POST goes to the session's server without the SDK
+ * transport's Web Request and Response conversion, its second JSON-RPC parse (zod) and its stream
+ * machinery, and is answered with `application/json` when the result comes first and soon, which
+ * Streamable HTTP allows for any POST. The answer becomes an SSE stream, resumable like the SDK transport's (a priming event with
  * an id and `retry`, every event kept in the session's event store, `Last-Event-ID` on a GET
  * replays what a dropped connection missed and carries on), as soon as the server sends something
  * for the call before its result (a log message, a request to the client such as an elicitation),
