@@ -27,7 +27,12 @@ export declare function pairsOf(
 export declare function fitPairwise(
   pairs: { diffs: readonly Float64Array[]; weights: Float64Array },
   width: number,
-  options: { lambda: number; mask?: readonly boolean[]; prior?: ArrayLike<number> },
+  options: {
+    lambda: number;
+    mask?: readonly boolean[];
+    prior?: ArrayLike<number>;
+    start?: ArrayLike<number>;
+  },
 ): Float64Array;
 export declare function solve(A: ArrayLike<number>, b: ArrayLike<number>, m: number): Float64Array;
 export declare function unstandardize(
@@ -59,3 +64,31 @@ export declare function crossValidate(
   setting: Setting,
   k?: number,
 ): number;
+export declare function fnv1a(text: string): number;
+export declare function splitFolds(examples: readonly Example[], split: number, k: number): number[];
+export declare function perExampleNdcg(
+  examples: readonly Example[],
+  weights: readonly number[],
+  bias?: number,
+): number[];
+export declare function pickSetting(
+  examples: readonly Example[],
+  width: number,
+  grid: readonly Setting[],
+  k?: number,
+): Setting;
+export declare function nestedCrossValidate(
+  examples: readonly Example[],
+  width: number,
+  grid: readonly Setting[],
+  options?: { splits?: number; k?: number },
+): { split: number; mean: number; perExample: Float64Array; picked: Setting[] }[];
+export declare function gainStats(
+  nested: readonly { mean: number; perExample: ArrayLike<number> }[],
+  baseline: readonly number[],
+): { baseline: number; splitGains: number[]; meanGain: number; t: number };
+export declare function trainPath(
+  trainSet: readonly Example[],
+  width: number,
+  grid: readonly Setting[],
+): { weights: number[]; bias: number }[];

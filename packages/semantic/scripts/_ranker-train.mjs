@@ -79,11 +79,12 @@ export function pairsOf(
  * stay 0), by Newton's method (at most 50 steps, until the step is below 1e-10). `prior` (default
  * 0) is where the penalty pulls: 0, or the hand-set ranker's weights to shrink towards it.
  */
-export function fitPairwise({ diffs, weights }, width, { lambda, mask, prior }) {
+export function fitPairwise({ diffs, weights }, width, { lambda, mask, prior, start }) {
   const active = [];
   for (let f = 0; f < width; f++) if (mask === undefined || mask[f]) active.push(f);
   const m = active.length;
   const beta = new Float64Array(width);
+  if (start !== undefined) for (const f of active) beta[f] = start[f];
   for (let iter = 0; iter < 50; iter++) {
     const grad = new Float64Array(m);
     const hess = new Float64Array(m * m);
@@ -240,4 +241,149 @@ export function crossValidate(examples, width, setting, k = 5) {
     sum += meanNdcg(held, weights, bias) * held.length;
   }
   return sum / examples.length;
+}
+
+/** FNV-1a 32-bit hash of a string. */
+export function fnv1a(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/**
+ * Outer fold of every example for fold split `split` (see eval/README.md, "Decision rule"): split 0
+ * puts example i in fold i mod k; split s > 0 orders the examples by the FNV-1a hash of
+ * `"<s>:<id>"` (ties by file order) and puts the one at position i in fold i mod k.
+ */
+export function splitFolds(examples, split, k) {
+  const folds = new Array(examples.length);
+  if (split === 0) {
+    for (let i = 0; i < examples.length; i++) folds[i] = i % k;
+    return folds;
+  }
+  const order = examples
+    .map((ex, i) => ({ i, h: fnv1a(`${split}:${ex.id}`) }))
+    .sort((a, b) => a.h - b.h || a.i - b.i);
+  order.forEach(({ i }, position) => {
+    folds[i] = position % k;
+  });
+  return folds;
+}
+
+/** Per-example nDCG@10 (×100) of the examples re-ranked by a linear scorer. */
+export function perExampleNdcg(examples, weights, bias = 0) {
+  return examples.map((ex) => 100 * ndcgAt(rerank(ex, weights, bias), gradedGold(ex.gold), 10));
+}
+
+/**
+ * The setting of `grid` with the best k-fold cross-validated nDCG@10 on `examples` (folds i mod k,
+ * in their order); the first best in grid order wins.
+ */
+export function pickSetting(examples, width, grid, k = 5) {
+  if (grid.length === 1) return grid[0];
+  const sums = new Float64Array(grid.length);
+  for (let fold = 0; fold < k; fold++) {
+    const trainSet = examples.filter((_, i) => foldOf(i, k) !== fold);
+    const held = examples.filter((_, i) => foldOf(i, k) === fold);
+    trainPath(trainSet, width, grid).forEach(({ weights, bias }, g) => {
+      sums[g] += meanNdcg(held, weights, bias) * held.length;
+    });
+  }
+  let best = 0;
+  for (let g = 1; g < grid.length; g++) if (sums[g] > sums[best] + 1e-9) best = g;
+  return grid[best];
+}
+
+/**
+ * {@link train} for every setting of a grid whose settings differ only in the L2 weight (same
+ * pairs, mask and prior): the pairs are built once and each fit starts from the previous one's
+ * weights (largest L2 weight first), which converges to the same optimum in fewer Newton steps.
+ * Results in grid order.
+ */
+export function trainPath(trainSet, width, grid) {
+  const first = grid[0];
+  const same = grid.every(
+    (s) =>
+      s.weighting === first.weighting &&
+      s.gainDiff === first.gainDiff &&
+      s.pairDepth === first.pairDepth &&
+      s.mask === first.mask &&
+      s.shrinkTo === first.shrinkTo &&
+      s.refine === undefined,
+  );
+  if (!same) return grid.map((s) => train(trainSet, width, s));
+  const stats = featureStats(trainSet, width);
+  const pairs = pairsOf(trainSet, stats, first);
+  let prior;
+  if (first.shrinkTo !== undefined) {
+    const only = Array.from({ length: width }, (_, f) => f === first.shrinkTo);
+    prior = fitPairwise(pairs, width, { lambda: 1e-3, mask: only });
+  }
+  const order = grid.map((s, g) => g).sort((a, b) => grid[b].lambda - grid[a].lambda || a - b);
+  const out = new Array(grid.length);
+  let start = prior;
+  for (const g of order) {
+    const beta = fitPairwise(pairs, width, { ...grid[g], prior, start });
+    out[g] = unstandardize(beta, stats);
+    start = beta;
+  }
+  return out;
+}
+
+/**
+ * Nested cross-validation of a family (a grid of settings), as the decision rule of eval/README.md
+ * states it: for each fold split, outer k-fold; inside each outer training set the setting is picked
+ * by an inner k-fold cross-validation, fitted on that training set and scored on the held-out fold.
+ * Returns, per split, the mean held-out nDCG@10 and every example's held-out nDCG@10, and the
+ * settings picked.
+ */
+export function nestedCrossValidate(examples, width, grid, { splits = 3, k = 5 } = {}) {
+  const out = [];
+  for (let split = 0; split < splits; split++) {
+    const folds = splitFolds(examples, split, k);
+    const perExample = new Float64Array(examples.length);
+    const picked = [];
+    for (let fold = 0; fold < k; fold++) {
+      const trainSet = examples.filter((_, i) => folds[i] !== fold);
+      const setting = pickSetting(trainSet, width, grid, k);
+      picked.push(setting);
+      const { weights, bias } = train(trainSet, width, setting);
+      examples.forEach((ex, i) => {
+        if (folds[i] !== fold) return;
+        perExample[i] = 100 * ndcgAt(rerank(ex, weights, bias), gradedGold(ex.gold), 10);
+      });
+    }
+    let sum = 0;
+    for (const x of perExample) sum += x;
+    out.push({ split, mean: sum / (examples.length || 1), perExample, picked });
+  }
+  return out;
+}
+
+/**
+ * The decision rule's statistics of a nested cross-validation against a baseline's per-example
+ * nDCG@10: per-split gains, their mean, and the one-sided paired t statistic of the per-example
+ * gain (held-out nDCG@10 averaged over the splits, minus the baseline's).
+ */
+export function gainStats(nested, baseline) {
+  const n = baseline.length;
+  let base = 0;
+  for (const x of baseline) base += x;
+  base /= n || 1;
+  const splitGains = nested.map((s) => s.mean - base);
+  const diffs = baseline.map(
+    (b, i) => nested.reduce((acc, s) => acc + s.perExample[i], 0) / nested.length - b,
+  );
+  const mean = diffs.reduce((a, d) => a + d, 0) / (n || 1);
+  const variance = diffs.reduce((a, d) => a + (d - mean) ** 2, 0) / Math.max(1, n - 1);
+  const t = variance > 0 ? mean / Math.sqrt(variance / n) : mean > 0 ? Number.POSITIVE_INFINITY : 0;
+  return {
+    baseline: base,
+    splitGains,
+    meanGain: splitGains.reduce((a, g) => a + g, 0) / (splitGains.length || 1),
+    t,
+  };
 }

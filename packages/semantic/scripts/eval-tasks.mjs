@@ -1,14 +1,16 @@
 // The whole retrieval evaluation in one table: `pnpm --filter @xprotocol/semantic eval` (after
 // build). Sets: MetaTool single and multi (testdata/retrieval), the MCP task set's tuning half
 // (eval/mcp-tasks-tune.json) and check half (eval/mcp-tasks-check.json, never tuned on), the
-// 156 MCP-style queries (eval/mcp-style-queries.json) and, when present, the second blind check
-// set (eval/mcp-tasks-check2.json, never tuned on). Each set is ranked by ToolIndex (its defaults:
-// static embeddings on), by ToolIndex without them (`embedder: null`, the round-3 defaults), by
-// ToolIndex with the learned re-ranker (`ranker: true`, round 5), by the static embeddings alone
-// and by a plain BM25 (name + description, same tokenizer, k1 = 1.2, b = 0.75) in the same run;
-// then the search latency over 3,360 tools (query embedding included) and the index's heap.
+// 156 MCP-style queries (eval/mcp-style-queries.json) and, when present, the blind check sets 2
+// and 3 (eval/mcp-tasks-check2.json, eval/mcp-tasks-check3.json; reporting only, never tuned on).
+// Each set is ranked by ToolIndex (its defaults: static embeddings and the learned re-ranker on,
+// round 6), by ToolIndex without the ranker (`ranker: false`, the round-4 defaults), by ToolIndex
+// without static embeddings (`embedder: null`, which also leaves the ranker off: the round-3
+// defaults), by the static embeddings alone and by a plain BM25 (name + description, same
+// tokenizer, k1 = 1.2, b = 0.75) in the same run; then the search latency over 3,360 tools (query
+// embedding included) and the index's heap.
 //
-//   node scripts/eval-tasks.mjs [--sets=tune,check,mcp156,check2,metatool-single,metatool-multi]
+//   node scripts/eval-tasks.mjs [--sets=tune,check,mcp156,check2,check3,metatool-single,metatool-multi]
 //                               [--ablations] [--no-latency]
 //
 // --ablations adds one row per variant of ToolIndex (see VARIANTS) on every set.
@@ -34,15 +36,16 @@ const SETS = setsArg
       'check',
       'mcp156',
       ...(existsSync(local('mcp-tasks-check2.json')) ? ['check2'] : []),
+      ...(existsSync(local('mcp-tasks-check3.json')) ? ['check3'] : []),
     ];
 
 /** ToolIndex without the static embeddings (word vectors back at 1.5): the round-3 defaults. */
 const NO_STATIC = { embedder: null };
 const NO_STATIC_LABEL = 'ToolIndex, no static embeddings';
 
-/** ToolIndex with the learned re-ranker (round 5; `ranker: true`). */
-const RANKER = { ranker: true };
-const RANKER_LABEL = 'ToolIndex, learned ranker';
+/** ToolIndex without the learned re-ranker (`ranker: false`): the round-4 defaults. */
+const NO_RANKER = { ranker: false };
+const NO_RANKER_LABEL = 'ToolIndex, no ranker';
 
 /** Ablations: [label, ToolIndex options, document transform]. */
 const VARIANTS = [
@@ -85,10 +88,11 @@ function loadSet(name) {
     check: 'mcp-tasks-check.json',
     mcp156: 'mcp-style-queries.json',
     check2: 'mcp-tasks-check2.json',
+    check3: 'mcp-tasks-check3.json',
   }[name];
   if (file === undefined)
     throw new Error(
-      `unknown set ${JSON.stringify(name)}; expected metatool-single, metatool-multi, tune, check, mcp156 or check2`,
+      `unknown set ${JSON.stringify(name)}; expected metatool-single, metatool-multi, tune, check, mcp156, check2 or check3`,
     );
   const raw = JSON.parse(readFileSync(local(file), 'utf8'));
   const queries = Array.isArray(raw) ? raw : raw.tasks;
@@ -105,8 +109,8 @@ for (const name of SETS) {
   const { docs, queries } = loadSet(name);
   const systems = [
     ['ToolIndex', {}, (d) => d],
+    [NO_RANKER_LABEL, NO_RANKER, (d) => d],
     [NO_STATIC_LABEL, NO_STATIC, (d) => d],
-    [RANKER_LABEL, RANKER, (d) => d],
     ...(flag('ablations') ? VARIANTS : []),
   ];
   const byName = {};
@@ -123,8 +127,8 @@ for (const name of SETS) {
   rows.push({ set: name, system: 'plain BM25', ...bm });
   rows.push({
     set: name,
-    system: 'Δ nDCG@10 vs BM25 (ToolIndex / no static / learned ranker)',
-    ndcg10: `${_delta(byName.ToolIndex.ndcg10, bm.ndcg10)} / ${_delta(byName[NO_STATIC_LABEL].ndcg10, bm.ndcg10)} / ${_delta(byName[RANKER_LABEL].ndcg10, bm.ndcg10)}`,
+    system: 'Δ nDCG@10 vs BM25 (ToolIndex / no ranker / no static embeddings)',
+    ndcg10: `${_delta(byName.ToolIndex.ndcg10, bm.ndcg10)} / ${_delta(byName[NO_RANKER_LABEL].ndcg10, bm.ndcg10)} / ${_delta(byName[NO_STATIC_LABEL].ndcg10, bm.ndcg10)}`,
   });
 }
 
@@ -197,8 +201,8 @@ if (!flag('no-latency')) {
   const out = [];
   for (const [label, make] of [
     ['ToolIndex', () => new ToolIndex()],
+    [NO_RANKER_LABEL, () => new ToolIndex(NO_RANKER)],
     [NO_STATIC_LABEL, () => new ToolIndex(NO_STATIC)],
-    [RANKER_LABEL, () => new ToolIndex(RANKER)],
     ['plain BM25', () => new PlainBm25()],
   ]) {
     out.push({

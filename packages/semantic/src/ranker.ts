@@ -24,8 +24,12 @@ import { SemanticError } from './errors.js';
  * - `nameCoverage`: the idf-weighted share of the name's words (server words excluded) the query asks for.
  * - `lexicalRank`, `embeddingRank`: 1 / log2(rank + 2) of the tool among the candidates by
  *   `lexical` and by `staticEmbedding` (rank 0 = best).
- * - `long×…`: the query's length (search terms / 16, at most 1) times a feature: long tasks
- *   lean on other signals than short ones.
+ * - `serverVote10`, `serverVote5`: the share of the first 10 (5) candidates' `blend` that tools of
+ *   the tool's own namespace hold: the server most of the best hits come from is the likely one,
+ *   and a multi-step task needs several of its tools.
+ * - `serverCount10`: how many of the first 10 candidates are of the tool's namespace, / 10.
+ * - `serverRank`: 1 / log2(rank + 2) of the tool among its own namespace's candidates.
+ * - `serverSize`: ln(tools in the namespace) / ln(tools in the index) (0 with one tool).
  */
 export const RANKER_FEATURES = Object.freeze([
   'blend',
@@ -47,10 +51,11 @@ export const RANKER_FEATURES = Object.freeze([
   'nameCoverage',
   'lexicalRank',
   'embeddingRank',
-  'long×blend',
-  'long×staticEmbedding',
-  'long×nameCoverage',
-  'long×field.name',
+  'serverVote10',
+  'serverVote5',
+  'serverCount10',
+  'serverRank',
+  'serverSize',
 ] as const);
 
 /** A feature name of {@link RANKER_FEATURES}. */

@@ -158,8 +158,12 @@ export interface ToolIndexOptions {
   /**
    * Learned re-ranking: the best 100 matches of the blend above (or `limit`, if more) are
    * re-scored by a linear model over their features ({@link RANKER_FEATURES}), and the rest
-   * dropped. `true` = {@link DEFAULT_RANKER} (trained on the MCP tuning tasks), or a
-   * {@link LearnedRanker} of your own; default off (see the README, "Round 5").
+   * dropped. `true` = {@link DEFAULT_RANKER} (trained on the MCP tuning tasks), `false` = off (the
+   * hand-set blend of round 4), or a {@link LearnedRanker} of your own. Default: on
+   * ({@link DEFAULT_RANKER}) when the embedder is {@link staticEmbedder} (the default): the default
+   * ranker was trained on that blend's features, so with an embedder of your own, or none
+   * (`embedder: null`, the round-3 ranking), it stays off unless asked for (see the README,
+   * "Round 6").
    */
   readonly ranker?: boolean | LearnedRanker;
 }
@@ -264,8 +268,8 @@ const RERANK_DEPTH = 100;
 /** The word fields (every field but concepts, which is last) the ranker sees one by one. */
 const _LEX_FIELDS = FIELDS.length - 1;
 
-/** Query length (search terms) at which the ranker's `long` factor reaches 1. */
-const _LONG_QUERY_TERMS = 16;
+/** Server-evidence features per candidate (the last five of RANKER_FEATURES). */
+const _SERVER_FEATURES = 5;
 
 /** Fields whose terms make up a namespace document (not parameters, instructions, concepts). */
 const NAMESPACE_FIELDS: readonly number[] = (
@@ -456,7 +460,7 @@ export class ToolIndex {
           : { k: fusion.k ?? 3, fullWeight: fusion.fullWeight ?? 2 };
     this.#k1 = options.bm25?.k1 ?? 2;
     this.#b = options.bm25?.b ?? 0.75;
-    const ranker = options.ranker ?? false;
+    const ranker = options.ranker ?? embedder === staticEmbedder;
     this.#ranker =
       ranker === false ? null : ranker === true ? DEFAULT_RANKER : _checkRanker(ranker as LearnedRanker);
   }
@@ -911,7 +915,6 @@ export class ToolIndex {
         },
         nsScores,
         weights,
-        Math.min(1, base.length / _LONG_QUERY_TERMS),
         limit,
         sink,
       );
@@ -1002,7 +1005,6 @@ export class ToolIndex {
     },
     nsScores: ReadonlyMap<string, number>,
     weights: ReadonlyMap<string, number>,
-    long: number,
     limit: number,
     sink: ((ids: string[], rows: Float64Array[]) => void) | undefined,
   ): void {
@@ -1037,14 +1039,14 @@ export class ToolIndex {
     };
     const lexicalRank = rankBy((i) => lexical[i]!);
     const embeddingRank = rankBy((i) => cosines[2 * i + 1]!);
-    const rows = top.map((i) => {
+    const server = this.#serverEvidence(
+      top.map((i) => ({ slot: candidates[i]!, blend: rel(scores[i]!, bestBlend) })),
+    );
+    const rows = top.map((i, r) => {
       const slot = candidates[i]!;
       const entry = this.#slots[slot]!;
       const row = new Float64Array(RANKER_FEATURES.length);
-      const blend = rel(scores[i]!, bestBlend);
-      const nameCoverage = this.#nameShare(slot, weights);
-      const fieldName = rel(fieldAcc[slot * _LEX_FIELDS]!, bestLexical);
-      row[0] = blend;
+      row[0] = rel(scores[i]!, bestBlend);
       row[1] = rel(lexical[i]!, bestLexical);
       row[2] = rel(lex[slot]!, bestWords);
       row[3] = rel(con[slot]!, bestConcepts);
@@ -1054,13 +1056,10 @@ export class ToolIndex {
       for (let f = 0; f < _LEX_FIELDS; f++) row[7 + f] = rel(fieldAcc[slot * _LEX_FIELDS + f]!, bestLexical);
       row[14] = matches[i]! & 1;
       row[15] = (matches[i]! >> 1) & 1;
-      row[16] = nameCoverage;
+      row[16] = this.#nameShare(slot, weights);
       row[17] = lexicalRank.get(i)!;
       row[18] = embeddingRank.get(i)!;
-      row[19] = long * blend;
-      row[20] = long * row[5]!;
-      row[21] = long * nameCoverage;
-      row[22] = long * fieldName;
+      for (let k = 0; k < _SERVER_FEATURES; k++) row[19 + k] = server[r * _SERVER_FEATURES + k]!;
       return row;
     });
     if (sink !== undefined) sink(top.map(idOf), rows);
@@ -1071,6 +1070,47 @@ export class ToolIndex {
     top.forEach((i, r) => {
       scores[i] = _rankerScore(ranker, rows[r]!);
     });
+  }
+
+  /**
+   * Server evidence of ranked candidates (best first, `blend` relative to the best), flattened,
+   * {@link _SERVER_FEATURES} per candidate: the share of the first 10 and first 5 candidates'
+   * blend held by the candidate's namespace, the count of its namespace among the first 10 / 10,
+   * 1 / log2(rank + 2) among its namespace's candidates, and ln(namespace size) / ln(index size).
+   */
+  #serverEvidence(ranked: readonly { readonly slot: number; readonly blend: number }[]): Float64Array {
+    const out = new Float64Array(ranked.length * _SERVER_FEATURES);
+    const mass10 = new Map<string, number>();
+    const mass5 = new Map<string, number>();
+    const count10 = new Map<string, number>();
+    let total10 = 0;
+    let total5 = 0;
+    const nsOf = (r: number): string => this.#slots[ranked[r]!.slot]!.doc.namespace ?? '';
+    for (let r = 0; r < Math.min(10, ranked.length); r++) {
+      const ns = nsOf(r);
+      const b = Math.max(0, ranked[r]!.blend);
+      mass10.set(ns, (mass10.get(ns) ?? 0) + b);
+      count10.set(ns, (count10.get(ns) ?? 0) + 1);
+      total10 += b;
+      if (r < 5) {
+        mass5.set(ns, (mass5.get(ns) ?? 0) + b);
+        total5 += b;
+      }
+    }
+    const seen = new Map<string, number>();
+    const logSize = Math.log(this.#entries.size);
+    for (let r = 0; r < ranked.length; r++) {
+      const ns = nsOf(r);
+      const within = seen.get(ns) ?? 0;
+      seen.set(ns, within + 1);
+      const o = r * _SERVER_FEATURES;
+      out[o] = total10 > 0 ? (mass10.get(ns) ?? 0) / total10 : 0;
+      out[o + 1] = total5 > 0 ? (mass5.get(ns) ?? 0) / total5 : 0;
+      out[o + 2] = (count10.get(ns) ?? 0) / 10;
+      out[o + 3] = 1 / Math.log2(within + 2);
+      out[o + 4] = logSize > 0 ? Math.log(this.#namespaces.get(ns)?.tools ?? 1) / logSize : 0;
+    }
+    return out;
   }
 
   /**

@@ -1,7 +1,19 @@
 // The learned re-ranker: feature rows, the option on and off, and the training script's
 // deterministic half (scripts/_ranker-train.mjs) on a tiny hand-made set.
 import { describe, expect, it } from 'vitest';
-import { crossValidate, type Example, meanNdcg, rerank, train } from '../scripts/_ranker-train.mjs';
+import {
+  crossValidate,
+  type Example,
+  gainStats,
+  meanNdcg,
+  nestedCrossValidate,
+  perExampleNdcg,
+  pickSetting,
+  rerank,
+  splitFolds,
+  train,
+  trainPath,
+} from '../scripts/_ranker-train.mjs';
 import { DEFAULT_RANKER, type LearnedRanker, RANKER_FEATURES, ToolIndex } from '../src/search.js';
 
 const TOOLS = [
@@ -69,8 +81,27 @@ describe('ranker features', () => {
     expect(history[at('field.name')]).toBe(0); // "history" shares no word with the query
     expect(history[at('field.description')]).toBeGreaterThan(0);
     expect(history[at('nameCoverage')]).toBe(0);
-    // Interactions: "read a file" has two search terms, long = 2/16.
-    expect(top[at('long×blend')]).toBeCloseTo(2 / 16, 10);
+  });
+
+  it('gives server evidence: the namespace most of the best hits come from, and each tool rank in it', () => {
+    const index = indexWith({});
+    const { ids, rows } = index._candidateFeatures('read a file');
+    const ns = (id: string) => id.split('.')[0]!;
+    // The shares of the first 10 candidates' blend add up to 1 over the namespaces present.
+    const share = new Map<string, number>();
+    ids.forEach((id, i) => share.set(ns(id), rows[i]![at('serverVote10')]!));
+    expect([...share.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 10);
+    // "read a file" is about files: fs holds more of the best hits than chat.
+    expect(share.get('fs')!).toBeGreaterThan(share.get('chat') ?? 0);
+    const fsRows = ids.flatMap((id, i) => (ns(id) === 'fs' ? [rows[i]!] : []));
+    expect(fsRows[0]![at('serverRank')]).toBe(1); // the best fs tool: rank 0 in its namespace
+    expect(fsRows[1]![at('serverRank')]).toBeCloseTo(1 / Math.log2(3), 12);
+    expect(fsRows[0]![at('serverCount10')]).toBeCloseTo(fsRows.length / 10, 12);
+    // Namespace size: ln(3 tools) / ln(5 in the index) for fs.
+    expect(fsRows[0]![at('serverSize')]).toBeCloseTo(Math.log(3) / Math.log(5), 12);
+    const chat = rows[ids.indexOf('chat.history')]!;
+    expect(chat[at('serverSize')]).toBeCloseTo(Math.log(2) / Math.log(5), 12);
+    expect(chat[at('serverVote5')]).toBeLessThan(fsRows[0]![at('serverVote5')]!);
   });
 
   it('gives nothing for a query of stop words only', () => {
@@ -79,10 +110,18 @@ describe('ranker features', () => {
 });
 
 describe('ranker option', () => {
-  it('is off by default and when false', () => {
+  it('is on by default (DEFAULT_RANKER), off when false or when an embedder is given', () => {
     const q = 'read the chat messages';
-    const plain = indexWith({}).search(q, { limit: 5 });
-    expect(indexWith({ ranker: false }).search(q, { limit: 5 })).toEqual(plain);
+    const byDefault = indexWith({}).search(q, { limit: 5 });
+    expect(indexWith({ ranker: true }).search(q, { limit: 5 })).toEqual(byDefault);
+    const off = indexWith({ ranker: false }).search(q, { limit: 5 });
+    // The ranker's scores are a sigmoid, in (0, 1); the blend's best is above 1.
+    for (const hit of byDefault) expect(hit.score).toBeLessThan(1);
+    expect(off[0]!.score).toBeGreaterThan(1);
+    // embedder: null is the round-3 ranking: ranker off unless asked for.
+    const none = indexWith({ embedder: null }).search(q, { limit: 5 });
+    expect(indexWith({ embedder: null, ranker: false }).search(q, { limit: 5 })).toEqual(none);
+    expect(indexWith({ embedder: null, ranker: true }).search(q, { limit: 5 })).not.toEqual(none);
   });
 
   it('with weight on the blend alone keeps the hand-set order; other weights change it', () => {
@@ -91,7 +130,7 @@ describe('ranker option', () => {
       indexWith({ ranker: r })
         .search(q, { limit: 5 })
         .map((h) => h.id);
-    const plain = indexWith({})
+    const plain = indexWith({ ranker: false })
       .search(q, { limit: 5 })
       .map((h) => h.id);
     expect(order(only('blend'))).toEqual(plain);
@@ -181,5 +220,51 @@ describe('training (scripts/_ranker-train.mjs)', () => {
   it('keeps masked features at 0', () => {
     const { weights } = train(tinyExamples(), 3, { ...setting, mask: [true, false, true] });
     expect(weights[1]).toBe(0);
+  });
+});
+
+describe('nested cross-validation (the decision rule of eval/README.md)', () => {
+  const grid = [10, 0.1, 0.001].map((lambda) => ({ lambda, weighting: 'pair' as const }));
+
+  it('splits deterministically into balanced folds; splits 1 and 2 differ from split 0 and each other', () => {
+    const examples = tinyExamples();
+    const s0 = splitFolds(examples, 0, 3);
+    expect(s0).toEqual(examples.map((_, i) => i % 3));
+    const s1 = splitFolds(examples, 1, 3);
+    const s2 = splitFolds(examples, 2, 3);
+    expect(splitFolds(examples, 1, 3)).toEqual(s1);
+    expect(s1).not.toEqual(s0);
+    expect(s2).not.toEqual(s1);
+    for (const folds of [s1, s2])
+      for (let f = 0; f < 3; f++) expect(folds.filter((x) => x === f)).toHaveLength(4);
+  });
+
+  it('fits an L2 path like one fit per setting, and picks a setting by inner cross-validation', () => {
+    const examples = tinyExamples();
+    const path = trainPath(examples, 3, grid);
+    grid.forEach((setting, g) => {
+      const single = train(examples, 3, setting);
+      single.weights.forEach((w, f) => expect(path[g]!.weights[f]!).toBeCloseTo(w, 6));
+    });
+    expect(grid).toContain(pickSetting(examples, 3, grid, 3));
+  });
+
+  it('scores held-out examples only, per split, and compares them with a baseline per example', () => {
+    const examples = tinyExamples();
+    const nested = nestedCrossValidate(examples, 3, grid, { splits: 3, k: 3 });
+    expect(nested).toHaveLength(3);
+    for (const s of nested) {
+      expect(s.perExample).toHaveLength(examples.length);
+      expect(s.mean).toBe(100); // the relevant feature is learnable from any two thirds
+    }
+    const noise = perExampleNdcg(examples, [1, 0, 0]);
+    const stats = gainStats(nested, noise);
+    expect(stats.meanGain).toBeGreaterThan(0);
+    expect(stats.splitGains).toHaveLength(3);
+    expect(stats.t).toBeGreaterThan(1.65);
+    // Against itself: no gain, t = 0.
+    const self = gainStats(nested, Array.from(nested[0]!.perExample));
+    expect(self.meanGain).toBe(0);
+    expect(self.t).toBe(0);
   });
 });
