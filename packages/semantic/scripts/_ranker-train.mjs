@@ -322,7 +322,7 @@ export function trainPath(trainSet, width, grid) {
     const only = Array.from({ length: width }, (_, f) => f === first.shrinkTo);
     prior = fitPairwise(pairs, width, { lambda: 1e-3, mask: only });
   }
-  const order = grid.map((s, g) => g).sort((a, b) => grid[b].lambda - grid[a].lambda || a - b);
+  const order = grid.map((_, g) => g).sort((a, b) => grid[b].lambda - grid[a].lambda || a - b);
   const out = new Array(grid.length);
   let start = prior;
   for (const g of order) {

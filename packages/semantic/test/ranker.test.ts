@@ -89,7 +89,9 @@ describe('ranker features', () => {
     const ns = (id: string) => id.split('.')[0]!;
     // The shares of the first 10 candidates' blend add up to 1 over the namespaces present.
     const share = new Map<string, number>();
-    ids.forEach((id, i) => share.set(ns(id), rows[i]![at('serverVote10')]!));
+    ids.forEach((id, i) => {
+      share.set(ns(id), rows[i]![at('serverVote10')]!);
+    });
     expect([...share.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 10);
     // "read a file" is about files: fs holds more of the best hits than chat.
     expect(share.get('fs')!).toBeGreaterThan(share.get('chat') ?? 0);
