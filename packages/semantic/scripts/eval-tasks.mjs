@@ -16,7 +16,7 @@
 // --ablations adds one row per variant of ToolIndex (see VARIANTS) on every set.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { staticTextVector, ToolIndex } from '../dist/search.js';
+import { RANKER_FEATURES, staticTextVector, ToolIndex } from '../dist/search.js';
 import { mcpDocuments } from './_mcp-corpus.mjs';
 import { RETRIEVAL_DIR, readJsonFile } from './_testdata.mjs';
 import { PlainBm25 } from './baseline-bm25.mjs';
@@ -46,6 +46,21 @@ const NO_STATIC_LABEL = 'ToolIndex, no static embeddings';
 /** ToolIndex without the learned re-ranker (`ranker: false`): the round-4 defaults. */
 const NO_RANKER = { ranker: false };
 const NO_RANKER_LABEL = 'ToolIndex, no ranker';
+
+/** The round-5 ranker (its 19 features, no server evidence; weights of src/_ranker-weights.data.ts
+ * at round 5), to show what the server-evidence features of round 6 bought. */
+const ROUND5 = {
+  ranker: {
+    features: RANKER_FEATURES,
+    weights: [
+      10.7642, -0.063286, 0.0263427, -0.272073, -0.0102222, 0.375744, -0.563138, -0.579898, -1.11977,
+      0.710322, 0.206026, 2.80848, 3.0802, 0.435565, 0.0436129, 0.239632, 1.40709, 0.0975223, 0.519185,
+      ...RANKER_FEATURES.slice(19).map(() => 0),
+    ],
+    bias: -5.7873,
+  },
+};
+const ROUND5_LABEL = 'ToolIndex, round-5 ranker (no server evidence)';
 
 /** Ablations: [label, ToolIndex options, document transform]. */
 const VARIANTS = [
@@ -109,6 +124,7 @@ for (const name of SETS) {
   const { docs, queries } = loadSet(name);
   const systems = [
     ['ToolIndex', {}, (d) => d],
+    [ROUND5_LABEL, ROUND5, (d) => d],
     [NO_RANKER_LABEL, NO_RANKER, (d) => d],
     [NO_STATIC_LABEL, NO_STATIC, (d) => d],
     ...(flag('ablations') ? VARIANTS : []),
