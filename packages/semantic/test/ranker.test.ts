@@ -246,7 +246,9 @@ describe('nested cross-validation (the decision rule of eval/README.md)', () => 
     const path = trainPath(examples, 3, grid);
     grid.forEach((setting, g) => {
       const single = train(examples, 3, setting);
-      single.weights.forEach((w, f) => expect(path[g]!.weights[f]!).toBeCloseTo(w, 6));
+      single.weights.forEach((w, f) => {
+        expect(path[g]!.weights[f]!).toBeCloseTo(w, 6);
+      });
     });
     expect(grid).toContain(pickSetting(examples, 3, grid, 3));
   });
