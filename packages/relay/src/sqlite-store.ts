@@ -13,6 +13,7 @@ import type { Filter } from '@xprotocol/wire';
 import Database from 'libsql';
 import { RelayError } from './errors.js';
 import { _eventJson } from './event-json.js';
+import { _idBytes, _isIdHex, _isKeyString, _keyBytes, _prepareSchema } from './sqlite-schema.js';
 import { type _EventRow, _inlineWriter, type _SqliteWriter, _workerWriter } from './sqlite-writer.js';
 import type { EventStore, PutOutcome, RelayEvent } from './store.js';
 
@@ -36,28 +37,6 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  id TEXT PRIMARY KEY,
-  pubkey TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL,
-  json TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS events_created ON events (created_at DESC, id);
-CREATE INDEX IF NOT EXISTS events_kind ON events (kind, created_at DESC);
-CREATE INDEX IF NOT EXISTS events_pubkey ON events (pubkey, created_at DESC);
-CREATE INDEX IF NOT EXISTS events_expires ON events (expires_at);
-CREATE TABLE IF NOT EXISTS tags (
-  event_id TEXT NOT NULL,
-  name TEXT NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY (name, value, event_id)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tags_event ON tags (event_id);
-`;
-
 /** Tags indexed for `#x` filters. */
 const INDEXED_TAGS = new Set(['p', 'e']);
 
@@ -75,21 +54,24 @@ const INDEXED_TAGS = new Set(['p', 'e']);
 export function _eventQuery(
   filter: Filter,
   nowSeconds: number,
-): { sql: string; params: (string | number)[] } | undefined {
+): { sql: string; params: (string | number | Uint8Array)[] } | undefined {
+  // Ids and keys are stored as bytes; a value that is not an id or a key matches no stored event.
+  const ids = filter.ids?.flatMap((id) => _idBytes(id) ?? []);
+  const authors = filter.authors?.flatMap((key) => _keyBytes(key) ?? []);
   // An empty IN list can never match; SQLite rejects `IN ()`, so answer directly.
-  if ([filter.ids, filter.authors, filter.kinds, filter['#p'], filter['#e']].some((v) => v?.length === 0)) {
+  if ([ids, authors, filter.kinds, filter['#p'], filter['#e']].some((v) => v?.length === 0)) {
     return undefined;
   }
-  const narrow = filter.ids !== undefined || filter['#e'] !== undefined;
+  const narrow = ids !== undefined || filter['#e'] !== undefined;
   const column = (name: string) => (narrow ? `+${name}` : name);
   const where: string[] = [`${column('expires_at')} > ?`];
-  const params: (string | number)[] = [nowSeconds];
-  const inList = (name: string, values: string[]) => {
+  const params: (string | number | Uint8Array)[] = [nowSeconds];
+  const inList = (name: string, values: (string | Uint8Array)[]) => {
     where.push(`${name} IN (${values.map(() => '?').join(',')})`);
     params.push(...values);
   };
-  if (filter.ids) inList('id', filter.ids);
-  if (filter.authors) inList(column('pubkey'), filter.authors);
+  if (ids) inList('id', ids);
+  if (authors) inList(column('pubkey'), authors);
   if (filter.kinds) inList(column('kind'), filter.kinds);
   if (filter.since !== undefined) {
     where.push(`${column('created_at')} >= ?`);
@@ -103,7 +85,7 @@ export function _eventQuery(
     const values = filter[`#${name}`];
     if (!values) continue;
     where.push(
-      `id IN (SELECT event_id FROM tags WHERE name = ? AND value IN (${values.map(() => '?').join(',')}))`,
+      `seq IN (SELECT event_seq FROM tags WHERE name = ? AND value IN (${values.map(() => '?').join(',')}))`,
     );
     params.push(name, ...values);
   }
@@ -131,27 +113,37 @@ export class SqliteEventStore implements EventStore {
   constructor(options: SqliteStoreOptions) {
     this.#batchWindowMs = options.batchWindowMs ?? 0;
     this.#maxBatch = options.maxBatch ?? 1024;
+    let db: Database.Database | undefined;
     try {
-      this.#db = new Database(options.path);
-      this.#db.pragma('journal_mode = WAL');
-      this.#db.pragma('synchronous = FULL');
-      this.#db.pragma('busy_timeout = 5000');
-      this.#db.exec(SCHEMA);
+      db = new Database(options.path);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.pragma('busy_timeout = 5000');
+      _prepareSchema(db, options.path);
     } catch (error) {
+      db?.close();
+      if (error instanceof RelayError) throw error;
       throw new RelayError(
         'STORE_FAILED',
         `cannot open the event database ${options.path}: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
+    this.#db = db;
     this.#writer =
       options.path === ':memory:' ? _inlineWriter(this.#db) : _workerWriter(options.path, this.#maxBatch);
   }
 
   put(event: RelayEvent, expiresAt: number): Promise<PutOutcome> {
     if (this.#closed) return Promise.reject(new RelayError('STORE_CLOSED', 'the event store is closed'));
+    if (!_isIdHex(event.id) || !_isKeyString(event.pubkey)) {
+      return Promise.reject(
+        new RelayError(
+          'STORE_FAILED',
+          `expected an event id of 64 lowercase hex digits and an ed25519: key, got ${JSON.stringify(event.id.slice(0, 80))} and ${JSON.stringify(event.pubkey.slice(0, 80))}`,
+        ),
+      );
+    }
     return new Promise<PutOutcome>((resolve, reject) => {
       this.#pending.push({ event, expiresAt, resolve, reject });
       if (this.#pending.length >= this.#maxBatch) this.#send();
@@ -174,10 +166,13 @@ export class SqliteEventStore implements EventStore {
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
+    // The ids and keys of the batch, as bytes, in one buffer of its own (it moves to the writer).
+    const keys = new Uint8Array(64 * batch.length);
+    const bytes = Buffer.from(keys.buffer);
     const rows = batch.map(
-      ({ event, expiresAt }): _EventRow => [
-        event.id,
-        event.pubkey,
+      ({ event, expiresAt }, i): _EventRow => [
+        _into(bytes, 64 * i, event.id),
+        _into(bytes, 64 * i + 32, event.pubkey.slice(8)),
         event.kind,
         event.created_at,
         expiresAt,
@@ -212,7 +207,7 @@ export class SqliteEventStore implements EventStore {
     this.#assertOpen();
     const query = _eventQuery(filter, nowSeconds);
     if (query === undefined) return [];
-    const rows = this.#db.prepare(query.sql).all(...query.params) as { json: string }[];
+    const rows = this.#db.prepare(query.sql).all(query.params) as { json: string }[];
     return rows.map((row) => JSON.parse(row.json) as RelayEvent);
   }
 
@@ -257,4 +252,10 @@ export class SqliteEventStore implements EventStore {
   #assertOpen(): void {
     if (this.#closed) throw new RelayError('STORE_CLOSED', 'the event store is closed');
   }
+}
+
+/** Writes the 32 bytes of `hex` (checked by `put`) at `at` and returns a view of them. */
+function _into(bytes: Buffer, at: number, hex: string): Uint8Array {
+  bytes.write(hex, at, 32, 'hex');
+  return bytes.subarray(at, at + 32);
 }

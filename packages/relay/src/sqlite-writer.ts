@@ -11,8 +11,11 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'libsql';
 
-/** One event row: id, pubkey, kind, created_at, expires_at, JSON, and its indexed tags. */
-export type _EventRow = [string, string, string, number, number, string, [string, string][]];
+/**
+ * One event row: id and key (32 bytes each; views of one buffer per batch, which moves to the
+ * writer thread without a copy), kind, created_at, expires_at, JSON, and its indexed tags.
+ */
+export type _EventRow = [Uint8Array, Uint8Array, string, number, number, string, [string, string][]];
 
 /** What a commit did: per row whether it was new, and which transaction took it (1, 2, …). */
 export interface _Committed {
@@ -33,10 +36,12 @@ export interface _SqliteWriter {
   close(): Promise<void>;
 }
 
+// The layout is sqlite-schema.ts's. A duplicate id inserts nothing (changes 0); parameters are
+// always passed as one array: libsql reads a lone Buffer argument as named parameters and aborts.
 const INSERT_EVENT =
-  'INSERT OR IGNORE INTO events (id, pubkey, kind, created_at, expires_at, json) VALUES (?, ?, ?, ?, ?, ?)';
-const INSERT_TAG = 'INSERT OR IGNORE INTO tags (event_id, name, value) VALUES (?, ?, ?)';
-const EXPIRE_TAGS = 'DELETE FROM tags WHERE event_id IN (SELECT id FROM events WHERE expires_at <= ?)';
+  'INSERT INTO events (id, pubkey, kind, created_at, expires_at, json) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING';
+const INSERT_TAG = 'INSERT OR IGNORE INTO tags (event_seq, name, value) VALUES (?, ?, ?)';
+const EXPIRE_TAGS = 'DELETE FROM tags WHERE event_seq IN (SELECT seq FROM events WHERE expires_at <= ?)';
 const EXPIRE_EVENTS = 'DELETE FROM events WHERE expires_at <= ?';
 
 /**
@@ -65,15 +70,17 @@ function _operations(db: Database.Database) {
     commit: (rows: readonly _EventRow[]): boolean[] =>
       inTransaction(() =>
         rows.map((row) => {
-          const stored = insertEvent.run(row[0], row[1], row[2], row[3], row[4], row[5]).changes > 0;
-          if (stored) for (const [name, value] of row[6]) insertTag.run(row[0], name, value);
+          const inserted = insertEvent.run([row[0], row[1], row[2], row[3], row[4], row[5]]);
+          const stored = inserted.changes > 0;
+          if (stored)
+            for (const [name, value] of row[6]) insertTag.run([inserted.lastInsertRowid, name, value]);
           return stored;
         }),
       ),
     expire: (nowSeconds: number): number =>
       inTransaction(() => {
-        db.prepare<unknown[]>(EXPIRE_TAGS).run(nowSeconds);
-        return db.prepare<unknown[]>(EXPIRE_EVENTS).run(nowSeconds).changes;
+        db.prepare<unknown[]>(EXPIRE_TAGS).run([nowSeconds]);
+        return db.prepare<unknown[]>(EXPIRE_EVENTS).run([nowSeconds]).changes;
       }),
   };
 }
@@ -160,6 +167,26 @@ parentPort.on('message', (message) => {
 `;
 
 /**
+ * The buffers under the rows' ids and keys, to move rather than copy. Only buffers that hold
+ * nothing else may move (a Buffer from Node's shared pool may not): the store gives each batch one
+ * buffer of its own, exactly as long as the ids and keys in it.
+ */
+function _buffersOf(rows: readonly _EventRow[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  let bytes = 0;
+  for (const row of rows) {
+    for (const view of [row[0], row[1]]) {
+      if (!(view.buffer instanceof ArrayBuffer)) return [];
+      buffers.add(view.buffer);
+      bytes += view.byteLength;
+    }
+  }
+  let total = 0;
+  for (const buffer of buffers) total += buffer.byteLength;
+  return total === bytes ? [...buffers] : [];
+}
+
+/**
  * Writes on a worker thread's own connection to the file at `path`. Batches sent while one is
  * being committed are committed together (up to `maxBatch` rows per transaction).
  */
@@ -185,18 +212,18 @@ export function _workerWriter(path: string, maxBatch: number): _SqliteWriter {
   });
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the SQLite writer thread exited (code ${code})`)));
-  const send = <T>(message: Record<string, unknown>): Promise<T> => {
+  const send = <T>(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> => {
     if (failure) return Promise.reject(failure);
     const id = ++seq;
     worker.ref();
     return new Promise<T>((resolve, reject) => {
       waiting.set(id, { resolve: resolve as (value: never) => void, reject });
-      worker.postMessage({ ...message, seq: id });
+      worker.postMessage({ ...message, seq: id }, transfer);
     });
   };
   let closing: Promise<void> | undefined;
   return {
-    commit: (rows) => send<_Committed>({ type: 'commit', rows }),
+    commit: (rows) => send<_Committed>({ type: 'commit', rows }, _buffersOf(rows)),
     expire: (nowSeconds) => send<number>({ type: 'expire', now: nowSeconds }),
     close: () => {
       closing ??= (async () => {

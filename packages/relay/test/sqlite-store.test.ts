@@ -98,6 +98,19 @@ describe('sqlite store durability', () => {
     await store.close();
   });
 
+  it('refuses an event whose id or key is not one it can store as bytes', async () => {
+    const store = new SqliteEventStore({ path: join(dir, 'events.db') });
+    await expect(store.put(fakeEvent(1, { id: 'A'.repeat(64) }), 9999)).rejects.toMatchObject({
+      code: 'STORE_FAILED',
+      message: expect.stringMatching(/^expected an event id of 64 lowercase hex digits and an ed25519: key/),
+    });
+    await expect(store.put(fakeEvent(2, { pubkey: 'a'.repeat(64) }), 9999)).rejects.toMatchObject({
+      code: 'STORE_FAILED',
+    });
+    expect(await store.put(fakeEvent(3), 9999)).toBe('stored');
+    await store.close();
+  });
+
   it('refuses an unusable path with a message naming it', () => {
     expect(() => new SqliteEventStore({ path: join(dir, 'missing', 'dir', 'x.db') })).toThrow(
       /cannot open the event database/,

@@ -66,7 +66,15 @@ describe('SqliteEventStore writer thread', () => {
       const event = fakeEvent(n);
       commits.push(
         writer.commit([
-          [event.id, event.pubkey, event.kind, event.created_at, 10_000, JSON.stringify(event), []],
+          [
+            Buffer.from(event.id, 'hex'),
+            Buffer.from(event.pubkey.slice(8), 'hex'),
+            event.kind,
+            event.created_at,
+            10_000,
+            JSON.stringify(event),
+            [],
+          ],
         ]),
       );
       // Each batch in its own event-loop turn, as the store sends them under load.
