@@ -44,10 +44,15 @@ export class _StateOutbox implements Outbox {
     this.#ids.add(entry.event.id);
   }
 
-  /** Removes an event without an fsync: losing that to a power cut only re-sends it. */
+  /**
+   * Removes an event without an fsync and without a transaction of its own: the removal rides on
+   * the next commit (a call's next record, usually) or goes after a short wait. Losing it to a
+   * crash only re-sends an event the relays already hold, and `pending()` commits it before it
+   * reads.
+   */
   async remove(id: string): Promise<void> {
     this.#ids.delete(id);
-    await this.#commit({ statements: [{ sql: REMOVE, params: [id] }], sync: false });
+    await this.#commit({ statements: [{ sql: REMOVE, params: [id] }], sync: false, deferred: true });
   }
 
   async pending(nowSeconds: number): Promise<OutboxEntry[]> {

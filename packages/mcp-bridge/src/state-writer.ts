@@ -30,6 +30,13 @@ export interface _WriteEntry {
   statements: readonly _WriteStatement[];
   /** Needs an fsync before it is reported committed (`synchronous=FULL`). */
   sync: boolean;
+  /**
+   * May wait for the next transaction that something else asks for (at most
+   * {@link _DEFER_MS}) instead of starting one of its own: for a write nobody waits on and whose
+   * loss to a crash is harmless (an outbox entry removed after a relay's `OK`). It never
+   * overtakes an entry queued before it.
+   */
+  deferred?: boolean;
 }
 
 /** What became of one entry. */
@@ -187,6 +194,9 @@ interface _Queued {
 /** Most entries in one transaction. */
 const MAX_BATCH = 512;
 
+/** Longest a deferred entry waits for a transaction to ride on, in ms. */
+export const _DEFER_MS = 250;
+
 /**
  * The state database's writer: queues entries and commits them in batches, one transaction on
  * the disk at a time; what arrives meanwhile forms the next batch.
@@ -197,7 +207,11 @@ export class _StateWriter {
   /** Made on the first write: a database that is only read starts no thread. */
   #runner: _BatchRunner | undefined;
   #queue: _Queued[] = [];
+  /** Entries in the queue that are not deferred: a transaction is wanted now. */
+  #urgent = 0;
   #scheduled = false;
+  /** Commits what is deferred when nothing else came along in time. */
+  #deferTimer: ReturnType<typeof setTimeout> | undefined;
   #committing: Promise<void> | undefined;
   #drained: (() => void)[] = [];
   #closed = false;
@@ -213,6 +227,11 @@ export class _StateWriter {
     if (this.#closed) return Promise.reject(new Error('the state database writer is closed'));
     return new Promise<_EntryResult>((resolve, reject) => {
       this.#queue.push({ entry, resolve, reject });
+      if (entry.deferred) {
+        this.#armDeferTimer();
+        return;
+      }
+      this.#urgent++;
       // Entries queued in the same turn of the event loop share the batch.
       if (!this.#scheduled) {
         this.#scheduled = true;
@@ -227,18 +246,27 @@ export class _StateWriter {
   /** Commits what is queued, then stops the writer. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#queue.length > 0 && !this.#committing) this.#flush(true);
     if (this.#committing || this.#queue.length > 0)
       await new Promise<void>((resolve) => this.#drained.push(resolve));
     await this.#runner?.close();
   }
 
-  #flush(): void {
+  /** Commits the queue when something in it is urgent, or when `force`d (timer, close). */
+  #flush(force = false): void {
     if (this.#committing) return;
     if (this.#queue.length === 0) {
       for (const resolve of this.#drained.splice(0)) resolve();
       return;
     }
+    if (this.#urgent === 0 && !force && !this.#closed) {
+      this.#armDeferTimer();
+      return;
+    }
+    if (this.#deferTimer) clearTimeout(this.#deferTimer);
+    this.#deferTimer = undefined;
     const batch = this.#queue.splice(0, MAX_BATCH);
+    for (const queued of batch) if (!queued.entry.deferred) this.#urgent--;
     const entries = batch.map((queued) => queued.entry);
     this.#runner ??= this.#path === ':memory:' ? _inlineRunner(this.#db) : _workerRunner(this.#path);
     this.#committing = this.#runner
@@ -259,5 +287,15 @@ export class _StateWriter {
       // What arrived while that batch was on the disk goes at once: it has waited long enough.
       this.#flush();
     });
+  }
+
+  #armDeferTimer(): void {
+    if (this.#deferTimer) return;
+    this.#deferTimer = setTimeout(() => {
+      this.#deferTimer = undefined;
+      this.#flush(true);
+    }, _DEFER_MS);
+    // A deferred write may be lost to an exit: by definition nothing depends on it.
+    this.#deferTimer.unref?.();
   }
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateIdentity, sealEvent } from '@xprotocol/crypto';
+import Database from 'libsql';
 import { describe, expect, it } from 'vitest';
 import { StateDatabase } from '../src/index.js';
 
@@ -108,6 +109,67 @@ describe('StateDatabase', () => {
       expect((await reopened.outbox().pending(now)).map((e) => e.event.id)).toEqual([request.id]);
       expect(reopened.status(request.id)).toBe('started');
       await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('StateDatabase outbox removals', () => {
+  const rows = (path: string): string[] => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return (db.prepare('SELECT id FROM relay_outbox ORDER BY id').all() as { id: string }[]).map(
+        (r) => r.id,
+      );
+    } finally {
+      db.close();
+    }
+  };
+
+  it('ride on the next commit instead of a transaction of their own, and never wait long', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xp-state-'));
+    try {
+      const path = join(dir, 'state.db');
+      const state = new StateDatabase(path);
+      const outbox = state.outbox();
+      await outbox.add({ event: answer, expiresAt: now + 600 });
+      let removed = false;
+      const removal = outbox.remove(answer.id).then(() => (removed = true));
+      expect(await outbox.size()).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      // No transaction of its own yet: the row is still on the disk.
+      expect(removed).toBe(false);
+      expect(rows(path)).toEqual([answer.id]);
+      // The next record commits it in the same transaction (or one before).
+      await state.recordStarted(request, now);
+      expect(removed).toBe(true);
+      expect(rows(path)).toEqual([]);
+      await removal;
+
+      // Alone, a removal still commits after a short wait.
+      await outbox.add({ event: request, expiresAt: now + 600 });
+      await outbox.remove(request.id);
+      expect(rows(path)).toEqual([]);
+      await state.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are committed by pending() before it reads, and by close()', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xp-state-'));
+    try {
+      const path = join(dir, 'state.db');
+      const state = new StateDatabase(path);
+      const outbox = state.outbox();
+      await outbox.add({ event: answer, expiresAt: now + 600 });
+      await outbox.add({ event: request, expiresAt: now + 600 });
+      void outbox.remove(answer.id);
+      expect((await outbox.pending(now)).map((entry) => entry.event.id)).toEqual([request.id]);
+      void outbox.remove(request.id);
+      await state.close();
+      expect(rows(path)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,6 +4,8 @@
  * open, frame and loss to its owner (the pool), which re-sends and resubscribes.
  * @module
  */
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { parseRelayMessage, type RelayMessage } from '@xprotocol/wire';
 import WebSocket from 'ws';
 import type { PolicyLookup } from './address-policy.js';
@@ -39,6 +41,10 @@ export class RelayConnection {
   readonly url: string;
   #state: ConnectionState = 'waiting';
   #socket: WebSocket | undefined;
+  /** The TCP (or TLS) socket under `#socket`, held to cork it. */
+  #raw: Socket | undefined;
+  /** The frames of this turn are being gathered into one write. */
+  #corked = false;
   #attempt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastError = '';
@@ -74,6 +80,18 @@ export class RelayConnection {
   /** Sends a frame when open; returns false (and sends nothing) otherwise. */
   send(frame: string): boolean {
     if (this.#state !== 'open' || !this.#socket) return false;
+    const raw = this.#raw;
+    if (raw && !this.#corked) {
+      // The frames sent during one turn of the event loop (the answers of one commit, the
+      // requests of concurrent calls) leave in one write: one system call, one wake-up of the
+      // relay, instead of one per frame. Uncorked right after the turn's I/O callbacks.
+      this.#corked = true;
+      raw.cork();
+      setImmediate(() => {
+        this.#corked = false;
+        raw.uncork();
+      });
+    }
     this.#socket.send(frame);
     return true;
   }
@@ -85,6 +103,7 @@ export class RelayConnection {
     this.#timer = undefined;
     const socket = this.#socket;
     this.#socket = undefined;
+    this.#raw = undefined;
     if (socket) {
       socket.removeAllListeners();
       socket.on('error', () => {});
@@ -96,18 +115,27 @@ export class RelayConnection {
     this.#timer = undefined;
     if (this.#state === 'closed') return;
     this.#state = 'connecting';
+    let raw: Socket | undefined;
     const socket = new WebSocket(this.url, {
       maxPayload: this.#options.maxPayload,
       handshakeTimeout: this.#options.connectTimeoutMs,
       ...(this.#options.lookup && { lookup: this.#options.lookup as never }),
+      // What ws does by default, keeping the socket (ws exposes no way to cork it).
+      createConnection: ((options: Parameters<typeof netConnect>[0] & Record<string, unknown>) => {
+        raw = _connectSocket(options, this.url.startsWith('wss:'));
+        return raw;
+      }) as never,
     });
     this.#socket = socket;
+    this.#raw = undefined;
+    this.#corked = false;
     let lost = false;
     const onLost = (reason: string) => {
       if (lost || this.#socket !== socket) return;
       lost = true;
       const wasOpen = this.#state === 'open';
       this.#socket = undefined;
+      this.#raw = undefined;
       this.#lastError = reason;
       this.#attempted = true;
       socket.removeAllListeners();
@@ -123,6 +151,7 @@ export class RelayConnection {
     };
     socket.on('open', () => {
       if (this.#socket !== socket) return;
+      this.#raw = raw;
       this.#state = 'open';
       this.#attempted = true;
       this.#attempt = 0;
@@ -139,4 +168,17 @@ export class RelayConnection {
     );
     socket.on('error', (error) => onLost(error.message));
   }
+}
+
+/** ws's own connect for `ws:` and `wss:` URLs (`net.connect`, or `tls.connect` with SNI). */
+function _connectSocket(options: Record<string, unknown>, secure: boolean): Socket {
+  if (secure) {
+    const host = String(options.host ?? '');
+    return tlsConnect({
+      ...options,
+      path: undefined,
+      servername: typeof options.servername === 'string' ? options.servername : isIP(host) ? '' : host,
+    } as never);
+  }
+  return netConnect({ ...options, path: options.socketPath } as never);
 }
