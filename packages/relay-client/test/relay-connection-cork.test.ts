@@ -1,19 +1,20 @@
-// The frames a connection sends during one turn of the event loop leave in one write.
-
-import type { AddressInfo } from 'node:net';
-import { Socket } from 'node:net';
+// The frames a connection sends during one turn of the event loop leave in one write, on the
+// socket ws would have opened itself.
+import { type AddressInfo, createServer, type Server, Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { RelayConnection } from '../src/relay-connection.js';
 import { until } from './support.js';
 
-const servers: WebSocketServer[] = [];
+const servers: (WebSocketServer | Server)[] = [];
 const connections: RelayConnection[] = [];
 
 afterEach(async () => {
   vi.restoreAllMocks();
   for (const connection of connections.splice(0)) connection.close();
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(
+    servers.splice(0).map((server) => new Promise((resolve) => server.close(() => resolve(undefined)))),
+  );
 });
 
 /** A WebSocket server on loopback that keeps every text frame it receives. */
@@ -26,25 +27,46 @@ async function recordingServer(): Promise<{ url: string; received: string[] }> {
   return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
-async function openConnection(url: string): Promise<RelayConnection> {
-  let opened = false;
+function startConnection(url: string, onOpen: () => void = () => {}): RelayConnection {
   const connection = new RelayConnection(
     url,
-    { onOpen: () => (opened = true), onFrame: () => {}, onDisconnect: () => {} },
+    { onOpen, onFrame: () => {}, onDisconnect: () => {} },
     { backoff: { initialMs: 50, maxMs: 100 }, connectTimeoutMs: 5000, maxPayload: 1 << 20 },
   );
   connections.push(connection);
   connection.start();
+  return connection;
+}
+
+async function openConnection(url: string): Promise<RelayConnection> {
+  let opened = false;
+  const connection = startConnection(url, () => (opened = true));
   await until(() => opened, 8000, 'the connection to open');
   return connection;
+}
+
+/** A TCP server on loopback that keeps the first bytes each connection sends. */
+async function firstBytesServer(): Promise<{ port: number; first: Buffer[] }> {
+  const first: Buffer[] = [];
+  const server = createServer((socket) => {
+    socket.once('data', (data) => {
+      first.push(data);
+      socket.destroy();
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, first };
 }
 
 describe('RelayConnection', () => {
   it('sends the frames of one turn in one write to the socket, in order', async () => {
     const { url, received } = await recordingServer();
     const connection = await openConnection(url);
-    const writev = vi.spyOn(Socket.prototype, '_writev' as never);
-    const write = vi.spyOn(Socket.prototype, '_write' as never);
+    // Node's internal write methods of a socket: one call per write handed to the kernel.
+    const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const writev = vi.spyOn(proto, '_writev');
+    const write = vi.spyOn(proto, '_write');
     const frames = Array.from({ length: 10 }, (_, i) => JSON.stringify(['EVENT', { n: i }]));
     for (const frame of frames) expect(connection.send(frame)).toBe(true);
     await until(() => received.length === frames.length, 8000, 'every frame at the server');
@@ -61,5 +83,17 @@ describe('RelayConnection', () => {
     connection.send('["EVENT",{"n":2}]');
     await until(() => received.length === 2, 8000, 'the second frame');
     expect(received).toEqual(['["EVENT",{"n":1}]', '["EVENT",{"n":2}]']);
+  });
+
+  it('connects wss: URLs over TLS with the host name as SNI, ws: URLs in the clear', async () => {
+    const { port, first } = await firstBytesServer();
+    startConnection(`wss://localhost:${port}/`);
+    await until(() => first.length === 1, 8000, 'the TLS client hello');
+    // A TLS handshake record, naming the host (server name indication).
+    expect(first[0]![0]).toBe(0x16);
+    expect(first[0]!.includes('localhost')).toBe(true);
+    startConnection(`ws://127.0.0.1:${port}/relay`);
+    await until(() => first.length === 2, 8000, 'the HTTP upgrade request');
+    expect(first[1]!.toString('latin1')).toMatch(/^GET \/relay HTTP\/1\.1\r\n/);
   });
 });
