@@ -119,6 +119,9 @@ export class RelayConnection {
     const socket = new WebSocket(this.url, {
       maxPayload: this.#options.maxPayload,
       handshakeTimeout: this.#options.connectTimeoutMs,
+      // Not offered: an event's content is base64 of ciphertext, which compresses little, and a
+      // relay that accepted would put zlib (on libuv's thread pool) on the path of every frame.
+      perMessageDeflate: false,
       ...(this.#options.lookup && { lookup: this.#options.lookup as never }),
       // What ws does by default, keeping the socket (ws exposes no way to cork it).
       createConnection: ((options: Parameters<typeof netConnect>[0] & Record<string, unknown>) => {

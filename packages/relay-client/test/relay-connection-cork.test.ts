@@ -85,15 +85,21 @@ describe('RelayConnection', () => {
     expect(received).toEqual(['["EVENT",{"n":1}]', '["EVENT",{"n":2}]']);
   });
 
-  it('connects wss: URLs over TLS with the host name as SNI, ws: URLs in the clear', async () => {
-    const { port, first } = await firstBytesServer();
-    startConnection(`wss://localhost:${port}/`);
-    await until(() => first.length === 1, 8000, 'the TLS client hello');
+  it('connects wss: URLs over TLS with the host name as SNI, ws: URLs in the clear, offering no compression', async () => {
+    const tls = await firstBytesServer();
+    const tlsConnection = startConnection(`wss://localhost:${tls.port}/`);
+    await until(() => tls.first.length > 0, 8000, 'the TLS client hello');
+    tlsConnection.close();
     // A TLS handshake record, naming the host (server name indication).
-    expect(first[0]![0]).toBe(0x16);
-    expect(first[0]!.includes('localhost')).toBe(true);
-    startConnection(`ws://127.0.0.1:${port}/relay`);
-    await until(() => first.length === 2, 8000, 'the HTTP upgrade request');
-    expect(first[1]!.toString('latin1')).toMatch(/^GET \/relay HTTP\/1\.1\r\n/);
+    expect(tls.first[0]![0]).toBe(0x16);
+    expect(tls.first[0]!.includes('localhost')).toBe(true);
+    const clear = await firstBytesServer();
+    const clearConnection = startConnection(`ws://127.0.0.1:${clear.port}/relay`);
+    await until(() => clear.first.length > 0, 8000, 'the HTTP upgrade request');
+    clearConnection.close();
+    const upgrade = clear.first[0]!.toString('latin1');
+    expect(upgrade).toMatch(/^GET \/relay HTTP\/1\.1\r\n/);
+    // No compression offered (see RelayConnection).
+    expect(upgrade.toLowerCase()).not.toContain('sec-websocket-extensions');
   });
 });
