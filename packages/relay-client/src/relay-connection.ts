@@ -43,8 +43,8 @@ export class RelayConnection {
   #socket: WebSocket | undefined;
   /** The TCP (or TLS) socket under `#socket`, held to cork it. */
   #raw: Socket | undefined;
-  /** The frames of this turn are being gathered into one write. */
-  #corked = false;
+  /** The turn of the event loop in which a frame was sent, until it ends. */
+  #turn: { raw: Socket; corked: boolean } | undefined;
   #attempt = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastError = '';
@@ -80,20 +80,35 @@ export class RelayConnection {
   /** Sends a frame when open; returns false (and sends nothing) otherwise. */
   send(frame: string): boolean {
     if (this.#state !== 'open' || !this.#socket) return false;
-    const raw = this.#raw;
-    if (raw && !this.#corked) {
-      // The frames sent during one turn of the event loop (the answers of one commit, the
-      // requests of concurrent calls) leave in one write: one system call, one wake-up of the
-      // relay, instead of one per frame. Uncorked right after the turn's I/O callbacks.
-      this.#corked = true;
-      raw.cork();
-      setImmediate(() => {
-        this.#corked = false;
-        raw.uncork();
-      });
-    }
+    this.#gather();
     this.#socket.send(frame);
     return true;
+  }
+
+  /**
+   * The first frame of a turn of the event loop leaves at once: a lone request or answer waits
+   * for nothing, and the relay works on it while this process goes on. The frames that follow it
+   * in the same turn (the answers of one commit, the requests of concurrent calls) are corked and
+   * leave together in one write when the turn's I/O callbacks are done: one system call and one
+   * wake-up of the relay instead of one per frame.
+   */
+  #gather(): void {
+    const raw = this.#raw;
+    if (!raw) return;
+    const turn = this.#turn;
+    if (turn?.raw === raw) {
+      if (!turn.corked) {
+        turn.corked = true;
+        raw.cork();
+      }
+      return;
+    }
+    const started = { raw, corked: false };
+    this.#turn = started;
+    setImmediate(() => {
+      if (started.corked) started.raw.uncork();
+      if (this.#turn === started) this.#turn = undefined;
+    });
   }
 
   /** Closes for good; no reconnect follows. */
@@ -131,7 +146,6 @@ export class RelayConnection {
     });
     this.#socket = socket;
     this.#raw = undefined;
-    this.#corked = false;
     let lost = false;
     const onLost = (reason: string) => {
       if (lost || this.#socket !== socket) return;
