@@ -15,7 +15,8 @@ import {
 import { createLogger } from '../runtime/logger.js';
 import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
 import { startAdapter } from '../runtime/start-adapter.js';
-import { collectStartupGarbage } from '../runtime/startup-garbage.js';
+import { collectGarbage } from '../runtime/heap-collection.js';
+import { startIdleCollector } from '../runtime/idle-collector.js';
 import { CliError, type CliIo, EXIT, listenForStop, usageError } from './cli-shape.js';
 
 /** Loads the config, printing warnings on stderr; turns a ConfigError into a CliError (exit 1). */
@@ -140,10 +141,13 @@ export async function start(options: { config: string }, io: CliIo): Promise<voi
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
     const adapter = await startAdapter(config, { logger, alwaysLogReady: true });
-    // The startup's garbage would stay resident in an idle adapter (runtime/startup-garbage.ts):
-    // collect it once every catalog has been listed and translated (some join after `ready`).
-    void adapter.sources.firstRound().then(() => collectStartupGarbage());
+    // The startup's garbage would stay resident in an idle adapter (runtime/heap-collection.ts):
+    // collect it once every catalog has been listed and translated (some join after `ready`);
+    // later bursts' garbage whenever the process has gone idle (runtime/idle-collector.ts).
+    void adapter.sources.firstRound().then(() => collectGarbage());
+    const idle = startIdleCollector();
     const signal = await stop.stopped;
+    idle.stop();
     stop.dispose(); // a second Ctrl-C while stopping ends the process at once
     logger.info({ signal }, 'stopping');
     await adapter.stop();
