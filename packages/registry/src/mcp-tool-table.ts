@@ -54,7 +54,6 @@ export interface McpToolUpdate {
 interface _Tool {
   target: McpToolTarget;
   tool: McpToolDefinition;
-  text: string;
 }
 
 /**
@@ -129,12 +128,17 @@ export class McpToolTable {
       fresh.set(name, {
         target: { source: source.name, type: source.type, endpointKey: source.endpointKey, kind, contract },
         tool: made.tool,
-        text: JSON.stringify(made.tool),
       });
     }
     const before = this.#bySource.get(source.name) ?? new Set<string>();
     let changed = before.size !== fresh.size;
-    for (const [name, t] of fresh) if (this.#tools.get(name)?.text !== t.text) changed = true;
+    // Serialized only here, when a source is set again: the text of every tool kept beside it
+    // would double the table's memory (2.2 MiB with 40 catalogs) to save this comparison.
+    for (const [name, t] of fresh) {
+      if (changed) break;
+      const old = this.#tools.get(name);
+      if (old === undefined || JSON.stringify(old.tool) !== JSON.stringify(t.tool)) changed = true;
+    }
     for (const name of before) this.#tools.delete(name);
     for (const [name, t] of fresh) this.#tools.set(name, t);
     this.#bySource.set(source.name, new Set(fresh.keys()));

@@ -38,6 +38,19 @@ describe('MCP tool table (docs/design.md §10, §3)', () => {
     expect(table.resolve('weather_admin_reset')).toBeUndefined();
     expect((await table.setSource(WEATHER, [...weather].reverse())).changed).toBe(false);
   });
+  it('reports a change of a tool that keeps its name (description, schema), and only then', async () => {
+    const table = new McpToolTable({ sha256 });
+    await table.setSource(WEATHER, weather);
+    const described = weather.map((c, i) => (i === 0 ? { ...c, description: 'Current conditions' } : c));
+    expect((await table.setSource(WEATHER, described)).changed).toBe(true);
+    expect((await table.setSource(WEATHER, described)).changed).toBe(false);
+    const required = { ...payload, required: [] };
+    const reshaped = described.map((c, i) => (i === 1 ? { ...c, payload: required } : c));
+    expect((await table.setSource(WEATHER, reshaped)).changed).toBe(true);
+    expect(table.list().find((t) => t.name === 'weather_forecast_get')?.inputSchema).toMatchObject({
+      required: [],
+    });
+  });
   it('strips the declared namespace (mem_ + com.test.memory.read_graph → mem_read_graph) and hashes collisions across sources', async () => {
     const table = new McpToolTable({ sha256 });
     await table.setSource(

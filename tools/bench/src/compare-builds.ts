@@ -1,6 +1,6 @@
 /**
  * Other builds of the adapter to race beside this one (`BENCH_XP_COMPARE`,
- * `BENCH_GATEWAY_COMPARE`): each a `bin.js` of a copy of the workspace at another commit, built.
+ * `BENCH_GATEWAY_COMPARE`, `BENCH_MEMORY_COMPARE`): each a `bin.js` of a copy of the workspace at another commit, built.
  * @module
  */
 import { basename, dirname, resolve } from 'node:path';

@@ -12,11 +12,11 @@ import {
   type LoadedConfig,
   loadConfig,
 } from '../config/index.js';
+import { collectGarbage } from '../runtime/heap-collection.js';
+import { startIdleCollector } from '../runtime/idle-collector.js';
 import { createLogger } from '../runtime/logger.js';
 import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
 import { startAdapter } from '../runtime/start-adapter.js';
-import { collectGarbage } from '../runtime/heap-collection.js';
-import { startIdleCollector } from '../runtime/idle-collector.js';
 import { CliError, type CliIo, EXIT, listenForStop, usageError } from './cli-shape.js';
 
 /** Loads the config, printing warnings on stderr; turns a ConfigError into a CliError (exit 1). */

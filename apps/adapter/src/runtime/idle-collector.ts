@@ -12,8 +12,9 @@
  * catalogs, lands on a process nobody is waiting for). The timer is unref'd.
  * @module
  */
-import { getHeapStatistics } from 'node:v8';
+
 import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { collectGarbage } from './heap-collection.js';
 
 /** The heap's committed and used bytes. */

@@ -2,16 +2,21 @@
  * Suite 4, memory: one adapter aggregating 40 upstream catalogs (the recorded `tools/list`
  * answers of real MCP servers in testdata/mcp-servers, served by one stub upstream over
  * Streamable HTTP), against the same adapter with one catalog, and an idle Node process as the
- * floor. Resident set size at rest (every catalog listed on the face) and under load (32 clients'
- * worth of concurrent `tools/call` and full `tools/list` pages for a few seconds), read from /proc.
+ * floor. Resident set size at rest (every catalog listed on the face), under load (32 clients'
+ * worth of concurrent `tools/call` and full `tools/list` pages for a few seconds), and idle
+ * again after the load, read from /proc.
+ *
+ * `BENCH_MEMORY_COMPARE=<adapter bin.js of another build>[,<another>…]` measures each other build
+ * the same way, interleaved with this one (1 catalog of each, then 40 of each), in the same run.
  * @module
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { gatewayYaml } from '../adapter-configs.js';
+import { otherBuilds } from '../compare-builds.js';
 import { httpClient } from '../mcp-peers.js';
-import { freePort, memoryOf, PEERS_DIR, Processes, waitForLine } from '../processes.js';
+import { ADAPTER_BIN, freePort, memoryOf, PEERS_DIR, Processes, waitForLine } from '../processes.js';
 import { runBatch } from '../race.js';
 import type { SuiteOptions, SuiteResult } from '../suite.js';
 
@@ -22,7 +27,15 @@ interface _Footprint {
   restMiB: number;
   loadMiB: number;
   peakMiB: number;
+  /** After the load, once the process has been idle for {@link _IDLE_MS}. */
+  idleMiB: number;
 }
+
+/**
+ * How long the adapter is left idle after the load before the last reading: long enough for its
+ * idle collector (a check every 5 s, after a whole idle interval) to have run.
+ */
+const _IDLE_MS = 12_000;
 
 async function _listAll(client: Client): Promise<{ name: string; outputSchema?: unknown }[]> {
   const tools: { name: string; outputSchema?: unknown }[] = [];
@@ -71,6 +84,8 @@ async function _measure(
   };
   while (Date.now() < until) await runBatch(peer, 256, 32);
   const load = memoryOf(child.pid!);
+  await new Promise((resolve) => setTimeout(resolve, _IDLE_MS));
+  const idle = memoryOf(child.pid!);
   if (failed > 0)
     console.error(`[bench] memory: ${name}: ${failed} calls failed under load, first: ${firstFailure}`);
   return {
@@ -80,6 +95,7 @@ async function _measure(
     restMiB: rest.rssMiB,
     loadMiB: load.rssMiB,
     peakMiB: load.peakMiB,
+    idleMiB: idle.rssMiB,
   };
 }
 
@@ -106,13 +122,22 @@ export async function memorySuite(options: SuiteOptions): Promise<SuiteResult> {
         restMiB: idleMemory.rssMiB,
         loadMiB: idleMemory.rssMiB,
         peakMiB: idleMemory.peakMiB,
+        idleMiB: idleMemory.rssMiB,
       },
     ];
-    for (const n of [1, catalogs]) {
-      options.log(`memory: adapter with ${n} catalog(s)`);
+    const builds = [
+      { label: '', bin: ADAPTER_BIN },
+      ...otherBuilds('BENCH_MEMORY_COMPARE').map((build) => ({ label: `, ${build.label}`, bin: build.bin })),
+    ];
+    for (const [b, build] of [1, catalogs].flatMap((n) =>
+      builds.map((build, b) => [b, { ...build, n }] as const),
+    )) {
+      const { n, bin, label } = build;
+      const id = `memory-${n}-${b}`;
+      options.log(`memory: adapter with ${n} catalog(s)${label}`);
       const port = await freePort();
       const child = await procs.adapter(
-        `memory-${n}`,
+        id,
         gatewayYaml({
           keyFile: key.path,
           relayUrl,
@@ -122,13 +147,17 @@ export async function memorySuite(options: SuiteOptions): Promise<SuiteResult> {
             namespace: `com.bench.c${String(i).padStart(2, '0')}`,
             url: `${base}/c/${i}/mcp`,
           })),
-          stateDatabase: `./memory-${n}.db`,
+          stateDatabase: `./${id}.db`,
         }),
+        undefined,
+        bin,
       );
-      const client = await httpClient(`memory-${n}`, `http://127.0.0.1:${port}/mcp`);
+      const client = await httpClient(id, `http://127.0.0.1:${port}/mcp`);
       clients.push(client);
       try {
-        rows.push(await _measure(`adapter, ${n} catalog${n === 1 ? '' : 's'}`, child, client, n, loadMs));
+        rows.push(
+          await _measure(`adapter, ${n} catalog${n === 1 ? '' : 's'}${label}`, child, client, n, loadMs),
+        );
       } catch (error) {
         throw new Error(
           `memory, ${n} catalogs: ${(error as Error).message}\nadapter stderr:\n${procs.stderrTail(child)}`,
@@ -139,20 +168,21 @@ export async function memorySuite(options: SuiteOptions): Promise<SuiteResult> {
       }
     }
     const one = rows[1]!;
-    const forty = rows[2]!;
+    const forty = rows[1 + builds.length]!;
     const mib = (value: number) => value.toFixed(0);
     return {
       id: 'memory',
       title: `Memory of an adapter aggregating ${catalogs} catalogs`,
       tables: [
         {
-          caption: `resident set size; load = ${loadMs / 1000} s of 32 concurrent tools/call with a full tools/list every 16 calls`,
+          caption: `resident set size; load = ${loadMs / 1000} s of 32 concurrent tools/call with a full tools/list every 16 calls; idle = ${_IDLE_MS / 1000} s after the load`,
           header: [
             'process',
             'tools',
             'RSS at rest MiB',
             'RSS after load MiB',
             'peak RSS MiB',
+            'RSS idle MiB',
             'ratio at rest',
           ],
           rows: rows.map((row) => [
@@ -161,6 +191,7 @@ export async function memorySuite(options: SuiteOptions): Promise<SuiteResult> {
             mib(row.restMiB),
             mib(row.loadMiB),
             mib(row.peakMiB),
+            mib(row.idleMiB),
             `${(row.restMiB / one.restMiB).toFixed(2)}×`,
           ]),
         },
@@ -168,6 +199,7 @@ export async function memorySuite(options: SuiteOptions): Promise<SuiteResult> {
       ratios: {
         'memory.rest.40/1': forty.restMiB / one.restMiB,
         'memory.peak.40/1': forty.peakMiB / one.peakMiB,
+        'memory.idle.40/1': forty.idleMiB / one.idleMiB,
       },
       data: rows,
     };
