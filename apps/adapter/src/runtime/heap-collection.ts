@@ -1,23 +1,50 @@
 /**
- * One full, compacting garbage collection, on demand. Starting up — loading modules, listing and
- * translating every catalog, compiling schemas and grammars — and every burst of calls leave
- * dead objects spread over V8's old generation, and a young generation grown to its maximum
- * (two 16 MiB semi-spaces). An idle adapter allocates too little for V8 to start a major
- * collection of its own, so that memory stays resident for as long as nothing happens; and a
- * collection of V8's default kind frees the dead objects but keeps most pages that still hold a
- * live one. With 40 catalogs at rest: 126–180 MiB of old space for 50–60 MiB of live objects
- * (heap snapshot and `v8.getHeapSpaceStatistics()`, docs/performance.md).
+ * One full garbage collection that returns spare heap to the system, on demand. Starting up —
+ * loading modules, listing and translating every catalog, compiling schemas and grammars — and
+ * every burst of calls leave dead objects spread over V8's old generation and a young generation
+ * grown to its maximum (two 16 MiB semi-spaces). An idle adapter allocates too little for V8 to
+ * start a major collection of its own, so that memory stays resident for as long as nothing
+ * happens; and a collection of V8's default kind frees the dead objects but keeps every page that
+ * still holds a live one, and the young generation's size. With 40 catalogs at rest: 126–180 MiB
+ * of old space for 50–60 MiB of live objects, and 32 MiB of empty young generation (heap snapshot
+ * and `v8.getHeapSpaceStatistics()`, docs/performance.md).
  *
- * Node exposes no collection call without `--expose-gc`; the flag is switched on just long enough
- * to take `gc` from a fresh context, then off again, and `--compact-on-every-full-gc` is on only
- * for the one collection, so every fragmented page is evacuated and returned (a known use of
- * `v8.setFlagsFromString`). A collection made while the process allocates little also shrinks
- * the young generation back to its initial size (V8 does that on a full collection at a low
- * allocation rate): runtime/idle-collector.ts calls this once the event loop has been idle.
+ * The collection is V8's low-memory one (`Isolate::LowMemoryNotification`: full collections that
+ * compact the old generation, shrink the young generation to its initial size and release the
+ * freed pages at once), which Node exposes as the inspector protocol's
+ * `HeapProfiler.collectGarbage` on an in-process `inspector.Session` (no port is opened). A Node
+ * built without the inspector gets a compacting collection instead: `gc`, taken with
+ * `--expose-gc` switched on for that moment, with `--compact-on-every-full-gc` on for the one
+ * collection (known uses of `v8.setFlagsFromString`); the young generation then keeps its size.
  * @module
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+
+/**
+ * Runs the low-memory collection (or the compacting one, see the module comment). Resolves with
+ * false, having done nothing, when this Node offers neither. Never rejects.
+ */
+export async function collectGarbage(): Promise<boolean> {
+  let session: import('node:inspector').Session;
+  try {
+    const { Session } = await import('node:inspector');
+    session = new Session();
+    session.connect();
+  } catch {
+    return _collectWithGcFlag();
+  }
+  const collected = await new Promise<boolean>((resolve) => {
+    try {
+      session.post('HeapProfiler.collectGarbage', (error) => resolve(error === null || error === undefined));
+    } catch {
+      resolve(false);
+    }
+  });
+  // Not from inside the protocol's callback: the session is closed once its dispatch has returned.
+  setImmediate(() => session.disconnect());
+  return collected || _collectWithGcFlag();
+}
 
 let _gc: (() => void) | undefined;
 
@@ -41,10 +68,10 @@ function _collector(): (() => void) | undefined {
 }
 
 /**
- * Runs one full (major) garbage collection that compacts the old generation. Returns false,
- * having done nothing, when this Node does not provide the collector function. Never throws.
+ * The fallback: one full collection that compacts the old generation, through `gc` with
+ * `--compact-on-every-full-gc` on for the call. False when no `gc` can be had. Never throws.
  */
-export function collectGarbage(): boolean {
+export function _collectWithGcFlag(): boolean {
   const gc = _collector();
   if (!gc) return false;
   try {

@@ -5,7 +5,7 @@
  * own (docs/performance.md, "What the profiles showed", the idle collection). Every interval the
  * collector looks at the event loop's utilization over that interval; when it was idle and the
  * heap holds at least `minSpareBytes` more than it uses and has grown by that much since the last
- * collection, it runs one compacting collection (runtime/heap-collection.ts).
+ * collection, it runs one low-memory collection (runtime/heap-collection.ts).
  *
  * The cost is bounded: a collection runs only after the heap has grown again, and only in an
  * interval in which the process did next to nothing (the pause, tens of milliseconds with 40
@@ -36,13 +36,13 @@ export interface IdleCollectorOptions {
   /** For tests: the heap's figures. */
   heap?: () => HeapFigures;
   /** For tests: the collection. */
-  collect?: () => boolean;
+  collect?: () => Promise<boolean>;
 }
 
 /** A running idle collector. */
 export interface IdleCollector {
   /** Runs one check now (what the timer does). True when it collected. */
-  check(): boolean;
+  check(): Promise<boolean>;
   /** Stops the timer. */
   stop(): void;
 }
@@ -71,15 +71,21 @@ export function startIdleCollector(options: IdleCollectorOptions = {}): IdleColl
   const collect = options.collect ?? collectGarbage;
   // The heap's size after the last collection; the first check compares with nothing.
   let after = 0;
-  const check = (): boolean => {
-    if (utilization() >= idleBelow) return false;
+  let collecting = false;
+  const check = async (): Promise<boolean> => {
+    if (collecting || utilization() >= idleBelow) return false;
     const { total, used } = heap();
     if (total - used < minSpare || total - after < minSpare) return false;
-    if (!collect()) return false;
+    collecting = true;
+    try {
+      if (!(await collect())) return false;
+    } finally {
+      collecting = false;
+    }
     after = heap().total;
     return true;
   };
-  const timer = setInterval(check, options.intervalMs ?? 5000);
+  const timer = setInterval(() => void check(), options.intervalMs ?? 5000);
   timer.unref();
   return { check, stop: () => clearInterval(timer) };
 }
