@@ -129,11 +129,11 @@ export async function memorySuite(options: SuiteOptions): Promise<SuiteResult> {
       { label: '', bin: ADAPTER_BIN },
       ...otherBuilds('BENCH_MEMORY_COMPARE').map((build) => ({ label: `, ${build.label}`, bin: build.bin })),
     ];
-    for (const [b, build] of [1, catalogs].flatMap((n) =>
-      builds.map((build, b) => [b, { ...build, n }] as const),
-    )) {
-      const { n, bin, label } = build;
-      const id = `memory-${n}-${b}`;
+    // Interleaved: one catalog of each build, then 40 of each.
+    const runs = [1, catalogs].flatMap((n) =>
+      builds.map((build, b) => ({ ...build, n, id: `memory-${n}-${b}` })),
+    );
+    for (const { n, bin, label, id } of runs) {
       options.log(`memory: adapter with ${n} catalog(s)${label}`);
       const port = await freePort();
       const child = await procs.adapter(
