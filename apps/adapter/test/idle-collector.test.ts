@@ -43,6 +43,34 @@ describe('startIdleCollector', () => {
     }
   });
 
+  it('collects on demand however busy, tells of every collection, and never runs two at once', async () => {
+    const heap = { total: 50 * MiB, used: 45 * MiB };
+    const told: [number, number][] = [];
+    let release: (() => void) | undefined;
+    const collector = startIdleCollector({
+      intervalMs: 1 << 30,
+      utilization: () => 0.9,
+      heap: () => ({ ...heap }),
+      collect: () =>
+        new Promise<boolean>((resolve) => {
+          release = () => {
+            heap.total = 46 * MiB;
+            resolve(true);
+          };
+        }),
+      onCollected: (before, after) => told.push([before.total / MiB, after.total / MiB]),
+    });
+    try {
+      const first = collector.collectNow();
+      expect(await collector.collectNow()).toBe(false); // one at a time
+      release?.();
+      expect(await first).toBe(true);
+      expect(told).toEqual([[50, 46]]);
+    } finally {
+      collector.stop();
+    }
+  });
+
   it('does not collect a heap without spare room, however idle', async () => {
     const heap = { total: 70 * MiB, used: 60 * MiB };
     const { collector, collections } = _collector(heap, { value: 0 });

@@ -12,7 +12,6 @@ import {
   type LoadedConfig,
   loadConfig,
 } from '../config/index.js';
-import { collectGarbage } from '../runtime/heap-collection.js';
 import { startIdleCollector } from '../runtime/idle-collector.js';
 import { createLogger } from '../runtime/logger.js';
 import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
@@ -144,8 +143,14 @@ export async function start(options: { config: string }, io: CliIo): Promise<voi
     // The startup's garbage would stay resident in an idle adapter (runtime/heap-collection.ts):
     // collect it once every catalog has been listed and translated (some join after `ready`);
     // later bursts' garbage whenever the process has gone idle (runtime/idle-collector.ts).
-    void adapter.sources.firstRound().then(() => collectGarbage());
-    const idle = startIdleCollector();
+    const idle = startIdleCollector({
+      onCollected: (before, after) =>
+        logger.debug(
+          { event: 'heap_collected', heapMiB: [_mib(before.total), _mib(after.total)] },
+          `returned spare heap: ${_mib(before.total)} → ${_mib(after.total)} MiB`,
+        ),
+    });
+    void adapter.sources.firstRound().then(() => idle.collectNow());
     const signal = await stop.stopped;
     idle.stop();
     stop.dispose(); // a second Ctrl-C while stopping ends the process at once
@@ -155,4 +160,9 @@ export async function start(options: { config: string }, io: CliIo): Promise<voi
     clearInterval(keepAlive);
     stop.dispose();
   }
+}
+
+/** Bytes in MiB, one decimal. */
+function _mib(bytes: number): number {
+  return Math.round(bytes / 104_857.6) / 10;
 }

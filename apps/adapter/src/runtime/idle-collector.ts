@@ -35,6 +35,8 @@ export interface IdleCollectorOptions {
   utilization?: () => number;
   /** For tests: the heap's figures. */
   heap?: () => HeapFigures;
+  /** Told of every collection made (by a check or by `collectNow`), with the heap before and after. */
+  onCollected?: (before: HeapFigures, after: HeapFigures) => void;
   /** For tests: the collection. */
   collect?: () => Promise<boolean>;
 }
@@ -43,6 +45,8 @@ export interface IdleCollectorOptions {
 export interface IdleCollector {
   /** Runs one check now (what the timer does). True when it collected. */
   check(): Promise<boolean>;
+  /** Collects now, idle or not (after startup). True when it collected. */
+  collectNow(): Promise<boolean>;
   /** Stops the timer. */
   stop(): void;
 }
@@ -72,20 +76,27 @@ export function startIdleCollector(options: IdleCollectorOptions = {}): IdleColl
   // The heap's size after the last collection; the first check compares with nothing.
   let after = 0;
   let collecting = false;
-  const check = async (): Promise<boolean> => {
-    if (collecting || utilization() >= idleBelow) return false;
-    const { total, used } = heap();
-    if (total - used < minSpare || total - after < minSpare) return false;
+  const collectNow = async (): Promise<boolean> => {
+    if (collecting) return false;
     collecting = true;
+    const before = heap();
     try {
       if (!(await collect())) return false;
     } finally {
       collecting = false;
     }
-    after = heap().total;
+    const figures = heap();
+    after = figures.total;
+    options.onCollected?.(before, figures);
     return true;
+  };
+  const check = async (): Promise<boolean> => {
+    if (collecting || utilization() >= idleBelow) return false;
+    const { total, used } = heap();
+    if (total - used < minSpare || total - after < minSpare) return false;
+    return collectNow();
   };
   const timer = setInterval(() => void check(), options.intervalMs ?? 5000);
   timer.unref();
-  return { check, stop: () => clearInterval(timer) };
+  return { check, collectNow, stop: () => clearInterval(timer) };
 }
