@@ -41,7 +41,8 @@ export async function collectGarbage(): Promise<boolean> {
       resolve(false);
     }
   });
-  // Not from inside the protocol's callback: the session is closed once its dispatch has returned.
+  // Not from inside the protocol's callback: on Node 20.20 a disconnect there left the event loop
+  // stuck (no timer fired again); once the dispatch has returned it is safe.
   setImmediate(() => session.disconnect());
   return collected || _collectWithGcFlag();
 }
