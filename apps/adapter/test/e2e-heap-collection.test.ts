@@ -8,7 +8,7 @@ const procs = new Processes();
 afterAll(() => procs.close());
 
 describe('the start command collects once the catalogs are listed', () => {
-  it('logs heap_collected with a heap no larger after than before, and still serves', async () => {
+  it('logs heap_collected with a heap no larger after than before, and keeps running', async () => {
     const { url: relayUrl } = await procs.relay();
     await procs.keygen('a.key');
     const config = procs.file(
