@@ -2,6 +2,7 @@
 // runtime/heap-collection.ts): once the first round of catalog listings has ended it runs the
 // low-memory collection and logs the heap's size before and after (at debug level).
 import { afterAll, describe, expect, it } from 'vitest';
+import { wrapperConfig } from './support/adapter-configs.js';
 import { CONFORMANCE_FIXTURE, Processes } from './support/processes.js';
 
 const procs = new Processes();
@@ -10,23 +11,23 @@ afterAll(() => procs.close());
 describe('the start command collects once the catalogs are listed', () => {
   it('logs heap_collected with a heap no larger after than before, and keeps running', async () => {
     const { url: relayUrl } = await procs.relay();
+    const caller = await procs.keygen('caller.key');
     await procs.keygen('a.key');
     const config = procs.file(
       'a.yml',
-      `identity:
-  key_file: ./a.key
-relay:
-  urls: [${relayUrl}]
-mcp_sources:
-  - name: conformance
-    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
-    xprotocol_namespace: com.test.conformance
-state_database: ./a.db
-logging:
-  level: debug
-  format: json
-`,
+      wrapperConfig({
+        keyFile: './a.key',
+        relayUrl,
+        source: {
+          name: 'conformance',
+          namespace: 'com.test.conformance',
+          body: `    transport: stdio
+    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`,
+        },
+        grantTo: caller.ed25519,
+        stateDatabase: './a.db',
+        logLevel: 'debug',
+      }),
     );
     const { child, logs } = await procs.adapter(config);
     const line = await new Promise<string>((resolve, reject) => {

@@ -17,6 +17,8 @@ export interface WrapperConfig {
   /** The caller key granted every capability of the namespace (`<namespace>.*`). */
   grantTo: string;
   stateDatabase: string;
+  /** The log level (default `warn`); the logs are JSON lines. */
+  logLevel?: 'debug' | 'info' | 'warn';
 }
 
 /** An adapter that wraps one MCP server as an XProtocol endpoint and grants one caller. */
@@ -35,7 +37,7 @@ ${o.sourceExtra ? `${o.sourceExtra}\n` : ''}access:
       capabilities: [${o.source.namespace}.*]
 state_database: ${o.stateDatabase}
 logging:
-  level: warn
+  level: ${o.logLevel ?? 'warn'}
   format: json
 `;
 }
