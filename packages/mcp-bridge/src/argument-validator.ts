@@ -5,7 +5,11 @@
  * @module
  */
 import { type JsonSchema, SchemaCompiler } from '@xprotocol/translate';
-import type { ArgumentCheck } from './endpoint-catalog.js';
+
+/** The verdict of validating call arguments against a tool's input schema. */
+export type ArgumentCheck =
+  | { ok: true }
+  | { ok: false; message: string; errors: { path: string; message: string }[] };
 
 /** Most errors reported for one call. */
 const MAX_ERRORS = 20;

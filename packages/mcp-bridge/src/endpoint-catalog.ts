@@ -5,11 +5,7 @@
  */
 import type { CatalogPage } from '@xprotocol/registry';
 import type { SchemaContract } from '@xprotocol/translate';
-
-/** The verdict of validating call arguments against a tool's input schema. */
-export type ArgumentCheck =
-  | { ok: true }
-  | { ok: false; message: string; errors: { path: string; message: string }[] };
+import type { ArgumentCheck } from './argument-validator.js';
 
 /** A served tool: its contract, where it lives upstream, and its compiled argument validator. */
 export interface EndpointTool {

@@ -7,7 +7,7 @@
 
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
 export { ANNOUNCE_INTERVAL_MS, Announcer } from './announce.js';
-export { compileArgumentValidator } from './argument-validator.js';
+export { type ArgumentCheck, compileArgumentValidator } from './argument-validator.js';
 export {
   type DescriptionFinding,
   type DescriptionFindingCode,
@@ -28,7 +28,7 @@ export {
   type WellKnownDocument,
   wellKnownUrl,
 } from './discovery.js';
-export type { ArgumentCheck, EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
+export type { EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export type { FaceAuth, FaceAuthRefusal, FaceAuthVerdict, FacePrincipal } from './face-auth/face-auth.js';
 export { OAuthFaceAuth, type OAuthFaceAuthOptions } from './face-auth/oauth-face-auth.js';
@@ -61,8 +61,8 @@ export {
   UpstreamSession,
   type UpstreamSessionOptions,
   type UpstreamTool,
-  type UpstreamTransport,
 } from './upstream/upstream-session.js';
+export type { UpstreamTransport } from './upstream/upstream-transport.js';
 export {
   type CallOutcome,
   type CallRequest,

@@ -31,8 +31,7 @@ import {
   xpErrorToMcp,
 } from '@xprotocol/translate';
 import { xpError } from '@xprotocol/wire';
-import { compileArgumentValidator } from './argument-validator.js';
-import type { ArgumentCheck } from './endpoint-catalog.js';
+import { type ArgumentCheck, compileArgumentValidator } from './argument-validator.js';
 import { _Leases } from './face-leases.js';
 import { _FaceRateLimits, type FaceRateLimited } from './face-rate-limit.js';
 import { _gatewayCapabilities } from './gateway/gateway-capabilities.js';
@@ -44,10 +43,11 @@ import { type BridgeLogger, silentLogger } from './logger.js';
 import { _modernRequest } from './modern-request.js';
 import { SchemaSearch, toolSearchDocument } from './schema-search.js';
 import type { StateDatabase } from './state-database.js';
-import type { UpstreamTransport } from './upstream/upstream-session.js';
+import type { UpstreamTransport } from './upstream/upstream-transport.js';
 import type { XpCaller } from './xp-caller.js';
 import { type _AcrossSession, _XpBackChannel } from './xp-mcp-back-channel.js';
-import { _mcpError, _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
+import { _mcpError } from './xp-mcp-error.js';
+import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
 
 /** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
 export interface XpToolSource {

@@ -29,9 +29,10 @@ import {
 import type { _LinkClient } from './gateway/gateway-link.js';
 import { _LinkSet } from './gateway/gateway-links.js';
 import type { BridgeLogger } from './logger.js';
-import type { UpstreamSession, UpstreamTransport } from './upstream/upstream-session.js';
+import type { UpstreamSession } from './upstream/upstream-session.js';
+import type { UpstreamTransport } from './upstream/upstream-transport.js';
 import type { XpCaller } from './xp-caller.js';
-import { _mcpError } from './xp-mcp-face.js';
+import { _mcpError } from './xp-mcp-error.js';
 
 /** Options of {@link _XpCallerSession}. */
 export interface _XpCallerSessionOptions {

@@ -17,12 +17,12 @@
  */
 import { ProtocolError, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { PublicIdentity } from '@xprotocol/crypto';
-import { xpErrorToMcp } from '@xprotocol/translate';
-import { MCP_REQUEST_KIND, type McpRequestMethod, type XpErrorPayload } from '@xprotocol/wire';
+import { MCP_REQUEST_KIND, type McpRequestMethod } from '@xprotocol/wire';
 import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from './gateway/gateway-routes.js';
 import type { XpCaller } from './xp-caller.js';
 import type { _AcrossSession, _XpBackChannel } from './xp-mcp-back-channel.js';
+import { _mcpError } from './xp-mcp-error.js';
 
 /** An `xprotocol_sources` entry as this module needs it. */
 export interface _XpMcpFaceSource {
@@ -332,27 +332,4 @@ function _noEndpoint(): ProtocolError {
   return new ProtocolError(-32603, 'no XProtocol endpoint of this face is reachable right now', {
     xp_code: 'ENDPOINT_UNAVAILABLE',
   });
-}
-
-/**
- * The MCP error for an `xp.error` answer: the upstream server's own JSON-RPC error when the
- * endpoint carried it (`details.mcp_error`), else the mapping of docs/design.md §8.
- */
-export function _mcpError(error: XpErrorPayload): ProtocolError {
-  const carried = error.details?.mcp_error;
-  if (
-    carried !== null &&
-    typeof carried === 'object' &&
-    !Array.isArray(carried) &&
-    Number.isInteger(carried.code) &&
-    typeof carried.message === 'string'
-  ) {
-    return new ProtocolError(carried.code as number, carried.message, carried.data);
-  }
-  const face = xpErrorToMcp(error);
-  if (face.channel === 'tool_result') {
-    // Only tool calls have a result channel for errors; here it is the params that are wrong.
-    return new ProtocolError(-32602, error.message, { xp_code: error.code });
-  }
-  return new ProtocolError(face.error.code, face.error.message, face.error.data);
 }

@@ -16,7 +16,7 @@ import {
 import { _LinkSet } from './gateway/gateway-links.js';
 import { _STATELESS_CLIENT } from './gateway/gateway-stateless-client.js';
 import type { BridgeLogger } from './logger.js';
-import type { UpstreamTransport } from './upstream/upstream-session.js';
+import type { UpstreamTransport } from './upstream/upstream-transport.js';
 import type { XpCaller } from './xp-caller.js';
 import { _XpCallerSession } from './xp-mcp-caller-session.js';
 

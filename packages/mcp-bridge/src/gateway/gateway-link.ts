@@ -26,7 +26,7 @@ import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { BridgeError } from '../errors.js';
 import { _paramHeaders } from '../face-param-headers.js';
 import type { BridgeLogger } from '../logger.js';
-import { _revisionOptions, type UpstreamTransport } from '../upstream/upstream-session.js';
+import { _revisionOptions, type UpstreamTransport } from '../upstream/upstream-transport.js';
 import { _FORWARDED_CALL_RESULT } from './gateway-call-result.js';
 import { _gatewayTransport } from './gateway-transport.js';
 

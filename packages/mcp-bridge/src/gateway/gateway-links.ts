@@ -7,7 +7,7 @@
  */
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { BridgeLogger } from '../logger.js';
-import type { UpstreamTransport } from '../upstream/upstream-session.js';
+import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 import { _GatewayLink, type _LinkClient } from './gateway-link.js';
 
 /** Options of {@link _LinkSet}. */

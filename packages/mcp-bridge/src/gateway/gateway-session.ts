@@ -17,7 +17,7 @@ import {
 import type { _Leases } from '../face-leases.js';
 import type { BridgeLogger } from '../logger.js';
 import { _modernRequest } from '../modern-request.js';
-import type { UpstreamTransport } from '../upstream/upstream-session.js';
+import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
 import { _contextRequest, _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
 import { _LinkSet } from './gateway-links.js';

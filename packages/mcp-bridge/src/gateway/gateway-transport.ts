@@ -6,8 +6,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/client';
 import type { BridgeLogger } from '../logger.js';
-import type { UpstreamTransport } from '../upstream/upstream-session.js';
-import { _createUpstreamTransport } from '../upstream/upstream-transport.js';
+import { _createUpstreamTransport, type UpstreamTransport } from '../upstream/upstream-transport.js';
 
 /**
  * A new SDK transport for `spec`, whose outgoing messages are tracked: `pending()` resolves once

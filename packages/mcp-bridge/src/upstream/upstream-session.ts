@@ -14,7 +14,6 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import type { AddressPolicy } from '@xprotocol/relay-client';
 import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
@@ -29,61 +28,7 @@ import {
   _isLostStream,
   _redact,
 } from './upstream-errors.js';
-import { _createUpstreamTransport } from './upstream-transport.js';
-
-/**
- * How to reach an upstream MCP server: a child process over stdio (`command` is the program and
- * its arguments, never run through a shell), Streamable HTTP (`url` is the MCP endpoint, e.g.
- * `http://host/mcp`), or legacy HTTP+SSE (`url` is the SSE stream, e.g. `http://host/sse`; the
- * server names the POST endpoint). With `bearerToken`, every HTTP request — each POST and the
- * GET that opens a stream — carries `Authorization: Bearer <token>`; the token never appears in
- * logs or error messages.
- */
-export type UpstreamTransport = (
-  | {
-      type: 'stdio';
-      command: readonly string[];
-      env?: Readonly<Record<string, string>>;
-      cwd?: string;
-      /**
-       * The longest line accepted on the child's stdout, in bytes (default 16 MiB): a longer one
-       * ends the session, and the calls in flight fail naming the limit.
-       */
-      maxLineBytes?: number;
-    }
-  | {
-      type: 'streamable_http' | 'sse';
-      url: string;
-      bearerToken?: string;
-      /**
-       * Resolves a host name in `url` through this policy and connects only to checked addresses,
-       * for every request (an IP literal or `localhost` is dialled as written).
-       */
-      addressPolicy?: AddressPolicy;
-    }
-) & {
-  /**
-   * The MCP revision the server speaks: `2026-07-28` (stateless: no `initialize`, per-request
-   * `_meta`, input-required results instead of server requests), or the 2025 revisions when
-   * absent. See docs/architecture.md, "Two MCP revisions".
-   */
-  revision?: McpRevision;
-};
-
-/**
- * The MCP revision an upstream is spoken to in: `2026-07-28`, or `auto` (asked with
- * `server/discover` when the adapter's own session connects; 2025-11-25 when the server does not
- * answer it as a 2026-07-28 server). Absent means 2025-11-25.
- */
-export type McpRevision = '2026-07-28' | 'auto';
-
-/** The client options that make a session speak the upstream's revision. */
-export function _revisionOptions(spec: UpstreamTransport): {
-  versionNegotiation?: { mode: { pin: string } | 'auto' };
-} {
-  if (spec.revision === undefined) return {};
-  return { versionNegotiation: { mode: spec.revision === 'auto' ? 'auto' : { pin: spec.revision } } };
-}
+import { _createUpstreamTransport, _revisionOptions, type UpstreamTransport } from './upstream-transport.js';
 
 /** Options of {@link UpstreamSession}. */
 export interface UpstreamSessionOptions {
