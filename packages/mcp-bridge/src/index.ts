@@ -5,17 +5,18 @@
  * @module
  */
 
-export { type AccessConfig, AccessPolicy, type AccessVerdict } from './access.js';
-export { ANNOUNCE_INTERVAL_MS, Announcer } from './announce.js';
-export { type ArgumentCheck, compileArgumentValidator } from './argument-validator.js';
+export type { FaceAuth, FaceAuthRefusal, FaceAuthVerdict, FacePrincipal } from './auth/face-auth.js';
+export { OAuthFaceAuth, type OAuthFaceAuthOptions } from './auth/oauth-face-auth.js';
+export { staticBearerAuth } from './auth/static-bearer-auth.js';
 export {
-  type DescriptionFinding,
-  type DescriptionFindingCode,
-  lintToolDefinition,
-  MAX_DESCRIPTION_CHARACTERS,
-  MAX_PADDING_RUN,
-} from './description-lint.js';
-export { addDiscoveredRelays, type DiscoveredRelays } from './discovered-relays.js';
+  type CallOutcome,
+  type CallRequest,
+  XpCaller,
+  type XpCallerOptions,
+} from './caller/xp-caller.js';
+export { ANNOUNCE_INTERVAL_MS, Announcer } from './discovery/announce.js';
+export { addDiscoveredRelays, type DiscoveredRelays } from './discovery/discovered-relays.js';
+export { SchemaSearch, type SearchEntry } from './discovery/schema-search.js';
 export {
   type DiscoveryServer,
   type DiscoveryServerOptions,
@@ -27,24 +28,32 @@ export {
   WELL_KNOWN_PATH,
   type WellKnownDocument,
   wellKnownUrl,
-} from './discovery.js';
-export type { EndpointCatalog, EndpointTool } from './endpoint-catalog.js';
+} from './discovery/well-known.js';
+export type { EndpointCatalog, EndpointTool } from './endpoint/endpoint-catalog.js';
+export {
+  type InboundOutcome,
+  XpEndpoint,
+  type XpEndpointOptions,
+} from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
-export type { FaceAuth, FaceAuthRefusal, FaceAuthVerdict, FacePrincipal } from './face-auth/face-auth.js';
-export { OAuthFaceAuth, type OAuthFaceAuthOptions } from './face-auth/oauth-face-auth.js';
-export { staticBearerAuth } from './face-auth/static-bearer-auth.js';
-export type { FaceRateLimited } from './face-rate-limit.js';
-export { type BridgeLogger, silentLogger } from './logger.js';
 export {
   type LocalToolSource,
   McpFace,
   type McpFaceOptions,
   SEARCH_TOOL,
   type XpToolSource,
-} from './mcp-face.js';
-export { SchemaSearch, type SearchEntry } from './schema-search.js';
-export { type McpFaceServeOptions, type McpFaceServer, serveMcpFace } from './serve-mcp-face.js';
-export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state-database.js';
+} from './face/mcp-face.js';
+export type { FaceRateLimited } from './face/rate-limit.js';
+export { type BridgeLogger, silentLogger } from './logger.js';
+export { type AccessConfig, AccessPolicy, type AccessVerdict } from './policy/access.js';
+export { type ArgumentCheck, compileArgumentValidator } from './policy/argument-validator.js';
+export {
+  type DescriptionFinding,
+  type DescriptionFindingCode,
+  lintToolDefinition,
+  MAX_DESCRIPTION_CHARACTERS,
+  MAX_PADDING_RUN,
+} from './policy/description-lint.js';
 export {
   applyToolPins,
   type PinnedListing,
@@ -52,7 +61,9 @@ export {
   type ToolPin,
   type ToolPinStore,
   toolDefinitionHash,
-} from './tool-pins.js';
+} from './policy/tool-pins.js';
+export { type McpFaceServeOptions, type McpFaceServer, serveMcpFace } from './serving/serve-mcp-face.js';
+export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state/state-database.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
 export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';
 export { describeExit, type SupervisionOptions } from './upstream/supervisor.js';
@@ -63,14 +74,3 @@ export {
   type UpstreamTool,
 } from './upstream/upstream-session.js';
 export type { UpstreamTransport } from './upstream/upstream-transport.js';
-export {
-  type CallOutcome,
-  type CallRequest,
-  XpCaller,
-  type XpCallerOptions,
-} from './xp-caller.js';
-export {
-  type InboundOutcome,
-  XpEndpoint,
-  type XpEndpointOptions,
-} from './xp-endpoint.js';

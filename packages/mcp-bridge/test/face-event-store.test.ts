@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { _faceEventStore } from '../src/face-event-store.js';
+import { _faceEventStore } from '../src/serving/event-store.js';
 
 const note = (n: number): JSONRPCMessage => ({
   jsonrpc: '2.0',

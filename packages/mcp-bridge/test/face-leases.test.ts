@@ -1,7 +1,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { type _LeaseStart, _Leases } from '../src/face-leases.js';
 import type { _LinkClient } from '../src/gateway/gateway-link.js';
+import { type _LeaseStart, _Leases } from '../src/gateway/leases.js';
 import { silentLogger } from '../src/logger.js';
 
 /** A 2026-07-28 request's handler context: what the leases read of it. */

@@ -1,7 +1,7 @@
 // The Origin rule of the HTTP MCP face: origins compared exactly (scheme, host, port), values that
 // are not origins refused. The face's own test (serve-http.test.ts) proves it over HTTP.
 import { describe, expect, it } from 'vitest';
-import { _allowedOrigins, _checkOrigin } from '../src/face-origin.js';
+import { _allowedOrigins, _checkOrigin } from '../src/serving/origin.js';
 
 const allowed = _allowedOrigins(['localhost', '127.0.0.1', '[::1]'], 8767, [
   'https://inspector.example:8443',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { _paramHeaderRefusal, _paramHeaders } from '../src/face-param-headers.js';
+import { _paramHeaderRefusal, _paramHeaders } from '../src/gateway/param-headers.js';
 
 const schema = {
   type: 'object',

@@ -2,8 +2,8 @@
 // code (-32700 for what is not UTF-8 JSON, -32600 for JSON that is not a valid message) and which
 // id. The end-to-end proof against the built adapter is apps/adapter/test/e2e-face-http.test.ts.
 import { describe, expect, it } from 'vitest';
-import { _batchRefusal, _checkJsonRpcBody, _parseJsonRpcBody } from '../src/json-rpc-body.js';
-import { _InFlightIds } from '../src/json-rpc-in-flight.js';
+import { _batchRefusal, _checkJsonRpcBody, _parseJsonRpcBody } from '../src/serving/json-rpc-body.js';
+import { _InFlightIds } from '../src/serving/json-rpc-in-flight.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const check = (text: string) => {

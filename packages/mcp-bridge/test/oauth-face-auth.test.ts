@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAuthFaceAuth } from '../src/face-auth/oauth-face-auth.js';
-import { staticBearerAuth } from '../src/face-auth/static-bearer-auth.js';
+import { OAuthFaceAuth } from '../src/auth/oauth-face-auth.js';
+import { staticBearerAuth } from '../src/auth/static-bearer-auth.js';
 
 const RESOURCE = 'http://127.0.0.1:8767/mcp';
 let issuer = '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SchemaSearch, toolSearchDocument } from '../src/schema-search.js';
+import { SchemaSearch, toolSearchDocument } from '../src/discovery/schema-search.js';
 
 describe('toolSearchDocument', () => {
   it('carries the title, schema, namespace and server info into the search document', () => {

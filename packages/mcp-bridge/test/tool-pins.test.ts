@@ -2,9 +2,9 @@
 // what is pinned on first sight, what a change or a flagged new tool becomes, what approval does.
 // The end-to-end rug pull against the built adapter is apps/adapter/test/e2e-tool-pinning.test.ts.
 import { describe, expect, it } from 'vitest';
-import { lintToolDefinition, MAX_DESCRIPTION_CHARACTERS } from '../src/description-lint.js';
-import { StateDatabase } from '../src/state-database.js';
-import { applyToolPins, toolDefinitionHash } from '../src/tool-pins.js';
+import { lintToolDefinition, MAX_DESCRIPTION_CHARACTERS } from '../src/policy/description-lint.js';
+import { applyToolPins, toolDefinitionHash } from '../src/policy/tool-pins.js';
+import { StateDatabase } from '../src/state/state-database.js';
 
 const add = {
   name: 'add',

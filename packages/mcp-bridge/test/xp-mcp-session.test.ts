@@ -13,6 +13,7 @@ import { type Relay, startRelay } from '@xprotocol/relay';
 import { RelayPool } from '@xprotocol/relay-client';
 import { translateSource } from '@xprotocol/translate';
 import { afterEach, describe, expect, it } from 'vitest';
+import { _sealSessionTag } from '../src/caller/xp-mcp-session-tag.js';
 import {
   AccessPolicy,
   Announcer,
@@ -25,7 +26,6 @@ import {
   XpCaller,
   XpEndpoint,
 } from '../src/index.js';
-import { _sealSessionTag } from '../src/xp-mcp-session-tag.js';
 import { testAnnouncePayload } from './support/announce.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'conformance-server.mjs');

@@ -4,9 +4,9 @@
 // whose call never ends (a busy session), nothing is sent anywhere.
 import { generateIdentity } from '@xprotocol/crypto';
 import { describe, expect, it } from 'vitest';
+import { _XpCallerSession } from '../src/endpoint/xp-mcp-caller-session.js';
+import { _XpMcpSessions } from '../src/endpoint/xp-mcp-sessions.js';
 import { silentLogger, type UpstreamSession, type XpCaller } from '../src/index.js';
-import { _XpCallerSession } from '../src/xp-mcp-caller-session.js';
-import { _XpMcpSessions } from '../src/xp-mcp-sessions.js';
 
 const neverEnds = {
   serverCapabilities: {},

@@ -55,7 +55,7 @@ function vectorFile(): string {
 }
 
 describe('static imports of the built entries', () => {
-  // mcp-bridge loads the search entry on the first search (schema-search.ts), never at import.
+  // mcp-bridge loads the search entry on the first search (discovery/schema-search.ts), never at import.
   it.each(['@xprotocol/translate', '@xprotocol/registry', '@xprotocol/semantic', '@xprotocol/mcp-bridge'])(
     '%s never reaches the word-vector file',
     (entry) => {

@@ -24,11 +24,11 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { BridgeError } from '../errors.js';
-import { _paramHeaders } from '../face-param-headers.js';
 import type { BridgeLogger } from '../logger.js';
 import { _revisionOptions, type UpstreamTransport } from '../upstream/upstream-transport.js';
 import { _FORWARDED_CALL_RESULT } from './gateway-call-result.js';
 import { _gatewayTransport } from './gateway-transport.js';
+import { _paramHeaders } from './param-headers.js';
 
 /** Requests a server may send its client, forwarded when the client declared the capability. */
 const _CLIENT_METHODS = [

@@ -14,14 +14,14 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { _Leases } from '../face-leases.js';
 import type { BridgeLogger } from '../logger.js';
-import { _modernRequest } from '../modern-request.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
 import { _contextRequest, _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
 import { _LinkSet } from './gateway-links.js';
 import type { _GatewayRoutes } from './gateway-routes.js';
+import type { _Leases } from './leases.js';
+import { _modernRequest } from './modern-request.js';
 
 /** An upstream MCP server the face forwards to (gateway mode, `expose: [mcp_sources]`). */
 export interface GatewayUpstream {
@@ -53,7 +53,7 @@ export interface _GatewaySessionOptions {
   shared?: _LinkSet;
   /**
    * With `shared`: the calls of a 2026-07-28 client that may need its input, on a 2025 server,
-   * run on leases of their own (gateway-lease.ts).
+   * run on leases of their own (leases.ts).
    */
   leases?: _Leases;
 }

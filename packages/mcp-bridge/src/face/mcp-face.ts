@@ -31,22 +31,22 @@ import {
   xpErrorToMcp,
 } from '@xprotocol/translate';
 import { xpError } from '@xprotocol/wire';
-import { type ArgumentCheck, compileArgumentValidator } from './argument-validator.js';
-import { _Leases } from './face-leases.js';
-import { _FaceRateLimits, type FaceRateLimited } from './face-rate-limit.js';
-import { _gatewayCapabilities } from './gateway/gateway-capabilities.js';
-import { _LinkSet } from './gateway/gateway-links.js';
-import { _GatewayRoutes } from './gateway/gateway-routes.js';
-import { _GatewaySession, type GatewayUpstream } from './gateway/gateway-session.js';
-import { _STATELESS_CLIENT } from './gateway/gateway-stateless-client.js';
-import { type BridgeLogger, silentLogger } from './logger.js';
-import { _modernRequest } from './modern-request.js';
-import { SchemaSearch, toolSearchDocument } from './schema-search.js';
-import type { StateDatabase } from './state-database.js';
-import type { UpstreamTransport } from './upstream/upstream-transport.js';
-import type { XpCaller } from './xp-caller.js';
-import { type _AcrossSession, _XpBackChannel } from './xp-mcp-back-channel.js';
-import { _mcpError } from './xp-mcp-error.js';
+import type { XpCaller } from '../caller/xp-caller.js';
+import { type _AcrossSession, _XpBackChannel } from '../caller/xp-mcp-back-channel.js';
+import { _mcpError } from '../caller/xp-mcp-error.js';
+import { SchemaSearch, toolSearchDocument } from '../discovery/schema-search.js';
+import { _gatewayCapabilities } from '../gateway/gateway-capabilities.js';
+import { _LinkSet } from '../gateway/gateway-links.js';
+import { _GatewayRoutes } from '../gateway/gateway-routes.js';
+import { _GatewaySession, type GatewayUpstream } from '../gateway/gateway-session.js';
+import { _STATELESS_CLIENT } from '../gateway/gateway-stateless-client.js';
+import { _Leases } from '../gateway/leases.js';
+import { _modernRequest } from '../gateway/modern-request.js';
+import { type BridgeLogger, silentLogger } from '../logger.js';
+import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
+import type { StateDatabase } from '../state/state-database.js';
+import type { UpstreamTransport } from '../upstream/upstream-transport.js';
+import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
 import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
 
 /** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
@@ -351,7 +351,7 @@ export class McpFace {
     return this.#sharedLinks;
   }
 
-  /** The leases of 2026-07-28 calls on servers that ask with requests (face-leases.ts), made on first use. */
+  /** The leases of 2026-07-28 calls on servers that ask with requests (gateway/leases.ts), made on first use. */
   #leases(): _Leases {
     this.#leasedCalls ??= new _Leases({ timeoutMs: this.#o.callTimeoutMs, logger: this.#logger });
     return this.#leasedCalls;

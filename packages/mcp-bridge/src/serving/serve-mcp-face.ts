@@ -38,15 +38,14 @@ import {
   validateHostHeader,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { FaceAuth, FaceAuthRefusal, FacePrincipal } from './face-auth/face-auth.js';
-import { staticBearerAuth } from './face-auth/static-bearer-auth.js';
-import { _DirectAnswers } from './face-direct-answers.js';
-import { _faceEventStore } from './face-event-store.js';
-import { _isModernRequest, _modernFace } from './face-modern-http.js';
-import { _allowedOrigins, _checkOrigin } from './face-origin.js';
-import { _paramHeaderRefusal, HEADER_MISMATCH } from './face-param-headers.js';
-import type { FaceRateLimited } from './face-rate-limit.js';
-import { _capResults, DEFAULT_MAX_RESULT_BYTES } from './face-result-cap.js';
+import type { FaceAuth, FaceAuthRefusal, FacePrincipal } from '../auth/face-auth.js';
+import { staticBearerAuth } from '../auth/static-bearer-auth.js';
+import type { McpFace } from '../face/mcp-face.js';
+import type { FaceRateLimited } from '../face/rate-limit.js';
+import { _paramHeaderRefusal, HEADER_MISMATCH } from '../gateway/param-headers.js';
+import type { BridgeLogger } from '../logger.js';
+import { _DirectAnswers } from './direct-answers.js';
+import { _faceEventStore } from './event-store.js';
 import {
   _batchRefusal,
   _checkJsonRpcBody,
@@ -57,8 +56,9 @@ import {
 } from './json-rpc-body.js';
 import { _InFlightIds } from './json-rpc-in-flight.js';
 import { _guardStdin } from './json-rpc-stdio-guard.js';
-import type { BridgeLogger } from './logger.js';
-import type { McpFace } from './mcp-face.js';
+import { _isModernRequest, _modernFace } from './modern-http.js';
+import { _allowedOrigins, _checkOrigin } from './origin.js';
+import { _capResults, DEFAULT_MAX_RESULT_BYTES } from './result-cap.js';
 
 /** Where and how to serve the face (the adapter's `mcp_server` section). */
 export interface McpFaceServeOptions {
@@ -105,7 +105,7 @@ interface _Session {
   principal: string | undefined;
   /** `tools/list` requests in flight, by id, with the principal whose token asked (OAuth). */
   listings: Map<string, FacePrincipal>;
-  /** The session's `tools/call` POSTs answered without the SDK transport (face-direct-answers.ts). */
+  /** The session's `tools/call` POSTs answered without the SDK transport (direct-answers.ts). */
   direct: _DirectAnswers;
 }
 
@@ -203,7 +203,7 @@ async function _serveStreamableHttp(
   const maxSessions = settings.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxInFlight = settings.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const maxResultBytes = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
-  // 2026-07-28 requests: no session, a server per request (face-modern-http.ts).
+  // 2026-07-28 requests: no session, a server per request (modern-http.ts).
   const modern = _modernFace(face, { maxResultBytes, auth, logger });
   /** Rate-limit buckets of 2026-07-28 clients, which have no session: one per principal. */
   const modernBucket = (principal: FacePrincipal | undefined) => `modern:${principal?.id ?? ''}`;

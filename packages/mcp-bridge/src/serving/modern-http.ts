@@ -12,10 +12,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
-import type { FaceAuth, FacePrincipal } from './face-auth/face-auth.js';
-import { _capResults } from './face-result-cap.js';
-import type { BridgeLogger } from './logger.js';
-import type { McpFace } from './mcp-face.js';
+import type { FaceAuth, FacePrincipal } from '../auth/face-auth.js';
+import type { McpFace } from '../face/mcp-face.js';
+import type { BridgeLogger } from '../logger.js';
+import { _capResults } from './result-cap.js';
 
 /** The 2026-07-28 leg of one HTTP face. */
 export interface _ModernFace {

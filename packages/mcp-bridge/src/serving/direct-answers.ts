@@ -22,8 +22,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { type EventStore, isJsonContentType, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { _serializedMessage } from './face-result-cap.js';
 import { _idKey, type _JsonRpcId } from './json-rpc-body.js';
+import { _serializedMessage } from './result-cap.js';
 
 /**
  * How long a direct call may run and still be answered as JSON, in ms. A client whose connection

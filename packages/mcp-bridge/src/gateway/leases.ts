@@ -20,8 +20,8 @@ import {
   ProtocolError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { _LinkClient, _LinkRequest } from './gateway/gateway-link.js';
-import type { BridgeLogger } from './logger.js';
+import type { BridgeLogger } from '../logger.js';
+import type { _LinkClient, _LinkRequest } from './gateway-link.js';
 import { _modernRequest } from './modern-request.js';
 
 /** How long the face waits for more requests of the server after the first, before asking the client. */

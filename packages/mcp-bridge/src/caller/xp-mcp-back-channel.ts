@@ -26,15 +26,15 @@ import {
   parseMcpSessionMessage,
   xpError,
 } from '@xprotocol/wire';
-import { _Leases } from './face-leases.js';
 import {
   _contextRequest,
   type _LinkClient,
   type _LinkRequest,
   _serverClient,
-} from './gateway/gateway-link.js';
-import type { BridgeLogger } from './logger.js';
-import { _modernRequest } from './modern-request.js';
+} from '../gateway/gateway-link.js';
+import { _Leases } from '../gateway/leases.js';
+import { _modernRequest } from '../gateway/modern-request.js';
+import type { BridgeLogger } from '../logger.js';
 import type { XpCaller } from './xp-caller.js';
 
 /** Options of {@link _XpBackChannel}. */
@@ -42,7 +42,7 @@ export interface _XpBackChannelOptions {
   /** The face's caller: its keys, relays and sealing. */
   caller: XpCaller;
   logger: BridgeLogger;
-  /** How long a 2026-07-28 client's call waits for its next round (face-leases.ts), in ms. Default 60000. */
+  /** How long a 2026-07-28 client's call waits for its next round (gateway/leases.ts), in ms. Default 60000. */
   leaseTimeoutMs?: number;
   now?: () => number;
 }

@@ -15,8 +15,8 @@ import { request as httpsRequest } from 'node:https';
 import { type AddressInfo, isIP } from 'node:net';
 import { isKeyString } from '@xprotocol/crypto';
 import { AddressPolicy } from '@xprotocol/relay-client';
-import { BridgeError } from './errors.js';
-import { type BridgeLogger, silentLogger } from './logger.js';
+import { BridgeError } from '../errors.js';
+import { type BridgeLogger, silentLogger } from '../logger.js';
 
 /** The well-known document. */
 export interface WellKnownDocument {

@@ -5,7 +5,7 @@
  */
 import type { CatalogPage } from '@xprotocol/registry';
 import type { SchemaContract } from '@xprotocol/translate';
-import type { ArgumentCheck } from './argument-validator.js';
+import type { ArgumentCheck } from '../policy/argument-validator.js';
 
 /** A served tool: its contract, where it lives upstream, and its compiled argument validator. */
 export interface EndpointTool {

@@ -22,11 +22,11 @@ import {
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
-import type { AccessPolicy } from './access.js';
-import { BridgeError } from './errors.js';
-import { _aggregatePage, _decodeCursor } from './gateway/gateway-cursor.js';
-import type { _GatewayRoutes } from './gateway/gateway-routes.js';
-import type { UpstreamSession } from './upstream/upstream-session.js';
+import { BridgeError } from '../errors.js';
+import { _aggregatePage, _decodeCursor } from '../gateway/gateway-cursor.js';
+import type { _GatewayRoutes } from '../gateway/gateway-routes.js';
+import type { AccessPolicy } from '../policy/access.js';
+import type { UpstreamSession } from '../upstream/upstream-session.js';
 import type { _XpCallerSession } from './xp-mcp-caller-session.js';
 
 /** A wrapped server as the router sees it: its `mcp_sources` name and XProtocol namespace. */

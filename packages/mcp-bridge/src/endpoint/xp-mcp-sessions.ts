@@ -13,11 +13,11 @@ import {
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
-import { _LinkSet } from './gateway/gateway-links.js';
-import { _STATELESS_CLIENT } from './gateway/gateway-stateless-client.js';
-import type { BridgeLogger } from './logger.js';
-import type { UpstreamTransport } from './upstream/upstream-transport.js';
-import type { XpCaller } from './xp-caller.js';
+import type { XpCaller } from '../caller/xp-caller.js';
+import { _LinkSet } from '../gateway/gateway-links.js';
+import { _STATELESS_CLIENT } from '../gateway/gateway-stateless-client.js';
+import type { BridgeLogger } from '../logger.js';
+import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 import { _XpCallerSession } from './xp-mcp-caller-session.js';
 
 /** Limits of the endpoint's MCP sessions. */

@@ -8,7 +8,7 @@
 import type { Identity, SignatureBackend, XpEvent } from '@xprotocol/crypto';
 import { type AnnouncePayload, signAnnounce } from '@xprotocol/registry';
 import type { RelayPool } from '@xprotocol/relay-client';
-import { type BridgeLogger, silentLogger } from './logger.js';
+import { type BridgeLogger, silentLogger } from '../logger.js';
 
 /** Re-publication interval: 10 minutes. */
 export const ANNOUNCE_INTERVAL_MS = 10 * 60 * 1000;

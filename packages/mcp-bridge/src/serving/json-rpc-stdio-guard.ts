@@ -9,8 +9,8 @@
  * @module
  */
 import { Transform } from 'node:stream';
+import type { BridgeLogger } from '../logger.js';
 import { _checkJsonRpcBody, type _JsonRpcRefusal, _parseJsonRpcBody } from './json-rpc-body.js';
-import type { BridgeLogger } from './logger.js';
 
 /** Lines longer than this go through as they are (the SDK transport refuses them itself). */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;

@@ -60,17 +60,17 @@ import {
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
-import type { AccessPolicy } from './access.js';
+import { XpCaller } from '../caller/xp-caller.js';
+import { _openSessionTag } from '../caller/xp-mcp-session-tag.js';
+import { BridgeError } from '../errors.js';
+import { _GatewayRoutes } from '../gateway/gateway-routes.js';
+import { type BridgeLogger, silentLogger } from '../logger.js';
+import type { AccessPolicy } from '../policy/access.js';
+import type { StateDatabase } from '../state/state-database.js';
+import type { UpstreamSession } from '../upstream/upstream-session.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
-import { BridgeError } from './errors.js';
-import { _GatewayRoutes } from './gateway/gateway-routes.js';
-import { type BridgeLogger, silentLogger } from './logger.js';
-import type { StateDatabase } from './state-database.js';
-import type { UpstreamSession } from './upstream/upstream-session.js';
-import { XpCaller } from './xp-caller.js';
 import { _XpCallerSession } from './xp-mcp-caller-session.js';
 import { _upstreamError, _XpMcpRouter, type _XpMcpSource } from './xp-mcp-router.js';
-import { _openSessionTag } from './xp-mcp-session-tag.js';
 import { _XpMcpSessions, type McpSessionLimits } from './xp-mcp-sessions.js';
 
 /** The caller's MCP session a request runs in (none: the endpoint's shared session). */

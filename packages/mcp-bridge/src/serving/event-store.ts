@@ -7,7 +7,7 @@
  * @module
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
-import { _serializedMessage } from './face-result-cap.js';
+import { _serializedMessage } from './result-cap.js';
 
 /** Bounds of {@link _faceEventStore}. */
 export interface _FaceEventStoreLimits {

@@ -11,7 +11,7 @@ import type { Transport } from '@modelcontextprotocol/server';
 export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
 
 /**
- * The JSON text of messages measured here, so the writer of the answer (face-direct-answers.ts)
+ * The JSON text of messages measured here, so the writer of the answer (direct-answers.ts)
  * and the event store serialize a result once, not again.
  */
 const _texts = new WeakMap<object, string>();

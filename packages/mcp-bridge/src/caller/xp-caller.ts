@@ -43,7 +43,7 @@ import {
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
-import { BridgeError } from './errors.js';
+import { BridgeError } from '../errors.js';
 import { _sealSessionTag } from './xp-mcp-session-tag.js';
 
 /** The shared answer subscription closes after this long without a call waiting. */

@@ -26,13 +26,13 @@ import {
   type McpSessionInput,
   type McpSessionMessage,
 } from '@xprotocol/wire';
-import type { _LinkClient } from './gateway/gateway-link.js';
-import { _LinkSet } from './gateway/gateway-links.js';
-import type { BridgeLogger } from './logger.js';
-import type { UpstreamSession } from './upstream/upstream-session.js';
-import type { UpstreamTransport } from './upstream/upstream-transport.js';
-import type { XpCaller } from './xp-caller.js';
-import { _mcpError } from './xp-mcp-error.js';
+import type { XpCaller } from '../caller/xp-caller.js';
+import { _mcpError } from '../caller/xp-mcp-error.js';
+import type { _LinkClient } from '../gateway/gateway-link.js';
+import { _LinkSet } from '../gateway/gateway-links.js';
+import type { BridgeLogger } from '../logger.js';
+import type { UpstreamSession } from '../upstream/upstream-session.js';
+import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 
 /** Options of {@link _XpCallerSession}. */
 export interface _XpCallerSessionOptions {

@@ -32,11 +32,11 @@ import { getExpiration } from '@xprotocol/crypto';
 import type { NameStore } from '@xprotocol/registry';
 import type { Outbox } from '@xprotocol/relay-client';
 import Database from 'libsql';
-import type { DescriptionFinding } from './description-lint.js';
-import { BridgeError } from './errors.js';
+import { BridgeError } from '../errors.js';
+import type { DescriptionFinding } from '../policy/description-lint.js';
+import type { ToolPin, ToolPinStore } from '../policy/tool-pins.js';
 import { _OUTBOX_ADD, _StateOutbox } from './state-outbox.js';
 import { type _EntryResult, _StateWriter, type _WriteEntry } from './state-writer.js';
-import type { ToolPin, ToolPinStore } from './tool-pins.js';
 
 /** Where an inbound call is. */
 export type InboundStatus = 'started' | 'answered' | 'done';

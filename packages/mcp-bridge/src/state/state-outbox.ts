@@ -9,7 +9,7 @@
 import type { XpEvent } from '@xprotocol/crypto';
 import type { Outbox, OutboxEntry } from '@xprotocol/relay-client';
 import type Database from 'libsql';
-import { BridgeError } from './errors.js';
+import { BridgeError } from '../errors.js';
 import type { _EntryResult, _WriteEntry } from './state-writer.js';
 
 /** One outbox row (the state database also writes it, beside an answer). */

@@ -18,11 +18,11 @@
 import { ProtocolError, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { PublicIdentity } from '@xprotocol/crypto';
 import { MCP_REQUEST_KIND, type McpRequestMethod } from '@xprotocol/wire';
-import { _decodeCursor, _encodeCursor, _nextPosition } from './gateway/gateway-cursor.js';
-import type { _GatewayRoutes } from './gateway/gateway-routes.js';
-import type { XpCaller } from './xp-caller.js';
-import type { _AcrossSession, _XpBackChannel } from './xp-mcp-back-channel.js';
-import { _mcpError } from './xp-mcp-error.js';
+import type { XpCaller } from '../caller/xp-caller.js';
+import type { _AcrossSession, _XpBackChannel } from '../caller/xp-mcp-back-channel.js';
+import { _mcpError } from '../caller/xp-mcp-error.js';
+import { _decodeCursor, _encodeCursor, _nextPosition } from '../gateway/gateway-cursor.js';
+import type { _GatewayRoutes } from '../gateway/gateway-routes.js';
 
 /** An `xprotocol_sources` entry as this module needs it. */
 export interface _XpMcpFaceSource {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { AddressPolicy, RelayPool } from '@xprotocol/relay-client';
-import { type BridgeLogger, silentLogger } from './logger.js';
+import { type BridgeLogger, silentLogger } from '../logger.js';
 
 /** What became of each relay a document listed. */
 export interface DiscoveredRelays {
