@@ -8,12 +8,8 @@
 export { RelayError, type RelayErrorCode } from './errors.js';
 export { checkIncomingEvent, type EventCheck, type EventCheckOptions } from './event-checks.js';
 export { MemoryEventStore } from './memory-store.js';
-export {
-  type Relay,
-  type RelayOptions,
-  type RelayRefusal,
-  type RelayStats,
-  startRelay,
-} from './relay-server.js';
+export type { RelayStats } from './relay-context.js';
+export type { RelayOptions, RelayRefusal } from './relay-options.js';
+export { type Relay, startRelay } from './relay-server.js';
 export { SqliteEventStore, type SqliteStoreOptions } from './sqlite-store.js';
 export type { EventStore, PutOutcome, RelayEvent } from './store.js';
