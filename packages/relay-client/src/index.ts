@@ -16,7 +16,6 @@ export {
 export { type BackoffOptions, reconnectDelay } from './backoff.js';
 export { RelayClientError, type RelayClientErrorCode } from './errors.js';
 export { MemoryOutbox, type Outbox, type OutboxEntry } from './outbox.js';
-export type { ConnectionState } from './relay-connection.js';
 export {
   type PublishOptions,
   type PublishResult,
@@ -25,6 +24,7 @@ export {
   type RelayStatus,
   type Subscription,
   type SubscriptionHandlers,
-} from './relay-pool.js';
+} from './pool-publisher.js';
+export type { ConnectionState } from './relay-connection.js';
 export { SeenIds } from './seen-ids.js';
 export { SqliteOutbox } from './sqlite-outbox.js';
