@@ -16,15 +16,10 @@ export {
 export { type BackoffOptions, reconnectDelay } from './backoff.js';
 export { RelayClientError, type RelayClientErrorCode } from './errors.js';
 export { MemoryOutbox, type Outbox, type OutboxEntry } from './outbox.js';
-export {
-  type PublishOptions,
-  type PublishResult,
-  RelayPool,
-  type RelayPoolOptions,
-  type RelayStatus,
-  type Subscription,
-  type SubscriptionHandlers,
-} from './pool-publisher.js';
+export type { RelayStatus } from './pool-connections.js';
+export type { PublishOptions, PublishResult } from './pool-publisher.js';
+export type { Subscription, SubscriptionHandlers } from './pool-subscriptions.js';
 export type { ConnectionState } from './relay-connection.js';
+export { RelayPool, type RelayPoolOptions } from './relay-pool.js';
 export { SeenIds } from './seen-ids.js';
 export { SqliteOutbox } from './sqlite-outbox.js';
