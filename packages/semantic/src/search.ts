@@ -23,13 +23,12 @@ export {
 export { STOP_WORDS, stemWord, tokenizeForSearch } from './search-tokenizer.js';
 export { STATIC_EMBEDDING_DIMENSIONS, staticEmbedder, staticTextVector } from './static-embeddings.js';
 export { type SynonymSet, synonymsOf } from './synonyms.js';
+export { DEFAULT_EMBEDDER_WEIGHT, type TextEmbedder } from './text-embedder.js';
 export {
-  DEFAULT_EMBEDDER_WEIGHT,
   DEFAULT_FIELD_BOOSTS,
   type SearchField,
   type SearchHit,
   type SearchOptions,
-  type TextEmbedder,
   type ToolDocument,
   ToolIndex,
   type ToolIndexOptions,

@@ -19,7 +19,7 @@ import {
 import { splitIdentifier } from './identifier.js';
 import { singularize } from './inflect.js';
 import { _WORD, STOP_WORDS } from './search-tokenizer.js';
-import type { TextEmbedder } from './tool-index.js';
+import type { TextEmbedder } from './text-embedder.js';
 
 /**
  * The static embeddings as a {@link TextEmbedder}: `ToolIndex`'s default embedder (weight: the

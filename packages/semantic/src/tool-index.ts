@@ -21,6 +21,7 @@ import { _checkRanker, _rankerScore, DEFAULT_RANKER, type LearnedRanker, RANKER_
 import { stemWord, tokenizeForSearch } from './search-tokenizer.js';
 import { staticEmbedder } from './static-embeddings.js';
 import { synonymsOf } from './synonyms.js';
+import { DEFAULT_EMBEDDER_WEIGHT, type TextEmbedder } from './text-embedder.js';
 import { VERB_GROUPS, type VerbClass, verbGroupOf, WEAK_VERBS } from './verbs.js';
 import { textVector, vectorSimilarity } from './word-vectors.js';
 
@@ -167,17 +168,6 @@ export interface ToolIndexOptions {
    */
   readonly ranker?: boolean | LearnedRanker;
 }
-
-/** A synchronous text embedder for {@link ToolIndexOptions.embedder}. */
-export interface TextEmbedder {
-  /** The text's vector (any length, the same for every text), or `null` when it has none. */
-  readonly embed: (text: string) => Float32Array | null;
-  /** Weight of the cosine similarity in the blend (default {@link DEFAULT_EMBEDDER_WEIGHT}). */
-  readonly weight?: number;
-}
-
-/** Default weight of an embedder's similarity (chosen on the MCP tuning tasks). */
-export const DEFAULT_EMBEDDER_WEIGHT = 0.5;
 
 /** Default word-vector weight beside an embedder, and without one (both chosen on tuning sets). */
 const VECTOR_WEIGHT_WITH_EMBEDDER = 0.75;
