@@ -1,3 +1,3 @@
-import type { ToolDocument } from '../src/tool-index.js';
+import type { ToolDocument } from '../src/search.js';
 /** Every dev MCP tool as a ToolDocument, ids `<server file>/<tool>`. */
 export declare function mcpDocuments(options?: { server?: boolean }): ToolDocument[];

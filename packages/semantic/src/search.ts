@@ -27,11 +27,9 @@ export { DEFAULT_EMBEDDER_WEIGHT, type TextEmbedder } from './text-embedder.js';
 export {
   DEFAULT_FIELD_BOOSTS,
   type SearchField,
-  type SearchHit,
-  type SearchOptions,
   type ToolDocument,
-  ToolIndex,
-  type ToolIndexOptions,
   type ToolServerInfo,
-} from './tool-index.js';
+} from './tool-document.js';
+export { type SearchHit, type SearchOptions, ToolIndex } from './tool-index.js';
+export type { ToolIndexOptions } from './tool-index-options.js';
 export { textVector, vectorSimilarity, WORD_VECTOR_DIMENSIONS } from './word-vectors.js';
