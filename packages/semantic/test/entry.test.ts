@@ -45,6 +45,11 @@ describe('package entry', () => {
       '_static-embeddings.data.ts',
       'static-embeddings.ts',
       'tool-index.ts',
+      'tool-index-options.ts',
+      '_inverted-index.ts',
+      '_candidates.ts',
+      '_vector-blend.ts',
+      '_ranker-features.ts',
       'describe.ts',
     ]) {
       expect(reached, `index.ts reaches ${file}`).not.toContain(file);
