@@ -5,7 +5,7 @@
  * @module
  */
 import type { Grammar, GrammarElement, GrammarSequence } from './ast.js';
-import { _findCycleNodes } from './validate.js';
+import { _findCycle, _stronglyConnected } from './graph.js';
 
 /** Node kinds. */
 export const _K_CHAR = 0;
@@ -182,18 +182,23 @@ export function _classHas(cls: _Class, c: number): boolean {
   return found !== cls.negated;
 }
 
+/**
+ * Can node `pc` by itself match the empty string, given which rules can (`ruleNullable`)? Only a
+ * call or a repetition can; a terminal always consumes a character.
+ */
+function mayBeEmpty(p: _Program, ruleNullable: Uint8Array, pc: number): boolean {
+  const k = p.kind[pc];
+  if (k === _K_CALL) return ruleNullable[p.arg[pc] ?? 0] === 1;
+  if (k === _K_REPEAT) {
+    const r = p.arg[pc] ?? 0;
+    return (p.repMin[r] ?? 0) === 0 || ruleNullable[p.repBody[r] ?? 0] === 1;
+  }
+  return false;
+}
+
 /** Per rule: can it match the empty string? (fixpoint) */
 export function _nullableRules(p: _Program): Uint8Array {
   const nullable = new Uint8Array(p.alts.length);
-  const nodeNullable = (pc: number): boolean => {
-    const k = p.kind[pc];
-    if (k === _K_CALL) return nullable[p.arg[pc] ?? 0] === 1;
-    if (k === _K_REPEAT) {
-      const r = p.arg[pc] ?? 0;
-      return (p.repMin[r] ?? 0) === 0 || nullable[p.repBody[r] ?? 0] === 1;
-    }
-    return false;
-  };
   let changed = true;
   while (changed) {
     changed = false;
@@ -201,7 +206,7 @@ export function _nullableRules(p: _Program): Uint8Array {
       if (nullable[r]) continue;
       for (const first of p.alts[r] ?? []) {
         let pc = first;
-        while (pc >= 0 && nodeNullable(pc)) pc = p.next[pc] ?? -1;
+        while (pc >= 0 && mayBeEmpty(p, nullable, pc)) pc = p.next[pc] ?? -1;
         if (pc < 0) {
           nullable[r] = 1;
           changed = true;
@@ -222,15 +227,6 @@ export function _nullableRules(p: _Program): Uint8Array {
 export function _growingCycle(p: _Program): string[] | undefined {
   const n = p.kind.length;
   const nullable = _nullableRules(p);
-  const nodeNullable = (pc: number): boolean => {
-    const k = p.kind[pc];
-    if (k === _K_CALL) return nullable[p.arg[pc] ?? 0] === 1;
-    if (k === _K_REPEAT) {
-      const r = p.arg[pc] ?? 0;
-      return (p.repMin[r] ?? 0) === 0 || nullable[p.repBody[r] ?? 0] === 1;
-    }
-    return false;
-  };
   const grows = (pc: number): boolean => {
     if ((p.next[pc] ?? -1) >= 0) return true;
     return p.kind[pc] === _K_REPEAT && (p.repMax[p.arg[pc] ?? 0] ?? 0) !== 1;
@@ -249,83 +245,27 @@ export function _growingCycle(p: _Program): string[] | undefined {
         const kq = p.kind[q];
         if (kq !== _K_CALL && kq !== _K_REPEAT) break;
         out.push(q);
-        if (!nodeNullable(q)) break;
+        if (!mayBeEmpty(p, nullable, q)) break;
         q = p.next[q] ?? -1;
       }
     }
   }
   // Only growing edges matter inside a cycle: find strongly connected components (Tarjan,
   // iterative) and look for a growing edge inside one.
-  const sccOf = tarjan(n, edges);
+  const sccOf = _stronglyConnected(n, edges);
   for (let pc = 0; pc < n; pc++) {
     if (!grows(pc)) continue;
     for (const q of edges[pc] ?? []) {
       if (sccOf[q] === sccOf[pc]) {
         // a cycle through pc → q: report it
         const inScc = (x: number) => sccOf[x] === sccOf[pc];
-        const path = _findCycleNodes(n, (x) => (inScc(x) ? (edges[x] ?? []).filter(inScc) : []));
+        const path = _findCycle(n, (x) => (inScc(x) ? (edges[x] ?? []).filter(inScc) : []));
         const labels = (path ?? [pc, q, pc]).map((x) => p.labels[p.owner[x] ?? 0] ?? '?');
         return labels.filter((l, i) => i === 0 || l !== labels[i - 1]);
       }
     }
   }
   return undefined;
-}
-
-function tarjan(n: number, edges: readonly (readonly number[])[]): Int32Array {
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const onStack = new Uint8Array(n);
-  const comp = new Int32Array(n).fill(-1);
-  const stack: number[] = [];
-  let counter = 0;
-  let comps = 0;
-  const work: number[] = [];
-  const edgePos: number[] = [];
-  for (let s = 0; s < n; s++) {
-    if (index[s] !== -1) continue;
-    work.push(s);
-    edgePos.push(0);
-    index[s] = low[s] = counter++;
-    stack.push(s);
-    onStack[s] = 1;
-    while (work.length > 0) {
-      const top = work.length - 1;
-      const v = work[top] ?? 0;
-      const out = edges[v] ?? [];
-      const i = edgePos[top] ?? 0;
-      if (i < out.length) {
-        edgePos[top] = i + 1;
-        const w = out[i] ?? 0;
-        if (index[w] === -1) {
-          index[w] = low[w] = counter++;
-          stack.push(w);
-          onStack[w] = 1;
-          work.push(w);
-          edgePos.push(0);
-        } else if (onStack[w]) {
-          low[v] = Math.min(low[v] ?? 0, index[w] ?? 0);
-        }
-      } else {
-        work.pop();
-        edgePos.pop();
-        if (work.length > 0) {
-          const u = work[work.length - 1] ?? 0;
-          low[u] = Math.min(low[u] ?? 0, low[v] ?? 0);
-        }
-        if (low[v] === index[v]) {
-          for (;;) {
-            const w = stack.pop() ?? 0;
-            onStack[w] = 0;
-            comp[w] = comps;
-            if (w === v) break;
-          }
-          comps++;
-        }
-      }
-    }
-  }
-  return comp;
 }
 
 /**
@@ -355,99 +295,140 @@ const firstCache = new WeakMap<_Program, _FirstSets>();
 export function _firstSets(p: _Program): _FirstSets {
   const cached = firstCache.get(p);
   if (cached) return cached;
-  const nRules = p.alts.length;
-  const nPc = p.kind.length;
   const ruleNullable = _nullableRules(p);
-  const ruleAscii = new Uint32Array(nRules * 4);
-  const ruleWide = new Uint8Array(nRules);
-  const target = (pc: number): number => {
-    const k = p.kind[pc];
-    if (k === _K_CALL) return p.arg[pc] ?? 0;
-    if (k === _K_REPEAT) return p.repBody[p.arg[pc] ?? 0] ?? 0;
-    return -1;
-  };
-  const nodeNullable = (pc: number): boolean => {
-    const k = p.kind[pc];
-    if (k === _K_CALL) return ruleNullable[p.arg[pc] ?? 0] === 1;
-    if (k === _K_REPEAT) {
-      const r = p.arg[pc] ?? 0;
-      return (p.repMin[r] ?? 0) === 0 || ruleNullable[p.repBody[r] ?? 0] === 1;
-    }
-    return false;
-  };
-  /** ORs the FIRST of node pc itself into (a, w); returns the new wide flag. */
-  const nodeFirst = (pc: number, a: Uint32Array, off: number, w: number): number => {
-    const k = p.kind[pc];
-    if (k === _K_CHAR) {
-      const c = p.arg[pc] ?? 0;
-      if (c < 128) a[off + (c >>> 5)] = (a[off + (c >>> 5)] ?? 0) | (1 << (c & 31));
-      else return 1;
-      return w;
-    }
-    if (k === _K_CLASS) {
-      const cls = p.classes[p.arg[pc] ?? 0] as _Class;
-      for (let i = 0; i < 4; i++) {
-        const bits = cls.negated ? ~(cls.ascii[i] ?? 0) : (cls.ascii[i] ?? 0);
-        a[off + i] = (a[off + i] ?? 0) | bits;
-      }
-      return cls.negated || cls.wide.length > 0 ? 1 : w;
-    }
-    if (k === _K_ANY) {
-      for (let i = 0; i < 4; i++) a[off + i] = 0xffffffff;
-      return 1;
-    }
-    if (k === _K_TOKEN) return w;
-    const r = target(pc);
-    for (let i = 0; i < 4; i++) a[off + i] = (a[off + i] ?? 0) | (ruleAscii[r * 4 + i] ?? 0);
-    return ruleWide[r] === 1 ? 1 : w;
-  };
-  // rule FIRST sets: a worklist over "rule r starts with a call of rule t" dependencies
-  const dependents: number[][] = Array.from({ length: nRules }, () => []);
-  for (let r = 0; r < nRules; r++) {
-    for (const first of p.alts[r] ?? []) {
-      for (let pc = first; pc >= 0; pc = p.next[pc] ?? -1) {
-        const t = target(pc);
-        if (t >= 0) dependents[t]?.push(r);
-        if (!nodeNullable(pc)) break;
-      }
-    }
+  const rules = ruleFirstSets(p, ruleNullable);
+  const { ascii, wide, nullable } = suffixFirstSets(p, rules);
+  const repMin = p.repMin.map((min, r) => (ruleNullable[p.repBody[r] ?? 0] === 1 ? 0 : min));
+  const repNullable = Uint8Array.from(p.repBody, (b) => ruleNullable[b] ?? 0);
+  const sets = { ascii, wide, nullable, repMin, repNullable };
+  firstCache.set(p, sets);
+  return sets;
+}
+
+/** The FIRST sets of whole rules, and what computing node FIRST sets from them needs. */
+interface RuleFirstSets {
+  readonly ruleNullable: Uint8Array;
+  /** Four 32-bit words per rule. */
+  readonly ruleAscii: Uint32Array;
+  readonly ruleWide: Uint8Array;
+}
+
+/** The rule a call or repetition node enters (a repetition: its body), or −1 for a terminal. */
+function enteredRule(p: _Program, pc: number): number {
+  const k = p.kind[pc];
+  if (k === _K_CALL) return p.arg[pc] ?? 0;
+  if (k === _K_REPEAT) return p.repBody[p.arg[pc] ?? 0] ?? 0;
+  return -1;
+}
+
+/**
+ * ORs the FIRST set of node `pc` itself (not of what follows it) into the four words of `a` at
+ * `off`; returns the new wide flag (`w`, or 1 when a character above ASCII may start the node).
+ */
+function orNodeFirst(
+  p: _Program,
+  rules: RuleFirstSets,
+  pc: number,
+  a: Uint32Array,
+  off: number,
+  w: number,
+): number {
+  const k = p.kind[pc];
+  if (k === _K_CHAR) {
+    const c = p.arg[pc] ?? 0;
+    if (c < 128) a[off + (c >>> 5)] = (a[off + (c >>> 5)] ?? 0) | (1 << (c & 31));
+    else return 1;
+    return w;
   }
+  if (k === _K_CLASS) {
+    const cls = p.classes[p.arg[pc] ?? 0] as _Class;
+    for (let i = 0; i < 4; i++) {
+      const bits = cls.negated ? ~(cls.ascii[i] ?? 0) : (cls.ascii[i] ?? 0);
+      a[off + i] = (a[off + i] ?? 0) | bits;
+    }
+    return cls.negated || cls.wide.length > 0 ? 1 : w;
+  }
+  if (k === _K_ANY) {
+    for (let i = 0; i < 4; i++) a[off + i] = 0xffffffff;
+    return 1;
+  }
+  if (k === _K_TOKEN) return w;
+  const r = enteredRule(p, pc);
+  for (let i = 0; i < 4; i++) a[off + i] = (a[off + i] ?? 0) | (rules.ruleAscii[r * 4 + i] ?? 0);
+  return rules.ruleWide[r] === 1 ? 1 : w;
+}
+
+/**
+ * Rule FIRST sets: a worklist over "rule r starts with a call of rule t" dependencies, recomputing
+ * a rule whenever a rule it starts with grew, until nothing changes.
+ */
+function ruleFirstSets(p: _Program, ruleNullable: Uint8Array): RuleFirstSets {
+  const nRules = p.alts.length;
+  const rules: RuleFirstSets = {
+    ruleNullable,
+    ruleAscii: new Uint32Array(nRules * 4),
+    ruleWide: new Uint8Array(nRules),
+  };
+  const dependents = ruleDependents(p, ruleNullable);
   const queued = new Uint8Array(nRules).fill(1);
   const work = Array.from({ length: nRules }, (_, i) => nRules - 1 - i);
   const tmp = new Uint32Array(4);
   while (work.length > 0) {
     const r = work.pop() as number;
     queued[r] = 0;
-    tmp.fill(0);
-    let w = 0;
-    for (const first of p.alts[r] ?? []) {
-      for (let pc = first; pc >= 0; pc = p.next[pc] ?? -1) {
-        w = nodeFirst(pc, tmp, 0, w);
-        if (!nodeNullable(pc)) break;
-      }
-    }
-    let changed = w !== ruleWide[r];
-    for (let i = 0; i < 4; i++) {
-      const v = (tmp[i] ?? 0) | (ruleAscii[r * 4 + i] ?? 0);
-      if (v !== ruleAscii[r * 4 + i]) {
-        ruleAscii[r * 4 + i] = v;
-        changed = true;
-      }
-    }
-    ruleWide[r] = w | (ruleWide[r] ?? 0);
-    if (changed) {
-      for (const d of dependents[r] ?? []) {
-        if (!queued[d]) {
-          queued[d] = 1;
-          work.push(d);
-        }
+    if (!recomputeRuleFirst(p, rules, r, tmp)) continue;
+    for (const d of dependents[r] ?? []) {
+      if (!queued[d]) {
+        queued[d] = 1;
+        work.push(d);
       }
     }
   }
-  // per-node suffix sets, walking each sequence backwards
-  const ascii = new Uint32Array(nPc * 4);
-  const wide = new Uint8Array(nPc);
-  const nullable = new Uint8Array(nPc);
+  return rules;
+}
+
+/** Per rule t, the rules that can start with a call of t (and so must be recomputed when t grows). */
+function ruleDependents(p: _Program, ruleNullable: Uint8Array): number[][] {
+  const dependents: number[][] = Array.from({ length: p.alts.length }, () => []);
+  for (let r = 0; r < p.alts.length; r++) {
+    for (const first of p.alts[r] ?? []) {
+      for (let pc = first; pc >= 0; pc = p.next[pc] ?? -1) {
+        const t = enteredRule(p, pc);
+        if (t >= 0) dependents[t]?.push(r);
+        if (!mayBeEmpty(p, ruleNullable, pc)) break;
+      }
+    }
+  }
+  return dependents;
+}
+
+/** Recomputes rule r's FIRST set (`tmp`: four scratch words) into `rules`; true when it grew. */
+function recomputeRuleFirst(p: _Program, rules: RuleFirstSets, r: number, tmp: Uint32Array): boolean {
+  const { ruleAscii, ruleWide } = rules;
+  tmp.fill(0);
+  let w = 0;
+  for (const first of p.alts[r] ?? []) {
+    for (let pc = first; pc >= 0; pc = p.next[pc] ?? -1) {
+      w = orNodeFirst(p, rules, pc, tmp, 0, w);
+      if (!mayBeEmpty(p, rules.ruleNullable, pc)) break;
+    }
+  }
+  let changed = w !== ruleWide[r];
+  for (let i = 0; i < 4; i++) {
+    const v = (tmp[i] ?? 0) | (ruleAscii[r * 4 + i] ?? 0);
+    if (v !== ruleAscii[r * 4 + i]) {
+      ruleAscii[r * 4 + i] = v;
+      changed = true;
+    }
+  }
+  ruleWide[r] = w | (ruleWide[r] ?? 0);
+  return changed;
+}
+
+/** Per-node suffix sets (the `_FirstSets` fields per node), walking each sequence backwards. */
+function suffixFirstSets(p: _Program, rules: RuleFirstSets): Pick<_FirstSets, 'ascii' | 'wide' | 'nullable'> {
+  const nPc = p.kind.length;
+  const sets = { ascii: new Uint32Array(nPc * 4), wide: new Uint8Array(nPc), nullable: new Uint8Array(nPc) };
   const isStart = new Uint8Array(nPc);
   for (const firsts of p.alts) for (const f of firsts) if (f >= 0) isStart[f] = 1;
   const seq: number[] = [];
@@ -455,28 +436,35 @@ export function _firstSets(p: _Program): _FirstSets {
     if (!isStart[start]) continue;
     seq.length = 0;
     for (let pc = start; pc >= 0; pc = p.next[pc] ?? -1) seq.push(pc);
-    let restNullable = 1;
-    let restWide = 0;
-    let prev = -1;
-    for (let i = seq.length - 1; i >= 0; i--) {
-      const pc = seq[i] as number;
-      const off = pc * 4;
-      let w = nodeFirst(pc, ascii, off, 0);
-      if (nodeNullable(pc)) {
-        if (prev >= 0) {
-          for (let j = 0; j < 4; j++) ascii[off + j] = (ascii[off + j] ?? 0) | (ascii[prev * 4 + j] ?? 0);
-        }
-        w |= restWide;
-      } else restNullable = 0;
-      restWide = w;
-      wide[pc] = w;
-      nullable[pc] = restNullable;
-      prev = pc;
-    }
+    sequenceSuffixSets(p, rules, seq, sets);
   }
-  const repMin = p.repMin.map((min, r) => (ruleNullable[p.repBody[r] ?? 0] === 1 ? 0 : min));
-  const repNullable = Uint8Array.from(p.repBody, (b) => ruleNullable[b] ?? 0);
-  const sets = { ascii, wide, nullable, repMin, repNullable };
-  firstCache.set(p, sets);
   return sets;
+}
+
+/** Fills the suffix sets of the nodes of one sequence, from its last node to its first. */
+function sequenceSuffixSets(
+  p: _Program,
+  rules: RuleFirstSets,
+  seq: readonly number[],
+  sets: Pick<_FirstSets, 'ascii' | 'wide' | 'nullable'>,
+): void {
+  const { ascii, wide, nullable } = sets;
+  let restNullable = 1;
+  let restWide = 0;
+  let prev = -1;
+  for (let i = seq.length - 1; i >= 0; i--) {
+    const pc = seq[i] as number;
+    const off = pc * 4;
+    let w = orNodeFirst(p, rules, pc, ascii, off, 0);
+    if (mayBeEmpty(p, rules.ruleNullable, pc)) {
+      if (prev >= 0) {
+        for (let j = 0; j < 4; j++) ascii[off + j] = (ascii[off + j] ?? 0) | (ascii[prev * 4 + j] ?? 0);
+      }
+      w |= restWide;
+    } else restNullable = 0;
+    restWide = w;
+    wide[pc] = w;
+    nullable[pc] = restNullable;
+    prev = pc;
+  }
 }

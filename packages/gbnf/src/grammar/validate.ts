@@ -18,6 +18,7 @@ import type { Grammar, GrammarElement, GrammarSequence } from './ast.js';
 import { isRuleName, MAX_REPETITION } from './ast.js';
 import type { GrammarLocation } from './errors.js';
 import { GbnfGrammarError } from './errors.js';
+import { _findCycle } from './graph.js';
 import { _growingCycle, _program } from './program.js';
 
 /**
@@ -277,46 +278,5 @@ function llamaLeftRecursion(grammar: Grammar): string[] | undefined {
     const own = nodes[index.get(rule.name) ?? 0];
     if (own) for (const seq of rule.alternatives) walkSeq(seq, rule.name, own.edges);
   }
-  return findCycle(nodes.length, (n) => nodes[n]?.edges ?? [])?.map((n) => nodes[n]?.label ?? '?');
-}
-
-/** Finds a directed cycle (iterative DFS); returns its nodes in order, or undefined. */
-export function _findCycleNodes(
-  count: number,
-  edges: (n: number) => readonly number[],
-): number[] | undefined {
-  return findCycle(count, edges);
-}
-
-function findCycle(count: number, edges: (n: number) => readonly number[]): number[] | undefined {
-  const state = new Uint8Array(count); // 0 new, 1 on the path, 2 done
-  const path: number[] = [];
-  const cursor: number[] = [];
-  for (let start = 0; start < count; start++) {
-    if (state[start] !== 0) continue;
-    path.push(start);
-    cursor.push(0);
-    state[start] = 1;
-    while (path.length > 0) {
-      const top = path.length - 1;
-      const n = path[top] ?? 0;
-      const out = edges(n);
-      const i = cursor[top] ?? 0;
-      if (i < out.length) {
-        cursor[top] = i + 1;
-        const m = out[i] ?? 0;
-        if (state[m] === 1) return path.slice(path.indexOf(m)).concat(m);
-        if (state[m] === 0) {
-          state[m] = 1;
-          path.push(m);
-          cursor.push(0);
-        }
-      } else {
-        state[n] = 2;
-        path.pop();
-        cursor.pop();
-      }
-    }
-  }
-  return undefined;
+  return _findCycle(nodes.length, (n) => nodes[n]?.edges ?? [])?.map((n) => nodes[n]?.label ?? '?');
 }
