@@ -19,7 +19,7 @@
  *
  * Where llama.cpp would misbehave rather than refuse, this parser refuses with a clear error:
  * `{m,n}` with `n < m` (llama.cpp loops forever), left recursion its check misses that would make
- * its matcher loop forever (see `left-recursion.ts`), `<name>` tokens (they need a model
+ * its matcher loop forever (see `validate.ts`), `<name>` tokens (they need a model
  * vocabulary), token ids over 2^32−1, a NUL character (llama.cpp stops reading there), lone
  * surrogates, and literal code points that are not Unicode scalar values (they can never match).
  * @module
@@ -43,6 +43,15 @@ export function parseGrammar(text: string): Grammar {
     throw new GbnfGrammarError('GRAMMAR_SYNTAX', `expected GBNF text, got ${typeof text}`);
   }
   return new Parser(text).parse();
+}
+
+/** What llama.cpp's `parse_sequence` tracks while it reads one sequence. */
+interface SequenceState {
+  readonly seq: GrammarElement[];
+  /** Whether the last item produced something to repeat (llama.cpp: `last_sym_start != rule.size()`). */
+  produced: boolean;
+  /** How many rules the last item generated, repeated together by an operator (`n_prev_rules`). */
+  prevRules: number;
 }
 
 class Parser {
@@ -127,207 +136,246 @@ class Parser {
 
   // parse_sequence
   private parseSequence(nested: boolean): GrammarSequence {
-    const seq: GrammarElement[] = [];
-    // llama.cpp: `last_sym_start == rule.size()` ⇔ nothing to repeat
-    let produced = false;
-    // llama.cpp: `n_prev_rules`
-    let prevRules = 1;
-    const repeat = (min: number, max: number | null, at: number, op: string): void => {
-      const last = seq[seq.length - 1];
-      if (!produced || last === undefined) {
-        this.fail('GRAMMAR_SYNTAX', `expected an item before "${op}"`, 'an item to repeat', at);
+    const state: SequenceState = { seq: [], produced: false, prevRules: 1 };
+    let more = true;
+    while (more) more = this.parseItem(state, nested);
+    return state.seq;
+  }
+
+  /** Reads one item or repetition operator into `state`; false at the end of the sequence. */
+  private parseItem(state: SequenceState, nested: boolean): boolean {
+    const at = this.pos;
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 0x22 /* " */) this.addItem(state, this.parseLiteral(at, nested));
+    else if (c === 0x5b /* [ */) this.addItem(state, this.parseClass(at, nested));
+    else if (c === 0x3c /* < */ || c === 0x21 /* ! */) this.addItem(state, this.parseToken(c, nested));
+    else if (isWordChar(c)) this.addItem(state, this.parseRef(at, nested));
+    else if (c === 0x28 /* ( */) this.parseGroup(state, at, nested);
+    else if (c === 0x2e /* . */) {
+      this.pos++;
+      this.space(nested);
+      this.addItem(state, { type: 'any' });
+    } else if (c === 0x2a /* * */ || c === 0x2b /* + */ || c === 0x3f /* ? */) {
+      this.pos++;
+      this.space(nested);
+      const op = String.fromCharCode(c);
+      if (c === 0x2a) this.repeatLast(state, 0, null, at, op);
+      else if (c === 0x2b) this.repeatLast(state, 1, null, at, op);
+      else this.repeatLast(state, 0, 1, at, op);
+    } else if (c === 0x7b /* { */) {
+      const { min, max, op } = this.parseBraces(at, nested);
+      this.repeatLast(state, min, max, at, op);
+    } else return false;
+    return true;
+  }
+
+  /**
+   * Appends a single-rule item; `undefined` is an item that produces nothing (`""`, `[]`), which
+   * llama.cpp emits nothing for and which cannot be repeated.
+   */
+  private addItem(state: SequenceState, el: GrammarElement | undefined): void {
+    if (el !== undefined) state.seq.push(el);
+    state.produced = el !== undefined;
+    state.prevRules = 1;
+  }
+
+  /** `"…"` at `at`; `undefined` for `""`. */
+  private parseLiteral(at: number, nested: boolean): GrammarElement | undefined {
+    this.pos++;
+    let value = '';
+    while (this.text.charCodeAt(this.pos) !== 0x22) {
+      if (this.pos >= this.text.length) {
+        this.fail('GRAMMAR_SYNTAX', 'unterminated string literal', '"', at);
       }
-      const total = max !== null && max > 0 ? max : min > 0 ? min : 1;
-      if (prevRules * total > MAX_REPETITION) {
+      const charAt = this.pos;
+      const cp = this.parseChar();
+      if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
         this.fail(
           'GRAMMAR_SYNTAX',
-          `"${op}" repeats ${prevRules} generated rule(s) ${total} times; llama.cpp allows at most ${MAX_REPETITION}`,
-          `at most ${MAX_REPETITION} repeated rules`,
-          at,
+          `U+${hex(cp)} in a string literal is not a Unicode scalar value and can never match; use a character class`,
+          'a Unicode scalar value',
+          charAt,
         );
       }
-      const generated = max === null ? 1 : max - min;
-      if (generated > 0) this.maxDefinedId = Math.max(this.maxDefinedId, this.symbolCount + generated - 1);
-      this.symbolCount += generated;
-      prevRules *= total;
-      seq[seq.length - 1] = { type: 'repeat', item: last, min, max };
-      produced = max !== 0;
-    };
-    for (;;) {
-      const at = this.pos;
-      const c = this.text.charCodeAt(this.pos);
-      if (c === 0x22 /* " */) {
-        this.pos++;
-        let value = '';
-        while (this.text.charCodeAt(this.pos) !== 0x22) {
-          if (this.pos >= this.text.length) {
-            this.fail('GRAMMAR_SYNTAX', 'unterminated string literal', '"', at);
-          }
-          const charAt = this.pos;
-          const cp = this.parseChar();
-          if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
-            this.fail(
-              'GRAMMAR_SYNTAX',
-              `U+${hex(cp)} in a string literal is not a Unicode scalar value and can never match; use a character class`,
-              'a Unicode scalar value',
-              charAt,
-            );
-          }
-          value += String.fromCodePoint(cp);
-        }
-        this.pos++;
-        this.space(nested);
-        // llama.cpp emits nothing for "": the parsed sequence has no element for it either
-        if (value.length > 0) seq.push({ type: 'literal', value });
-        produced = value.length > 0;
-        prevRules = 1;
-      } else if (c === 0x5b /* [ */) {
-        this.pos++;
-        let negated = false;
-        if (this.text.charCodeAt(this.pos) === 0x5e /* ^ */) {
-          negated = true;
-          this.pos++;
-        }
-        const ranges: CharRange[] = [];
-        while (this.text.charCodeAt(this.pos) !== 0x5d /* ] */) {
-          if (this.pos >= this.text.length) {
-            this.fail('GRAMMAR_SYNTAX', 'unterminated character class', ']', at);
-          }
-          const from = this.parseChar();
-          let to = from;
-          if (this.text.charCodeAt(this.pos) === 0x2d && this.text.charCodeAt(this.pos + 1) !== 0x5d) {
-            if (this.pos + 1 >= this.text.length) {
-              this.fail('GRAMMAR_SYNTAX', 'unterminated character class', ']', at);
-            }
-            this.pos++;
-            to = this.parseChar();
-          }
-          ranges.push({ from, to });
-        }
-        this.pos++;
-        this.space(nested);
-        if (ranges.length > 0) seq.push({ type: 'class', negated, ranges });
-        produced = ranges.length > 0;
-        prevRules = 1;
-      } else if (c === 0x3c /* < */ || c === 0x21 /* ! */) {
-        const negated = c === 0x21;
-        if (negated) this.pos++;
-        if (this.text.charCodeAt(this.pos) !== 0x3c) {
-          this.fail('GRAMMAR_SYNTAX', `expected "<" after "!", got ${this.found()}`, '<');
-        }
-        this.pos++;
-        if (this.text.charCodeAt(this.pos) !== 0x5b /* [ */) {
-          this.fail(
-            'GRAMMAR_SYNTAX',
-            'token names such as <name> need a model vocabulary; only <[id]> tokens can be parsed',
-            '[',
-          );
-        }
-        this.pos++;
-        const digits = this.parseDigits();
-        const id = Number(digits);
-        if (digits.length > 10 || id > 0xffffffff) {
-          this.fail('GRAMMAR_SYNTAX', `token id ${digits} is over 2^32-1`, 'a 32-bit token id');
-        }
-        this.expectChar(0x5d, ']');
-        this.expectChar(0x3e, '>');
-        this.space(nested);
-        seq.push({ type: 'token', id, negated });
-        produced = true;
-        prevRules = 1;
-      } else if (isWordChar(c)) {
-        const name = this.parseName('a rule name');
-        this.symbol(name);
-        if (!this.firstRefAt.has(name)) this.firstRefAt.set(name, at);
-        this.space(nested);
-        seq.push({ type: 'ref', name });
-        produced = true;
-        prevRules = 1;
-      } else if (c === 0x28 /* ( */) {
-        this.pos++;
-        this.space(true);
-        const before = this.symbolCount;
-        this.maxDefinedId = Math.max(this.maxDefinedId, this.symbolCount);
-        this.symbolCount++;
-        const alternatives = this.parseAlternates(true);
-        prevRules = Math.max(1, this.symbolCount - before);
-        if (this.text.charCodeAt(this.pos) !== 0x29 /* ) */) {
-          this.fail(
-            'GRAMMAR_SYNTAX',
-            `expected ")" to close the group at ${this.where(at)}, got ${this.found()}`,
-            ')',
-          );
-        }
-        this.pos++;
-        this.space(nested);
-        seq.push({ type: 'group', alternatives });
-        produced = true;
-      } else if (c === 0x2e /* . */) {
-        this.pos++;
-        this.space(nested);
-        seq.push({ type: 'any' });
-        produced = true;
-        prevRules = 1;
-      } else if (c === 0x2a /* * */ || c === 0x2b /* + */ || c === 0x3f /* ? */) {
-        this.pos++;
-        this.space(nested);
-        const op = String.fromCharCode(c);
-        if (c === 0x2a) repeat(0, null, at, op);
-        else if (c === 0x2b) repeat(1, null, at, op);
-        else repeat(0, 1, at, op);
-      } else if (c === 0x7b /* { */) {
-        this.pos++;
-        this.space(nested);
-        if (!isDigit(this.text.charCodeAt(this.pos))) {
-          this.fail('GRAMMAR_SYNTAX', `expected an integer after "{", got ${this.found()}`, 'an integer');
-        }
-        const min = this.parseBound();
-        this.space(nested);
-        let max: number | null;
-        if (this.text.charCodeAt(this.pos) === 0x7d /* } */) {
-          max = min;
-          this.pos++;
-          this.space(nested);
-        } else if (this.text.charCodeAt(this.pos) === 0x2c /* , */) {
-          this.pos++;
-          this.space(nested);
-          max = null;
-          if (isDigit(this.text.charCodeAt(this.pos))) {
-            max = this.parseBound();
-            this.space(nested);
-          }
-          if (this.text.charCodeAt(this.pos) !== 0x7d) {
-            this.fail('GRAMMAR_SYNTAX', `expected "}" to close the repetition, got ${this.found()}`, '}');
-          }
-          this.pos++;
-          this.space(nested);
-        } else {
-          this.fail('GRAMMAR_SYNTAX', `expected "," or "}" in the repetition, got ${this.found()}`, ', or }');
-        }
-        const op = this.text.slice(at, this.pos).trimEnd();
-        if (min > MAX_REPETITION) {
-          this.fail(
-            'GRAMMAR_SYNTAX',
-            `repetition minimum ${min} is over llama.cpp's limit of ${MAX_REPETITION}`,
-            `at most ${MAX_REPETITION}`,
-            at,
-          );
-        }
-        if (max !== null && max > MAX_REPETITION) max = null;
-        if (max !== null && max < min) {
-          this.fail(
-            'GRAMMAR_SYNTAX',
-            `repetition ${op} has its maximum below its minimum (llama.cpp would loop forever)`,
-            `a maximum of at least ${min}`,
-            at,
-          );
-        }
-        repeat(min, max, at, op);
-      } else {
-        break;
-      }
+      value += String.fromCodePoint(cp);
     }
-    return seq;
+    this.pos++;
+    this.space(nested);
+    // llama.cpp emits nothing for "": the parsed sequence has no element for it either
+    return value.length > 0 ? { type: 'literal', value } : undefined;
+  }
+
+  /** `[…]` or `[^…]` at `at`; `undefined` for `[]` and `[^]`. */
+  private parseClass(at: number, nested: boolean): GrammarElement | undefined {
+    this.pos++;
+    let negated = false;
+    if (this.text.charCodeAt(this.pos) === 0x5e /* ^ */) {
+      negated = true;
+      this.pos++;
+    }
+    const ranges: CharRange[] = [];
+    while (this.text.charCodeAt(this.pos) !== 0x5d /* ] */) {
+      if (this.pos >= this.text.length) {
+        this.fail('GRAMMAR_SYNTAX', 'unterminated character class', ']', at);
+      }
+      const from = this.parseChar();
+      let to = from;
+      if (this.text.charCodeAt(this.pos) === 0x2d && this.text.charCodeAt(this.pos + 1) !== 0x5d) {
+        if (this.pos + 1 >= this.text.length) {
+          this.fail('GRAMMAR_SYNTAX', 'unterminated character class', ']', at);
+        }
+        this.pos++;
+        to = this.parseChar();
+      }
+      ranges.push({ from, to });
+    }
+    this.pos++;
+    this.space(nested);
+    return ranges.length > 0 ? { type: 'class', negated, ranges } : undefined;
+  }
+
+  /** `<[id]>` or `!<[id]>` (`c` is its first character); token names are refused. */
+  private parseToken(c: number, nested: boolean): GrammarElement {
+    const negated = c === 0x21;
+    if (negated) this.pos++;
+    if (this.text.charCodeAt(this.pos) !== 0x3c) {
+      this.fail('GRAMMAR_SYNTAX', `expected "<" after "!", got ${this.found()}`, '<');
+    }
+    this.pos++;
+    if (this.text.charCodeAt(this.pos) !== 0x5b /* [ */) {
+      this.fail(
+        'GRAMMAR_SYNTAX',
+        'token names such as <name> need a model vocabulary; only <[id]> tokens can be parsed',
+        '[',
+      );
+    }
+    this.pos++;
+    const digits = this.parseDigits();
+    const id = Number(digits);
+    if (digits.length > 10 || id > 0xffffffff) {
+      this.fail('GRAMMAR_SYNTAX', `token id ${digits} is over 2^32-1`, 'a 32-bit token id');
+    }
+    this.expectChar(0x5d, ']');
+    this.expectChar(0x3e, '>');
+    this.space(nested);
+    return { type: 'token', id, negated };
+  }
+
+  /** A rule name used at `at`; its first use is kept for the "undefined rule" error. */
+  private parseRef(at: number, nested: boolean): GrammarElement {
+    const name = this.parseName('a rule name');
+    this.symbol(name);
+    if (!this.firstRefAt.has(name)) this.firstRefAt.set(name, at);
+    this.space(nested);
+    return { type: 'ref', name };
+  }
+
+  /** `( … )` at `at`: one generated rule, plus the rules generated inside it. */
+  private parseGroup(state: SequenceState, at: number, nested: boolean): void {
+    this.pos++;
+    this.space(true);
+    const before = this.symbolCount;
+    this.maxDefinedId = Math.max(this.maxDefinedId, this.symbolCount);
+    this.symbolCount++;
+    const alternatives = this.parseAlternates(true);
+    state.prevRules = Math.max(1, this.symbolCount - before);
+    if (this.text.charCodeAt(this.pos) !== 0x29 /* ) */) {
+      this.fail(
+        'GRAMMAR_SYNTAX',
+        `expected ")" to close the group at ${this.where(at)}, got ${this.found()}`,
+        ')',
+      );
+    }
+    this.pos++;
+    this.space(nested);
+    state.seq.push({ type: 'group', alternatives });
+    state.produced = true;
+  }
+
+  /**
+   * `{m}`, `{m,}` or `{m,n}` at `at`, with the bounds checked as llama.cpp checks them (a maximum
+   * over its limit means unbounded); `op` is the operator as written, for messages.
+   */
+  private parseBraces(at: number, nested: boolean): { min: number; max: number | null; op: string } {
+    this.pos++;
+    this.space(nested);
+    if (!isDigit(this.text.charCodeAt(this.pos))) {
+      this.fail('GRAMMAR_SYNTAX', `expected an integer after "{", got ${this.found()}`, 'an integer');
+    }
+    const min = this.parseBound();
+    this.space(nested);
+    let max = this.parseBracesMax(nested, min);
+    const op = this.text.slice(at, this.pos).trimEnd();
+    if (min > MAX_REPETITION) {
+      this.fail(
+        'GRAMMAR_SYNTAX',
+        `repetition minimum ${min} is over llama.cpp's limit of ${MAX_REPETITION}`,
+        `at most ${MAX_REPETITION}`,
+        at,
+      );
+    }
+    if (max !== null && max > MAX_REPETITION) max = null;
+    if (max !== null && max < min) {
+      this.fail(
+        'GRAMMAR_SYNTAX',
+        `repetition ${op} has its maximum below its minimum (llama.cpp would loop forever)`,
+        `a maximum of at least ${min}`,
+        at,
+      );
+    }
+    return { min, max, op };
+  }
+
+  /** The rest of `{m…}` after the minimum, up to and past the `}`: the maximum, null for none. */
+  private parseBracesMax(nested: boolean, min: number): number | null {
+    let max: number | null = null;
+    if (this.text.charCodeAt(this.pos) === 0x7d /* } */) {
+      max = min;
+      this.pos++;
+      this.space(nested);
+    } else if (this.text.charCodeAt(this.pos) === 0x2c /* , */) {
+      this.pos++;
+      this.space(nested);
+      if (isDigit(this.text.charCodeAt(this.pos))) {
+        max = this.parseBound();
+        this.space(nested);
+      }
+      if (this.text.charCodeAt(this.pos) !== 0x7d) {
+        this.fail('GRAMMAR_SYNTAX', `expected "}" to close the repetition, got ${this.found()}`, '}');
+      }
+      this.pos++;
+      this.space(nested);
+    } else {
+      this.fail('GRAMMAR_SYNTAX', `expected "," or "}" in the repetition, got ${this.found()}`, ', or }');
+    }
+    return max;
+  }
+
+  /**
+   * Wraps the last item of the sequence in a repetition, counting the rules llama.cpp generates
+   * for it (each item may repeat at most {@link MAX_REPETITION} of them).
+   */
+  private repeatLast(state: SequenceState, min: number, max: number | null, at: number, op: string): void {
+    const { seq } = state;
+    const last = seq[seq.length - 1];
+    if (!state.produced || last === undefined) {
+      this.fail('GRAMMAR_SYNTAX', `expected an item before "${op}"`, 'an item to repeat', at);
+    }
+    const total = max !== null && max > 0 ? max : min > 0 ? min : 1;
+    if (state.prevRules * total > MAX_REPETITION) {
+      this.fail(
+        'GRAMMAR_SYNTAX',
+        `"${op}" repeats ${state.prevRules} generated rule(s) ${total} times; llama.cpp allows at most ${MAX_REPETITION}`,
+        `at most ${MAX_REPETITION} repeated rules`,
+        at,
+      );
+    }
+    const generated = max === null ? 1 : max - min;
+    if (generated > 0) this.maxDefinedId = Math.max(this.maxDefinedId, this.symbolCount + generated - 1);
+    this.symbolCount += generated;
+    state.prevRules *= total;
+    seq[seq.length - 1] = { type: 'repeat', item: last, min, max };
+    state.produced = max !== 0;
   }
 
   // parse_char
