@@ -17,9 +17,58 @@ import { _stringNotIn } from './string-complement.js';
 
 /** @internal The string part of a flat, or `null` when no string is allowed. */
 export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | null {
-  const g = ctx.g;
-  let maxLen = f.maxLength;
-  if (maxLen !== undefined && f.minLength > maxLen) return null;
+  if (f.maxLength !== undefined && f.minLength > f.maxLength) return null;
+  const known = assertedFormats(ctx, f);
+  const contents = stringContents(ctx, f, label, known);
+  if (contents === null) return null;
+  const notIn = f.notIn.filter((v): v is string => typeof v === 'string');
+  const lengthConstrained = f.minLength > 0 || f.maxLength !== undefined;
+  if (contents.length > 0 && notIn.length > 0) {
+    ctx.narrow(
+      contents[0]!.ptr,
+      'excluded values cannot be combined with a pattern or format; no string is accepted here',
+    );
+    return null;
+  }
+  if (contents.length === 1 && !contents[0]!.negated) {
+    const one = singleContentString(ctx, f, label, contents[0]!, lengthConstrained);
+    if (one !== undefined) return one;
+  }
+  if (contents.length > 0) return intersectedString(ctx, f, label, contents);
+  if (notIn.length > 0) {
+    if (lengthConstrained) {
+      ctx.narrow(
+        f.ptr,
+        'excluded string values cannot be combined with minLength/maxLength; no string is accepted here',
+      );
+      return null;
+    }
+    return ctx.g.rule(`${label}-string`, _stringNotIn(ctx.g, notIn, `${label}-not`));
+  }
+  if (!lengthConstrained) return _string(ctx.g);
+  return lengthBoundedString(ctx, f, label);
+}
+
+/** One regular language a string must be in (or, `negated`, must not be in). */
+interface StringContent {
+  /** GBNF of the content as spelled in JSON; `null` for a negated pattern (only decoded). */
+  readonly expr: string | null;
+  readonly ptr: string;
+  readonly minLength: number;
+  readonly maxLength: number | undefined;
+  /** The pattern's source, for a pattern. */
+  readonly source?: string;
+  /** A format grammar written over the characters themselves (no escapes). */
+  readonly decoded?: boolean;
+  /** The strings outside this language are meant (from `not`). */
+  readonly negated?: boolean;
+}
+
+/**
+ * The string formats of `f` that are assertions (ajv-formats' and the specification's own); each
+ * unknown one is noted as ignored, or is an error with `unknownFormats: "error"`.
+ */
+function assertedFormats(ctx: _Ctx, f: _Flat): _Flat['formats'] {
   const formats = f.formats.filter((x) => !(x.name in _NUMBER_FORMATS));
   const asserted = (name: string) => AJV_FORMATS.has(name) || _SPEC_ONLY_FORMATS.has(name);
   const known = formats.filter((x) => asserted(x.name));
@@ -34,17 +83,28 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     }
     ctx.note(x.ptr, `unknown format ${JSON.stringify(x.name)} ignored (ajv ignores unknown formats)`);
   }
-  const contents: {
-    expr: string | null;
-    ptr: string;
-    minLength: number;
-    maxLength: number | undefined;
-    source?: string;
-    /** A format grammar written over the characters themselves (no escapes). */
-    decoded?: boolean;
-    /** The strings outside this language are meant (from `not`). */
-    negated?: boolean;
-  }[] = [];
+  return known;
+}
+
+/**
+ * Every language a string of `f` must (or must not) be in: its formats, patterns, and the patterns
+ * and formats negations excluded. `null` when one of them cannot be expressed (narrowed: no
+ * string is accepted).
+ */
+function stringContents(ctx: _Ctx, f: _Flat, label: string, known: _Flat['formats']): StringContent[] | null {
+  const formats = formatContents(ctx, known);
+  if (formats === null) return null;
+  const patterns = patternContents(ctx, f, label);
+  if (patterns === null) return null;
+  const negated = negatedContents(ctx, f);
+  if (negated === null) return null;
+  return [...formats, ...patterns, ...negated];
+}
+
+/** The grammars of the asserted formats (`password`, `binary`: any string, none). */
+function formatContents(ctx: _Ctx, known: _Flat['formats']): StringContent[] | null {
+  const g = ctx.g;
+  const contents: StringContent[] = [];
   for (const x of known) {
     const fg = _formatGrammar(g, x.name);
     if (fg === undefined) continue;
@@ -66,6 +126,12 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     );
     return null;
   }
+  return contents;
+}
+
+/** The translations of `f`'s patterns. */
+function patternContents(ctx: _Ctx, f: _Flat, label: string): StringContent[] | null {
+  const contents: StringContent[] = [];
   for (const p of f.patterns) {
     const c = _patternContent(ctx, p.src, p.ptr, `${label}-pattern`);
     if (c === null) {
@@ -77,7 +143,12 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
     }
     contents.push({ expr: c, ptr: p.ptr, minLength: 0, maxLength: undefined, source: p.src });
   }
-  // from negations: not matching a pattern, not in an (exact) format
+  return contents;
+}
+
+/** From negations: not matching a pattern, not in an (exact) format. */
+function negatedContents(ctx: _Ctx, f: _Flat): StringContent[] | null {
+  const contents: StringContent[] = [];
   for (const p of f.notPatterns)
     contents.push({
       expr: null,
@@ -88,7 +159,7 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
       negated: true,
     });
   for (const x of f.notFormats) {
-    const fg = _formatGrammar(g, x.name);
+    const fg = _formatGrammar(ctx.g, x.name);
     if (fg?.content == null || fg.gap !== null) {
       ctx.narrow(
         x.ptr,
@@ -105,88 +176,112 @@ export function _compileString(ctx: _Ctx, f: _Flat, label: string): string | nul
       negated: true,
     });
   }
-  const notIn = f.notIn.filter((v): v is string => typeof v === 'string');
-  const lengthConstrained = f.minLength > 0 || maxLen !== undefined;
-  if (contents.length > 0 && notIn.length > 0) {
-    ctx.narrow(
-      contents[0]!.ptr,
-      'excluded values cannot be combined with a pattern or format; no string is accepted here',
-    );
-    return null;
-  }
-  if (contents.length === 1 && !contents[0]!.negated) {
-    const c = contents[0]!;
-    if (lengthConstrained && c.source !== undefined) {
-      const both = _patternWithLength(ctx, c.source, c.ptr, label, f.minLength, maxLen);
-      if (both === null) return null;
-      if (both !== undefined) return g.rule(`${label}-string`, `"\\"" ${both} "\\""`);
-    }
-    const fits =
-      !lengthConstrained ||
-      (f.minLength <= c.minLength &&
-        (maxLen === undefined || (c.maxLength !== undefined && c.maxLength <= maxLen)));
-    if (fits) return c.expr === null ? _string(g) : g.rule(`${label}-string`, `"\\"" ${c.expr} "\\""`);
-  }
-  if (contents.length > 0) {
-    // two or more regular languages (patterns, formats, a length): their exact intersection, as
-    // the product of automata over the decoded characters, then written in every JSON spelling
-    const product = (max: number | undefined): string | null | undefined => {
-      const bounded = f.minLength > 0 || max !== undefined;
-      if (bounded && max !== undefined && max > ctx.options.maxRepetition) return undefined;
-      const operands: _Operand[] = [];
-      for (const c of contents) {
-        const e =
-          c.source !== undefined
-            ? _patternContent(ctx, c.source, c.ptr, `${label}-pattern`, 'decoded')
-            : c.decoded
-              ? c.expr
-              : null;
-        if (e === null) return undefined;
-        operands.push(c.negated ? { expr: e, negated: true } : { expr: e });
-      }
-      if (bounded) {
-        const cp = g.fixed('decoded-cp', () => '[\\x00-\\U0010FFFF]');
-        operands.push({ expr: _repeat(cp, f.minLength, max, (body) => g.rule(`${label}-cps`, body)) });
-      }
-      // only complements: intersect with any string
-      if (operands.every((o) => o.negated))
-        operands.push({ expr: `${g.fixed('decoded-cp', () => '[\\x00-\\U0010FFFF]')}*` });
-      return _intersectRegular(g, operands, `${label}-all`, 'json');
-    };
-    let both = product(maxLen);
-    // too large an automaton: a shorter maximum length keeps it small (a reported narrowing)
-    for (const extra of [64, 16]) {
-      if (both !== undefined) break;
-      const cap = f.minLength + extra;
-      if (maxLen !== undefined && cap >= maxLen) continue;
-      both = product(cap);
-      if (both !== undefined)
-        ctx.narrow(
-          contents[0]!.ptr,
-          `strings here are at most ${cap} characters long (the exact intersection of the patterns/formats/length is too large an automaton)`,
-        );
-    }
+  return contents;
+}
+
+/**
+ * A string of one pattern or format `c` within `f`'s length bounds, when that needs no automaton
+ * product: a pattern translated with its length, or a content whose own lengths fit. `undefined`
+ * when it does need one.
+ */
+function singleContentString(
+  ctx: _Ctx,
+  f: _Flat,
+  label: string,
+  c: StringContent,
+  lengthConstrained: boolean,
+): string | null | undefined {
+  const g = ctx.g;
+  const maxLen = f.maxLength;
+  if (lengthConstrained && c.source !== undefined) {
+    const both = _patternWithLength(ctx, c.source, c.ptr, label, f.minLength, maxLen);
     if (both === null) return null;
     if (both !== undefined) return g.rule(`${label}-string`, `"\\"" ${both} "\\""`);
-    ctx.narrow(
-      contents[contents.length > 1 ? 1 : 0]!.ptr,
-      contents.length > 1
-        ? 'these patterns/formats are not intersected (not regular, or the automaton is too large); no string is accepted here'
-        : 'minLength/maxLength cannot be combined with this pattern or format; no string is accepted here',
-    );
-    return null;
   }
-  if (notIn.length > 0) {
-    if (lengthConstrained) {
+  const fits =
+    !lengthConstrained ||
+    (f.minLength <= c.minLength &&
+      (maxLen === undefined || (c.maxLength !== undefined && c.maxLength <= maxLen)));
+  if (fits) return c.expr === null ? _string(g) : g.rule(`${label}-string`, `"\\"" ${c.expr} "\\""`);
+  return undefined;
+}
+
+/**
+ * Two or more regular languages (patterns, formats, a length): their exact intersection, as the
+ * product of automata over the decoded characters, then written in every JSON spelling. Too large
+ * an automaton is retried with a shorter maximum length (a reported narrowing).
+ */
+function intersectedString(
+  ctx: _Ctx,
+  f: _Flat,
+  label: string,
+  contents: readonly StringContent[],
+): string | null {
+  const maxLen = f.maxLength;
+  let both = contentProduct(ctx, f, label, contents, maxLen);
+  // too large an automaton: a shorter maximum length keeps it small (a reported narrowing)
+  for (const extra of [64, 16]) {
+    if (both !== undefined) break;
+    const cap = f.minLength + extra;
+    if (maxLen !== undefined && cap >= maxLen) continue;
+    both = contentProduct(ctx, f, label, contents, cap);
+    if (both !== undefined)
       ctx.narrow(
-        f.ptr,
-        'excluded string values cannot be combined with minLength/maxLength; no string is accepted here',
+        contents[0]!.ptr,
+        `strings here are at most ${cap} characters long (the exact intersection of the patterns/formats/length is too large an automaton)`,
       );
-      return null;
-    }
-    return g.rule(`${label}-string`, _stringNotIn(g, notIn, `${label}-not`));
   }
-  if (!lengthConstrained) return _string(g);
+  if (both === null) return null;
+  if (both !== undefined) return ctx.g.rule(`${label}-string`, `"\\"" ${both} "\\""`);
+  ctx.narrow(
+    contents[contents.length > 1 ? 1 : 0]!.ptr,
+    contents.length > 1
+      ? 'these patterns/formats are not intersected (not regular, or the automaton is too large); no string is accepted here'
+      : 'minLength/maxLength cannot be combined with this pattern or format; no string is accepted here',
+  );
+  return null;
+}
+
+/**
+ * The intersection of `contents` and the length bounds `f.minLength`..`max`, as the content of a
+ * JSON string; `null` for the empty language, `undefined` when it cannot be built (too large, or
+ * a content that is not regular over decoded characters).
+ */
+function contentProduct(
+  ctx: _Ctx,
+  f: _Flat,
+  label: string,
+  contents: readonly StringContent[],
+  max: number | undefined,
+): string | null | undefined {
+  const g = ctx.g;
+  const bounded = f.minLength > 0 || max !== undefined;
+  if (bounded && max !== undefined && max > ctx.options.maxRepetition) return undefined;
+  const operands: _Operand[] = [];
+  for (const c of contents) {
+    const e =
+      c.source !== undefined
+        ? _patternContent(ctx, c.source, c.ptr, `${label}-pattern`, 'decoded')
+        : c.decoded
+          ? c.expr
+          : null;
+    if (e === null) return undefined;
+    operands.push(c.negated ? { expr: e, negated: true } : { expr: e });
+  }
+  if (bounded) {
+    const cp = g.fixed('decoded-cp', () => '[\\x00-\\U0010FFFF]');
+    operands.push({ expr: _repeat(cp, f.minLength, max, (body) => g.rule(`${label}-cps`, body)) });
+  }
+  // only complements: intersect with any string
+  if (operands.every((o) => o.negated))
+    operands.push({ expr: `${g.fixed('decoded-cp', () => '[\\x00-\\U0010FFFF]')}*` });
+  return _intersectRegular(g, operands, `${label}-all`, 'json');
+}
+
+/** Any string within `f`'s length bounds (each bound capped at maxRepetition, reported). */
+function lengthBoundedString(ctx: _Ctx, f: _Flat, label: string): string | null {
+  const g = ctx.g;
+  let maxLen = f.maxLength;
   if (maxLen !== undefined && maxLen > ctx.options.maxRepetition) {
     ctx.narrow(f.ptr, `maxLength ${maxLen} narrowed to maxRepetition ${ctx.options.maxRepetition}`);
     maxLen = ctx.options.maxRepetition;
