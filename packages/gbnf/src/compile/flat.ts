@@ -273,7 +273,24 @@ const minU = (a: number | undefined, b: number | undefined) =>
 
 /** @internal Merges the own keywords of `plain` into one flat constraint set. */
 export function _merge(_ctx: _Ctx, plain: readonly _Loc[], first: _Loc): _Flat {
-  const f: _Flat = {
+  const f = emptyFlat(plain, first);
+  for (const loc of plain) {
+    const o = loc.schema as Record<string, unknown>;
+    const p = loc.ptr;
+    mergeTypes(f, o, p);
+    mergeValues(f, o, p, loc);
+    mergeNegations(f, o, p);
+    mergeStringKeywords(f, o, p);
+    mergeNumberKeywords(f, o, p);
+    mergeObjectKeywords(f, o, p, loc);
+    mergeArrayKeywords(f, o, p, loc);
+  }
+  return f;
+}
+
+/** The flat of no constraint at all (every type, any value), located at `first`. */
+function emptyFlat(plain: readonly _Loc[], first: _Loc): _Flat {
+  return {
     ptr: first.ptr,
     base: first.base,
     types: new Set(ALL_TYPES),
@@ -304,134 +321,155 @@ export function _merge(_ctx: _Ctx, plain: readonly _Loc[], first: _Loc): _Flat {
     unevaluatedItems: [],
     sources: [...plain],
   };
-  for (const loc of plain) {
-    const o = loc.schema as Record<string, unknown>;
-    const p = loc.ptr;
-    const ts = typesOf(o, p);
-    if (ts) {
-      const next = new Set<_JsonType>();
-      for (const t of f.types) {
-        if (ts.has(t)) next.add(t);
-        else if (t === 'integer' && ts.has('number')) next.add('integer');
-        else if (t === 'number' && ts.has('integer')) next.add('integer');
-      }
-      f.types = next;
-    }
-    const vals: unknown[] | undefined = 'const' in o ? [o.const] : Array.isArray(o.enum) ? o.enum : undefined;
-    if (o.enum !== undefined && !Array.isArray(o.enum)) {
-      throw new GbnfCompileError('INVALID_SCHEMA', `${p}/enum`, `expected an array, got ${describe(o.enum)}`);
-    }
-    if ('const' in o && Array.isArray(o.enum)) {
-      const inEnum = o.enum.some((e) => _jsonEqual(e, o.const));
-      f.values = inEnum ? intersect(f.values, [o.const]) : [];
-    } else if (vals) f.values = intersect(f.values, vals);
-    if (vals) f.valuesLocs.push(loc);
-    if (Array.isArray(o.$$notIn)) f.notIn.push(...o.$$notIn);
-    if (typeof o.$$notPattern === 'string' && !f.notPatterns.some((x) => x.src === o.$$notPattern))
-      f.notPatterns.push({ src: o.$$notPattern, ptr: p });
-    if (typeof o.$$notMultipleOf === 'number') f.notMultipleOf.push({ value: o.$$notMultipleOf, ptr: p });
-    if (typeof o.$$notFormat === 'string' && !f.notFormats.some((x) => x.name === o.$$notFormat))
-      f.notFormats.push({ name: o.$$notFormat, ptr: p });
-    // strings
-    const minL = nonNegInt(o, 'minLength', p);
-    if (minL !== undefined) f.minLength = Math.max(f.minLength, minL);
-    f.maxLength = minU(f.maxLength, nonNegInt(o, 'maxLength', p));
-    if (o.pattern !== undefined) {
-      if (typeof o.pattern !== 'string')
-        throw new GbnfCompileError(
-          'INVALID_SCHEMA',
-          `${p}/pattern`,
-          `expected a string, got ${describe(o.pattern)}`,
-        );
-      if (!f.patterns.some((x) => x.src === o.pattern))
-        f.patterns.push({ src: o.pattern, ptr: `${p}/pattern` });
-    }
-    if (o.format !== undefined && typeof o.format === 'string') {
-      if (!f.formats.some((x) => x.name === o.format)) f.formats.push({ name: o.format, ptr: `${p}/format` });
-    }
-    // numbers (draft-04 boolean exclusives modify minimum/maximum)
-    const min = num(o, 'minimum', p);
-    const max = num(o, 'maximum', p);
-    if (min !== undefined) f.lo = tighterLo(f.lo, { value: min, exclusive: o.exclusiveMinimum === true });
-    if (max !== undefined) f.hi = tighterHi(f.hi, { value: max, exclusive: o.exclusiveMaximum === true });
-    if (typeof o.exclusiveMinimum === 'number')
-      f.lo = tighterLo(f.lo, { value: o.exclusiveMinimum, exclusive: true });
-    if (typeof o.exclusiveMaximum === 'number')
-      f.hi = tighterHi(f.hi, { value: o.exclusiveMaximum, exclusive: true });
-    const mo = num(o, 'multipleOf', p);
-    if (mo !== undefined) {
-      if (mo <= 0)
-        throw new GbnfCompileError('INVALID_SCHEMA', `${p}/multipleOf`, `expected a number > 0, got ${mo}`);
-      f.multipleOf.push({ value: mo, ptr: `${p}/multipleOf` });
-    }
-    // objects
-    if (
-      'properties' in o ||
-      'patternProperties' in o ||
-      'additionalProperties' in o ||
-      'propertyNames' in o
-    ) {
-      f.objParts.push(loc);
-    }
-    if (o.required !== undefined) {
-      if (!Array.isArray(o.required))
-        throw new GbnfCompileError(
-          'INVALID_SCHEMA',
-          `${p}/required`,
-          `expected an array of strings, got ${describe(o.required)}`,
-        );
-      for (const r of o.required) if (typeof r === 'string' && !f.required.includes(r)) f.required.push(r);
-    }
-    const minP = nonNegInt(o, 'minProperties', p);
-    if (minP !== undefined) f.minProperties = Math.max(f.minProperties, minP);
-    f.maxProperties = minU(f.maxProperties, nonNegInt(o, 'maxProperties', p));
-    const dr: [string, unknown, string][] = [];
-    if (isObj(o.dependentRequired))
-      for (const [k, v] of Object.entries(o.dependentRequired)) dr.push([k, v, 'dependentRequired']);
-    if (isObj(o.dependencies))
-      for (const [k, v] of Object.entries(o.dependencies))
-        if (Array.isArray(v)) dr.push([k, v, 'dependencies']);
-    for (const [k, v, kw] of dr) {
-      if (Array.isArray(v) && v.length > 0)
-        f.dependentRequired.push({ name: k, deps: v.map(String), ptr: `${p}/${kw}` });
-    }
-    if ('unevaluatedProperties' in o)
-      f.unevaluatedProperties.push(_child(loc, o.unevaluatedProperties, 'unevaluatedProperties'));
-    // arrays
-    const items = o.items;
-    const prefixKw = Array.isArray(o.prefixItems)
-      ? 'prefixItems'
-      : Array.isArray(items)
-        ? 'items'
-        : undefined;
-    if (prefixKw !== undefined || items !== undefined || 'additionalItems' in o) {
-      const prefixArr = (
-        prefixKw === 'prefixItems' ? o.prefixItems : prefixKw === 'items' ? items : []
-      ) as unknown[];
-      const prefix = prefixArr.map((x, i) => _child(loc, x, prefixKw ?? 'items', i));
-      let rest: _Loc | undefined;
-      if (prefixKw === 'prefixItems') rest = items !== undefined ? _child(loc, items, 'items') : undefined;
-      else if (prefixKw === 'items')
-        rest = 'additionalItems' in o ? _child(loc, o.additionalItems, 'additionalItems') : undefined;
-      else rest = items !== undefined ? _child(loc, items, 'items') : undefined;
-      if (prefix.length > 0 || rest !== undefined) f.arrParts.push({ prefix, rest });
-    }
-    const minI = nonNegInt(o, 'minItems', p);
-    if (minI !== undefined) f.minItems = Math.max(f.minItems, minI);
-    f.maxItems = minU(f.maxItems, nonNegInt(o, 'maxItems', p));
-    if (o.uniqueItems === true) f.uniqueItems ??= `${p}/uniqueItems`;
-    if ('contains' in o) {
-      const cmin = nonNegInt(o, 'minContains', p) ?? 1;
-      f.contains.push({
-        loc: _child(loc, o.contains, 'contains'),
-        min: cmin,
-        max: nonNegInt(o, 'maxContains', p),
-        ptr: `${p}/contains`,
-      });
-    }
-    if ('unevaluatedItems' in o) f.unevaluatedItems.push(_child(loc, o.unevaluatedItems, 'unevaluatedItems'));
+}
+
+/** `type` (and `nullable`): the types both allow; `integer` is what `number` and `integer` share. */
+function mergeTypes(f: _Flat, o: Record<string, unknown>, p: string): void {
+  const ts = typesOf(o, p);
+  if (!ts) return;
+  const next = new Set<_JsonType>();
+  for (const t of f.types) {
+    if (ts.has(t)) next.add(t);
+    else if (t === 'integer' && ts.has('number')) next.add('integer');
+    else if (t === 'number' && ts.has('integer')) next.add('integer');
   }
-  return f;
+  f.types = next;
+}
+
+/** `const` and `enum`: the values both allow. */
+function mergeValues(f: _Flat, o: Record<string, unknown>, p: string, loc: _Loc): void {
+  const vals: unknown[] | undefined = 'const' in o ? [o.const] : Array.isArray(o.enum) ? o.enum : undefined;
+  if (o.enum !== undefined && !Array.isArray(o.enum)) {
+    throw new GbnfCompileError('INVALID_SCHEMA', `${p}/enum`, `expected an array, got ${describe(o.enum)}`);
+  }
+  if ('const' in o && Array.isArray(o.enum)) {
+    const inEnum = o.enum.some((e) => _jsonEqual(e, o.const));
+    f.values = inEnum ? intersect(f.values, [o.const]) : [];
+  } else if (vals) f.values = intersect(f.values, vals);
+  if (vals) f.valuesLocs.push(loc);
+}
+
+/** The compiler's internal negation keywords (`$$notIn`, `$$notPattern`, …; see negate.ts). */
+function mergeNegations(f: _Flat, o: Record<string, unknown>, p: string): void {
+  if (Array.isArray(o.$$notIn)) f.notIn.push(...o.$$notIn);
+  if (typeof o.$$notPattern === 'string' && !f.notPatterns.some((x) => x.src === o.$$notPattern))
+    f.notPatterns.push({ src: o.$$notPattern, ptr: p });
+  if (typeof o.$$notMultipleOf === 'number') f.notMultipleOf.push({ value: o.$$notMultipleOf, ptr: p });
+  if (typeof o.$$notFormat === 'string' && !f.notFormats.some((x) => x.name === o.$$notFormat))
+    f.notFormats.push({ name: o.$$notFormat, ptr: p });
+}
+
+/** `minLength`, `maxLength`, `pattern`, `format`. */
+function mergeStringKeywords(f: _Flat, o: Record<string, unknown>, p: string): void {
+  const minL = nonNegInt(o, 'minLength', p);
+  if (minL !== undefined) f.minLength = Math.max(f.minLength, minL);
+  f.maxLength = minU(f.maxLength, nonNegInt(o, 'maxLength', p));
+  if (o.pattern !== undefined) {
+    if (typeof o.pattern !== 'string')
+      throw new GbnfCompileError(
+        'INVALID_SCHEMA',
+        `${p}/pattern`,
+        `expected a string, got ${describe(o.pattern)}`,
+      );
+    if (!f.patterns.some((x) => x.src === o.pattern))
+      f.patterns.push({ src: o.pattern, ptr: `${p}/pattern` });
+  }
+  if (o.format !== undefined && typeof o.format === 'string') {
+    if (!f.formats.some((x) => x.name === o.format)) f.formats.push({ name: o.format, ptr: `${p}/format` });
+  }
+}
+
+/** Bounds and `multipleOf` (draft-04 boolean exclusives modify minimum/maximum). */
+function mergeNumberKeywords(f: _Flat, o: Record<string, unknown>, p: string): void {
+  const min = num(o, 'minimum', p);
+  const max = num(o, 'maximum', p);
+  if (min !== undefined) f.lo = tighterLo(f.lo, { value: min, exclusive: o.exclusiveMinimum === true });
+  if (max !== undefined) f.hi = tighterHi(f.hi, { value: max, exclusive: o.exclusiveMaximum === true });
+  if (typeof o.exclusiveMinimum === 'number')
+    f.lo = tighterLo(f.lo, { value: o.exclusiveMinimum, exclusive: true });
+  if (typeof o.exclusiveMaximum === 'number')
+    f.hi = tighterHi(f.hi, { value: o.exclusiveMaximum, exclusive: true });
+  const mo = num(o, 'multipleOf', p);
+  if (mo !== undefined) {
+    if (mo <= 0)
+      throw new GbnfCompileError('INVALID_SCHEMA', `${p}/multipleOf`, `expected a number > 0, got ${mo}`);
+    f.multipleOf.push({ value: mo, ptr: `${p}/multipleOf` });
+  }
+}
+
+/**
+ * Object keywords: the member schemas stay with their schema (`objParts`, compiled together by
+ * objects.ts); the counts and required names merge here.
+ */
+function mergeObjectKeywords(f: _Flat, o: Record<string, unknown>, p: string, loc: _Loc): void {
+  if ('properties' in o || 'patternProperties' in o || 'additionalProperties' in o || 'propertyNames' in o) {
+    f.objParts.push(loc);
+  }
+  if (o.required !== undefined) {
+    if (!Array.isArray(o.required))
+      throw new GbnfCompileError(
+        'INVALID_SCHEMA',
+        `${p}/required`,
+        `expected an array of strings, got ${describe(o.required)}`,
+      );
+    for (const r of o.required) if (typeof r === 'string' && !f.required.includes(r)) f.required.push(r);
+  }
+  const minP = nonNegInt(o, 'minProperties', p);
+  if (minP !== undefined) f.minProperties = Math.max(f.minProperties, minP);
+  f.maxProperties = minU(f.maxProperties, nonNegInt(o, 'maxProperties', p));
+  const dr: [string, unknown, string][] = [];
+  if (isObj(o.dependentRequired))
+    for (const [k, v] of Object.entries(o.dependentRequired)) dr.push([k, v, 'dependentRequired']);
+  if (isObj(o.dependencies))
+    for (const [k, v] of Object.entries(o.dependencies))
+      if (Array.isArray(v)) dr.push([k, v, 'dependencies']);
+  for (const [k, v, kw] of dr) {
+    if (Array.isArray(v) && v.length > 0)
+      f.dependentRequired.push({ name: k, deps: v.map(String), ptr: `${p}/${kw}` });
+  }
+  if ('unevaluatedProperties' in o)
+    f.unevaluatedProperties.push(_child(loc, o.unevaluatedProperties, 'unevaluatedProperties'));
+}
+
+/** Array keywords: the item schemas of each schema stay together (`arrParts`); counts merge. */
+function mergeArrayKeywords(f: _Flat, o: Record<string, unknown>, p: string, loc: _Loc): void {
+  const part = arrayPart(o, loc);
+  if (part !== undefined) f.arrParts.push(part);
+  const minI = nonNegInt(o, 'minItems', p);
+  if (minI !== undefined) f.minItems = Math.max(f.minItems, minI);
+  f.maxItems = minU(f.maxItems, nonNegInt(o, 'maxItems', p));
+  if (o.uniqueItems === true) f.uniqueItems ??= `${p}/uniqueItems`;
+  if ('contains' in o) {
+    const cmin = nonNegInt(o, 'minContains', p) ?? 1;
+    f.contains.push({
+      loc: _child(loc, o.contains, 'contains'),
+      min: cmin,
+      max: nonNegInt(o, 'maxContains', p),
+      ptr: `${p}/contains`,
+    });
+  }
+  if ('unevaluatedItems' in o) f.unevaluatedItems.push(_child(loc, o.unevaluatedItems, 'unevaluatedItems'));
+}
+
+/**
+ * The item schemas of one schema: a prefix (`prefixItems`, or draft-04..2019 tuple `items`) and
+ * the schema of the items after it (`items`, or `additionalItems` after a tuple); `undefined` when
+ * it says nothing about items.
+ */
+function arrayPart(o: Record<string, unknown>, loc: _Loc): _ArrPart | undefined {
+  const items = o.items;
+  const prefixKw = Array.isArray(o.prefixItems) ? 'prefixItems' : Array.isArray(items) ? 'items' : undefined;
+  if (prefixKw === undefined && items === undefined && !('additionalItems' in o)) return undefined;
+  const prefixArr = (
+    prefixKw === 'prefixItems' ? o.prefixItems : prefixKw === 'items' ? items : []
+  ) as unknown[];
+  const prefix = prefixArr.map((x, i) => _child(loc, x, prefixKw ?? 'items', i));
+  let rest: _Loc | undefined;
+  if (prefixKw === 'prefixItems') rest = items !== undefined ? _child(loc, items, 'items') : undefined;
+  else if (prefixKw === 'items')
+    rest = 'additionalItems' in o ? _child(loc, o.additionalItems, 'additionalItems') : undefined;
+  else rest = items !== undefined ? _child(loc, items, 'items') : undefined;
+  return prefix.length > 0 || rest !== undefined ? { prefix, rest } : undefined;
 }
 
 function intersect(a: unknown[] | undefined, b: unknown[]): unknown[] {
