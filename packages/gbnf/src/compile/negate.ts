@@ -30,124 +30,173 @@ export function _negate(ctx: _Ctx, loc: _Loc, depth = 0): unknown {
   };
   if (!isObj(s)) fail('', 'a non-schema value');
   if (depth > 12) fail('', 'a deeply nested or recursive schema');
-  const o = s as Record<string, unknown>;
-  const alts: unknown[] = [];
-  const handled = new Set<string>();
-  const neg = (sub: unknown, ...segs: (string | number)[]) =>
-    _negate(ctx, _child(loc, sub, ...segs), depth + 1);
-  for (const k of Object.keys(o).sort()) {
-    if (!CONSTRAINING_KEYWORDS.has(k) || handled.has(k)) continue;
-    handled.add(k);
-    const v = o[k];
-    switch (k) {
-      case 'type':
-      case 'nullable': {
-        if (handled.has('type-done')) break;
-        handled.add('type-done');
-        if (o.type === undefined) break;
-        const ts = new Set((Array.isArray(o.type) ? o.type : [o.type]) as string[]);
-        if (o.nullable === true) ts.add('null');
-        const rest = TYPES.filter((t) => !ts.has(t) && !(t === 'number' && ts.has('integer')));
-        if (ts.has('integer') && !ts.has('number'))
-          ctx.narrow(`${loc.ptr}/type`, 'negation of "integer" leaves out non-integer numbers');
-        if (rest.length > 0) alts.push({ type: rest });
-        break;
-      }
-      case 'enum':
-      case 'const':
-        if (k === 'enum' && !Array.isArray(v)) fail(k, 'a malformed enum');
-        alts.push({ $$notIn: k === 'const' ? [v] : v });
-        break;
-      case 'required':
-        if (!Array.isArray(v)) fail(k, 'a malformed required');
-        for (const name of v as unknown[]) {
-          alts.push({ type: 'object', properties: { [String(name)]: false } });
-        }
-        if ((v as unknown[]).length > 0) alts.push({ type: others('object') });
-        break;
-      case 'properties':
-        if (!isObj(v)) fail(k, 'malformed properties');
-        for (const name of Object.keys(v as object)) {
-          const n = neg((v as Record<string, unknown>)[name], 'properties', name);
-          if (n !== false) alts.push({ type: 'object', required: [name], properties: { [name]: n } });
-        }
-        break;
-      case 'minimum':
-      case 'maximum':
-      case 'exclusiveMinimum':
-      case 'exclusiveMaximum': {
-        if (typeof v === 'boolean') break; // draft-04 modifier, handled with minimum/maximum
-        if (typeof v !== 'number') fail(k, `a malformed ${k}`);
-        const n = v as number;
-        const isMin = k === 'minimum' || k === 'exclusiveMinimum';
-        const excl =
-          k.startsWith('exclusive') ||
-          (k === 'minimum' && o.exclusiveMinimum === true) ||
-          (k === 'maximum' && o.exclusiveMaximum === true);
-        const bound = isMin
-          ? excl
-            ? { maximum: n }
-            : { exclusiveMaximum: n }
-          : excl
-            ? { minimum: n }
-            : { exclusiveMinimum: n };
-        alts.push({ type: 'number', ...bound });
-        alts.push({ type: others('number') });
-        break;
-      }
-      case 'minLength':
-      case 'maxLength':
-      case 'minItems':
-      case 'maxItems':
-      case 'minProperties':
-      case 'maxProperties': {
-        if (typeof v !== 'number') fail(k, `a malformed ${k}`);
-        const n = Math.floor(v as number);
-        const type = k.endsWith('Length') ? 'string' : k.endsWith('Items') ? 'array' : 'object';
-        const stem = k.slice(3);
-        if (k.startsWith('min')) {
-          if (n > 0) alts.push({ type, [`max${stem}`]: n - 1 });
-        } else alts.push({ type, [`min${stem}`]: n + 1 });
-        if (!(k.startsWith('min') && n <= 0)) alts.push({ type: others(type) });
-        break;
-      }
-      case 'anyOf':
-        if (!Array.isArray(v)) fail(k, 'a malformed anyOf');
-        alts.push({ allOf: (v as unknown[]).map((b, i) => neg(b, 'anyOf', i)) });
-        break;
-      case 'allOf':
-        if (!Array.isArray(v)) fail(k, 'a malformed allOf');
-        for (let i = 0; i < (v as unknown[]).length; i++) alts.push(neg((v as unknown[])[i], 'allOf', i));
-        break;
-      case 'not':
-        alts.push(v);
-        break;
-      case 'multipleOf':
-        // only numbers can fail it: the integers with a non-zero remainder and every non-integer
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < 2 || v > 1000) fail(k, '"multipleOf"');
-        alts.push({ type: 'number', $$notMultipleOf: v });
-        break;
-      case 'pattern':
-        // only strings can fail a pattern: the strings it does not match (an automaton complement)
-        if (typeof v !== 'string') fail(k, 'a malformed pattern');
-        alts.push({ type: 'string', $$notPattern: v });
-        break;
-      case 'format':
-        // only formats whose grammar is exact can be complemented soundly
-        if (typeof v !== 'string' || !_EXACT_STRING_FORMATS.has(v)) fail(k, `"format" ${JSON.stringify(v)}`);
-        alts.push({ type: 'string', $$notFormat: v });
-        break;
-      case '$ref': {
-        const target = ctx.index.resolve(String(v), loc, `${loc.ptr}/$ref`);
-        alts.push(_negate(ctx, target, depth + 1));
-        break;
-      }
-      default:
-        fail(k, `"${k}"`);
-    }
+  const n: Negation = {
+    ctx,
+    loc,
+    depth,
+    o: s as Record<string, unknown>,
+    alts: [],
+    handled: new Set<string>(),
+    fail,
+    neg: (sub, ...segs) => _negate(ctx, _child(loc, sub, ...segs), depth + 1),
+  };
+  for (const k of Object.keys(n.o).sort()) {
+    if (!CONSTRAINING_KEYWORDS.has(k) || n.handled.has(k)) continue;
+    n.handled.add(k);
+    negateKeyword(n, k, n.o[k]);
   }
-  const real = alts.filter((a) => a !== false);
+  const real = n.alts.filter((a) => a !== false);
   if (real.length === 0) return false;
   if (real.length === 1) return real[0];
   return { anyOf: real };
+}
+
+/** One negation in progress: its schema `o`, and the alternatives (¬k per keyword k) so far. */
+interface Negation {
+  readonly ctx: _Ctx;
+  readonly loc: _Loc;
+  readonly depth: number;
+  readonly o: Record<string, unknown>;
+  /** The negation is the union (`anyOf`) of these. */
+  readonly alts: unknown[];
+  /** Keywords already negated (`type-done`: `type` and `nullable` together). */
+  readonly handled: Set<string>;
+  /** Throws `NOT_NEGATABLE` for keyword `kw`, saying what cannot be negated. */
+  readonly fail: (kw: string, why: string) => never;
+  /** The negation of a subschema at the given path segments. */
+  readonly neg: (sub: unknown, ...segs: (string | number)[]) => unknown;
+}
+
+/** Adds ¬k for keyword `k` (value `v`) to the alternatives, or fails when it cannot be written. */
+function negateKeyword(n: Negation, k: string, v: unknown): void {
+  switch (k) {
+    case 'type':
+    case 'nullable':
+      negateType(n);
+      return;
+    case 'enum':
+    case 'const':
+      if (k === 'enum' && !Array.isArray(v)) n.fail(k, 'a malformed enum');
+      n.alts.push({ $$notIn: k === 'const' ? [v] : v });
+      return;
+    case 'required':
+      negateRequired(n, v);
+      return;
+    case 'properties':
+      negateProperties(n, v);
+      return;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      negateBound(n, k, v);
+      return;
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+    case 'minProperties':
+    case 'maxProperties':
+      negateCount(n, k, v);
+      return;
+    case 'anyOf':
+      if (!Array.isArray(v)) n.fail(k, 'a malformed anyOf');
+      n.alts.push({ allOf: (v as unknown[]).map((b, i) => n.neg(b, 'anyOf', i)) });
+      return;
+    case 'allOf':
+      if (!Array.isArray(v)) n.fail(k, 'a malformed allOf');
+      for (let i = 0; i < (v as unknown[]).length; i++) n.alts.push(n.neg((v as unknown[])[i], 'allOf', i));
+      return;
+    case 'not':
+      n.alts.push(v);
+      return;
+    case 'multipleOf':
+      // only numbers can fail it: the integers with a non-zero remainder and every non-integer
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 2 || v > 1000) n.fail(k, '"multipleOf"');
+      n.alts.push({ type: 'number', $$notMultipleOf: v });
+      return;
+    case 'pattern':
+      // only strings can fail a pattern: the strings it does not match (an automaton complement)
+      if (typeof v !== 'string') n.fail(k, 'a malformed pattern');
+      n.alts.push({ type: 'string', $$notPattern: v });
+      return;
+    case 'format':
+      // only formats whose grammar is exact can be complemented soundly
+      if (typeof v !== 'string' || !_EXACT_STRING_FORMATS.has(v)) n.fail(k, `"format" ${JSON.stringify(v)}`);
+      n.alts.push({ type: 'string', $$notFormat: v });
+      return;
+    case '$ref': {
+      const target = n.ctx.index.resolve(String(v), n.loc, `${n.loc.ptr}/$ref`);
+      n.alts.push(_negate(n.ctx, target, n.depth + 1));
+      return;
+    }
+    default:
+      n.fail(k, `"${k}"`);
+  }
+}
+
+/** ¬type: the other types (`type` and `nullable` are negated together, once). */
+function negateType(n: Negation): void {
+  const { o, loc } = n;
+  if (n.handled.has('type-done')) return;
+  n.handled.add('type-done');
+  if (o.type === undefined) return;
+  const ts = new Set((Array.isArray(o.type) ? o.type : [o.type]) as string[]);
+  if (o.nullable === true) ts.add('null');
+  const rest = TYPES.filter((t) => !ts.has(t) && !(t === 'number' && ts.has('integer')));
+  if (ts.has('integer') && !ts.has('number'))
+    n.ctx.narrow(`${loc.ptr}/type`, 'negation of "integer" leaves out non-integer numbers');
+  if (rest.length > 0) n.alts.push({ type: rest });
+}
+
+/** ¬required: an object without one of the names, or not an object. */
+function negateRequired(n: Negation, v: unknown): void {
+  if (!Array.isArray(v)) n.fail('required', 'a malformed required');
+  for (const name of v as unknown[]) {
+    n.alts.push({ type: 'object', properties: { [String(name)]: false } });
+  }
+  if ((v as unknown[]).length > 0) n.alts.push({ type: others('object') });
+}
+
+/** ¬properties: an object with one of the members present and its value negated. */
+function negateProperties(n: Negation, v: unknown): void {
+  if (!isObj(v)) n.fail('properties', 'malformed properties');
+  for (const name of Object.keys(v as object)) {
+    const neg = n.neg((v as Record<string, unknown>)[name], 'properties', name);
+    if (neg !== false) n.alts.push({ type: 'object', required: [name], properties: { [name]: neg } });
+  }
+}
+
+/** ¬bound: a number on the other side of it, or not a number. */
+function negateBound(n: Negation, k: string, v: unknown): void {
+  const { o } = n;
+  if (typeof v === 'boolean') return; // draft-04 modifier, handled with minimum/maximum
+  if (typeof v !== 'number') n.fail(k, `a malformed ${k}`);
+  const value = v as number;
+  const isMin = k === 'minimum' || k === 'exclusiveMinimum';
+  const excl =
+    k.startsWith('exclusive') ||
+    (k === 'minimum' && o.exclusiveMinimum === true) ||
+    (k === 'maximum' && o.exclusiveMaximum === true);
+  const bound = isMin
+    ? excl
+      ? { maximum: value }
+      : { exclusiveMaximum: value }
+    : excl
+      ? { minimum: value }
+      : { exclusiveMinimum: value };
+  n.alts.push({ type: 'number', ...bound });
+  n.alts.push({ type: others('number') });
+}
+
+/** ¬(min|max)(Length|Items|Properties): the opposite count of the same type, or another type. */
+function negateCount(n: Negation, k: string, v: unknown): void {
+  if (typeof v !== 'number') n.fail(k, `a malformed ${k}`);
+  const count = Math.floor(v as number);
+  const type = k.endsWith('Length') ? 'string' : k.endsWith('Items') ? 'array' : 'object';
+  const stem = k.slice(3);
+  if (k.startsWith('min')) {
+    if (count > 0) n.alts.push({ type, [`max${stem}`]: count - 1 });
+  } else n.alts.push({ type, [`min${stem}`]: count + 1 });
+  if (!(k.startsWith('min') && count <= 0)) n.alts.push({ type: others(type) });
 }
