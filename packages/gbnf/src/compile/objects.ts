@@ -148,18 +148,13 @@ export function _compileObject(ctx: _Ctx, f: _Flat, label: string): string | nul
 
 /** The grammar of one additional member (`"name" : value`), or `null` when none may appear. */
 function extras(ctx: _Ctx, f: _Flat, declared: string[], label: string): string | null {
-  const ws = ctx.ws;
   const parts = f.objParts;
   const withPatterns = parts.filter((p) => {
     const pp = (p.schema as Record<string, unknown>).patternProperties;
     return isObj(pp) && Object.keys(pp).length > 0;
   });
-  const addlOf = (p: _Loc) => (p.schema as Record<string, unknown>).additionalProperties;
   const hasNames = parts.find((p) => 'propertyNames' in (p.schema as object));
-  const member = (key: string, vals: _Loc[], keyLabel: string): string | null => {
-    const v = vals.length === 0 ? _value(ctx.g, ctx.options.maxWhitespace) : ctx.conj(vals, keyLabel);
-    return v === null ? null : ctx.g.rule(`${label}-extra`, `${key} ${ws} ":" ${ws} ${v} ${ws}`);
-  };
+  const x: Extras = { ctx, f, declared, label };
   const hasAddl = parts.some((p) => 'additionalProperties' in (p.schema as object));
   const addlVals = parts
     .filter((p) => addlOf(p) !== undefined)
@@ -167,44 +162,8 @@ function extras(ctx: _Ctx, f: _Flat, declared: string[], label: string): string 
   if (!hasAddl) addlVals.push(...f.unevaluatedProperties);
   if (withPatterns.length === 0) {
     if (parts.some((p) => addlOf(p) === false) || addlVals.some((l) => l.schema === false)) return null;
-    if (hasNames) {
-      const pn = (hasNames.schema as Record<string, unknown>).propertyNames;
-      const values = isObj(pn)
-        ? 'const' in pn
-          ? [pn.const]
-          : Array.isArray(pn.enum)
-            ? pn.enum
-            : undefined
-        : undefined;
-      const namesOk = values?.filter(
-        (v): v is string =>
-          typeof v === 'string' &&
-          !declared.includes(v) &&
-          parts.every(
-            (p) =>
-              !('propertyNames' in (p.schema as object)) ||
-              _check(
-                v,
-                _child(p, (p.schema as Record<string, unknown>).propertyNames, 'propertyNames'),
-                ctx.index,
-              ) === true,
-          ),
-      );
-      if (namesOk === undefined) {
-        if (pn === false) return null;
-        if (isTrivial(pn))
-          return member(_stringNotIn(ctx.g, declared, `${label}-key`), addlVals, `${label}-additional`);
-        ctx.narrow(
-          `${hasNames.ptr}/propertyNames`,
-          'additional properties under propertyNames (other than enum/const) are not accepted',
-        );
-        return null;
-      }
-      if (namesOk.length === 0) return null;
-      const key = ctx.g.rule(`${label}-key`, namesOk.map((n) => _stringLiteral(n)).join(' | '));
-      return member(key, addlVals, `${label}-additional`);
-    }
-    return member(_stringNotIn(ctx.g, declared, `${label}-key`), addlVals, `${label}-additional`);
+    if (hasNames) return namedExtras(x, hasNames, addlVals);
+    return extraMember(x, _stringNotIn(ctx.g, declared, `${label}-key`), addlVals, `${label}-additional`);
   }
   if (withPatterns.length > 1 || hasNames) {
     ctx.narrow(
@@ -213,48 +172,90 @@ function extras(ctx: _Ctx, f: _Flat, declared: string[], label: string): string 
     );
     return null;
   }
-  const P = withPatterns[0]!;
+  return patternExtras(x, withPatterns[0]!, hasAddl);
+}
+
+/** What the additional members of one object are compiled from. */
+interface Extras {
+  readonly ctx: _Ctx;
+  readonly f: _Flat;
+  /** The declared names, which an additional member never has. */
+  readonly declared: string[];
+  readonly label: string;
+}
+
+/** A part's `additionalProperties` (undefined when it has none). */
+function addlOf(p: _Loc): unknown {
+  return (p.schema as Record<string, unknown>).additionalProperties;
+}
+
+/** One member `key : value` whose value satisfies every schema of `vals` (any value when none). */
+function extraMember(x: Extras, key: string, vals: _Loc[], keyLabel: string): string | null {
+  const { ctx, label } = x;
+  const v = vals.length === 0 ? _value(ctx.g, ctx.options.maxWhitespace) : ctx.conj(vals, keyLabel);
+  return v === null ? null : ctx.g.rule(`${label}-extra`, `${key} ${ctx.ws} ":" ${ctx.ws} ${v} ${ctx.ws}`);
+}
+
+/**
+ * Additional members under `propertyNames` (in the part `hasNames`): the undeclared names of its
+ * `enum`/`const` that every part's `propertyNames` accepts, or any undeclared name when it is
+ * trivial; other name schemas are narrowed to none.
+ */
+function namedExtras(x: Extras, hasNames: _Loc, addlVals: _Loc[]): string | null {
+  const { ctx, f, declared, label } = x;
+  const parts = f.objParts;
+  const pn = (hasNames.schema as Record<string, unknown>).propertyNames;
+  const values = isObj(pn)
+    ? 'const' in pn
+      ? [pn.const]
+      : Array.isArray(pn.enum)
+        ? pn.enum
+        : undefined
+    : undefined;
+  const namesOk = values?.filter(
+    (v): v is string =>
+      typeof v === 'string' &&
+      !declared.includes(v) &&
+      parts.every(
+        (p) =>
+          !('propertyNames' in (p.schema as object)) ||
+          _check(
+            v,
+            _child(p, (p.schema as Record<string, unknown>).propertyNames, 'propertyNames'),
+            ctx.index,
+          ) === true,
+      ),
+  );
+  if (namesOk === undefined) {
+    if (pn === false) return null;
+    if (isTrivial(pn))
+      return extraMember(x, _stringNotIn(ctx.g, declared, `${label}-key`), addlVals, `${label}-additional`);
+    ctx.narrow(
+      `${hasNames.ptr}/propertyNames`,
+      'additional properties under propertyNames (other than enum/const) are not accepted',
+    );
+    return null;
+  }
+  if (namesOk.length === 0) return null;
+  const key = ctx.g.rule(`${label}-key`, namesOk.map((n) => _stringLiteral(n)).join(' | '));
+  return extraMember(x, key, addlVals, `${label}-additional`);
+}
+
+/**
+ * Additional members of an object whose part `P` is the only one with `patternProperties`: names
+ * matching a pattern when `additionalProperties` is false there, else any undeclared name.
+ */
+function patternExtras(x: Extras, P: _Loc, hasAddl: boolean): string | null {
+  const { f, label } = x;
   const po = P.schema as Record<string, unknown>;
   const pats = Object.entries(po.patternProperties as Record<string, unknown>);
   const patVals = pats.map(([p, s]) => _child(P, s, 'patternProperties', p));
-  const others = parts.filter((p) => p !== P);
+  const others = f.objParts.filter((p) => p !== P);
   if (others.some((p) => addlOf(p) === false)) return null;
   const otherVals = others
     .filter((p) => addlOf(p) !== undefined)
     .map((p) => _child(p, addlOf(p), 'additionalProperties'));
-  if (po.additionalProperties === false) {
-    const keys: string[] = [];
-    const vals = [...patVals, ...otherVals];
-    if (pats.length > 1 && !pats.every(([, s]) => isTrivial(s))) {
-      ctx.narrow(
-        `${P.ptr}/patternProperties`,
-        'each pattern-matched value must satisfy every patternProperties schema (a name may match several patterns)',
-      );
-    }
-    for (const [p] of pats) {
-      const c = _patternContent(ctx, p, `${P.ptr}/patternProperties`, `${label}-pkey`, 'canonical');
-      if (c === null) {
-        ctx.narrow(
-          `${P.ptr}/patternProperties`,
-          `pattern ${JSON.stringify(p)} could not be translated; such names are not accepted`,
-        );
-        continue;
-      }
-      keys.push(`"\\"" ${c} "\\""`);
-    }
-    if (keys.length === 0) return null;
-    for (const d of declared) {
-      if (pats.some(([p]) => regexTest(p, d) !== false)) {
-        const props = isObj(po.properties) ? po.properties : {};
-        if (Object.hasOwn(props, d)) vals.push(_child(P, props[d], 'properties', d));
-        ctx.narrow(
-          `${P.ptr}/patternProperties`,
-          `a pattern-matched name may repeat declared property ${JSON.stringify(d)}, so its value must also satisfy that property`,
-        );
-      }
-    }
-    return member(ctx.g.rule(`${label}-pkey`, keys.join(' | ')), vals, `${label}-pattern-value`);
-  }
+  if (po.additionalProperties === false) return patternNamedExtras(x, P, pats, [...patVals, ...otherVals]);
   // additionalProperties true or a schema: any undeclared name; the value must satisfy every
   // pattern schema (a name may match any of them) and additionalProperties
   const vals = [...patVals, ...otherVals];
@@ -265,10 +266,50 @@ function extras(ctx: _Ctx, f: _Flat, declared: string[], label: string): string 
     !pats.every(([, s]) => isTrivial(s)) ||
     (po.additionalProperties !== undefined && !isTrivial(po.additionalProperties))
   ) {
-    ctx.narrow(
+    x.ctx.narrow(
       `${P.ptr}/patternProperties`,
       'additional property values must satisfy every patternProperties schema and additionalProperties',
     );
   }
-  return member(_stringNotIn(ctx.g, declared, `${label}-key`), vals, `${label}-additional`);
+  return extraMember(x, _stringNotIn(x.ctx.g, x.declared, `${label}-key`), vals, `${label}-additional`);
+}
+
+/**
+ * Members whose names match one of `pats` (the patterns of part `P`, which has
+ * `additionalProperties: false`); each value satisfies every schema of `vals`, and a declared
+ * property's schema too when a pattern may match its name.
+ */
+function patternNamedExtras(x: Extras, P: _Loc, pats: [string, unknown][], vals: _Loc[]): string | null {
+  const { ctx, declared, label } = x;
+  const po = P.schema as Record<string, unknown>;
+  const keys: string[] = [];
+  if (pats.length > 1 && !pats.every(([, s]) => isTrivial(s))) {
+    ctx.narrow(
+      `${P.ptr}/patternProperties`,
+      'each pattern-matched value must satisfy every patternProperties schema (a name may match several patterns)',
+    );
+  }
+  for (const [p] of pats) {
+    const c = _patternContent(ctx, p, `${P.ptr}/patternProperties`, `${label}-pkey`, 'canonical');
+    if (c === null) {
+      ctx.narrow(
+        `${P.ptr}/patternProperties`,
+        `pattern ${JSON.stringify(p)} could not be translated; such names are not accepted`,
+      );
+      continue;
+    }
+    keys.push(`"\\"" ${c} "\\""`);
+  }
+  if (keys.length === 0) return null;
+  for (const d of declared) {
+    if (pats.some(([p]) => regexTest(p, d) !== false)) {
+      const props = isObj(po.properties) ? po.properties : {};
+      if (Object.hasOwn(props, d)) vals.push(_child(P, props[d], 'properties', d));
+      ctx.narrow(
+        `${P.ptr}/patternProperties`,
+        `a pattern-matched name may repeat declared property ${JSON.stringify(d)}, so its value must also satisfy that property`,
+      );
+    }
+  }
+  return extraMember(x, ctx.g.rule(`${label}-pkey`, keys.join(' | ')), vals, `${label}-pattern-value`);
 }
