@@ -16,10 +16,71 @@ import { _sequence } from './sequence.js';
 
 /** @internal The array part of a flat, or `null` when no array is allowed. */
 export function _compileArray(ctx: _Ctx, f: _Flat, label: string): string | null {
-  const g = ctx.g;
-  const ws = ctx.ws;
-  let min = f.minItems;
-  let max = f.maxItems;
+  const a = arrayScope(ctx, f, label);
+  const len: Length = { min: f.minItems, max: f.maxItems };
+  if (len.max !== undefined && len.max > ctx.options.maxRepetition) {
+    ctx.narrow(f.ptr, `maxItems ${len.max} narrowed to maxRepetition ${ctx.options.maxRepetition}`);
+    len.max = ctx.options.maxRepetition;
+  }
+  if (len.min > ctx.options.maxRepetition)
+    throw new GbnfCompileError('TOO_LARGE', f.ptr, `minItems ${len.min} exceeds maxRepetition`);
+  if (len.max !== undefined && len.min > len.max) return null;
+  if (f.uniqueItems !== undefined) {
+    const unique = uniqueItemsArray(a, len, f.uniqueItems);
+    if (unique !== undefined) return unique;
+  }
+  const items: (string | null)[] = [];
+  for (let i = 0; i < a.P; i++) items.push(ctx.conj(a.posLocs(i), `${label}-${i}`));
+  const rest = ctx.conj(a.restLocs, `${label}-item`);
+  // a null position caps the length
+  const firstNull = items.indexOf(null);
+  if (firstNull >= 0) len.max = Math.min(len.max ?? firstNull, firstNull);
+  if (rest === null) len.max = Math.min(len.max ?? a.P, a.P);
+  if (len.max !== undefined && len.min > len.max) return null;
+  let containsAt: _Loc[][] = [];
+  if (f.contains.length > 0) {
+    const single = singleContainsArray(a, len, rest);
+    if (single !== undefined) return single;
+    containsAt = containsFirst(a, len);
+    if (len.max !== undefined && len.min > len.max) return null;
+  }
+  const members = positionalMembers(a, len, items, rest, containsAt);
+  if (len.max !== undefined && len.min > len.max) return null;
+  // members are positional: an optional member may be skipped only when all later ones are too
+  const fixed = Math.max(a.P, containsAt.length);
+  const inner = positional(
+    ctx,
+    members,
+    fixed < (len.max ?? Infinity) && rest !== null ? `${rest} ${ctx.ws}` : null,
+    len.min,
+    len.max,
+    label,
+    f.ptr,
+  );
+  if (inner === null) return null;
+  return ctx.g.rule(`${label}-arr`, `"[" ${ctx.ws} ${inner === '""' ? '' : `${inner} `}"]"`);
+}
+
+/** The item schemas of one array, by position. */
+interface ArrayScope {
+  readonly ctx: _Ctx;
+  readonly f: _Flat;
+  readonly label: string;
+  /** The longest prefix (`prefixItems` / tuple `items`) of the merged schemas. */
+  readonly P: number;
+  /** The schemas item `i` must satisfy. */
+  readonly posLocs: (i: number) => _Loc[];
+  /** The schemas every item after the prefix must satisfy. */
+  readonly restLocs: _Loc[];
+}
+
+/** The bounds on the number of items, narrowed step by step. */
+interface Length {
+  min: number;
+  max: number | undefined;
+}
+
+function arrayScope(ctx: _Ctx, f: _Flat, label: string): ArrayScope {
   const P = Math.max(0, ...f.arrParts.map((p) => p.prefix.length));
   const hasRest = f.arrParts.some((p) => p.rest !== undefined);
   const posLocs = (i: number): _Loc[] => {
@@ -31,111 +92,124 @@ export function _compileArray(ctx: _Ctx, f: _Flat, label: string): string | null
     if (i >= P && !hasRest) out.push(...f.unevaluatedItems);
     return out;
   };
-  const restLocs = posLocs(P);
-  if (max !== undefined && max > ctx.options.maxRepetition) {
-    ctx.narrow(f.ptr, `maxItems ${max} narrowed to maxRepetition ${ctx.options.maxRepetition}`);
-    max = ctx.options.maxRepetition;
+  return { ctx, f, label, P, posLocs, restLocs: posLocs(P) };
+}
+
+/**
+ * `uniqueItems` (at `ptr`): dropped with allowWidening; else, for items of a finite enum, the
+ * whole array (unique items in enum order); else at most one item (`len` narrowed, `undefined`
+ * returned to go on).
+ */
+function uniqueItemsArray(a: ArrayScope, len: Length, ptr: string): string | null | undefined {
+  const { ctx, f, label } = a;
+  const ws = ctx.ws;
+  if (ctx.options.allowWidening) {
+    ctx.widen(ptr, 'uniqueItems is not enforced');
+    return undefined;
   }
-  if (min > ctx.options.maxRepetition)
-    throw new GbnfCompileError('TOO_LARGE', f.ptr, `minItems ${min} exceeds maxRepetition`);
-  if (max !== undefined && min > max) return null;
-  if (f.uniqueItems !== undefined) {
-    if (ctx.options.allowWidening) ctx.widen(f.uniqueItems, 'uniqueItems is not enforced');
-    else {
-      const finite = P === 0 ? finiteItems(ctx, restLocs) : undefined;
-      if (finite !== undefined) {
-        ctx.narrow(f.uniqueItems, 'unique items are accepted in enum order only');
-        if (f.contains.length > 0) {
-          ctx.narrow(f.contains[0]!.ptr, 'contains together with uniqueItems: no array is accepted');
-          return null;
-        }
-        const members = finite.map((v) => ({ expr: `${_valueLiteral(v, ws).expr} ${ws}`, required: false }));
-        const inner = _sequence(ctx, members, null, min, max, `${label}-uniq`, f.uniqueItems);
-        return inner === null
-          ? null
-          : g.rule(`${label}-arr`, `"[" ${ws} ${inner === '""' ? '' : `${inner} `}"]"`);
-      }
-      ctx.narrow(f.uniqueItems, 'uniqueItems: at most one item is accepted');
-      max = Math.min(max ?? 1, 1);
-      if (min > max) return null;
+  const finite = a.P === 0 ? finiteItems(ctx, a.restLocs) : undefined;
+  if (finite !== undefined) {
+    ctx.narrow(ptr, 'unique items are accepted in enum order only');
+    if (f.contains.length > 0) {
+      ctx.narrow(f.contains[0]!.ptr, 'contains together with uniqueItems: no array is accepted');
+      return null;
     }
+    const members = finite.map((v) => ({ expr: `${_valueLiteral(v, ws).expr} ${ws}`, required: false }));
+    const inner = _sequence(ctx, members, null, len.min, len.max, `${label}-uniq`, ptr);
+    return inner === null
+      ? null
+      : ctx.g.rule(`${label}-arr`, `"[" ${ws} ${inner === '""' ? '' : `${inner} `}"]"`);
   }
-  const items: (string | null)[] = [];
-  for (let i = 0; i < P; i++) items.push(ctx.conj(posLocs(i), `${label}-${i}`));
-  const rest = ctx.conj(restLocs, `${label}-item`);
-  // a null position caps the length
-  const firstNull = items.indexOf(null);
-  if (firstNull >= 0) max = Math.min(max ?? firstNull, firstNull);
-  if (rest === null) max = Math.min(max ?? P, P);
-  if (max !== undefined && min > max) return null;
-  // contains
-  const containsAt: _Loc[][] = [];
-  if (f.contains.length > 0) {
-    for (const c of f.contains) {
-      if (c.max !== undefined) {
-        throw new GbnfCompileError(
-          'UNSUPPORTED_KEYWORD',
-          `${c.ptr.replace(/\/contains$/, '')}/maxContains`,
-          'maxContains cannot be compiled',
-        );
-      }
-    }
-    const only = f.contains[0]!;
-    if (
-      f.contains.length === 1 &&
-      only.min === 1 &&
-      P === 0 &&
-      min <= 1 &&
-      max === undefined &&
-      rest !== null
-    ) {
-      const hit = ctx.conj([...restLocs, only.loc], `${label}-contains`);
-      if (hit === null) return null;
-      return g.rule(
-        `${label}-arr`,
-        `"[" ${ws} ( ${rest} ${ws} "," ${ws} )* ${hit} ${ws} ( "," ${ws} ${rest} ${ws} )* "]"`,
+  ctx.narrow(ptr, 'uniqueItems: at most one item is accepted');
+  len.max = Math.min(len.max ?? 1, 1);
+  if (len.min > len.max) return null;
+  return undefined;
+}
+
+/**
+ * The one case `contains` is exact in: a single `contains` (at least one) over items that are all
+ * alike, with no other count: any items, one of which matches. `undefined` otherwise (and an
+ * error for `maxContains`, which is never compiled).
+ */
+function singleContainsArray(a: ArrayScope, len: Length, rest: string | null): string | null | undefined {
+  const { ctx, f, label } = a;
+  const ws = ctx.ws;
+  for (const c of f.contains) {
+    if (c.max !== undefined) {
+      throw new GbnfCompileError(
+        'UNSUPPORTED_KEYWORD',
+        `${c.ptr.replace(/\/contains$/, '')}/maxContains`,
+        'maxContains cannot be compiled',
       );
     }
-    ctx.narrow(only.ptr, 'contains: the first items are the ones that must match');
-    let pos = 0;
-    for (const c of f.contains) {
-      for (let k = 0; k < c.min; k++) {
-        containsAt[pos] = [...(containsAt[pos] ?? []), c.loc];
-        pos++;
-      }
-    }
-    min = Math.max(min, pos);
-    if (max !== undefined && min > max) return null;
   }
+  const only = f.contains[0]!;
+  if (
+    f.contains.length === 1 &&
+    only.min === 1 &&
+    a.P === 0 &&
+    len.min <= 1 &&
+    len.max === undefined &&
+    rest !== null
+  ) {
+    const hit = ctx.conj([...a.restLocs, only.loc], `${label}-contains`);
+    if (hit === null) return null;
+    return ctx.g.rule(
+      `${label}-arr`,
+      `"[" ${ws} ( ${rest} ${ws} "," ${ws} )* ${hit} ${ws} ( "," ${ws} ${rest} ${ws} )* "]"`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * `contains` narrowed to the first items: per position, the `contains` schemas that item must
+ * also satisfy (`len.min` raised to cover them).
+ */
+function containsFirst(a: ArrayScope, len: Length): _Loc[][] {
+  const { f } = a;
+  a.ctx.narrow(f.contains[0]!.ptr, 'contains: the first items are the ones that must match');
+  const containsAt: _Loc[][] = [];
+  let pos = 0;
+  for (const c of f.contains) {
+    for (let k = 0; k < c.min; k++) {
+      containsAt[pos] = [...(containsAt[pos] ?? []), c.loc];
+      pos++;
+    }
+  }
+  len.min = Math.max(len.min, pos);
+  return containsAt;
+}
+
+/**
+ * The members at fixed positions (the prefix, and the items `contains` constrains); a position
+ * no item can take caps `len.max` there.
+ */
+function positionalMembers(
+  a: ArrayScope,
+  len: Length,
+  items: readonly (string | null)[],
+  rest: string | null,
+  containsAt: readonly _Loc[][],
+): { expr: string; required: boolean }[] {
+  const { ctx, label } = a;
   const at = (i: number): string | null => {
     const extra = containsAt[i];
-    if (extra === undefined) return i < P ? items[i]! : rest;
-    return ctx.conj([...posLocs(i), ...extra], `${label}-${i}`);
+    if (extra === undefined) return i < a.P ? items[i]! : rest;
+    return ctx.conj([...a.posLocs(i), ...extra], `${label}-${i}`);
   };
-  const fixed = Math.max(P, containsAt.length);
+  const fixed = Math.max(a.P, containsAt.length);
   const members = [];
   for (let i = 0; i < fixed; i++) {
-    if (max !== undefined && i >= max) break;
+    if (len.max !== undefined && i >= len.max) break;
     const e = at(i);
     if (e === null) {
-      max = Math.min(max ?? i, i);
+      len.max = Math.min(len.max ?? i, i);
       break;
     }
-    members.push({ expr: `${e} ${ws}`, required: i < min });
+    members.push({ expr: `${e} ${ctx.ws}`, required: i < len.min });
   }
-  if (max !== undefined && min > max) return null;
-  // members are positional: an optional member may be skipped only when all later ones are too
-  const inner = positional(
-    ctx,
-    members,
-    fixed < (max ?? Infinity) && rest !== null ? `${rest} ${ws}` : null,
-    min,
-    max,
-    label,
-    f.ptr,
-  );
-  if (inner === null) return null;
-  return g.rule(`${label}-arr`, `"[" ${ws} ${inner === '""' ? '' : `${inner} `}"]"`);
+  return members;
 }
 
 /** Positional items: item i can only appear when items 0..i-1 did. */
