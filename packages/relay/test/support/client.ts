@@ -29,8 +29,9 @@ export class TestClient {
     });
   }
 
-  static async connect(url: string): Promise<TestClient> {
-    const socket = new WebSocket(url);
+  /** Opens a WebSocket to `url` (with `options`, e.g. an `origin` header, when given). */
+  static async connect(url: string, options?: WebSocket.ClientOptions): Promise<TestClient> {
+    const socket = new WebSocket(url, options);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
