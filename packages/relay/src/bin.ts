@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /**
- * `xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS]`
+ * `xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
+ * [--allow-origin ORIGIN]… [--max-connections-per-ip N] [--max-connections N]
+ * [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]`
  *
  * Starts a relay and prints its `ws://` URL on stdout once it listens (the only thing written to
  * stdout); diagnostics go to stderr. SIGINT/SIGTERM flush the store and exit 0.
@@ -9,18 +11,29 @@
 import { parseArgs } from 'node:util';
 import { RelayError } from './errors.js';
 import { MemoryEventStore } from './memory-store.js';
+import { _originProblem } from './origin-check.js';
+import type { RelayOptions } from './relay-options.js';
 import { startRelay } from './relay-server.js';
 import { SqliteEventStore } from './sqlite-store.js';
 import type { EventStore } from './store.js';
 
 const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
+                      [--allow-origin ORIGIN]... [--max-connections-per-ip N] [--max-connections N]
+                      [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]
 
-  --port N             TCP port to listen on (0 picks a free port)
-  --host ADDR          interface to bind (default 127.0.0.1, loopback only)
-  --db FILE            SQLite database for durable storage (default: in memory)
-  --retention SECONDS  how long events without an expiration tag are kept (default 3600)
-  --rate PER_MINUTE    events per minute per signing key (default 6000)
-  --help               show this help`;
+  --port N                    TCP port to listen on (0 picks a free port)
+  --host ADDR                 interface to bind (default 127.0.0.1, loopback only)
+  --db FILE                   SQLite database for durable storage (default: in memory)
+  --retention SECONDS         how long events without an expiration tag are kept (default 3600)
+  --rate PER_MINUTE           events per minute per signing key (default 6000)
+  --allow-origin ORIGIN       a browser origin (scheme://host[:port]) whose pages may connect;
+                              repeat for more. Upgrades with any other Origin get 403; clients
+                              that send no Origin (programs) are served (default: none)
+  --max-connections-per-ip N  open connections from one address, an IPv6 /64 (default 128; 429)
+  --max-connections N         open connections in all (default 1024; 503)
+  --max-bytes-per-key BYTES   bytes of stored events per signing key (default 16777216, 16 MiB)
+  --max-stored-bytes BYTES    bytes of stored events in all (default 134217728, 128 MiB)
+  --help                      show this help`;
 
 function fail(message: string): never {
   process.stderr.write(`xprotocol-relay: ${message}\n${USAGE}\n`);
@@ -35,31 +48,30 @@ function integer(name: string, text: string | undefined, min: number): number | 
   return Number(text);
 }
 
-async function main(): Promise<void> {
-  let values: ReturnType<typeof parse>['values'];
-  function parse() {
-    return parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        db: { type: 'string' },
-        retention: { type: 'string' },
-        rate: { type: 'string' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  }
-  try {
-    values = parse().values;
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+type Arguments = ReturnType<typeof parseArguments>['values'];
+
+function parseArguments() {
+  return parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      db: { type: 'string' },
+      retention: { type: 'string' },
+      rate: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      'max-connections-per-ip': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'max-bytes-per-key': { type: 'string' },
+      'max-stored-bytes': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+}
+
+/** The relay's options from the arguments (the store aside); exits 2 on a bad value. */
+function relayOptions(values: Arguments): RelayOptions {
   const port = integer('port', values.port, 0);
   if (port === undefined) fail('--port is required');
   if (port > 65_535) fail(`--port expects 0 to 65535, got ${port}`);
@@ -69,8 +81,35 @@ async function main(): Promise<void> {
       `xprotocol-relay: warning: listening on ${host} exposes the relay beyond this machine\n`,
     );
   }
-  const retentionSeconds = integer('retention', values.retention, 1);
-  const eventsPerMinutePerKey = integer('rate', values.rate, 1);
+  const allowedOrigins = values['allow-origin'] ?? [];
+  for (const origin of allowedOrigins) {
+    const problem = _originProblem(origin);
+    if (problem !== undefined) fail(`--allow-origin ${problem}`);
+  }
+  const numbers: Partial<Record<keyof RelayOptions, number | undefined>> = {
+    retentionSeconds: integer('retention', values.retention, 1),
+    eventsPerMinutePerKey: integer('rate', values.rate, 1),
+    maxConnectionsPerIp: integer('max-connections-per-ip', values['max-connections-per-ip'], 1),
+    maxConnections: integer('max-connections', values['max-connections'], 1),
+    maxStoredBytesPerKey: integer('max-bytes-per-key', values['max-bytes-per-key'], 1),
+    maxStoredBytes: integer('max-stored-bytes', values['max-stored-bytes'], 1),
+  };
+  const given = Object.entries(numbers).filter(([, value]) => value !== undefined);
+  return { host, port, allowedOrigins, ...Object.fromEntries(given) };
+}
+
+async function main(): Promise<void> {
+  let values: Arguments;
+  try {
+    values = parseArguments().values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const options = relayOptions(values);
   let store: EventStore;
   try {
     store = values.db ? new SqliteEventStore({ path: values.db }) : new MemoryEventStore();
@@ -78,13 +117,7 @@ async function main(): Promise<void> {
     process.stderr.write(`xprotocol-relay: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  const relay = await startRelay({
-    host,
-    port,
-    store,
-    ...(retentionSeconds !== undefined && { retentionSeconds }),
-    ...(eventsPerMinutePerKey !== undefined && { eventsPerMinutePerKey }),
-  });
+  const relay = await startRelay({ ...options, store });
   process.stdout.write(`${relay.url}\n`);
   process.stderr.write(
     `xprotocol-relay: listening on ${relay.url} (${values.db ? `database ${values.db}` : 'in-memory store'})\n`,

@@ -1,12 +1,14 @@
 /**
  * The path of an `EVENT` from its frame to its `OK`: checked off the relay thread, then admitted
- * in the order its connection sent it — deduplicated, rate limited, handed to the store's batch
- * and fanned out — and answered `OK true` only once the store has committed it.
+ * in the order its connection sent it — deduplicated, rate limited, counted against the storage
+ * quota, handed to the store's batch and fanned out — and answered `OK true` only once the store
+ * has committed it.
  * @module
  */
 import { reason, relayMessage } from '@xprotocol/wire';
 import { type _ClientConnection, _MAX_CHECKING_PER_CONNECTION } from './client-connection.js';
 import { checkIncomingEvent, type EventCheck } from './event-checks.js';
+import { _eventJson } from './event-json.js';
 import type { _RelayContext } from './relay-context.js';
 import type { PutOutcome, RelayEvent } from './store.js';
 import { _fanOut } from './subscription-fanout.js';
@@ -33,15 +35,18 @@ export function _receiveEvent(context: _RelayContext, connection: _ClientConnect
     });
 }
 
-// Admits a checked event: dedupe, rate limit, the store's batch and fan-out happen here, on the
-// relay thread, in the order the connection sent its events.
+// Admits a checked event: dedupe, rate limit, storage quota, the store's batch and fan-out happen
+// here, on the relay thread, in the order the connection sent its events. The quota comes last: its
+// key is verified by now, a duplicate costs no bytes, and an event it counts goes to the store at
+// once (the count is given back when the put stores nothing). Only an event over the quota makes
+// the connection wait, for one lookup in the store.
 function admit(
   context: _RelayContext,
   connection: _ClientConnection,
   raw: unknown,
   check: EventCheck,
   nowMs: number,
-): void {
+): void | Promise<void> {
   if (!check.ok) {
     refuse(context, connection, check.id, reason(check.prefix, check.message), raw);
     return;
@@ -63,10 +68,42 @@ function admit(
     refuse(context, connection, event.id, why, event);
     return;
   }
-  const put = context.store.put(event, expiresAt(context, check.expiration, nowMs));
+  const until = expiresAt(context, check.expiration, nowMs);
+  // The text the store keeps and fan-out sends (computed once per event): its UTF-8 bytes are what
+  // the event costs.
+  const bytes = Buffer.byteLength(_eventJson(event));
+  const quota = context.quota.reserve(event.pubkey, until, bytes, Math.floor(nowMs / 1000));
+  if (!quota.ok) return refuseOverQuota(context, connection, event, reason(quota.prefix, quota.message));
+  const put = context.store.put(event, until);
   context.inFlight.set(event.id, { event, put });
   _fanOut(context, event);
-  void answerPut(context, connection, event, put);
+  void answerPut(context, connection, event, put, () => context.quota.release(event.pubkey, until, bytes));
+}
+
+/**
+ * Refuses an event over the storage quota — unless the store already holds it: an event the relay
+ * does not remember (it restarted, or the id is older than the ids it keeps) is answered as the
+ * duplicate it is, so a publisher that re-sends it after a lost `OK` is not told to retry.
+ */
+async function refuseOverQuota(
+  context: _RelayContext,
+  connection: _ClientConnection,
+  event: RelayEvent,
+  why: string,
+): Promise<void> {
+  let stored = false;
+  try {
+    const nowSeconds = Math.floor(context.settings.now() / 1000);
+    stored = (await context.store.query({ ids: [event.id], limit: 1 }, nowSeconds)).length > 0;
+  } catch {
+    // The store cannot say: the event is refused for its quota, and its publisher retries.
+  }
+  if (!stored) {
+    refuse(context, connection, event.id, why, event);
+    return;
+  }
+  context.recent.add(event.id);
+  answerDuplicate(context, connection, event.id);
 }
 
 /** When a stored event goes: its own `expiration`, else after the retention; never past the maximum. */
@@ -92,17 +129,22 @@ async function answerCopy(
   answerDuplicate(context, connection, event.id);
 }
 
-/** Answers the publisher of an admitted event once the store's batch holding it has committed. */
+/**
+ * Answers the publisher of an admitted event once the store's batch holding it has committed;
+ * `unstored` gives its bytes back to the quota when the put stored nothing.
+ */
 async function answerPut(
   context: _RelayContext,
   connection: _ClientConnection,
   event: RelayEvent,
   put: Promise<PutOutcome>,
+  unstored: () => void,
 ): Promise<void> {
   let outcome: PutOutcome;
   try {
     outcome = await put;
   } catch (error) {
+    unstored();
     refuseUnstored(context, connection, event, error);
     return;
   } finally {
@@ -110,6 +152,7 @@ async function answerPut(
   }
   context.recent.add(event.id);
   if (outcome === 'duplicate') {
+    unstored();
     answerDuplicate(context, connection, event.id);
     return;
   }

@@ -5,6 +5,7 @@
 
 import { type Filter, matchesFilter } from '@xprotocol/wire';
 import { RelayError } from './errors.js';
+import { _eventJson } from './event-json.js';
 import { _compareNewestFirst, type EventStore, type PutOutcome, type RelayEvent } from './store.js';
 
 interface Entry {
@@ -48,6 +49,13 @@ export class MemoryEventStore implements EventStore {
 
   async count(): Promise<number> {
     return this.#entries.size;
+  }
+
+  async forEachStored(visit: (pubkey: string, expiresAt: number, bytes: number) => void): Promise<void> {
+    this.#assertOpen();
+    for (const { event, expiresAt } of this.#entries.values()) {
+      visit(event.pubkey, expiresAt, Buffer.byteLength(_eventJson(event)));
+    }
   }
 
   async close(): Promise<void> {

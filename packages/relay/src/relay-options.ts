@@ -8,6 +8,7 @@ import type { FilterLimits } from '@xprotocol/wire';
 import { RelayError } from './errors.js';
 import type { EventCheckOptions } from './event-checks.js';
 import type { MemoryEventStore } from './memory-store.js';
+import { _allowedOrigins } from './origin-check.js';
 import type { EventStore } from './store.js';
 
 /** Options of `startRelay`. Every limit has a default suited to a local relay. */
@@ -44,6 +45,23 @@ export interface RelayOptions {
   sweepIntervalMs?: number;
   /** Keep-alive ping interval in ms; a peer that misses one is dropped. Default 30000. */
   pingIntervalMs?: number;
+  /**
+   * Browser origins (`scheme://host[:port]`, exactly as a browser sends them) whose pages may open
+   * a WebSocket to the relay. An upgrade with any other `Origin` is refused with 403; one without
+   * `Origin` (a program, not a page) is served. Default: none.
+   */
+  allowedOrigins?: readonly string[];
+  /** Open connections from one client address (an IPv6 /64); past it, 429. Default 128. */
+  maxConnectionsPerIp?: number;
+  /** Open connections in all; past it, 503. Default 1024. */
+  maxConnections?: number;
+  /**
+   * Bytes of events (their JSON in UTF-8) held for one signing key; past it, `OK false
+   * "rate-limited: storage quota …"`. Default 16 MiB.
+   */
+  maxStoredBytesPerKey?: number;
+  /** Bytes of events held in all; past it, `OK false "rate-limited: …storage is full…"`. Default 128 MiB. */
+  maxStoredBytes?: number;
   /** The clock, in milliseconds. Default `Date.now`. */
   now?: () => number;
   /**
@@ -80,20 +98,49 @@ export interface _RelaySettings {
   maxPending: number;
   sweepIntervalMs: number;
   pingIntervalMs: number;
+  allowedOrigins: ReadonlySet<string>;
+  maxConnectionsPerIp: number;
+  maxConnections: number;
+  maxStoredBytesPerKey: number;
+  maxStoredBytes: number;
   /** What an incoming event is checked against before it is admitted. */
   check: EventCheckOptions;
   onRefused: RelayOptions['onRefused'];
 }
 
 /**
- * Applies the defaults of {@link RelayOptions}; throws `INVALID_OPTIONS` when a retention or the
- * event size limit is not a positive integer (before the relay opens anything).
+ * The default limits on connections and stored bytes (docs/security.md, "The relay"). Every local
+ * program shares the address 127.0.0.1, so the per-address limit leaves room for a test harness or
+ * a benchmark with a hundred subscribers while one address holds at most an eighth of the total.
+ * 1024 sockets stay well below a process's usual descriptor limit. 128 MiB bounds the in-memory
+ * store to a few hundred MB of process memory; 16 MiB per key (four events of the largest size, or
+ * some 11,000 answers of 1.5 KiB within the retention) keeps one key from taking more than an
+ * eighth of it.
+ */
+const DEFAULT_LIMITS = {
+  maxConnectionsPerIp: 128,
+  maxConnections: 1024,
+  maxStoredBytesPerKey: 16 * 1024 * 1024,
+  maxStoredBytes: 128 * 1024 * 1024,
+};
+
+/**
+ * Applies the defaults of {@link RelayOptions}; throws `INVALID_OPTIONS` when a retention, a size,
+ * a connection or storage limit is not a positive integer, or an allowed origin is not an origin
+ * (before the relay opens anything).
  */
 export function _relaySettings(options: RelayOptions): _RelaySettings {
   const maxEventBytes = options.maxEventBytes ?? MAX_EVENT_BYTES;
   const retentionSeconds = options.retentionSeconds ?? 3600;
   const maxRetentionSeconds = options.maxRetentionSeconds ?? 7 * 86_400;
-  for (const [name, value] of Object.entries({ retentionSeconds, maxRetentionSeconds, maxEventBytes })) {
+  const limits = {
+    maxConnectionsPerIp: options.maxConnectionsPerIp ?? DEFAULT_LIMITS.maxConnectionsPerIp,
+    maxConnections: options.maxConnections ?? DEFAULT_LIMITS.maxConnections,
+    maxStoredBytesPerKey: options.maxStoredBytesPerKey ?? DEFAULT_LIMITS.maxStoredBytesPerKey,
+    maxStoredBytes: options.maxStoredBytes ?? DEFAULT_LIMITS.maxStoredBytes,
+  };
+  const positive = { retentionSeconds, maxRetentionSeconds, maxEventBytes, ...limits };
+  for (const [name, value] of Object.entries(positive)) {
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw new RelayError('INVALID_OPTIONS', `${name} must be a positive integer, got ${value}`);
     }
@@ -113,6 +160,8 @@ export function _relaySettings(options: RelayOptions): _RelaySettings {
     maxPending: options.maxPendingPerSubscription ?? 10_000,
     sweepIntervalMs: options.sweepIntervalMs ?? 30_000,
     pingIntervalMs: options.pingIntervalMs ?? 30_000,
+    allowedOrigins: _allowedOrigins(options.allowedOrigins ?? []),
+    ...limits,
     check: {
       maxEventBytes,
       maxFutureSeconds: options.maxFutureSeconds ?? 300,

@@ -18,7 +18,9 @@
  * may then see the id twice, which they drop as a duplicate (docs/protocol.md §9).
  *
  * This file composes a relay from its steps: settings (relay-options.ts), shared state
- * (relay-context.ts), the HTTP and WebSocket servers (relay-listener.ts), each connection
+ * (relay-context.ts), the storage quota counted from the store (storage-quota.ts), the HTTP and
+ * WebSocket servers (relay-listener.ts) with the upgrade gate — the `Origin` check
+ * (origin-check.ts), then the connection limits (connection-limits.ts) — each connection
  * (connection-handler.ts, with EVENT in event-admission.ts, REQ in subscription-request.ts and
  * fan-out in subscription-fanout.ts), the sweep and keep-alive timers, and the close sequence.
  * @module
@@ -27,9 +29,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebSocketServer } from 'ws';
 import { _acceptConnection } from './connection-handler.js';
+import { _ConnectionLimits } from './connection-limits.js';
+import { _checkOrigin } from './origin-check.js';
 import { type _RelayContext, _relayContext, type RelayStats } from './relay-context.js';
 import { _listen, _relayListener, _relayUrl } from './relay-listener.js';
 import { _relaySettings, type RelayOptions } from './relay-options.js';
+import { _countStored } from './storage-quota.js';
 
 /** A running relay. */
 export interface Relay {
@@ -53,7 +58,13 @@ interface Upkeep {
 export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const settings = _relaySettings(options);
   const context = _relayContext(settings, options.store);
-  const { httpServer, wss } = _relayListener(settings.maxEventBytes);
+  await _countStored(context.quota, context.store, Math.floor(settings.now() / 1000));
+  const limits = new _ConnectionLimits(settings.maxConnectionsPerIp, settings.maxConnections);
+  // The Origin first: a page that may not connect learns nothing about the relay's load.
+  const { httpServer, wss } = _relayListener(
+    settings.maxEventBytes,
+    (request) => _checkOrigin(request, settings.allowedOrigins) ?? limits.admit(request),
+  );
   wss.on('connection', (socket) => _acceptConnection(context, socket));
   await _listen(httpServer, settings.host, settings.port);
   const upkeep: Upkeep = { sweep: startExpirySweep(context), ping: startKeepAlive(context) };
@@ -71,13 +82,21 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   };
 }
 
-/** Deletes expired events from the store every `sweepIntervalMs`. */
+/**
+ * Deletes expired events from the store every `sweepIntervalMs`, and gives their bytes back to the
+ * storage quota once the deletion has committed.
+ */
 function startExpirySweep(context: _RelayContext): ReturnType<typeof setInterval> {
-  const { store, settings } = context;
+  const { store, settings, quota } = context;
   const sweep = setInterval(() => {
-    store.expire(Math.floor(settings.now() / 1000)).catch(() => {
-      // A failed sweep is retried on the next tick; queries already hide expired events.
-    });
+    const nowSeconds = Math.floor(settings.now() / 1000);
+    store.expire(nowSeconds).then(
+      () => quota.expired(nowSeconds),
+      () => {
+        // A failed sweep is retried on the next tick; queries already hide expired events, and
+        // their bytes stay counted until a sweep has deleted them.
+      },
+    );
   }, settings.sweepIntervalMs);
   sweep.unref();
   return sweep;

@@ -239,6 +239,21 @@ export class SqliteEventStore implements EventStore {
     return row.n;
   }
 
+  /**
+   * Reads the key, expiry and JSON size of every stored row. `octet_length` of a column is read
+   * from the row's header, so the events' text (overflow pages for a large one) is not loaded.
+   */
+  async forEachStored(visit: (pubkey: string, expiresAt: number, bytes: number) => void): Promise<void> {
+    this.#assertOpen();
+    const rows = this.#db
+      .prepare('SELECT pubkey, expires_at, octet_length(json) FROM events')
+      .raw(true)
+      .iterate() as IterableIterator<[Uint8Array, number, number]>;
+    for (const [pubkey, expiresAt, bytes] of rows) {
+      visit(`ed25519:${Buffer.from(pubkey).toString('hex')}`, expiresAt, bytes);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -31,6 +31,13 @@ export interface EventStore {
   expire(nowSeconds: number): Promise<number>;
   /** Number of events held (expired ones not yet swept included). */
   count(): Promise<number>;
+  /**
+   * Calls `visit` with the signing key, `expiresAt` and size of every event held (expired ones not
+   * yet swept included); the size is the event's JSON in UTF-8 bytes. Optional: the relay calls it
+   * once when it starts, to count what the store already holds against its storage quota (a store
+   * without it — a wrapper that does not pass it on — starts each run with nothing counted).
+   */
+  forEachStored?(visit: (pubkey: string, expiresAt: number, bytes: number) => void): Promise<void>;
   /** Flushes pending writes and releases resources. */
   close(): Promise<void>;
 }
