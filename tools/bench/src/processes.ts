@@ -136,7 +136,9 @@ export class Processes {
    * `memory`; resolves with its URL.
    */
   async relay(options: { durable: boolean; bin?: string }): Promise<{ url: string; child: ChildProcess }> {
-    const args = ['--port', '0', '--rate', '100000000'];
+    // The load is one trusted publisher: no rate or storage limit may shape what is measured.
+    const args = ['--port', '0', '--rate', '100000000', '--max-bytes-per-key', '1099511627776'];
+    args.push('--max-stored-bytes', '1099511627776');
     if (options.durable) args.push('--db', join(this.dir, `relay-${this.children.length}.db`));
     const child = this.spawn(options.bin ?? RELAY_BIN, args, { profile: true });
     const url = await waitForLine(child, 'stdout', (line) => line.startsWith('ws://'), 30_000, 'relay');
