@@ -109,6 +109,11 @@ export class ObservedEventStore implements EventStore {
     return this.#inner.count();
   }
 
+  /** Passed on, so the relay counts what a durable store already holds against its quotas. */
+  async forEachStored(visit: (pubkey: string, expiresAt: number, bytes: number) => void): Promise<void> {
+    await this.#inner.forEachStored?.(visit);
+  }
+
   close(): Promise<void> {
     return this.#inner.close();
   }

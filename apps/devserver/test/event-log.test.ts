@@ -81,6 +81,10 @@ describe('ObservedEventStore', () => {
     expect(seen[0]!.bytes).toBe(Buffer.byteLength(JSON.stringify(event)));
     expect(await store.count()).toBe(1);
     expect(await store.query({ ids: [event.id] }, 0)).toHaveLength(1);
+    // What it holds is passed on too, so the relay counts it against its storage quotas.
+    const held: [string, number, number][] = [];
+    await store.forEachStored((pubkey, expiresAt, bytes) => held.push([pubkey, expiresAt, bytes]));
+    expect(held).toEqual([[FROM, 10, seen[0]!.bytes]]);
     expect(await store.expire(10)).toBe(1);
     await store.close();
   });
