@@ -1,9 +1,9 @@
 // The dependency rules of docs/architecture.md ("Packages and floors") as a checker: the allowed
 // arrows are read from that table, the actual arrows from each workspace package's dependencies
 // and the static imports of its src/, and every difference is a violation with a reason.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { importsOf, sourceFiles } from './_source-graph.js';
 import { REPO_ROOT, workspacePackages } from './_workspace.js';
 
 /** One row of the architecture table: a package, its floor (`app` for apps) and what it may import. */
@@ -113,7 +113,7 @@ export function checkGraph(graph: Graph, layers: readonly Layer[]): string[] {
 }
 
 /** The cycles of the graph's arrows, each as a path that returns to its start. */
-export function findCycles(graph: Pick<Graph, 'arrows'>): string[][] {
+export function findCycles(graph: { arrows: readonly { from: string; to: string }[] }): string[][] {
   const next = new Map<string, Set<string>>();
   for (const a of graph.arrows) {
     if (a.from === a.to) continue;
@@ -150,7 +150,7 @@ export function readWorkspaceGraph(root = REPO_ROOT): Graph {
       if (names.has(to) && to !== from)
         graph.arrows.push({ from, to, where: `${member.dir}/package.json dependencies` });
     const dir = join(root, member.dir);
-    for (const file of _sourceFiles(join(dir, 'src'))) {
+    for (const file of sourceFiles(join(dir, 'src'))) {
       const where = relative(root, file);
       for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
         if (specifier.startsWith('.')) {
@@ -166,23 +166,7 @@ export function readWorkspaceGraph(root = REPO_ROOT): Graph {
   return graph;
 }
 
-/** The module specifiers a TypeScript file imports statically (imports, re-exports, `import()`), comments ignored. */
-export function importsOf(source: string): string[] {
-  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
-}
-
 function _packageOf(specifier: string): string {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
-}
-
-function _sourceFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const entry of readdirSync(dir).sort()) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(..._sourceFiles(path));
-    else if (/\.(ts|mts|js|mjs)$/.test(entry) && !entry.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
 }
