@@ -62,7 +62,8 @@ export {
   type ToolPinStore,
   toolDefinitionHash,
 } from './policy/tool-pins.js';
-export { type McpFaceServeOptions, type McpFaceServer, serveMcpFace } from './serving/serve-mcp-face.js';
+export { serveMcpFace } from './serving/serve-mcp-face.js';
+export type { McpFaceServeOptions, McpFaceServer } from './serving/serve-options.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state/state-database.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
 export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';

@@ -5,7 +5,7 @@
  * that one request (the SDK's `createMcpHandler`, which also answers `server/discover`, checks the
  * `_meta` envelope and the `Mcp-Method`/`Mcp-Name` headers against the body, serves
  * `subscriptions/listen` and adds the cache hints). 2025-11-25 requests never come here: the face
- * keeps a session per `initialize` for them (serve-mcp-face.ts). See docs/architecture.md,
+ * keeps a session per `initialize` for them (http-sessions.ts). See docs/architecture.md,
  * "Two MCP revisions".
  * @module
  */

@@ -1,0 +1,342 @@
+/**
+ * The request pipeline of the Streamable HTTP face (docs/security.md, "The HTTP face"). Every
+ * request runs the same checks in the same order — the OAuth metadata (public, Host still
+ * checked), the path, Host and Origin, authentication, the body (size, UTF-8, JSON-RPC) — and then
+ * the face decides per request (docs/architecture.md, "Two MCP revisions"): a POST without a
+ * session that is not `initialize` and carries the 2026-07-28 claim gets a server of its own
+ * (modern-http.ts) after the scope, `Mcp-Param-*` and rate-limit checks; everything else runs in
+ * its 2025-11-25 session (http-sessions.ts) after the batch, scope, rate-limit and in-flight
+ * checks, answered directly (direct-answers.ts) or by the SDK transport.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { validateHostHeader } from '@modelcontextprotocol/server';
+import type { FaceAuth, FacePrincipal } from '../auth/face-auth.js';
+import type { McpFace } from '../face/mcp-face.js';
+import type { BridgeLogger } from '../logger.js';
+import { _jsonRpcError, _refuse, _refuseAuth, _tooMany, _tooManyInFlight } from './http-refusals.js';
+import type { _HttpSession, _HttpSessions } from './http-sessions.js';
+import {
+  _batchRefusal,
+  _checkJsonRpcBody,
+  _idKey,
+  type _JsonRpcBody,
+  type _JsonRpcId,
+  _parseJsonRpcBody,
+} from './json-rpc-body.js';
+import { _isModernRequest, type _ModernFace } from './modern-http.js';
+import { _checkOrigin } from './origin.js';
+import {
+  _isInitialize,
+  _paramHeadersRefusal,
+  _readBody,
+  _takeRateLimits,
+  _toolRefusal,
+} from './request-checks.js';
+
+/** What every request of one HTTP face needs, resolved once when the face starts serving. */
+export interface _HttpFace {
+  face: McpFace;
+  logger: BridgeLogger;
+  /** The HTTP path of the MCP endpoint. */
+  path: string;
+  /** Largest request body accepted, in bytes. */
+  maxBody: number;
+  /** Hostnames a request may name in Host or Origin. */
+  allowed: string[];
+  /** The origins a browser request may come from; set once the port is bound (requests only arrive after that). */
+  origins: Set<string>;
+  auth: FaceAuth | undefined;
+  /** Live sessions: one transport and one face server per MCP client. */
+  sessions: _HttpSessions;
+  /** Most requests one session may have in flight. */
+  maxInFlight: number;
+  /** 2026-07-28 requests: no session, a server per request (modern-http.ts). */
+  modern: _ModernFace;
+}
+
+/** A request's body, read and held to JSON-RPC (empty unless it is a POST). */
+interface _RequestBody {
+  value: unknown;
+  batch: _JsonRpcBody | undefined;
+  /** The ids of the body's requests (not of its notifications or responses). */
+  requestIds: _JsonRpcId[];
+}
+
+/**
+ * Serves one request of the HTTP face: its checks in order, then the leg it belongs to. Each step
+ * that refuses answers the request itself and stops the pipeline.
+ */
+export async function _handleHttpRequest(
+  http: _HttpFace,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://placeholder');
+  const metadata = http.auth?.metadata;
+  if (metadata && url.pathname === metadata.path && request.method === 'GET')
+    return _serveAuthMetadata(http, metadata.document, request, response);
+  if (url.pathname !== http.path) return _notFound(response, http.path);
+  if (!_hostAndOriginPass(http, request, response)) return;
+  const caller = await _authenticate(http, request, response);
+  if (!caller) return;
+  const body =
+    request.method === 'POST'
+      ? await _readJsonRpc(http, request, response)
+      : { value: undefined, batch: undefined, requestIds: [] };
+  if (!body) return;
+  if (await _isModernLeg(request, body))
+    return _serveModernRequest(http, request, response, body, caller.principal);
+  const session = await _sessionOf(http, request, response, body, caller.principal);
+  if (!session) return;
+  if (!(await _sessionChecksPass(http, session, request, response, body, caller.principal))) return;
+  return _runInSession(session, request, response, body, http.logger);
+}
+
+/** The OAuth protected resource metadata (RFC 9728). */
+function _serveAuthMetadata(
+  http: _HttpFace,
+  document: Record<string, unknown>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
+  // Public by design (RFC 9728): it tells a client where to get a token. Host still checked.
+  const hostCheck = validateHostHeader(request.headers.host, http.allowed);
+  if (!hostCheck.ok) {
+    _jsonRpcError(response, 403, -32000, `Forbidden: ${hostCheck.message}`);
+    return;
+  }
+  response
+    .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=3600' })
+    .end(JSON.stringify(document));
+}
+
+/** Any path but the MCP endpoint's (and the metadata's). */
+function _notFound(response: ServerResponse, path: string): void {
+  response.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: the MCP endpoint is ${path}\n`);
+}
+
+/** Whether Host and Origin name the face; a `403` when not. */
+function _hostAndOriginPass(http: _HttpFace, request: IncomingMessage, response: ServerResponse): boolean {
+  // DNS-rebinding protection: a page elsewhere must not reach a local MCP server through a
+  // name that resolves to us (Host), nor from any origin but the face's own and those listed
+  // (Origin, compared exactly: another local port is another origin).
+  const hostCheck = validateHostHeader(request.headers.host, http.allowed);
+  const originCheck = _checkOrigin(request.headers.origin, http.origins);
+  const refusal = !hostCheck.ok ? hostCheck.message : !originCheck.ok ? originCheck.message : undefined;
+  if (refusal === undefined) return true;
+  http.logger.warn(
+    { host: request.headers.host, origin: request.headers.origin },
+    `refused an MCP request: ${refusal}`,
+  );
+  _jsonRpcError(response, 403, -32000, `Forbidden: ${refusal}`);
+  return false;
+}
+
+/** Who is calling (no principal without auth); nothing, after a `401` or `403`, when refused. */
+async function _authenticate(
+  http: _HttpFace,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<{ principal: FacePrincipal | undefined } | undefined> {
+  if (!http.auth) return { principal: undefined };
+  const verdict = await http.auth.authenticate(request.headers.authorization);
+  if (!verdict.ok) {
+    _refuseAuth(response, verdict.refusal, request, http.logger);
+    return undefined;
+  }
+  return { principal: verdict.principal };
+}
+
+/** A POST's body, read under the size limit (`413`) and held to JSON-RPC (`400`); nothing when refused. */
+async function _readJsonRpc(
+  http: _HttpFace,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<_RequestBody | undefined> {
+  const read = await _readBody(request, http.maxBody);
+  if (!read.ok) {
+    _jsonRpcError(response, 413, -32600, read.message);
+    return undefined;
+  }
+  const parsed = _parseJsonRpcBody(read.bytes);
+  if (!parsed.ok) {
+    _refuse(response, parsed.refusal, http.logger);
+    return undefined;
+  }
+  const checked = _checkJsonRpcBody(parsed.value, parsed.text);
+  if (!checked.ok) {
+    _refuse(response, checked.refusal, http.logger);
+    return undefined;
+  }
+  return {
+    value: parsed.value,
+    batch: checked.body,
+    requestIds: checked.body.messages.flatMap((m) =>
+      'method' in m && m.id !== undefined ? [m.id as _JsonRpcId] : [],
+    ),
+  };
+}
+
+/** A POST without a session that is not `initialize` and is a 2026-07-28 request. */
+async function _isModernLeg(request: IncomingMessage, body: _RequestBody): Promise<boolean> {
+  return (
+    request.method === 'POST' &&
+    request.headers['mcp-session-id'] === undefined &&
+    !_isInitialize(body.value) &&
+    (await _isModernRequest(request, body.value))
+  );
+}
+
+/** MCP 2026-07-28: the same checks as a session's requests, then a server of its own. */
+async function _serveModernRequest(
+  http: _HttpFace,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: _RequestBody,
+  principal: FacePrincipal | undefined,
+): Promise<void> {
+  const { face, auth, logger } = http;
+  const messages = body.batch?.messages ?? [];
+  if (auth && principal) {
+    const denied = _toolRefusal(face, auth, principal, messages);
+    if (denied) return _refuseAuth(response, denied, request, logger);
+  }
+  const mismatch = await _paramHeadersRefusal(face, messages, request);
+  if (mismatch) return _refuse(response, mismatch, logger);
+  const limited = await _takeRateLimits(face, _modernBucket(principal), messages);
+  if (limited) return _tooMany(response, limited, 'a 2026-07-28 client', logger);
+  return http.modern.serve(request, response, body.value, principal);
+}
+
+/** The rate-limit bucket of 2026-07-28 clients, which have no session: one per principal. */
+function _modernBucket(principal: FacePrincipal | undefined): string {
+  return `modern:${principal?.id ?? ''}`;
+}
+
+/**
+ * The session a request runs in: a new one for `initialize`, else the one its `Mcp-Session-Id`
+ * names when the caller's principal opened it (`404` otherwise); without either, `400`.
+ */
+async function _sessionOf(
+  http: _HttpFace,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: _RequestBody,
+  principal: FacePrincipal | undefined,
+): Promise<_HttpSession | undefined> {
+  const sessionId = request.headers['mcp-session-id'];
+  if (request.method === 'POST' && sessionId === undefined && _isInitialize(body.value)) {
+    const initRefusal = body.batch && _batchRefusal(body.batch, undefined);
+    if (initRefusal) {
+      _refuse(response, initRefusal, http.logger);
+      return undefined;
+    }
+    return http.sessions.open(principal?.id);
+  }
+  if (typeof sessionId === 'string') {
+    const current = http.sessions.get(sessionId);
+    // Another principal's session is not this caller's to use, nor to learn of.
+    if (!current || current.principal !== principal?.id) {
+      _jsonRpcError(response, 404, -32001, 'Session not found: initialize a new session');
+      return undefined;
+    }
+    return current;
+  }
+  const message = Array.isArray(body.value)
+    ? 'Bad Request: a batch needs an MCP session (send initialize first); MCP 2026-07-28 has no batches, send one request per POST'
+    : 'Bad Request: no MCP session; send initialize first (MCP 2025-11-25), or give each request the 2026-07-28 _meta envelope (io.modelcontextprotocol/protocolVersion, …/clientCapabilities) and MCP-Protocol-Version header (MCP 2026-07-28)';
+  _jsonRpcError(response, 400, -32000, message);
+  return undefined;
+}
+
+/**
+ * The checks of a session's request, in order: batches on the session's revision, the
+ * principal's scopes (noting whose `tools/list` each is), rate limits, requests in flight.
+ */
+async function _sessionChecksPass(
+  http: _HttpFace,
+  session: _HttpSession,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: _RequestBody,
+  principal: FacePrincipal | undefined,
+): Promise<boolean> {
+  const { face, auth, logger } = http;
+  const messages = body.batch?.messages ?? [];
+  const batchRefusal = body.batch && _batchRefusal(body.batch, session.revision);
+  if (batchRefusal) {
+    _refuse(response, batchRefusal, logger);
+    return false;
+  }
+  if (auth && principal) {
+    const denied = _toolRefusal(face, auth, principal, messages);
+    if (denied) {
+      _refuseAuth(response, denied, request, logger);
+      return false;
+    }
+    _noteListings(session, messages, principal);
+  }
+  const sessionId = session.transport.sessionId;
+  const limited = await _takeRateLimits(face, sessionId ?? '', messages);
+  if (limited) {
+    _tooMany(response, limited, sessionId, logger);
+    return false;
+  }
+  const { requestIds } = body;
+  const running = session.inFlight.size;
+  if (requestIds.length > 0 && running + requestIds.length > http.maxInFlight) {
+    _tooManyInFlight(response, running, http.maxInFlight, sessionId, requestIds[0] ?? null, logger);
+    return false;
+  }
+  return true;
+}
+
+/** Notes whose token asked each `tools/list` of the body: its answer lists only what that principal may call. */
+function _noteListings(
+  session: _HttpSession,
+  messages: readonly Record<string, unknown>[],
+  principal: FacePrincipal,
+): void {
+  for (const message of messages) {
+    if (message.method === 'tools/list' && message.id !== undefined)
+      session.listings.set(_idKey(message.id as _JsonRpcId), principal);
+  }
+}
+
+/**
+ * Reserves the body's request ids for this POST (`400` for an id already in flight), then hands
+ * the request to the session: a `tools/call` answered directly, a direct stream resumed, or the
+ * SDK transport. Ids the transport never delivered are freed when the POST ends.
+ */
+async function _runInSession(
+  session: _HttpSession,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: _RequestBody,
+  logger: BridgeLogger,
+): Promise<void> {
+  const reserved = session.inFlight.reserve(body.requestIds);
+  if (!reserved.ok) {
+    return _refuse(
+      response,
+      {
+        status: 400,
+        code: -32600,
+        message: `Invalid Request: the request id ${JSON.stringify(reserved.id)} is already in use by a request in flight in this session; use a new id`,
+        id: reserved.id,
+      },
+      logger,
+    );
+  }
+  try {
+    const single = body.batch && !body.batch.batch ? body.batch.messages[0] : undefined;
+    if (single && session.direct.takes(request, single, session.revision))
+      session.direct.serve(single, response);
+    else if (request.method === 'GET' && session.direct.resumes(request, session.revision))
+      await session.direct.resume(request, response);
+    else await session.transport.handleRequest(request, response, body.value);
+  } finally {
+    reserved.release();
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * What serving the MCP face takes and gives back: where and how to serve it (the adapter's
+ * `mcp_server` section), and the running face.
+ * @module
+ */
+import type { FaceAuth } from '../auth/face-auth.js';
+
+/** Where and how to serve the face (the adapter's `mcp_server` section). */
+export interface McpFaceServeOptions {
+  transport: 'stdio' | 'streamable_http' | 'sse';
+  /** Bind address for HTTP. Default `127.0.0.1`; `0.0.0.0`/`::` bind every interface. */
+  host?: string;
+  /** HTTP port; `0` picks a free one (the returned `url` has it). Default 8767. */
+  port?: number;
+  /** HTTP path of the MCP endpoint. Default `/mcp`. */
+  path?: string;
+  /** Largest request body accepted, in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Most MCP sessions at once (one per HTTP client); beyond it the oldest ends. Default 64. */
+  maxSessions?: number;
+  /**
+   * Most requests one HTTP session may have in flight; more are answered `429` until some are
+   * answered. Default 32.
+   */
+  maxRequestsInFlight?: number;
+  /** Largest result sent to a client, in bytes of JSON; a bigger one becomes an error. Default 16 MiB. */
+  maxResultBytes?: number;
+  /** When set, HTTP requests must send `Authorization: Bearer <this>`; a non-empty string. */
+  bearerToken?: string | undefined;
+  /**
+   * Who may use the face and which tools (`staticBearerAuth`, `OAuthFaceAuth`); takes the place
+   * of `bearerToken`. An OAuth face also serves its protected resource metadata (RFC 9728).
+   */
+  auth?: FaceAuth | undefined;
+  /**
+   * Browser origins allowed besides the face's own (`http://<name>:<port>` for each name it
+   * answers to), e.g. `http://localhost:6274` for the MCP Inspector. Each an `http(s)://` origin.
+   */
+  allowedOrigins?: readonly string[] | undefined;
+}
+
+/** A running MCP face. */
+export interface McpFaceServer {
+  /** `stdio`, or the HTTP URL (with the bound port). */
+  readonly url: string;
+  close(): Promise<void>;
+}
