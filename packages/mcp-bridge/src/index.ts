@@ -36,14 +36,10 @@ export {
   type XpEndpointOptions,
 } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
-export {
-  type LocalToolSource,
-  McpFace,
-  type McpFaceOptions,
-  SEARCH_TOOL,
-  type XpToolSource,
-} from './face/mcp-face.js';
+export type { LocalToolSource, McpFaceOptions, XpToolSource } from './face/face-options.js';
+export { McpFace } from './face/mcp-face.js';
 export type { FaceRateLimited } from './face/rate-limit.js';
+export { SEARCH_TOOL } from './face/search-tool.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './policy/access.js';
 export { type ArgumentCheck, compileArgumentValidator } from './policy/argument-validator.js';

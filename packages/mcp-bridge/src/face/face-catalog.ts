@@ -1,0 +1,196 @@
+/**
+ * The face's tools (docs/design.md §3): each XProtocol source's catalog, fetched through the
+ * relays, becomes MCP tools in one tool table — namespace stripped, sanitized, prefixed, long or
+ * taken names hashed, every name persisted in the state database so that a refresh or a restart
+ * never renames a tool — beside the contracts of the local sources (gateway mode), with the search
+ * index over all of them. A source whose fetch fails keeps its previous tools.
+ * @module
+ */
+import type { PublicIdentity } from '@xprotocol/crypto';
+import { McpToolTable, type McpToolTarget } from '@xprotocol/registry';
+import type { ContractLike, McpToolDefinition } from '@xprotocol/translate';
+import { SchemaSearch, toolSearchDocument } from '../discovery/schema-search.js';
+import type { BridgeLogger } from '../logger.js';
+import type { LocalToolSource, McpFaceOptions, XpToolSource } from './face-options.js';
+import { _searchToolDefinition, _searchTools, SEARCH_TOOL } from './search-tool.js';
+
+/** What the face knows of one XProtocol source. */
+interface _SourceState {
+  /** The endpoint key: configured, or found through discovery. */
+  key: string | undefined;
+  keys: PublicIdentity | undefined;
+  tools: number;
+  error: string | undefined;
+}
+
+/** The tool table of one face, and the catalogs of its sources. */
+export class _FaceCatalog {
+  readonly #o: McpFaceOptions;
+  readonly #logger: BridgeLogger;
+  /** Called after a refresh that changed the tool list. */
+  readonly #changed: () => Promise<void>;
+  readonly #sources = new Map<string, _SourceState>();
+  readonly #table: McpToolTable;
+  readonly #search = new SchemaSearch();
+  #firstRefresh: Promise<void> | undefined;
+
+  constructor(options: McpFaceOptions, logger: BridgeLogger, changed: () => Promise<void>) {
+    this.#o = options;
+    this.#logger = logger;
+    this.#changed = changed;
+    // The state database is the name store: a refresh or a restart never renames a tool.
+    this.#table = new McpToolTable({ sha256: options.sha256, nameStore: options.state });
+  }
+
+  /** Resolves once every source's catalog was fetched once (or failed); starts the fetch if needed. */
+  ready(): Promise<void> {
+    this.#firstRefresh ??= this.refresh();
+    return this.#firstRefresh;
+  }
+
+  /** What the face tool `name` calls; undefined for an unknown tool or `search_tools`. */
+  resolve(name: string): McpToolTarget | undefined {
+    return this.#table.resolve(name);
+  }
+
+  /** The public keys of XProtocol source `source`, once resolved. */
+  keys(source: string): PublicIdentity | undefined {
+    return this.#sources.get(source)?.keys;
+  }
+
+  /** The tools currently listed. */
+  tools(): McpToolDefinition[] {
+    const tools = this.#table.list().map((tool) => this.#asListed(tool));
+    return this.searchEnabled() ? [...tools, _searchToolDefinition(tools.length)] : tools;
+  }
+
+  /** A gateway tool as its server listed it, under its face name; others as the catalog made them. */
+  #asListed(tool: McpToolDefinition): McpToolDefinition {
+    const target = this.#table.resolve(tool.name);
+    if (target?.type !== 'mcp') return tool;
+    const local = this.#o.localSources?.find((l) => l.name === target.source);
+    const listed = local?.gateway?.definition?.(target.kind);
+    return listed ? ({ ...listed, name: tool.name } as unknown as McpToolDefinition) : tool;
+  }
+
+  /** Whether `search_tools` is listed: asked for, and no real tool has the name. */
+  searchEnabled(): boolean {
+    return this.#o.searchTool !== false && this.#table.resolve(SEARCH_TOOL) === undefined;
+  }
+
+  /** Answers a `search_tools` call over the tools of the table. */
+  searchTools(args: Record<string, unknown>): Record<string, unknown> {
+    return _searchTools(this.#search, this.#table.list(), args);
+  }
+
+  /** Per-source status: tool count and the last error. */
+  status(): { name: string; tools: number; error: string | undefined }[] {
+    return this.#o.sources.map((source) => {
+      const state = this.#sources.get(source.name);
+      return { name: source.name, tools: state?.tools ?? 0, error: state?.error };
+    });
+  }
+
+  /**
+   * Fetches every source's catalog again and updates the tool list and the search index; tells
+   * the face when the list changed. A source that fails keeps its previous tools.
+   */
+  async refresh(): Promise<void> {
+    const timeout = this.#o.catalogTimeoutMs ?? 10_000;
+    const updates = await Promise.all(
+      this.#o.sources.map((source) => this.#refreshXpSource(source, timeout)),
+    );
+    for (const local of this.#o.localSources ?? []) {
+      if (await this.#refreshLocalSource(local)) updates.push(true);
+    }
+    if (this.#o.searchTool !== false && this.#table.resolve(SEARCH_TOOL) !== undefined) {
+      this.#logger.warn(
+        { tool: SEARCH_TOOL },
+        'a source has a tool named search_tools; the built-in search tool is not listed',
+      );
+    }
+    this.#syncSearch();
+    if (updates.some(Boolean)) await this.#changed();
+  }
+
+  /** Fetches one XProtocol source's catalog into the table; whether its tools changed. */
+  async #refreshXpSource(source: XpToolSource, timeout: number): Promise<boolean> {
+    const state = this.#sources.get(source.name) ?? {
+      key: source.key,
+      keys: undefined,
+      tools: 0,
+      error: undefined,
+    };
+    this.#sources.set(source.name, state);
+    try {
+      state.key ??= await this.#discover(source);
+      state.keys ??= (await this.#o.caller.resolve(state.key, timeout)).keys;
+      const contracts = await this.#o.caller.catalog(state.key, timeout);
+      const update = await this.#table.setSource(
+        {
+          name: source.name,
+          type: 'xprotocol',
+          endpoint: source.label,
+          endpointKey: state.key,
+          prefix: source.prefix,
+          schemaFilter: source.schemaFilter,
+        },
+        contracts as unknown as ContractLike[],
+      );
+      for (const { kind, reason } of update.refused) {
+        this.#logger.warn({ source: source.name, kind }, `not exposed: ${reason}`);
+      }
+      state.tools = update.tools.length;
+      state.error = undefined;
+      return update.changed;
+    } catch (error) {
+      state.error = (error as Error).message;
+      this.#logger.warn(
+        { source: source.name, error: state.error },
+        'cannot fetch the catalog of an XProtocol source',
+      );
+      return false;
+    }
+  }
+
+  /** Puts a local source's current contracts in the table; whether its tools changed. */
+  async #refreshLocalSource(local: LocalToolSource): Promise<boolean> {
+    const update = await this.#table.setSource(
+      { name: local.name, type: 'mcp', endpoint: 'this adapter', endpointKey: local.key, prefix: '' },
+      local.contracts(),
+    );
+    for (const { kind, reason } of update.refused)
+      this.#logger.warn({ source: local.name, kind }, `not exposed: ${reason}`);
+    return update.changed;
+  }
+
+  /** Makes the search index hold exactly the tools of the table. */
+  #syncSearch(): void {
+    this.#search.sync(
+      this.#table.list().map((tool) => ({
+        document: toolSearchDocument(tool.name, tool, this.#table.resolve(tool.name)?.source),
+        fingerprint: JSON.stringify([tool.title, tool.description, tool.inputSchema]),
+      })),
+    );
+  }
+
+  async #discover(source: XpToolSource): Promise<string> {
+    if (!source.endpoint || !this.#o.discover) {
+      throw new Error(
+        `xprotocol source ${source.name} has neither a key nor an endpoint that can be discovered`,
+      );
+    }
+    return (await this.#o.discover(source.endpoint)).key;
+  }
+
+  /**
+   * A name unknown while some source's last catalog fetch failed (a relay that was not up yet, a
+   * timeout under load) may be one of its tools: the catalogs are fetched once more before the
+   * name is refused. With every source fetched, an unknown name is refused at once.
+   */
+  async afterFailedFetch(name: string): Promise<McpToolTarget | undefined> {
+    if (![...this.#sources.values()].some((state) => state.error !== undefined)) return undefined;
+    await this.refresh();
+    return this.#table.resolve(name);
+  }
+}

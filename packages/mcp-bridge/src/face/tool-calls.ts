@@ -1,0 +1,246 @@
+/**
+ * A `tools/call` on the MCP face. The arguments are held to the depth and size limits before
+ * anything walks them, then to the tool's schema; the call goes to a local source (directly, or
+ * in gateway mode through the client's own session with the server) or is sealed to an XProtocol
+ * endpoint and sent through the relays.
+ *
+ * Errors follow the channel rule of docs/design.md §8: arguments that do not match the schema, and
+ * an endpoint's `SCHEMA_VIOLATION`, come back as a tool result with `isError: true` (the model can
+ * correct itself); every other XProtocol error is a JSON-RPC error with the code of docs/design.md
+ * §8 and the XProtocol code in `error.data.xp_code`.
+ * @module
+ */
+import { ProtocolError, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { PublicIdentity } from '@xprotocol/crypto';
+import type { McpToolTarget } from '@xprotocol/registry';
+import {
+  type ContractLike,
+  checkJsonLimits,
+  DEFAULT_ARGUMENT_LIMITS,
+  type JsonLimits,
+  type JsonObject,
+  SchemaCompiler,
+  xpErrorToMcp,
+} from '@xprotocol/translate';
+import { xpError } from '@xprotocol/wire';
+import type { XpCaller } from '../caller/xp-caller.js';
+import type { _AcrossSession, _XpBackChannel } from '../caller/xp-mcp-back-channel.js';
+import { _mcpError } from '../caller/xp-mcp-error.js';
+import type { _GatewaySession } from '../gateway/gateway-session.js';
+import { _modernRequest } from '../gateway/modern-request.js';
+import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
+import type { _FaceCatalog } from './face-catalog.js';
+import type { McpFaceOptions } from './face-options.js';
+import { SEARCH_TOOL } from './search-tool.js';
+
+/** The client's own session with a gateway upstream, which a passthrough call goes through. */
+interface _Through {
+  session: _GatewaySession;
+  params: Record<string, unknown>;
+  ctx: ServerContext;
+}
+
+/** The face server and request a call came in on (its session across XProtocol follows them). */
+interface _From {
+  server: Server;
+  ctx: ServerContext;
+}
+
+/** Options of {@link _FaceToolCalls}. */
+interface _FaceToolCallsOptions {
+  options: McpFaceOptions;
+  catalog: _FaceCatalog;
+  /** The clients' MCP sessions across XProtocol (docs/protocol.md §10.5), made on first use. */
+  sessionsAcross: () => _XpBackChannel;
+}
+
+/** The `tools/call` handling of one face, shared by its servers. */
+export class _FaceToolCalls {
+  readonly #o: McpFaceOptions;
+  readonly #catalog: _FaceCatalog;
+  readonly #sessionsAcross: () => _XpBackChannel;
+  /** Compiled argument validators by tool name, with the contract they were compiled from. */
+  readonly #validators = new Map<
+    string,
+    { contract: ContractLike; validate: (args: unknown) => ArgumentCheck }
+  >();
+  /** One compiler for every validator: a new one per tool cost 53 ms and 30 KiB (ajv's meta-schemas). */
+  readonly #compiler = new SchemaCompiler();
+
+  constructor(options: _FaceToolCallsOptions) {
+    this.#o = options.options;
+    this.#catalog = options.catalog;
+    this.#sessionsAcross = options.sessionsAcross;
+  }
+
+  /**
+   * Calls the face tool `name`: `search_tools`, a local source's tool, or an XProtocol endpoint's.
+   * `through` is the client's session with the gateway upstreams; `from` the server and request
+   * the call came in on.
+   */
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    through?: _Through,
+    from?: _From,
+  ): Promise<Record<string, unknown>> {
+    _checkArgumentLimits(args, this.#o.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+    if (name === SEARCH_TOOL && this.#catalog.searchEnabled()) return this.#catalog.searchTools(args);
+    const target = this.#catalog.resolve(name) ?? (await this.#catalog.afterFailedFetch(name));
+    if (!target) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    const refused = this.#schemaRefusal(name, target.contract, args);
+    if (refused) return refused;
+    if (target.type === 'mcp') return this.#callLocal(target, args, through);
+    return this.#callEndpoint(target, args, from);
+  }
+
+  /** The tool result refusing `args` that do not match the tool's schema; nothing when they do. */
+  #schemaRefusal(
+    name: string,
+    contract: ContractLike,
+    args: Record<string, unknown>,
+  ): Record<string, unknown> | undefined {
+    const check = this.#validator(name, contract)(args);
+    if (check.ok) return undefined;
+    return _asToolResult(
+      xpErrorToMcp(
+        xpError('SCHEMA_VIOLATION', check.message, {
+          details: { errors: check.errors } as unknown as JsonObject,
+        }),
+      ),
+    );
+  }
+
+  #validator(name: string, contract: ContractLike): (args: unknown) => ArgumentCheck {
+    const cached = this.#validators.get(name);
+    if (cached?.contract === contract) return cached.validate;
+    const validate = compileArgumentValidator(contract.payload, this.#compiler);
+    this.#validators.set(name, { contract, validate });
+    return validate;
+  }
+
+  /** A local source's tool: through the client's own session with the server, or its `call`. */
+  async #callLocal(
+    target: McpToolTarget,
+    args: Record<string, unknown>,
+    through: _Through | undefined,
+  ): Promise<Record<string, unknown>> {
+    const local = this.#o.localSources?.find((l) => l.name === target.source);
+    if (!local) throw new ProtocolError(-32603, `source ${target.source} is not running`);
+    const refused = local.checkArguments?.(target.kind, args);
+    if (refused !== undefined) {
+      const result = _asToolResult(xpErrorToMcp(xpError('SCHEMA_VIOLATION', refused)));
+      if (result) return result;
+    }
+    const toolName = local.gateway?.toolName(target.kind);
+    if (through && toolName !== undefined) {
+      // Passthrough: the client's own session with the server; its errors come back unchanged.
+      return (await through.session.callTool(
+        local.name,
+        { ...through.params, name: toolName },
+        through.ctx,
+      )) as Record<string, unknown>;
+    }
+    try {
+      return await local.call(target.kind, args);
+    } catch (error) {
+      throw new ProtocolError(-32603, (error as Error).message, { xp_code: 'UPSTREAM_ERROR' });
+    }
+  }
+
+  /** An XProtocol endpoint's tool: sealed, sent through the relays, in the client's session there. */
+  async #callEndpoint(
+    target: McpToolTarget,
+    args: Record<string, unknown>,
+    from: _From | undefined,
+  ): Promise<Record<string, unknown>> {
+    const keys = this.#catalog.keys(target.source);
+    if (!keys) {
+      throw new ProtocolError(-32603, `XProtocol endpoint unavailable: ${target.source}`, {
+        xp_code: 'ENDPOINT_UNAVAILABLE',
+      });
+    }
+    // The call runs in the client's MCP session at the endpoint: the server's progress, log
+    // messages and requests (sampling, elicitation) come back to this client.
+    const call: _SealedCall = {
+      caller: this.#o.caller,
+      keys,
+      kind: target.kind,
+      args,
+      timeoutMs: this.#o.callTimeoutMs,
+      modern: from !== undefined && _modernRequest(from.ctx) !== undefined,
+    };
+    const send = (across?: _AcrossSession) => _sendSealed(call, across);
+    return from ? this.#sessionsAcross().request(from.server, from.ctx, keys, send) : send();
+  }
+}
+
+/** One call of an XProtocol endpoint's tool, ready to send. */
+interface _SealedCall {
+  caller: XpCaller;
+  keys: PublicIdentity;
+  kind: string;
+  args: Record<string, unknown>;
+  timeoutMs: number;
+  /** The client speaks 2026-07-28 (an input-required result goes on as it is). */
+  modern: boolean;
+}
+
+/** Sends `call` (in the client's session `across`, when it has one) and makes its outcome MCP. */
+async function _sendSealed(call: _SealedCall, across?: _AcrossSession): Promise<Record<string, unknown>> {
+  const outcome = await call.caller.call({
+    to: call.keys,
+    kind: call.kind,
+    payload: call.args,
+    timeoutMs: call.timeoutMs,
+    ...(across && { signal: across.signal }),
+    ...(across?.mcp && { mcp: across.mcp.context, sent: across.mcp.sent }),
+  });
+  if (outcome.ok) return _asCallToolResult(outcome.payload, call.modern);
+  // The server's own JSON-RPC error (from the client's session there) comes back as it was.
+  if (outcome.error.details?.mcp_error !== undefined) throw _mcpError(outcome.error);
+  const face = xpErrorToMcp(outcome.error);
+  if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
+  throw new ProtocolError(face.error.code, face.error.message, face.error.data);
+}
+
+/**
+ * Refuses arguments over the depth and size limits: checked before anything walks them
+ * recursively (validator, serializer, upstream transport).
+ */
+function _checkArgumentLimits(args: Record<string, unknown>, limits: JsonLimits): void {
+  const checked = checkJsonLimits(args, limits);
+  if (!checked.ok) {
+    throw new ProtocolError(-32602, checked.message, {
+      xp_code: 'SCHEMA_VIOLATION',
+      limit: checked.limit,
+      max: checked.max,
+      found: checked.found,
+    });
+  }
+}
+
+/** The tool result of an XProtocol error on the tool-result channel (docs/design.md §8); nothing on the other. */
+function _asToolResult(face: ReturnType<typeof xpErrorToMcp>): Record<string, unknown> | undefined {
+  return face.channel === 'tool_result' ? (face.result as unknown as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A native endpoint may answer with any JSON: wrap what is not a `CallToolResult` honestly. An
+ * input-required result (a 2026-07-28 server's, for a 2026-07-28 client) goes on as it is.
+ */
+function _asCallToolResult(payload: unknown, modern = false): Record<string, unknown> {
+  if (
+    payload !== null &&
+    typeof payload === 'object' &&
+    (Array.isArray((payload as { content?: unknown }).content) ||
+      (modern && (payload as { resultType?: unknown }).resultType === 'input_required'))
+  ) {
+    return payload as Record<string, unknown>;
+  }
+  const structured =
+    payload !== null && typeof payload === 'object' && !Array.isArray(payload)
+      ? { structuredContent: payload }
+      : {};
+  return { content: [{ type: 'text', text: JSON.stringify(payload) }], ...structured };
+}
