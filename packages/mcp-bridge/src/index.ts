@@ -30,11 +30,8 @@ export {
   wellKnownUrl,
 } from './discovery/well-known.js';
 export type { EndpointCatalog, EndpointTool } from './endpoint/endpoint-catalog.js';
-export {
-  type InboundOutcome,
-  XpEndpoint,
-  type XpEndpointOptions,
-} from './endpoint/xp-endpoint.js';
+export type { InboundOutcome, XpEndpointOptions } from './endpoint/endpoint-options.js';
+export { XpEndpoint } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export type { LocalToolSource, McpFaceOptions, XpToolSource } from './face/face-options.js';
 export { McpFace } from './face/mcp-face.js';

@@ -1,0 +1,88 @@
+/**
+ * What the XProtocol endpoint is made of (its identity, relays, state, catalog, upstreams, access
+ * policy and limits), the defaults of its limits, and what becomes of each inbound event.
+ * @module
+ */
+import type { CipherBackend, Identity, SignatureBackend, XpEvent } from '@xprotocol/crypto';
+import type { RelayPool } from '@xprotocol/relay-client';
+import { DEFAULT_ARGUMENT_LIMITS, type JsonLimits } from '@xprotocol/translate';
+import type { XpErrorCode } from '@xprotocol/wire';
+import type { BridgeLogger } from '../logger.js';
+import type { AccessPolicy } from '../policy/access.js';
+import type { StateDatabase } from '../state/state-database.js';
+import type { UpstreamSession } from '../upstream/upstream-session.js';
+import type { EndpointCatalog } from './endpoint-catalog.js';
+import type { _XpMcpSource } from './xp-mcp-router.js';
+import type { McpSessionLimits } from './xp-mcp-sessions.js';
+
+/** Options of {@link XpEndpoint}. */
+export interface XpEndpointOptions {
+  identity: Identity;
+  pool: RelayPool;
+  state: StateDatabase;
+  catalog: EndpointCatalog;
+  /** Upstream sessions by `mcp_sources[].name`. */
+  upstreams: ReadonlyMap<string, UpstreamSession>;
+  access: AccessPolicy;
+  /**
+   * The wrapped servers in configuration order with their XProtocol namespaces: `xp.mcp.request`
+   * (resources, prompts, completion; docs/protocol.md §10.4) is routed among them and guarded by
+   * `<namespace>.mcp.*` capabilities. Default: every upstream, its name as its namespace.
+   */
+  mcpSources?: readonly _XpMcpSource[];
+  /** `rate_limit.requests_per_minute` by source name; default 600. */
+  requestsPerMinute?: ReadonlyMap<string, number>;
+  /** Longest an upstream call may run, in ms (also bounded by the request's expiration). Default 30000. */
+  callTimeoutMs?: number;
+  /**
+   * The timeout of one tool of one source, in ms, when it has its own (`undefined`: use
+   * `callTimeoutMs`). Still bounded by the request's expiration.
+   */
+  callTimeoutFor?: (source: string, tool: string) => number | undefined;
+  /** Clock skew allowed for `created_at`, in s. Default 300. */
+  maxFutureSeconds?: number;
+  /** Dedupe retention: older events are dropped as stale, in s. Default 3600. */
+  retentionSeconds?: number;
+  /** Lifetime of the answers the endpoint publishes when the request had no expiration, in s. Default 3600. */
+  answerTtlSeconds?: number;
+  /** Calls run at once; more wait in line. Default 32. */
+  maxConcurrentCalls?: number;
+  /** Depth and size limits on a call's payload (docs/security.md). Default {@link DEFAULT_ARGUMENT_LIMITS}. */
+  argumentLimits?: JsonLimits;
+  /** Limits of the callers' MCP sessions (docs/protocol.md §10.5). */
+  mcpSessions?: McpSessionLimits;
+  /** The `clientInfo` the endpoint's sessions with the servers give when the caller gave none. */
+  clientInfo?: { name: string; version: string };
+  signatures: SignatureBackend;
+  cipher: CipherBackend;
+  logger?: BridgeLogger;
+  /** The clock, in ms. */
+  now?: () => number;
+}
+
+/** What became of one inbound event (returned for tests and logs). */
+export type InboundOutcome =
+  | { action: 'dropped'; reason: string }
+  | { action: 'ignored'; reason: string }
+  | { action: 'answered'; kind: string; code: XpErrorCode | undefined; answer: XpEvent };
+
+/** The options with every default filled in. */
+export type _ResolvedOptions = Required<
+  Omit<
+    XpEndpointOptions,
+    'requestsPerMinute' | 'logger' | 'now' | 'mcpSources' | 'mcpSessions' | 'clientInfo'
+  >
+>;
+
+/** `options` with the defaults of what it leaves out. */
+export function _resolveOptions(options: XpEndpointOptions): _ResolvedOptions {
+  return {
+    callTimeoutMs: 30_000,
+    maxFutureSeconds: 300,
+    retentionSeconds: 3600,
+    answerTtlSeconds: 3600,
+    maxConcurrentCalls: 32,
+    argumentLimits: DEFAULT_ARGUMENT_LIMITS,
+    ...options,
+  } as _ResolvedOptions;
+}

@@ -1,0 +1,107 @@
+/**
+ * The inbound checks of docs/protocol.md §4 from step 5 on, in their documented order:
+ * freshness (future or stale: dropped; expired: `EXPIRED`) → the discovery and `xp.mcp.request`
+ * kinds, which have checks of their own → kind lookup (`NOT_FOUND`) → authority
+ * (`AUTHORIZATION_INSUFFICIENT`) → rate limit (`RATE_LIMITED`) → decrypt (dropped) → depth and
+ * size limits, then schema (`SCHEMA_VIOLATION`) → the caller's MCP session → the upstream call.
+ * What fails early never reaches the MCP server. Steps 1–4 run before (xp-endpoint.ts).
+ * @module
+ */
+import { checkFreshness, getExpiration, isExpired, type XpEvent } from '@xprotocol/crypto';
+import { checkJsonLimits, type JsonObject } from '@xprotocol/translate';
+import { CATALOG_KIND, DESCRIBE_KIND, MCP_REQUEST_KIND, type XpErrorPayload, xpError } from '@xprotocol/wire';
+import type { EndpointTool } from './endpoint-catalog.js';
+import type { InboundOutcome } from './endpoint-options.js';
+import { type _Inbound, _openJson } from './inbound.js';
+import { _answerMcpRequest } from './mcp-requests.js';
+import { _session } from './request-session.js';
+import { _answerCatalog, _answerDescribe } from './schema-requests.js';
+import { _runToolCall } from './tool-call.js';
+
+/** Runs a request that is neither a duplicate nor a caller's session message through the rest of the checks. */
+export async function _processRequest(inbound: _Inbound, event: XpEvent): Promise<InboundOutcome> {
+  const stale = _freshnessRefusal(inbound, event);
+  if (stale) return stale;
+  if (event.kind === CATALOG_KIND) return _answerCatalog(inbound, event);
+  if (event.kind === DESCRIBE_KIND) return _answerDescribe(inbound, event);
+  if (event.kind === MCP_REQUEST_KIND) return _answerMcpRequest(inbound, event);
+  const checked = await _checkToolCall(inbound, event);
+  if ('outcome' in checked) return checked.outcome;
+  const session = _session(inbound, event);
+  if ('outcome' in session) return session.outcome;
+  const { tool, payload } = checked;
+  return _runToolCall(inbound, event, tool.source, tool.upstreamName, payload, session);
+}
+
+/** Step 5: an event from the future or older than the retention is dropped; an expired one answered `EXPIRED`. */
+function _freshnessRefusal(
+  inbound: _Inbound,
+  event: XpEvent,
+): InboundOutcome | Promise<InboundOutcome> | undefined {
+  const nowSeconds = Math.floor(inbound.now() / 1000);
+  const freshness = checkFreshness(event, nowSeconds, {
+    maxFutureSeconds: inbound.o.maxFutureSeconds,
+    maxAgeSeconds: inbound.o.retentionSeconds,
+  });
+  if (freshness !== 'ok') {
+    return inbound.answers.drop(`${freshness}: created_at ${event.created_at}, now ${nowSeconds}`);
+  }
+  if (isExpired(event, nowSeconds)) {
+    return inbound.answers.error(event, xpError('EXPIRED', `the request expired at ${getExpiration(event)}`));
+  }
+  return undefined;
+}
+
+/** Steps 6–10 of a tool call: the tool, and its payload once it passed; else the answer (or drop). */
+async function _checkToolCall(
+  inbound: _Inbound,
+  event: XpEvent,
+): Promise<{ tool: EndpointTool; payload: Record<string, unknown> } | { outcome: InboundOutcome }> {
+  const { answers } = inbound;
+  const tool = inbound.o.catalog.tool(event.kind);
+  if (!tool)
+    return { outcome: await answers.error(event, xpError('NOT_FOUND', `no schema ${event.kind} here`)) };
+  const refused =
+    _authorityRefusal(inbound, event, tool) ??
+    inbound.rateLimits.take(tool.source, event.pubkey, inbound.now());
+  if (refused) return { outcome: await answers.error(event, refused) };
+  const opened = await _openJson(inbound, event);
+  if ('outcome' in opened) return opened;
+  const invalid = _payloadRefusal(inbound, tool, opened.value);
+  if (invalid) return { outcome: await answers.error(event, invalid) };
+  return { tool, payload: opened.value as Record<string, unknown> };
+}
+
+/** Step 7: the caller's grant of the tool's capability; `AUTHORIZATION_INSUFFICIENT` without it. */
+function _authorityRefusal(
+  inbound: _Inbound,
+  event: XpEvent,
+  tool: EndpointTool,
+): XpErrorPayload | undefined {
+  const required = tool.contract.auth.required_capability;
+  const access = inbound.o.access.check(event.pubkey, required);
+  if (access.ok) return undefined;
+  return xpError('AUTHORIZATION_INSUFFICIENT', `${required} is required: ${access.reason}`, {
+    details: { required_capability: required },
+  });
+}
+
+/** Step 10: the payload within the depth and size limits, then against the tool's schema. */
+function _payloadRefusal(
+  inbound: _Inbound,
+  tool: EndpointTool,
+  payload: unknown,
+): XpErrorPayload | undefined {
+  // Before the validator or anything else walks the payload recursively.
+  const limits = checkJsonLimits(payload, inbound.o.argumentLimits, 'the payload');
+  if (!limits.ok) {
+    return xpError('SCHEMA_VIOLATION', limits.message, {
+      details: { limit: limits.limit, max: limits.max, found: limits.found },
+    });
+  }
+  const check = tool.validate(payload);
+  if (check.ok) return undefined;
+  return xpError('SCHEMA_VIOLATION', check.message, {
+    details: { errors: check.errors } as unknown as JsonObject,
+  });
+}

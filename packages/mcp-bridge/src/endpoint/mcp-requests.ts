@@ -1,0 +1,97 @@
+/**
+ * The endpoint's `xp.mcp.*` events (docs/protocol.md §10.4–§10.5): `xp.mcp.request` (resources,
+ * prompts, completion and the session methods, routed among the wrapped servers), and a caller's
+ * `xp.mcp.notification` and `xp.mcp.session.end`, which are never answered.
+ * @module
+ */
+import { decryptVerifiedEvent, type XpEvent } from '@xprotocol/crypto';
+import {
+  MCP_REQUEST_KIND,
+  MCP_REQUEST_RESULT_KIND,
+  MCP_SESSION_END_KIND,
+  MCP_SESSION_METHODS,
+  parseMcpRequestPayload,
+  parseMcpSessionEnd,
+  parseMcpSessionMessage,
+  xpError,
+} from '@xprotocol/wire';
+import type { InboundOutcome } from './endpoint-options.js';
+import { type _Inbound, _openJson, _timeoutMs } from './inbound.js';
+import { _sessionTag } from './request-session.js';
+import type { _XpMcpRouter } from './xp-mcp-router.js';
+
+/**
+ * `xp.mcp.request` (docs/protocol.md §10.4): decrypt → shape → route → authority → rate limit →
+ * upstream. The capability depends on the source the request is routed to, so the payload is
+ * opened first; nothing reaches a server before the caller's grant and rate limit were checked.
+ * Recorded as started before the first upstream request, like a tool call (at most once).
+ */
+export async function _answerMcpRequest(inbound: _Inbound, event: XpEvent): Promise<InboundOutcome> {
+  const { answers } = inbound;
+  const opened = await _openJson(inbound, event);
+  if ('outcome' in opened) return opened.outcome;
+  const payload: unknown = opened.value;
+  const parsed = parseMcpRequestPayload(payload);
+  if (!parsed.ok) {
+    return answers.error(event, xpError('SCHEMA_VIOLATION', `${MCP_REQUEST_KIND}: ${parsed.reason}`));
+  }
+  const session = _sessionTag(inbound, event);
+  if ('outcome' in session) return session.outcome;
+  if (!session.open && MCP_SESSION_METHODS.has(parsed.payload.method)) {
+    return answers.error(
+      event,
+      xpError(
+        'SCHEMA_VIOLATION',
+        `${parsed.payload.method} acts on the caller's MCP session: the request needs the mcp tag (docs/protocol.md §10.5)`,
+      ),
+    );
+  }
+  await inbound.slots.acquire();
+  let outcome: Awaited<ReturnType<_XpMcpRouter['handle']>>;
+  try {
+    outcome = await inbound.mcp.handle(parsed.payload, {
+      sender: event.pubkey,
+      timeoutMs: _timeoutMs(inbound, event),
+      ...(session.open && { session: session.open, event, progress: session.progress }),
+      limit: (source) => inbound.rateLimits.take(source, event.pubkey, inbound.now()),
+      started: () => _recordStarted(inbound, event, parsed.payload.method),
+    });
+  } finally {
+    inbound.slots.release();
+  }
+  if (!outcome.ok) return answers.error(event, outcome.error);
+  return answers.result(event, MCP_REQUEST_RESULT_KIND, outcome.result);
+}
+
+/** Records the request as started, before its first upstream request. */
+async function _recordStarted(inbound: _Inbound, event: XpEvent, method: string): Promise<void> {
+  // From here on the request is never run again, whatever happens to this process.
+  await inbound.o.state.recordStarted(event, Math.floor(inbound.now() / 1000));
+  inbound.logger.info(
+    { id: event.id, kind: event.kind, sender: event.pubkey, method },
+    'forwarding an MCP request upstream',
+  );
+}
+
+/** `xp.mcp.notification` and `xp.mcp.session.end` from a caller: never answered. */
+export async function _sessionMessage(inbound: _Inbound, event: XpEvent): Promise<InboundOutcome> {
+  const { answers, sessions } = inbound;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(
+      decryptVerifiedEvent(event, inbound.o.identity, { cipher: inbound.o.cipher }).plaintext,
+    );
+  } catch (error) {
+    return answers.drop(`cannot open ${event.kind}: ${(error as Error).message}`);
+  }
+  if (event.kind === MCP_SESSION_END_KIND) {
+    const parsed = parseMcpSessionEnd(payload);
+    if (!parsed.ok) return answers.drop(`${event.kind}: ${parsed.reason}`);
+    const ended = await sessions.end(event.pubkey, parsed.value.session);
+    return { action: 'ignored', reason: ended ? 'the MCP session ended' : 'no such MCP session' };
+  }
+  const parsed = parseMcpSessionMessage(payload);
+  if (!parsed.ok) return answers.drop(`${event.kind}: ${parsed.reason}`);
+  const known = sessions.receive(event.pubkey, parsed.value);
+  return { action: 'ignored', reason: known ? `${parsed.value.method} delivered` : 'no such MCP session' };
+}

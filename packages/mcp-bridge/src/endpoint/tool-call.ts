@@ -1,0 +1,63 @@
+/**
+ * A tool call that passed every check, run upstream at most once: it waits for a slot, is
+ * recorded as started in the state database before the upstream `tools/call` (from then on it is
+ * never run again, whatever happens to the process), runs in the caller's own MCP session with
+ * the server when it has one, and is answered with the server's result or an `xp.error`.
+ * @module
+ */
+import type { XpEvent } from '@xprotocol/crypto';
+import { type XpErrorPayload, xpError } from '@xprotocol/wire';
+import { BridgeError } from '../errors.js';
+import type { InboundOutcome } from './endpoint-options.js';
+import { type _Inbound, _timeoutMs } from './inbound.js';
+import type { _SessionOf } from './request-session.js';
+import { _upstreamError } from './xp-mcp-router.js';
+
+/** Calls tool `upstreamName` of `source` with `args` for `event`, and answers it. */
+export async function _runToolCall(
+  inbound: _Inbound,
+  event: XpEvent,
+  source: string,
+  upstreamName: string,
+  args: Record<string, unknown>,
+  session: _SessionOf,
+): Promise<InboundOutcome> {
+  const { o, answers, slots } = inbound;
+  const upstream = o.upstreams.get(source);
+  if (!upstream) return answers.error(event, xpError('NOT_FOUND', `source ${source} is not running`));
+  await slots.acquire();
+  let result: Record<string, unknown>;
+  try {
+    const timeoutMs = _timeoutMs(inbound, event, o.callTimeoutFor?.(source, upstreamName));
+    // From here on the call is never run again, whatever happens to this process.
+    await o.state.recordStarted(event, Math.floor(inbound.now() / 1000));
+    inbound.logger.info(
+      { id: event.id, kind: event.kind, sender: event.pubkey, source },
+      'calling upstream tool',
+    );
+    result = session.session
+      ? // The caller's own session with the server: what the server sends back reaches its client.
+        await session.session.request(
+          source,
+          'tools/call',
+          { name: upstreamName, arguments: args },
+          { event, timeoutMs, progress: session.progress, shared: upstream },
+        )
+      : await upstream.callTool(upstreamName, args, { timeoutMs });
+  } catch (error) {
+    return answers.error(event, _callError(error));
+  } finally {
+    slots.release();
+  }
+  return answers.result(event, `${event.kind}.result`, result);
+}
+
+/**
+ * The `xp.error` for a failed tool call: a timeout is `TIMEOUT`; the server's JSON-RPC error
+ * (on a caller's own session) is kept whole in `details.mcp_error`; the rest `UPSTREAM_ERROR`.
+ */
+function _callError(error: unknown): XpErrorPayload {
+  if (error instanceof BridgeError)
+    return xpError(error.code === 'UPSTREAM_TIMEOUT' ? 'TIMEOUT' : 'UPSTREAM_ERROR', error.message);
+  return _upstreamError(error);
+}
