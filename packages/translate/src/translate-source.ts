@@ -6,7 +6,9 @@
  * Names (docs/protocol.md §10.1): `.` and `/` in a tool name become `_`. When several tools map to
  * the same kind, the one whose name needed no mapping keeps it and the others are refused; if none
  * or several are unmapped, all of them are refused. A name sent twice refuses both. The outcome
- * does not depend on the order of the tools.
+ * does not depend on the order of the tools. The steps: the names are screened
+ * (`source-tool-names.ts`), each accepted tool is translated with its siblings, then the prompts
+ * (`source-prompts.ts`).
  * @module
  */
 import { DEFAULT_QUALITY_FLOOR, DEFAULT_QUALITY_THRESHOLD } from '@xprotocol/semantic';
@@ -14,12 +16,12 @@ import { isValidCapability } from './capability.js';
 import type { CapabilityInferenceMode } from './capability-inference.js';
 import type { SchemaContract } from './contract.js';
 import { TranslateError } from './errors.js';
-import { isJsonObject } from './json.js';
-import { assertNamespace, toolKind } from './kind.js';
+import { assertNamespace } from './kind.js';
 import type { SchemaLimits } from './schema-safety.js';
 import { SchemaCompiler } from './schema-validator.js';
 import type { SiblingTool, TranslationSeams } from './seams.js';
-import { translatePrompt } from './translate-prompt.js';
+import { _translateSourcePrompts } from './source-prompts.js';
+import { type _NamedTool, _screenToolNames, _warnUnknownToolNames } from './source-tool-names.js';
 import { type ToolOverride, translateTool } from './translate-tool.js';
 import type { Refusal, TranslationWarning } from './translation-report.js';
 
@@ -76,6 +78,37 @@ export function translateSource(
   input: TranslateSourceInput,
   options: TranslateSourceOptions = {},
 ): SourceTranslation {
+  const quality = _checkSourceInput(input);
+  const out: SourceTranslation = { contracts: [], refused: [], excluded: [], warnings: [] };
+  const allow =
+    input.allowlist !== undefined && input.allowlist.length > 0 ? new Set(input.allowlist) : undefined;
+  // 1. allowlist, duplicates and kinds (order-independent)
+  const screened = _screenToolNames(input.namespace, input.tools, allow, out.refused, out.excluded);
+  _refuseUnnamedTools(input, screened.unnamed, out.refused);
+  _warnUnknownToolNames(input.name, screened.names, allow, input.overrides, out.warnings);
+  // 2. translate each accepted tool, with its siblings
+  _translateAcceptedTools(input, options, quality, screened.accepted, out);
+  // 3. prompts (same collision rule as tools)
+  _translateSourcePrompts(
+    input.prompts ?? [],
+    {
+      server: input.name,
+      namespace: input.namespace,
+      adapterVersion: input.adapterVersion,
+      capabilityInference: input.capabilityInference ?? 'auto',
+      capabilities: input.capabilities,
+      seams: options.seams,
+    },
+    out,
+  );
+  return _sorted(out);
+}
+
+/**
+ * Checks what concerns the whole source (its name, namespace, `capabilities` and quality
+ * thresholds) and returns the thresholds in force. Throws {@link TranslateError}.
+ */
+function _checkSourceInput(input: TranslateSourceInput): { threshold: number; floor: number } {
   if (typeof input.name !== 'string' || input.name === '') {
     throw new TranslateError(
       'INVALID_CONTRACT',
@@ -83,7 +116,6 @@ export function translateSource(
     );
   }
   assertNamespace(input.namespace);
-  const mode = input.capabilityInference ?? 'auto';
   for (const cap of input.capabilities ?? []) {
     if (!isValidCapability(cap)) {
       throw new TranslateError(
@@ -92,6 +124,11 @@ export function translateSource(
       );
     }
   }
+  return _qualityThresholds(input);
+}
+
+/** `description_quality_threshold` and `_floor`, defaulted and checked (0 to 1, floor ≤ threshold). */
+function _qualityThresholds(input: TranslateSourceInput): { threshold: number; floor: number } {
   const threshold = input.descriptionQualityThreshold ?? DEFAULT_QUALITY_THRESHOLD;
   const floor = input.descriptionQualityFloor ?? DEFAULT_QUALITY_FLOOR;
   for (const [key, value] of [
@@ -111,75 +148,16 @@ export function translateSource(
       `${input.name}: description_quality_floor (${floor}) must not exceed description_quality_threshold (${threshold})`,
     );
   }
-  const compiler = options.compiler ?? new SchemaCompiler();
-  const contracts: SchemaContract[] = [];
-  const refused: Refusal[] = [];
-  const excluded: string[] = [];
-  const warnings: TranslationWarning[] = [];
-  const allow =
-    input.allowlist !== undefined && input.allowlist.length > 0 ? new Set(input.allowlist) : undefined;
+  return { threshold, floor };
+}
 
-  // 1. allowlist, duplicates and kinds (order-independent)
-  const names = new Map<string, number>();
-  for (const tool of input.tools) {
-    if (isJsonObject(tool) && typeof tool.name === 'string')
-      names.set(tool.name, (names.get(tool.name) ?? 0) + 1);
-  }
-  const candidates: { value: unknown; name: string; kind: string }[] = [];
-  const others: unknown[] = [];
-  for (const tool of input.tools) {
-    if (!isJsonObject(tool) || typeof tool.name !== 'string') {
-      others.push(tool);
-      continue;
-    }
-    const name = tool.name;
-    if (allow !== undefined && !allow.has(name)) {
-      excluded.push(name);
-      continue;
-    }
-    if ((names.get(name) ?? 0) > 1) {
-      refused.push({
-        tool: name,
-        entry: 'tool',
-        code: 'NAME_COLLISION',
-        reason: `the server lists ${names.get(name)} tools named ${JSON.stringify(name)}`,
-      });
-      continue;
-    }
-    const kind = toolKind(input.namespace, name);
-    if (!kind.ok) {
-      refused.push({ tool: name, entry: 'tool', code: 'INVALID_NAME', reason: kind.reason });
-      continue;
-    }
-    candidates.push({ value: tool, name, kind: kind.kind });
-  }
-  const byKind = new Map<string, typeof candidates>();
-  for (const c of candidates) byKind.set(c.kind, [...(byKind.get(c.kind) ?? []), c]);
-  const accepted: typeof candidates = [];
-  for (const [kind, group] of byKind) {
-    if (group.length === 1) {
-      accepted.push(group[0] as (typeof candidates)[number]);
-      continue;
-    }
-    const unmapped = group.filter((c) => kind.endsWith(`.${c.name}`));
-    const keeper = unmapped.length === 1 ? unmapped[0] : undefined;
-    if (keeper !== undefined) accepted.push(keeper);
-    for (const c of group) {
-      if (c === keeper) continue;
-      const rivals = group
-        .filter((o) => o !== c)
-        .map((o) => JSON.stringify(o.name))
-        .sort()
-        .join(', ');
-      refused.push({
-        tool: c.name,
-        entry: 'tool',
-        code: 'NAME_COLLISION',
-        reason: `tool ${JSON.stringify(c.name)} maps to kind ${kind}, which ${rivals} also map${group.length > 2 ? '' : 's'} to ("." and "/" become "_")`,
-      });
-    }
-  }
-  for (const value of others) {
+/** Entries without a string name are refused with what their translation finds wrong. */
+function _refuseUnnamedTools(
+  input: TranslateSourceInput,
+  unnamed: readonly unknown[],
+  refused: Refusal[],
+): void {
+  for (const value of unnamed) {
     const r = translateTool(value, {
       server: input.name,
       namespace: input.namespace,
@@ -187,100 +165,54 @@ export function translateSource(
     });
     if (!r.ok) refused.push(r.refusal);
   }
-  if (allow !== undefined) {
-    for (const name of [...allow].sort()) {
-      if (!names.has(name))
-        warnings.push({
-          code: 'UNKNOWN_ALLOWLIST_ENTRY',
-          message: `${input.name}.tool_allowlist names ${JSON.stringify(name)}, which the server does not list`,
-        });
-    }
-  }
-  for (const name of Object.keys(input.overrides ?? {}).sort()) {
-    if (!names.has(name))
-      warnings.push({
-        code: 'UNKNOWN_OVERRIDE',
-        message: `${input.name}.schema_overrides names ${JSON.stringify(name)}, which the server does not list`,
-      });
-  }
+}
 
-  // 2. translate each accepted tool, with its siblings
+/** Translates the accepted tools in kind order, each seeing all of them as its siblings. */
+function _translateAcceptedTools(
+  input: TranslateSourceInput,
+  options: TranslateSourceOptions,
+  quality: { threshold: number; floor: number },
+  accepted: _NamedTool[],
+  out: SourceTranslation,
+): void {
   accepted.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-  const siblings: SiblingTool[] = accepted.map((c) => {
-    const v = c.value as { description?: unknown };
-    const override = input.overrides?.[c.name]?.description;
-    const description =
-      typeof override === 'string' ? override : typeof v.description === 'string' ? v.description : undefined;
-    return description !== undefined
-      ? { name: c.name, kind: c.kind, description }
-      : { name: c.name, kind: c.kind };
-  });
+  const siblings = accepted.map((c) => _sibling(c, input.overrides));
+  const compiler = options.compiler ?? new SchemaCompiler();
   for (const c of accepted) {
     const r = translateTool(c.value, {
       server: input.name,
       namespace: input.namespace,
       adapterVersion: input.adapterVersion,
-      capabilityInference: mode,
+      capabilityInference: input.capabilityInference ?? 'auto',
       capabilities: input.capabilities,
       override: Object.hasOwn(input.overrides ?? {}, c.name) ? input.overrides?.[c.name] : undefined,
       siblings,
       seams: options.seams,
       limits: options.limits,
       compiler,
-      quality: { threshold, floor },
+      quality,
     });
     if (r.ok) {
-      contracts.push(r.contract);
-      warnings.push(...r.warnings);
-    } else refused.push(r.refusal);
+      out.contracts.push(r.contract);
+      out.warnings.push(...r.warnings);
+    } else out.refused.push(r.refusal);
   }
+}
 
-  // 3. prompts (same collision rule as tools)
-  const promptGroups = new Map<
-    string,
-    { name: string; contract: SchemaContract; warnings: TranslationWarning[] }[]
-  >();
-  for (const value of input.prompts ?? []) {
-    const r = translatePrompt(value, {
-      server: input.name,
-      namespace: input.namespace,
-      adapterVersion: input.adapterVersion,
-      capabilityInference: mode,
-      capabilities: input.capabilities,
-      seams: options.seams,
-    });
-    if (!r.ok) {
-      refused.push(r.refusal);
-      continue;
-    }
-    const name = (r.contract.source as { mcp_prompt: string }).mcp_prompt;
-    promptGroups.set(r.contract.kind, [
-      ...(promptGroups.get(r.contract.kind) ?? []),
-      { name, contract: r.contract, warnings: r.warnings },
-    ]);
-  }
-  for (const [kind, group] of promptGroups) {
-    const unmapped = group.filter((p) => kind.endsWith(`.${p.name}`));
-    const keeper =
-      group.length === 1
-        ? group[0]
-        : unmapped.length === 1 && group.filter((p) => p.name === unmapped[0]?.name).length === 1
-          ? unmapped[0]
-          : undefined;
-    for (const p of group) {
-      if (p === keeper) {
-        contracts.push(p.contract);
-        warnings.push(...p.warnings);
-      } else
-        refused.push({
-          tool: p.name,
-          entry: 'prompt',
-          code: 'NAME_COLLISION',
-          reason: `prompt ${JSON.stringify(p.name)} maps to kind ${kind}, which ${group.length - 1} other prompt(s) also map to`,
-        });
-    }
-  }
+/** A tool as its siblings' annotations see it: the overriding description wins. */
+function _sibling(tool: _NamedTool, overrides: TranslateSourceInput['overrides']): SiblingTool {
+  const v = tool.value as { description?: unknown };
+  const override = overrides?.[tool.name]?.description;
+  const description =
+    typeof override === 'string' ? override : typeof v.description === 'string' ? v.description : undefined;
+  return description !== undefined
+    ? { name: tool.name, kind: tool.kind, description }
+    : { name: tool.name, kind: tool.kind };
+}
 
+/** Every list sorted: contracts by kind, the others by name (the outcome is order-independent). */
+function _sorted(out: SourceTranslation): SourceTranslation {
+  const { contracts, refused, excluded, warnings } = out;
   contracts.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   refused.sort((a, b) =>
     _cmp(`${a.entry}\u0000${a.tool}\u0000${a.reason}`, `${b.entry}\u0000${b.tool}\u0000${b.reason}`),

@@ -1,13 +1,13 @@
 /**
  * One MCP tool → one schema contract (docs/design.md §2). The steps, in order: shape of the tool,
  * kind (naming rule), schema safety (§8.5) of `inputSchema` and `outputSchema`, both compile in ajv
- * by their own dialect, operator override, capability (§4.3), response schema, semantic annotation
- * (seam), grammar (seam). The first failing step refuses the tool with its reason.
+ * by their own dialect (`tool-schema-checks.ts`), operator override, capability (§4.3), response
+ * schema, semantic annotation (seam), description quality, grammar (seam). The first failing step
+ * refuses the tool with its reason.
  * @module
  */
 import { DEFAULT_QUALITY_FLOOR, DEFAULT_QUALITY_THRESHOLD } from '@xprotocol/semantic';
 import { _cloneJson, _preview } from './_json-util.js';
-import { canonicalSchemaJson } from './canonical.js';
 import { type CapabilityInferenceMode, inferCapability } from './capability-inference.js';
 import type { GrammarStatus, McpTool, McpToolSource, SchemaContract } from './contract.js';
 import { defaultSeams } from './defaults.js';
@@ -15,14 +15,10 @@ import { xpErrorPayloadSchema } from './error-map.js';
 import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import { resultKind, toolKind } from './kind.js';
 import { callToolResultSchema } from './response-schema.js';
-import {
-  checkJsonSafety,
-  checkSchemaSafety,
-  DEFAULT_SCHEMA_LIMITS,
-  type SchemaLimits,
-} from './schema-safety.js';
-import { SchemaCompiler, unknownFormats } from './schema-validator.js';
+import { checkJsonSafety, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './schema-safety.js';
+import { SchemaCompiler } from './schema-validator.js';
 import type { CompileGrammar, SiblingTool, TranslationSeams } from './seams.js';
+import { _checkToolSchemas } from './tool-schema-checks.js';
 import type { Refusal, RefusalCode, TranslationWarning } from './translation-report.js';
 
 /** `schema_overrides.<tool>` (docs/config.md). */
@@ -66,6 +62,17 @@ export type ToolTranslation =
 
 const OVERRIDE_KEYS = ['description', 'title', 'required_capability', 'semantic'];
 
+/** Why a step refuses the tool; `score` only for `LOW_QUALITY`. */
+interface _ToolProblem {
+  readonly code: RefusalCode;
+  readonly reason: string;
+  readonly pointer?: string | undefined;
+  readonly score?: number | undefined;
+}
+
+/** Records a warning about the tool being translated. */
+type _Warn = (code: TranslationWarning['code'], message: string) => void;
+
 /**
  * Translates one MCP tool. Deterministic: the same tool (whatever the key order of its objects,
  * apart from `properties` declaration order) gives the same canonical contract.
@@ -77,101 +84,111 @@ const OVERRIDE_KEYS = ['description', 'title', 'required_capability', 'semantic'
  * if (r.ok) r.contract.auth.required_capability; // 'com.acme.filesystem.read'
  */
 export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTranslation {
-  const label =
-    isJsonObject(value) && typeof value.name === 'string'
-      ? value.name
-      : _preview(isJsonObject(value) ? value.name : value);
-  let knownKind: string | undefined;
-  const refuse = (code: RefusalCode, reason: string, pointer?: string): ToolTranslation => {
-    const refusal: Refusal = { tool: label, entry: 'tool', code, reason };
-    if (pointer !== undefined) refusal.pointer = pointer;
-    if (knownKind !== undefined) refusal.kind = knownKind;
-    return { ok: false, refusal };
-  };
-  const read = _readTool(value);
-  if (typeof read === 'string') return refuse('INVALID_TOOL', read);
-  const tool = read;
+  const tool = _readTool(value);
+  if (typeof tool === 'string')
+    return _refused(_label(value), undefined, { code: 'INVALID_TOOL', reason: tool });
+  const kind = toolKind(ctx.namespace, tool.name);
+  if (!kind.ok) return _refused(tool.name, undefined, { code: 'INVALID_NAME', reason: kind.reason });
   const warnings: TranslationWarning[] = [];
-  const warn = (code: TranslationWarning['code'], message: string): void => {
+  const warn: _Warn = (code, message) => {
     warnings.push({ tool: tool.name, code, message });
   };
-
-  const kind = toolKind(ctx.namespace, tool.name);
-  if (!kind.ok) return refuse('INVALID_NAME', kind.reason);
-  knownKind = kind.kind;
-
-  const limits = ctx.limits ?? DEFAULT_SCHEMA_LIMITS;
-  const published: JsonObject = _published(tool);
-  const json = checkJsonSafety(published, limits.maxDepth + 2);
-  if (!json.ok) return refuse('UNSAFE_SCHEMA', json.reason, json.pointer);
   const compiler = ctx.compiler ?? new SchemaCompiler();
-  for (const field of ['inputSchema', 'outputSchema'] as const) {
-    const schema = tool[field];
-    if (schema === undefined) continue;
-    const safety = checkSchemaSafety(schema, { limits, base: `/${field}` });
-    if (!safety.ok) return refuse('UNSAFE_SCHEMA', safety.reason, safety.pointer);
-    if (safety.recursive)
-      warn('RECURSIVE_SCHEMA', `${field} is recursive (allowed: every cycle steps into a child value)`);
-    // compile the canonical form: ajv reports problems in key order, which must not be the input's
-    const canonical = JSON.parse(canonicalSchemaJson(schema)) as JsonObject;
-    const compiled = compiler.compile(canonical);
-    if (!compiled.ok) {
-      // A pattern whose matching time cannot be bounded is a safety refusal, not a broken schema.
-      const unbounded = compiled.unboundedPattern;
-      return unbounded
-        ? refuse(
-            'UNSAFE_SCHEMA',
-            `${field}${unbounded.pointer}: ${unbounded.message}`,
-            `/${field}${unbounded.pointer}`,
-          )
-        : refuse('INVALID_SCHEMA', `${field}: ${compiled.reason}`, `/${field}`);
-    }
-    if (!compiled.unicodeRegExp) {
-      warn(
-        'NON_UNICODE_PATTERN',
-        `${field} has a pattern that is valid only without the regular-expression "u" flag; it is validated that way`,
-      );
-    }
-    const formats = unknownFormats(schema);
-    if (formats.length > 0) {
-      warn(
-        'UNKNOWN_FORMAT',
-        `${field} uses format${formats.length > 1 ? 's' : ''} ${formats.map((f) => JSON.stringify(f)).join(', ')} that no validator here knows; values are not checked against ${formats.length > 1 ? 'them' : 'it'}`,
-      );
-    }
-  }
-
-  const override = ctx.override;
-  if (override !== undefined) {
-    const bad = _checkOverride(override);
-    if (bad !== undefined) return refuse('INVALID_OVERRIDE', `schema_overrides.${tool.name}${bad}`);
-    for (const key of Object.keys(override)) {
-      if (!OVERRIDE_KEYS.includes(key))
-        warn(
-          'UNKNOWN_OVERRIDE',
-          `schema_overrides.${tool.name}.${key} is not a known override (${OVERRIDE_KEYS.join(', ')}); ignored`,
-        );
-    }
-  }
-
+  const invalid =
+    _checkToolSchemas(tool, ctx.limits ?? DEFAULT_SCHEMA_LIMITS, compiler, warn) ??
+    _checkToolOverride(tool.name, ctx.override, warn);
+  if (invalid !== undefined) return _refused(tool.name, kind.kind, invalid);
   const seams = ctx.seams ?? {};
-  const capability = inferCapability({
+  const capability = _capabilityOf(tool, ctx, seams);
+  if (!capability.ok)
+    return _refused(tool.name, kind.kind, { code: 'CAPABILITY_UNMAPPED', reason: capability.reason });
+  const described = _described(tool, ctx.override, warn);
+  const response = _responseSchema(tool, warn);
+  const semantic = _semanticOf(tool, kind.kind, described, ctx, seams, warn);
+  const lowQuality = _checkQuality(tool.name, semantic, ctx.quality, warn);
+  if (lowQuality !== undefined) return _refused(tool.name, kind.kind, lowQuality);
+  const grammar = _grammar(tool.inputSchema, seams.compileGrammar ?? defaultSeams.compileGrammar, warn);
+  const contract = _contract(tool, ctx, {
+    kind: kind.kind,
+    described,
+    semantic,
+    response,
+    capability: capability.capability,
+    grammar,
+  });
+  return { ok: true, contract, warnings };
+}
+
+/** The tool's name for a refusal: its name, or a preview of what stands in its place. */
+function _label(value: unknown): string {
+  return isJsonObject(value) && typeof value.name === 'string'
+    ? value.name
+    : _preview(isJsonObject(value) ? value.name : value);
+}
+
+/** The refusal of the tool `label`, with the kind it would have had once its name mapped. */
+function _refused(label: string, kind: string | undefined, problem: _ToolProblem): ToolTranslation {
+  const refusal: Refusal = { tool: label, entry: 'tool', code: problem.code, reason: problem.reason };
+  if (problem.pointer !== undefined) refusal.pointer = problem.pointer;
+  if (kind !== undefined) refusal.kind = kind;
+  if (problem.score !== undefined) refusal.description_quality_score = problem.score;
+  return { ok: false, refusal };
+}
+
+/** Checks the operator's `schema_overrides.<tool>`; unknown keys are only warned about. */
+function _checkToolOverride(
+  toolName: string,
+  override: ToolOverride | undefined,
+  warn: _Warn,
+): _ToolProblem | undefined {
+  if (override === undefined) return undefined;
+  const bad = _checkOverride(override);
+  if (bad !== undefined) return { code: 'INVALID_OVERRIDE', reason: `schema_overrides.${toolName}${bad}` };
+  for (const key of Object.keys(override)) {
+    if (!OVERRIDE_KEYS.includes(key))
+      warn(
+        'UNKNOWN_OVERRIDE',
+        `schema_overrides.${toolName}.${key} is not a known override (${OVERRIDE_KEYS.join(', ')}); ignored`,
+      );
+  }
+  return undefined;
+}
+
+/** The capability a call of the tool requires (docs/design.md §4.3). */
+function _capabilityOf(
+  tool: McpTool,
+  ctx: TranslateToolContext,
+  seams: TranslationSeams,
+): ReturnType<typeof inferCapability> {
+  return inferCapability({
     toolName: tool.name,
     annotations: tool.annotations,
     namespace: ctx.namespace,
     mode: ctx.capabilityInference ?? 'auto',
     capabilities: ctx.capabilities,
-    override: override?.required_capability,
+    override: ctx.override?.required_capability,
     classifyToolName: seams.classifyToolName ?? defaultSeams.classifyToolName,
   });
-  if (!capability.ok) return refuse('CAPABILITY_UNMAPPED', capability.reason);
+}
 
+/** How the contract describes the tool: the override's description and title win. */
+interface _Described {
+  readonly description: string;
+  readonly title: string | undefined;
+  /** The tool as the annotator sees it, with the effective description. */
+  readonly effective: McpTool;
+}
+
+function _described(tool: McpTool, override: ToolOverride | undefined, warn: _Warn): _Described {
   const description = override?.description ?? tool.description ?? '';
   if (description.trim() === '')
     warn('NO_DESCRIPTION', 'the tool has no description; agents cannot discover it by meaning');
   const title = override?.title ?? tool.title;
-  const effective: McpTool = { ...tool, description };
+  return { description, title, effective: { ...tool, description } };
+}
 
+/** The response schema (a `CallToolResult`), warning when `outputSchema` cannot be embedded. */
+function _responseSchema(tool: McpTool, warn: _Warn): ReturnType<typeof callToolResultSchema> {
   const response = callToolResultSchema(tool.outputSchema);
   if (!response.embedded) {
     warn(
@@ -179,16 +196,31 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
       'outputSchema uses dynamic references and cannot be embedded in the response schema; structuredContent is described as {"type":"object"} (the full outputSchema is under source.outputSchema)',
     );
   }
+  return response;
+}
 
+/**
+ * The semantic annotation (through the seam; a failure is a warning), with the override's
+ * `semantic` merged over it (which makes it no longer auto-generated).
+ */
+function _semanticOf(
+  tool: McpTool,
+  kind: string,
+  described: _Described,
+  ctx: TranslateToolContext,
+  seams: TranslationSeams,
+  warn: _Warn,
+): JsonObject | undefined {
+  const override = ctx.override;
   let semantic: JsonObject | undefined;
   const annotate = seams.annotate ?? defaultSeams.annotate;
   if (annotate !== undefined) {
     try {
       semantic = annotate({
-        kind: kind.kind,
+        kind,
         namespace: ctx.namespace,
-        tool: effective,
-        siblings: ctx.siblings ?? [{ name: tool.name, kind: kind.kind, description }],
+        tool: described.effective,
+        siblings: ctx.siblings ?? [{ name: tool.name, kind, description: described.description }],
         override: override?.semantic,
       });
       const json = checkJsonSafety(semantic);
@@ -204,29 +236,71 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
     semantic = { ...(semantic ?? {}), ..._cloneJson(override.semantic) };
     if (typeof semantic.auto_generated === 'boolean') semantic.auto_generated = false;
   }
+  return semantic;
+}
 
+/**
+ * Description quality (docs/design.md §7), from the annotation's score: below the floor refuses
+ * the tool, below the threshold warns. Without a score nothing is checked.
+ */
+function _checkQuality(
+  toolName: string,
+  semantic: JsonObject | undefined,
+  quality: TranslateToolContext['quality'],
+  warn: _Warn,
+): _ToolProblem | undefined {
   const score = semantic?.description_quality_score;
-  if (typeof score === 'number') {
-    const floor = ctx.quality?.floor ?? DEFAULT_QUALITY_FLOOR;
-    const threshold = ctx.quality?.threshold ?? DEFAULT_QUALITY_THRESHOLD;
-    if (score < floor - 1e-9) {
-      const r = refuse(
-        'LOW_QUALITY',
-        `description quality score ${score} is below the publication floor ${floor} (description_quality_floor); improve the description or set schema_overrides.${tool.name}.description`,
-      );
-      if (!r.ok) r.refusal.description_quality_score = score;
-      return r;
-    }
-    if (score < threshold - 1e-9) {
-      warn(
-        'LOW_QUALITY_DESCRIPTION',
-        `description quality score ${score} is below ${threshold} (description_quality_threshold): agents may not find this tool; it is flagged in the announce`,
-      );
-    }
+  if (typeof score !== 'number') return undefined;
+  const floor = quality?.floor ?? DEFAULT_QUALITY_FLOOR;
+  const threshold = quality?.threshold ?? DEFAULT_QUALITY_THRESHOLD;
+  if (score < floor - 1e-9) {
+    return {
+      code: 'LOW_QUALITY',
+      reason: `description quality score ${score} is below the publication floor ${floor} (description_quality_floor); improve the description or set schema_overrides.${toolName}.description`,
+      score,
+    };
   }
+  if (score < threshold - 1e-9) {
+    warn(
+      'LOW_QUALITY_DESCRIPTION',
+      `description quality score ${score} is below ${threshold} (description_quality_threshold): agents may not find this tool; it is flagged in the announce`,
+    );
+  }
+  return undefined;
+}
 
-  const grammar = _grammar(tool.inputSchema, seams.compileGrammar ?? defaultSeams.compileGrammar, warn);
+/** What the contract is made of besides the tool and the context. */
+interface _ContractParts {
+  readonly kind: string;
+  readonly described: _Described;
+  readonly semantic: JsonObject | undefined;
+  readonly response: ReturnType<typeof callToolResultSchema>;
+  readonly capability: string;
+  readonly grammar: { gbnf: string | null; status: GrammarStatus };
+}
 
+/** The schema contract, in its fixed key order. */
+function _contract(tool: McpTool, ctx: TranslateToolContext, parts: _ContractParts): SchemaContract {
+  const { kind, described, semantic, grammar } = parts;
+  const title = described.title;
+  return {
+    kind,
+    version: '1.0.0',
+    description: described.description,
+    ...(title !== undefined ? { title } : {}),
+    ...(semantic !== undefined ? { semantic } : {}),
+    source: _toolSource(tool, ctx),
+    payload: _cloneJson(tool.inputSchema),
+    response: { kind: resultKind(kind), payload: parts.response.schema },
+    error_response: { kind: 'xp.error', payload: xpErrorPayloadSchema() },
+    auth: { required_capability: parts.capability },
+    gbnf_grammar: grammar.gbnf,
+    gbnf_status: grammar.status,
+  };
+}
+
+/** The contract's `source`: where the tool comes from, and its MCP fields kept as listed. */
+function _toolSource(tool: McpTool, ctx: TranslateToolContext): McpToolSource {
   const source: McpToolSource = {
     type: 'mcp_adapter',
     mcp_server: ctx.server,
@@ -238,22 +312,7 @@ export function translateTool(value: unknown, ctx: TranslateToolContext): ToolTr
   if (tool.annotations !== undefined) source.annotations = _cloneJson(tool.annotations);
   if (tool.outputSchema !== undefined) source.outputSchema = _cloneJson(tool.outputSchema);
   if (tool.execution !== undefined) source.execution = _cloneJson(tool.execution);
-
-  const contract: SchemaContract = {
-    kind: kind.kind,
-    version: '1.0.0',
-    description,
-    ...(title !== undefined ? { title } : {}),
-    ...(semantic !== undefined ? { semantic } : {}),
-    source,
-    payload: _cloneJson(tool.inputSchema),
-    response: { kind: resultKind(kind.kind), payload: response.schema },
-    error_response: { kind: 'xp.error', payload: xpErrorPayloadSchema() },
-    auth: { required_capability: capability.capability },
-    gbnf_grammar: grammar.gbnf,
-    gbnf_status: grammar.status,
-  };
-  return { ok: true, contract, warnings };
+  return source;
 }
 
 /** Compiles the grammar through the seam, recording a failure instead of throwing. */
@@ -277,17 +336,6 @@ export function _grammar(
     warn('GRAMMAR_FAILED', `no grammar: ${reason}`);
     return { gbnf: null, status: { state: 'failed', reason } };
   }
-}
-
-/** The fields a contract publishes from a tool (what the safety check covers). */
-function _published(tool: McpTool): JsonObject {
-  const out: JsonObject = { name: tool.name, inputSchema: tool.inputSchema };
-  if (tool.title !== undefined) out.title = tool.title;
-  if (tool.description !== undefined) out.description = tool.description;
-  if (tool.outputSchema !== undefined) out.outputSchema = tool.outputSchema;
-  if (tool.annotations !== undefined) out.annotations = tool.annotations;
-  if (tool.execution !== undefined) out.execution = tool.execution;
-  return out;
 }
 
 /** Reads the fields of an MCP tool, or says which one is malformed. */
