@@ -123,6 +123,47 @@ export function buildAnnouncePayload(
   registry: Registry,
   options: AnnounceOptions = {},
 ): AnnouncePayload {
+  _checkAdapterFields(input);
+  const relays = _publicRelays(input.relays);
+  const tally: _Tally = {
+    score: options.score ?? _defaultScore,
+    lowQuality: [],
+    tools: 0,
+    prompts: 0,
+  };
+  const mcp = input.mcp_sources.map((s, i) => _mcpSourceEntry(s, i, registry, tally));
+  const xp = input.xprotocol_sources.map((s, i) => _xpSourceEntry(s, i));
+  const lowQuality = tally.lowQuality;
+  lowQuality.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  return {
+    display_name: input.display_name,
+    adapter_version: input.adapter_version,
+    x25519: input.x25519,
+    relays,
+    mcp_sources: mcp,
+    xprotocol_sources: xp,
+    counts: {
+      mcp_sources: mcp.length,
+      xprotocol_sources: xp.length,
+      schemas: registry.size,
+      tools: tally.tools,
+      prompts: tally.prompts,
+      low_quality_schemas: lowQuality.length,
+    },
+    low_quality_schemas: lowQuality,
+  };
+}
+
+/** What the MCP sources add up to while their entries are built. */
+interface _Tally {
+  readonly score: (contract: SchemaContract) => QualityScore;
+  readonly lowQuality: LowQualitySchema[];
+  tools: number;
+  prompts: number;
+}
+
+/** Checks who the adapter says it is: its display name, version and encryption key. */
+function _checkAdapterFields(input: AnnounceInput): void {
   if (
     typeof input.display_name !== 'string' ||
     input.display_name.trim() === '' ||
@@ -145,7 +186,11 @@ export function buildAnnouncePayload(
       `x25519: expected "x25519:" followed by 64 lowercase hex digits, got ${JSON.stringify(input.x25519)}`,
     );
   }
-  const relays = input.relays.map((url, i) => {
+}
+
+/** The relay URLs as they may be disclosed; a URL that is not ws(s):// is an error. */
+function _publicRelays(relays: readonly string[]): string[] {
+  return relays.map((url, i) => {
     const clean = publicUrl(url, ['ws:', 'wss:']);
     if (clean === undefined)
       throw new RegistryError(
@@ -154,133 +199,135 @@ export function buildAnnouncePayload(
       );
     return clean;
   });
-  const score = options.score ?? _defaultScore;
+}
 
-  const lowQuality: LowQualitySchema[] = [];
-  let tools = 0;
-  let prompts = 0;
-  const mcp = input.mcp_sources.map((s, i) => {
-    if (!['stdio', 'sse', 'streamable_http'].includes(s.transport)) {
+/**
+ * One `mcp_sources` entry: checked, counted from the registry (its tools and prompts added to the
+ * tally, its low-quality schemas too), and its URL disclosed without credentials.
+ */
+function _mcpSourceEntry(
+  s: AnnounceMcpSource,
+  i: number,
+  registry: Registry,
+  tally: _Tally,
+): AnnouncePayload['mcp_sources'][number] {
+  _checkMcpSource(s, i);
+  const contracts = registry.contractsOf(s.name);
+  const toolCount = contracts.filter((c) => 'mcp_tool' in c.source).length;
+  const promptCount = contracts.length - toolCount;
+  tally.tools += toolCount;
+  tally.prompts += promptCount;
+  tally.lowQuality.push(..._lowQualityOf(s, contracts, tally.score));
+  if (s.transport !== 'stdio' && s.url !== undefined) {
+    const url = publicUrl(s.url, ['http:', 'https:']);
+    if (url === undefined)
       throw new RegistryError(
         'INVALID_ANNOUNCE',
-        `mcp_sources[${i}].transport: expected "stdio" | "sse" | "streamable_http", got ${JSON.stringify(s.transport)}`,
+        `mcp_sources[${i}].url: expected an http(s) URL, got a value that does not parse`,
       );
-    }
-    if (!isContractKind(s.namespace)) {
-      throw new RegistryError(
-        'INVALID_ANNOUNCE',
-        `mcp_sources[${i}].namespace: expected a namespace, got ${JSON.stringify(s.namespace)}`,
-      );
-    }
-    const contracts = registry.contractsOf(s.name);
-    const toolCount = contracts.filter((c) => 'mcp_tool' in c.source).length;
-    const promptCount = contracts.length - toolCount;
-    tools += toolCount;
-    prompts += promptCount;
-    const thresholds: QualityThresholds = {
-      ...(s.description_quality_threshold !== undefined
-        ? { description_quality_threshold: s.description_quality_threshold }
-        : {}),
-      ...(s.description_quality_floor !== undefined
-        ? { description_quality_floor: s.description_quality_floor }
-        : {}),
-    };
-    lowQuality.push(
-      ...lowQualitySchemas(
-        contracts.map((c) => ({ kind: c.kind, quality: score(c) })),
-        thresholds,
-      ),
-    );
-    for (const f of s.flagged ?? []) {
-      const contract = contracts.find((c) => c.kind === f.kind);
-      lowQuality.push({
-        kind: f.kind,
-        description_quality_score: contract === undefined ? 0 : score(contract).score,
-        issue: f.issue,
-      });
-    }
-    for (const r of s.refused ?? []) {
-      if (r.code !== 'LOW_QUALITY' || r.kind === undefined) continue;
-      lowQuality.push({
-        kind: r.kind,
-        description_quality_score: r.description_quality_score ?? 0,
-        issue: `Not published: ${r.reason}`,
-      });
-    }
-    const entry: AnnouncePayload['mcp_sources'][number] = {
+    return {
       name: s.name,
       transport: s.transport,
+      url,
       namespace: s.namespace,
       tool_count: toolCount,
       prompt_count: promptCount,
     };
-    if (s.transport !== 'stdio' && s.url !== undefined) {
-      const url = publicUrl(s.url, ['http:', 'https:']);
-      if (url === undefined)
-        throw new RegistryError(
-          'INVALID_ANNOUNCE',
-          `mcp_sources[${i}].url: expected an http(s) URL, got a value that does not parse`,
-        );
-      return {
-        name: entry.name,
-        transport: entry.transport,
-        url,
-        namespace: entry.namespace,
-        tool_count: toolCount,
-        prompt_count: promptCount,
-      };
-    }
-    return entry;
-  });
-  const xp = input.xprotocol_sources.map((s, i) => {
-    const entry: AnnouncePayload['xprotocol_sources'][number] = { name: s.name, tool_count: s.tool_count };
-    if (s.endpoint !== undefined) {
-      const url = publicUrl(s.endpoint, ['xp:']);
-      if (url === undefined)
-        throw new RegistryError(
-          'INVALID_ANNOUNCE',
-          `xprotocol_sources[${i}].endpoint: expected xp://host[:port], got ${JSON.stringify(s.endpoint)}`,
-        );
-      entry.endpoint = url;
-    }
-    if (s.key !== undefined) {
-      if (!ED25519.test(s.key))
-        throw new RegistryError(
-          'INVALID_ANNOUNCE',
-          `xprotocol_sources[${i}].key: expected "ed25519:" followed by 64 lowercase hex digits`,
-        );
-      entry.key = s.key;
-    }
-    if (!Number.isInteger(s.tool_count) || s.tool_count < 0) {
+  }
+  return {
+    name: s.name,
+    transport: s.transport,
+    namespace: s.namespace,
+    tool_count: toolCount,
+    prompt_count: promptCount,
+  };
+}
+
+function _checkMcpSource(s: AnnounceMcpSource, i: number): void {
+  if (!['stdio', 'sse', 'streamable_http'].includes(s.transport)) {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `mcp_sources[${i}].transport: expected "stdio" | "sse" | "streamable_http", got ${JSON.stringify(s.transport)}`,
+    );
+  }
+  if (!isContractKind(s.namespace)) {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `mcp_sources[${i}].namespace: expected a namespace, got ${JSON.stringify(s.namespace)}`,
+    );
+  }
+}
+
+/**
+ * The source's schemas that describe themselves too vaguely, in this order: those its scores put
+ * below its thresholds, those flagged (linting, pinning), those refused for `LOW_QUALITY`.
+ */
+function _lowQualityOf(
+  s: AnnounceMcpSource,
+  contracts: readonly SchemaContract[],
+  score: (contract: SchemaContract) => QualityScore,
+): LowQualitySchema[] {
+  const thresholds: QualityThresholds = {
+    ...(s.description_quality_threshold !== undefined
+      ? { description_quality_threshold: s.description_quality_threshold }
+      : {}),
+    ...(s.description_quality_floor !== undefined
+      ? { description_quality_floor: s.description_quality_floor }
+      : {}),
+  };
+  const out = [
+    ...lowQualitySchemas(
+      contracts.map((c) => ({ kind: c.kind, quality: score(c) })),
+      thresholds,
+    ),
+  ];
+  for (const f of s.flagged ?? []) {
+    const contract = contracts.find((c) => c.kind === f.kind);
+    out.push({
+      kind: f.kind,
+      description_quality_score: contract === undefined ? 0 : score(contract).score,
+      issue: f.issue,
+    });
+  }
+  for (const r of s.refused ?? []) {
+    if (r.code !== 'LOW_QUALITY' || r.kind === undefined) continue;
+    out.push({
+      kind: r.kind,
+      description_quality_score: r.description_quality_score ?? 0,
+      issue: `Not published: ${r.reason}`,
+    });
+  }
+  return out;
+}
+
+/** One `xprotocol_sources` entry, checked; its endpoint disclosed without credentials. */
+function _xpSourceEntry(s: AnnounceXpSource, i: number): AnnouncePayload['xprotocol_sources'][number] {
+  let endpoint: string | undefined;
+  if (s.endpoint !== undefined) {
+    endpoint = publicUrl(s.endpoint, ['xp:']);
+    if (endpoint === undefined)
       throw new RegistryError(
         'INVALID_ANNOUNCE',
-        `xprotocol_sources[${i}].tool_count: expected a non-negative integer, got ${JSON.stringify(s.tool_count)}`,
+        `xprotocol_sources[${i}].endpoint: expected xp://host[:port], got ${JSON.stringify(s.endpoint)}`,
       );
-    }
-    return {
-      name: entry.name,
-      ...(entry.endpoint !== undefined ? { endpoint: entry.endpoint } : {}),
-      ...(entry.key !== undefined ? { key: entry.key } : {}),
-      tool_count: entry.tool_count,
-    };
-  });
-  lowQuality.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  }
+  if (s.key !== undefined && !ED25519.test(s.key)) {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `xprotocol_sources[${i}].key: expected "ed25519:" followed by 64 lowercase hex digits`,
+    );
+  }
+  if (!Number.isInteger(s.tool_count) || s.tool_count < 0) {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `xprotocol_sources[${i}].tool_count: expected a non-negative integer, got ${JSON.stringify(s.tool_count)}`,
+    );
+  }
   return {
-    display_name: input.display_name,
-    adapter_version: input.adapter_version,
-    x25519: input.x25519,
-    relays,
-    mcp_sources: mcp,
-    xprotocol_sources: xp,
-    counts: {
-      mcp_sources: mcp.length,
-      xprotocol_sources: xp.length,
-      schemas: registry.size,
-      tools,
-      prompts,
-      low_quality_schemas: lowQuality.length,
-    },
-    low_quality_schemas: lowQuality,
+    name: s.name,
+    ...(endpoint !== undefined ? { endpoint } : {}),
+    ...(s.key !== undefined ? { key: s.key } : {}),
+    tool_count: s.tool_count,
   };
 }
 
