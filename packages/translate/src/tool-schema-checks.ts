@@ -1,9 +1,9 @@
 /**
- * The schema checks of one MCP tool (docs/design.md §8.5): what the contract would publish is
- * plain, bounded JSON; `inputSchema` and `outputSchema` are safe schemas that compile in ajv by
- * their own dialect. A check that fails refuses the tool (with the JSON pointer at fault); what is
- * allowed but worth knowing (a recursive schema, a pattern valid only without the "u" flag, a format
- * no validator knows) is a warning.
+ * The schema checks of one MCP tool (docs/design.md §11, "Schema poisoning"): what the contract
+ * would publish is plain, bounded JSON; `inputSchema` and `outputSchema` are safe schemas that
+ * compile in ajv by their own dialect. A check that fails refuses the tool (with the JSON pointer at
+ * fault); what is allowed but worth knowing (a recursive schema, a pattern valid only without the
+ * "u" flag, a format no validator knows) is a warning.
  * @module
  */
 import { canonicalSchemaJson } from './canonical.js';

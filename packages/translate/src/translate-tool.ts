@@ -154,7 +154,7 @@ function _checkToolOverride(
   return undefined;
 }
 
-/** The capability a call of the tool requires (docs/design.md §4.3). */
+/** The capability a call of the tool requires (docs/design.md §4, "Inference"). */
 function _capabilityOf(
   tool: McpTool,
   ctx: TranslateToolContext,
