@@ -98,6 +98,7 @@ function _relay(c: _Collector, relay: Obj | undefined, mcpSourceCount: number): 
   }
 }
 
+/** Checks one `mcp_sources` entry against the others and against its own keys. */
 function _mcpSource(
   c: _Collector,
   src: Obj | undefined,
@@ -109,19 +110,40 @@ function _mcpSource(
   if (src === undefined) return;
   const at = (...rest: (string | number)[]): KeyPath => ['mcp_sources', i, ...rest];
   _uniqueName(c, _str(src.name), at('name'), `mcp_sources[${i}]`, names);
-
-  const ns = _str(src.xprotocol_namespace);
-  if (ns !== undefined) {
-    const first = namespaces.get(ns);
-    if (first !== undefined) {
-      c.error(
-        at('xprotocol_namespace'),
-        `namespace ${JSON.stringify(ns)} is already used by mcp_sources[${first}]`,
-      );
-    } else namespaces.set(ns, i);
-  }
-
+  _uniqueNamespace(c, _str(src.xprotocol_namespace), i, at, namespaces);
   const transport = _str(src.transport);
+  _transportKeys(c, src, transport, at);
+  _commandLine(c, src.command, at);
+  _noCredentials(c, at('url'), src.url, 'it is disclosed in the announce: use auth.token_env');
+  if (transport !== 'stdio') _tokenEnv(c, at('auth', 'token_env'), _obj(src.auth), env);
+  _capabilityList(c, src, at);
+  _qualityBounds(c, src, at);
+  _allowlist(c, src, at);
+}
+
+/** Builds the key path of a key inside one source entry. */
+type _At = (...rest: (string | number)[]) => KeyPath;
+
+/** Two sources cannot share a namespace: their kinds would collide. */
+function _uniqueNamespace(
+  c: _Collector,
+  ns: string | undefined,
+  i: number,
+  at: _At,
+  namespaces: Map<string, number>,
+): void {
+  if (ns === undefined) return;
+  const first = namespaces.get(ns);
+  if (first !== undefined) {
+    c.error(
+      at('xprotocol_namespace'),
+      `namespace ${JSON.stringify(ns)} is already used by mcp_sources[${first}]`,
+    );
+  } else namespaces.set(ns, i);
+}
+
+/** `stdio` needs a command and takes no URL; `sse` and `streamable_http` the other way round. */
+function _transportKeys(c: _Collector, src: Obj, transport: string | undefined, at: _At): void {
   if (transport === 'stdio') {
     if (!_has(src, 'command'))
       c.error(at('command'), 'missing, expected a command line: transport "stdio" runs a command');
@@ -139,8 +161,10 @@ function _mcpSource(
       if (_has(src, key)) c.error(at(key), `${key} applies to transport "stdio", not "${transport}"`, 'key');
     }
   }
+}
 
-  const command = src.command;
+/** The command splits into words, and its program is not empty. */
+function _commandLine(c: _Collector, command: unknown, at: _At): void {
   if (typeof command === 'string' && command !== '') {
     const split = splitCommandLine(command);
     if (!split.ok) c.error(at('command'), `cannot split the command: ${split.reason}`);
@@ -148,49 +172,56 @@ function _mcpSource(
   } else if (Array.isArray(command) && command[0] === '') {
     c.error(at('command', 0), 'the program to run (the first entry) is empty');
   }
-  _noCredentials(c, at('url'), src.url, 'it is disclosed in the announce: use auth.token_env');
+}
 
-  if (transport !== 'stdio') _tokenEnv(c, at('auth', 'token_env'), _obj(src.auth), env);
-
+/**
+ * `capabilities` under `explicit` inference: present, one per tool class (the last segment), each
+ * ending in a class a tool can have; under `auto` they are ignored.
+ */
+function _capabilityList(c: _Collector, src: Obj, at: _At): void {
   const mode = _str(src.capability_inference) ?? 'auto';
   const capabilities = _list(src.capabilities);
-  if (mode === 'explicit') {
-    if (capabilities.length === 0) {
-      const path = at('capabilities');
-      c.error(
-        path,
-        'missing, expected a non-empty list of capabilities: capability_inference is "explicit"',
-        c.source.hasKey(path) ? 'key' : 'value',
+  if (mode !== 'explicit') {
+    if (capabilities.length > 0)
+      c.warn(
+        'IGNORED_KEY',
+        at('capabilities'),
+        'ignored: capability_inference is "auto" (capabilities are used by "explicit")',
+        'key',
       );
-    }
-    const byClass = new Map<string, number>();
-    capabilities.forEach((cap, j) => {
-      if (typeof cap !== 'string') return;
-      const last = cap.slice(cap.lastIndexOf('.') + 1);
-      const first = byClass.get(last);
-      if (first !== undefined) {
-        c.error(
-          at('capabilities', j),
-          `ends in ${JSON.stringify(last)} like capabilities[${first}]: explicit inference maps each tool class to the one capability ending in it`,
-        );
-      } else byClass.set(last, j);
-      if (!CAPABILITY_CLASSES.includes(last)) {
-        c.warn(
-          'IGNORED_KEY',
-          at('capabilities', j),
-          `ends in ${JSON.stringify(last)}, which no tool class maps to (${CAPABILITY_CLASSES.join(', ')}); only schema_overrides.<tool>.required_capability can use it`,
-        );
-      }
-    });
-  } else if (capabilities.length > 0) {
-    c.warn(
-      'IGNORED_KEY',
-      at('capabilities'),
-      'ignored: capability_inference is "auto" (capabilities are used by "explicit")',
-      'key',
+    return;
+  }
+  if (capabilities.length === 0) {
+    const path = at('capabilities');
+    c.error(
+      path,
+      'missing, expected a non-empty list of capabilities: capability_inference is "explicit"',
+      c.source.hasKey(path) ? 'key' : 'value',
     );
   }
+  const byClass = new Map<string, number>();
+  capabilities.forEach((cap, j) => {
+    if (typeof cap !== 'string') return;
+    const last = cap.slice(cap.lastIndexOf('.') + 1);
+    const first = byClass.get(last);
+    if (first !== undefined) {
+      c.error(
+        at('capabilities', j),
+        `ends in ${JSON.stringify(last)} like capabilities[${first}]: explicit inference maps each tool class to the one capability ending in it`,
+      );
+    } else byClass.set(last, j);
+    if (!CAPABILITY_CLASSES.includes(last)) {
+      c.warn(
+        'IGNORED_KEY',
+        at('capabilities', j),
+        `ends in ${JSON.stringify(last)}, which no tool class maps to (${CAPABILITY_CLASSES.join(', ')}); only schema_overrides.<tool>.required_capability can use it`,
+      );
+    }
+  });
+}
 
+/** `description_quality_floor` is at most the threshold (default 0.40). */
+function _qualityBounds(c: _Collector, src: Obj, at: _At): void {
   const threshold = src.description_quality_threshold;
   const floor = src.description_quality_floor;
   const t = typeof threshold === 'number' ? threshold : 0.4;
@@ -200,24 +231,26 @@ function _mcpSource(
       `expected at most description_quality_threshold (${t}), got ${floor}`,
     );
   }
+}
 
+/** `tool_allowlist` lists each tool once; overrides of tools it leaves out are ignored. */
+function _allowlist(c: _Collector, src: Obj, at: _At): void {
   const allow = src.tool_allowlist;
-  if (Array.isArray(allow)) {
-    const seen = new Set<unknown>();
-    allow.forEach((tool, j) => {
-      if (seen.has(tool)) c.error(at('tool_allowlist', j), `${JSON.stringify(tool)} is listed twice`);
-      seen.add(tool);
-    });
-    const overrides = _obj(src.schema_overrides);
-    for (const tool of Object.keys(overrides ?? {})) {
-      if (!allow.includes(tool)) {
-        c.warn(
-          'IGNORED_KEY',
-          at('schema_overrides', tool),
-          `ignored: ${JSON.stringify(tool)} is not in tool_allowlist`,
-          'key',
-        );
-      }
+  if (!Array.isArray(allow)) return;
+  const seen = new Set<unknown>();
+  allow.forEach((tool, j) => {
+    if (seen.has(tool)) c.error(at('tool_allowlist', j), `${JSON.stringify(tool)} is listed twice`);
+    seen.add(tool);
+  });
+  const overrides = _obj(src.schema_overrides);
+  for (const tool of Object.keys(overrides ?? {})) {
+    if (!allow.includes(tool)) {
+      c.warn(
+        'IGNORED_KEY',
+        at('schema_overrides', tool),
+        `ignored: ${JSON.stringify(tool)} is not in tool_allowlist`,
+        'key',
+      );
     }
   }
 }

@@ -1,0 +1,153 @@
+/**
+ * The adapter's MCP face (Direction 2), when `mcp_server` is configured: XProtocol endpoints'
+ * schemas as MCP tools (`expose: [xprotocol_sources]`), and in gateway mode (`expose:
+ * [mcp_sources]`) the wrapped servers' own tools, called directly with a session of their own per
+ * MCP client. Served over stdio or HTTP, with one static token or OAuth 2.1.
+ * @module
+ */
+import type { Identity } from '@xprotocol/crypto';
+import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import {
+  addDiscoveredRelays,
+  type LocalToolSource,
+  McpFace,
+  type McpFaceServer,
+  OAuthFaceAuth,
+  resolveXpEndpoint,
+  type StateDatabase,
+  serveMcpFace,
+  XpCaller,
+  type XpToolSource,
+} from '@xprotocol/mcp-bridge';
+import type { Registry } from '@xprotocol/registry';
+import type { AddressPolicy, RelayPool } from '@xprotocol/relay-client';
+import type { AdapterConfig, McpSourceConfig } from '../config/index.js';
+import { ADAPTER_VERSION } from '../version.js';
+import { _callTimeoutOf } from './call-limits.js';
+import type { AdapterLogger } from './logger.js';
+import type { McpSources } from './mcp-sources.js';
+import { upstreamTransportOf } from './source-translation.js';
+
+/** What the face is built from. */
+export interface _FaceParts {
+  readonly config: AdapterConfig;
+  readonly identity: Identity;
+  readonly logger: AdapterLogger;
+  readonly pool: RelayPool;
+  readonly state: StateDatabase;
+  readonly registry: Registry;
+  readonly sources: McpSources;
+  readonly addressPolicy: AddressPolicy;
+  readonly argumentLimits: { maxDepth: number; maxBytes: number };
+}
+
+/** True when `mcp_server.expose` lists `what`. */
+export function _exposes(config: AdapterConfig, what: 'mcp_sources' | 'xprotocol_sources'): boolean {
+  return (config.mcpServer?.expose ?? []).includes(what);
+}
+
+/** The face, or `undefined` without `mcp_server`. */
+export function _createFace(parts: _FaceParts): McpFace | undefined {
+  const { config, identity, logger, pool, addressPolicy } = parts;
+  if (!config.mcpServer) return undefined;
+  return new McpFace({
+    caller: new XpCaller({ identity, pool, signatures: nodeSignatures, cipher: nodeCipher }),
+    state: parts.state,
+    // Gateway mode: the wrapped servers' own tools, called directly (no relay in between).
+    localSources: _exposes(config, 'mcp_sources')
+      ? config.mcpSources.map((source) => _gatewaySource(source, parts))
+      : [],
+    sources: (_exposes(config, 'xprotocol_sources') ? config.xprotocolSources : []).map(
+      (source): XpToolSource => ({
+        name: source.name,
+        key: source.key,
+        endpoint: source.endpoint,
+        label: source.endpoint ?? source.key ?? source.name,
+        prefix: source.mcpToolPrefix,
+        schemaFilter: source.schemaFilter,
+      }),
+    ),
+    // xp:// endpoints: the well-known document gives the key; its relays join the pool
+    // through the address policy (docs/security.md, "Outbound addresses").
+    discover: async (endpointUrl) => {
+      const document = await resolveXpEndpoint(endpointUrl, { policy: addressPolicy });
+      addDiscoveredRelays(pool, document.relays, addressPolicy, { endpoint: endpointUrl, logger });
+      return { key: document.public_key };
+    },
+    argumentLimits: parts.argumentLimits,
+    callTimeoutMs: config.callTimeoutMs,
+    sha256: nodeCipher.sha256,
+    serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
+    logger,
+  });
+}
+
+/** One wrapped server as the gateway lists it: its contracts, called directly or passed through. */
+function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSource {
+  const { config, identity, registry, sources } = parts;
+  return {
+    name: source.name,
+    key: identity.keys.ed25519,
+    contracts: () => registry.contractsOf(source.name),
+    // The same limit as for XProtocol callers, per MCP session of the face.
+    requestsPerMinute: source.rateLimit.requestsPerMinute,
+    // A quarantined tool refuses arguments its pinned definition does not name.
+    checkArguments: (kind: string, args: Record<string, unknown>) => sources.checkArguments(kind, args),
+    call: (kind: string, args: Record<string, unknown>) => {
+      const tool = sources.tool(kind);
+      const upstream = tool && sources.upstreams.get(tool.source);
+      if (!tool || !upstream) throw new Error(`${kind} is not served by ${source.name} right now`);
+      return upstream.callTool(tool.upstreamName, args, {
+        timeoutMs: _callTimeoutOf(config, tool.source, tool.upstreamName) ?? config.callTimeoutMs,
+      });
+    },
+    // Passthrough: each MCP client gets its own session with the server.
+    gateway: _passthrough(source, parts),
+  };
+}
+
+/** How the gateway passes an MCP client through to the server, in a session of its own. */
+function _passthrough(source: McpSourceConfig, parts: _FaceParts): NonNullable<LocalToolSource['gateway']> {
+  const { config, sources, addressPolicy } = parts;
+  return {
+    // The adapter's own session's view: with `mcp_revision: auto`, the revision it found.
+    get transport() {
+      return sources.upstreams.get(source.name)?.transport ?? upstreamTransportOf(source, addressPolicy);
+    },
+    capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
+    toolName: (kind: string) => sources.tool(kind)?.upstreamName,
+    definition: (kind: string) => sources.listedTool(kind),
+    // Long tools keep their own timeout through the gateway too.
+    toolTimeoutMs: (tool: string) => _callTimeoutOf(config, source.name, tool),
+    instructions: () => sources.upstreams.get(source.name)?.instructions,
+  };
+}
+
+/** Serves the face by `mcp_server` (stdio or HTTP; OAuth 2.1 when `oauth` is set). */
+export function _serveFace(
+  face: McpFace,
+  mcpServer: NonNullable<AdapterConfig['mcpServer']>,
+  logger: AdapterLogger,
+  stdio: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream } | undefined,
+): Promise<McpFaceServer> {
+  const { oauth, ...serve } = mcpServer;
+  return serveMcpFace(
+    face,
+    {
+      ...serve,
+      // OAuth 2.1 tokens of one authorization server instead of one static token.
+      ...(oauth && {
+        auth: new OAuthFaceAuth({
+          issuer: oauth.issuer,
+          resource: oauth.resource,
+          requiredScopes: oauth.requiredScopes,
+          grants: oauth.grants,
+          ...(oauth.jwksUrl && { jwksUrl: oauth.jwksUrl }),
+          ...(oauth.scopesSupported && { scopesSupported: oauth.scopesSupported }),
+        }),
+      }),
+    },
+    logger,
+    stdio,
+  );
+}
