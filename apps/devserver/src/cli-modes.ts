@@ -9,9 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import {
   CliError,
   ConfigError,
-  type ConfigWarning,
   EXIT,
-  formatConfigIssue,
   type LoadedConfig,
   listenForStop,
   loadConfig,
@@ -24,11 +22,13 @@ import { _quoteCommandLine } from './_command-quote.js';
 import type { AdapterLogRecord } from './adapter-log-tap.js';
 import { formatBanner } from './banner.js';
 import type { _Flags, DevserverCliContext } from './cli-context.js';
-import { _statOrUndefined, watchConfigFile } from './config-watch.js';
+import { type _ReloadState, _watchForReload } from './config-reload.js';
+import { _configFailure, _printConfigWarnings } from './config-report.js';
+import { _statOrUndefined } from './config-watch.js';
 import { ConsoleCaller } from './console-caller.js';
 import { ConsoleCatalog } from './console-catalog.js';
 import { ConsoleEvents } from './console-events.js';
-import { type ReloadReport, type RunningConsole, startConsole } from './console-server.js';
+import { type RunningConsole, startConsole } from './console-server.js';
 import { DEMO_NAMESPACE, DEMO_TEXT, DemoError, filesystemServerEntry, runDemo } from './demo.js';
 import type { EventLogEntry } from './event-log.js';
 import { inlineConfig } from './inline-config.js';
@@ -42,7 +42,7 @@ import {
   writeRunningRelay,
 } from './paths.js';
 import { type DevServer, startDevServer } from './start-dev-server.js';
-import { createStyle, type Style } from './style.js';
+import type { Style } from './style.js';
 import { DEVSERVER_VERSION } from './version.js';
 
 /**
@@ -60,28 +60,6 @@ async function _untilStopped<T>(
   } finally {
     stop.dispose();
   }
-}
-
-function _warn(ctx: DevserverCliContext, warnings: readonly ConfigWarning[], inline: boolean): void {
-  for (const warning of warnings) {
-    const text = inline
-      ? `${warning.path === '' ? '' : `${warning.path}: `}${warning.message}${warning.code === 'ACCESS_ALLOW_ALL' ? ' (dev only)' : ''}`
-      : formatConfigIssue(warning);
-    ctx.err(`${(ctx.style ?? createStyle()).bad('warning:')} ${text}\n`);
-  }
-}
-
-/** Prints the warnings of a failed load; returns the error the CLI reports (exit 1). */
-function _configFailure(ctx: DevserverCliContext, error: ConfigError, origin: string): CliError {
-  _warn(ctx, error.warnings, false);
-  const count = error.issues.length;
-  return new CliError(
-    `${error.message}\n${count} problem${count === 1 ? '' : 's'} in ${origin}`,
-    EXIT.failure,
-    {
-      cause: error,
-    },
-  );
 }
 
 export async function _serve(
@@ -146,30 +124,47 @@ function _demoFolder(): { dir: string; file: string; remove: () => void } {
   return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** What `_serve` prepared: the loaded configuration and where it came from. */
+interface _Prepared {
+  loaded: LoadedConfig;
+  /** The file's stat before it was read (`--config`), where `--watch` starts comparing. */
+  configStat: ReturnType<typeof _statOrUndefined>;
+  origin: string;
+  demo: { dir: string; file: string } | undefined;
+}
+
+/** Where this run keeps its key and events, and the relay's port. */
+interface _Places {
+  keyFile: string;
+  database: string;
+  relayPort: number;
+}
+
+/**
+ * Serves a loaded configuration until stopped: the relay and the adapter, the web console (unless
+ * `--no-console`), the banner, and `--watch`'s reload; then stops them in reverse order.
+ */
 async function _serveLoaded(
   mode: 'config' | 'mcp-command' | 'demo-server',
   flags: _Flags,
   ctx: DevserverCliContext,
   style: Style,
-  prepared: {
-    loaded: LoadedConfig;
-    configStat: ReturnType<typeof _statOrUndefined>;
-    origin: string;
-    demo: { dir: string; file: string } | undefined;
-  },
+  prepared: _Prepared,
 ): Promise<number> {
-  const { loaded, configStat, origin, demo } = prepared;
+  const { loaded, demo } = prepared;
   const paths = devServerPaths(ctx.home);
-  const keyFile = flags.key ?? paths.adapterKey;
-  const database = flags.db ?? paths.events;
-  const relayPort = flags.relayPort ?? DEFAULT_RELAY_PORT;
+  const places: _Places = {
+    keyFile: flags.key ?? paths.adapterKey,
+    database: flags.db ?? paths.events,
+    relayPort: flags.relayPort ?? DEFAULT_RELAY_PORT,
+  };
   // The demo server's grants are the devserver's own clients (console, --mcp-proxy), added at start.
-  _warn(
+  _printConfigWarnings(
     ctx,
     loaded.warnings.filter((w) => !(demo && w.code === 'ACCESS_NO_GRANTS')),
     mode !== 'config',
   );
-  mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(places.keyFile), { recursive: true, mode: 0o700 });
   const proxyKey = await ensureProxyKey(paths.proxyKey);
   // The web console's feed and its dev client exist before the adapter, which grants that client.
   const events = new ConsoleEvents();
@@ -180,131 +175,21 @@ async function _serveLoaded(
         adapterKey: () => dev?.adapter.keys.ed25519 ?? '',
       })
     : undefined;
-  let warnings = loaded.warnings;
-  let lastReload: ReloadReport | undefined;
+  const reloads: _ReloadState = { warnings: loaded.warnings, lastReload: undefined };
   return _untilStopped(ctx, async (stopped) => {
-    dev = await startDevServer({
-      config: loaded.config,
-      database,
-      relayPort,
-      keyFile,
-      extraGrants: [
-        { key: proxyKey, capabilities: ['*'] },
-        ...(caller ? [{ key: caller.dev.keys.ed25519, capabilities: ['*'] }] : []),
-      ],
-      eventLog: (line) => ctx.err(`${line}\n`),
-      ...(caller && {
-        onEvent: (entry: EventLogEntry) => events.relayed(entry),
-        // Every refusal with the reason its sender was told, the console's own publishes included.
-        onRelayRefusal: (refusal: RelayRefusal) =>
-          events.refusedByRelay(refusal.reason, refusal.kind, refusal.pubkey),
-        onAdapterLog: (record: AdapterLogRecord) => _noteRefusal(events, record),
-      }),
-      style,
-    });
+    dev = await _startServing(ctx, style, loaded, places, { proxyKey, caller, events });
     const running = dev;
-    let webConsole: RunningConsole | undefined;
-    if (caller) {
-      try {
-        webConsole = await startConsole({
-          port: flags.consolePort ?? 0,
-          catalog: new ConsoleCatalog(() => running.adapter),
-          events,
-          caller,
-          configSource: {
-            origin,
-            config: () => running.config,
-            warnings: () => warnings,
-            lastReload: () => lastReload,
-          },
-          status: () => ({
-            adapterKey: running.adapter.keys.ed25519,
-            relayUrl: running.relayUrl,
-            version: DEVSERVER_VERSION,
-          }),
-        });
-      } catch (error) {
-        await caller.close();
-        await running.stop();
-        const taken = (error as { code?: unknown }).code === 'EADDRINUSE';
-        throw new CliError(
-          taken
-            ? `cannot start the web console: 127.0.0.1:${flags.consolePort} is already in use; choose another with --console-port, 0 for any free port, or --no-console`
-            : `cannot start the web console: ${(error as Error).message}`,
-          EXIT.failure,
-          { cause: error },
-        );
-      }
-    }
+    const webConsole = caller
+      ? await _startWebConsole(flags, running, { caller, events, origin: prepared.origin, reloads })
+      : undefined;
     // `--mcp-proxy` finds a relay on a port picked at run time (--relay-port 0) in this file, so
     // the pasted snippet never carries a port that changes every run.
     writeRunningRelay(paths, running.relayUrl);
-    const proxyArgs = ['--mcp-proxy'];
-    if (relayPort !== DEFAULT_RELAY_PORT && relayPort !== 0)
-      proxyArgs.push('--relay-port', String(relayPort));
-    if (flags.key !== undefined) proxyArgs.push('--key', resolve(keyFile));
-    const banner = formatBanner(
-      {
-        adapterKey: running.adapter.keys.ed25519,
-        keyFile,
-        relayUrl: running.relayUrl,
-        database,
-        discoveryUrl: running.adapter.discoveryUrl,
-        sources: running.adapter.sources.status(),
-        self: ctx.self ?? selfCommand(),
-        proxyArgs,
-        consoleUrl: webConsole?.url,
-        demoFile: demo?.file,
-      },
-      style,
-    );
-    ctx.err(`${banner.join('\n')}\n`);
-    ctx.err(`${style.dim(`(the --mcp-proxy key ${proxyKey} is granted every capability; Ctrl-C stops)`)}\n`);
-
-    let unwatch = () => {};
-    if (mode === 'config' && flags.watch) {
-      const file = running.config.file;
-      unwatch = watchConfigFile(
-        file,
-        async () => {
-          let next: LoadedConfig;
-          try {
-            next = loadConfig(file);
-          } catch (error) {
-            if (error instanceof ConfigError) {
-              ctx.err(`xprotocol-devserver: ${_configFailure(ctx, error, file).message}\n`);
-              ctx.err('the running adapter is kept; fix the file to reload\n');
-              lastReload = {
-                at: Date.now(),
-                ok: false,
-                message: `${file} changed but is invalid: the running adapter is kept`,
-                issues: error.issues,
-              };
-              return;
-            }
-            throw error;
-          }
-          _warn(ctx, next.warnings, false);
-          try {
-            const adapter = await running.reload(next.config);
-            const tools = adapter.sources.status().reduce((sum, s) => sum + s.toolCount, 0);
-            ctx.err(`${style.ok('↻')} ${file} changed: adapter restarted (${tools} tools)\n`);
-            warnings = next.warnings;
-            lastReload = {
-              at: Date.now(),
-              ok: true,
-              message: `adapter restarted (${tools} tools)`,
-              issues: [],
-            };
-          } catch (error) {
-            const message = `reload failed: ${(error as Error).message}; the previous configuration runs`;
-            ctx.err(`xprotocol-devserver: ${message}\n`);
-            lastReload = { at: Date.now(), ok: false, message, issues: [] };
-          }
-        },
-        { since: configStat },
-      );
-    }
+    _printBanner(ctx, style, flags, places, { running, proxyKey, webConsole, demo });
+    const unwatch =
+      mode === 'config' && flags.watch
+        ? _watchForReload(ctx, style, running, reloads, prepared.configStat)
+        : () => {};
     const signal = await stopped;
     unwatch();
     ctx.err(`${signal}: stopping\n`);
@@ -314,6 +199,118 @@ async function _serveLoaded(
     ctx.err('stopped\n');
     return EXIT.ok;
   });
+}
+
+/**
+ * The relay and the adapter, granting every capability to the `--mcp-proxy` key and the console's
+ * dev client; with the console, its feed hears every relayed event and refusal.
+ */
+function _startServing(
+  ctx: DevserverCliContext,
+  style: Style,
+  loaded: LoadedConfig,
+  places: _Places,
+  clients: { proxyKey: string; caller: ConsoleCaller | undefined; events: ConsoleEvents },
+): Promise<DevServer> {
+  const { caller, events } = clients;
+  return startDevServer({
+    config: loaded.config,
+    database: places.database,
+    relayPort: places.relayPort,
+    keyFile: places.keyFile,
+    extraGrants: [
+      { key: clients.proxyKey, capabilities: ['*'] },
+      ...(caller ? [{ key: caller.dev.keys.ed25519, capabilities: ['*'] }] : []),
+    ],
+    eventLog: (line) => ctx.err(`${line}\n`),
+    ...(caller && {
+      onEvent: (entry: EventLogEntry) => events.relayed(entry),
+      // Every refusal with the reason its sender was told, the console's own publishes included.
+      onRelayRefusal: (refusal: RelayRefusal) =>
+        events.refusedByRelay(refusal.reason, refusal.kind, refusal.pubkey),
+      onAdapterLog: (record: AdapterLogRecord) => _noteRefusal(events, record),
+    }),
+    style,
+  });
+}
+
+/**
+ * The web console over the running devserver. When it cannot start, the devserver is stopped and
+ * the error says what to do (a port in use: another `--console-port`, or `--no-console`).
+ */
+async function _startWebConsole(
+  flags: _Flags,
+  running: DevServer,
+  parts: { caller: ConsoleCaller; events: ConsoleEvents; origin: string; reloads: _ReloadState },
+): Promise<RunningConsole> {
+  const { caller, reloads } = parts;
+  try {
+    return await startConsole({
+      port: flags.consolePort ?? 0,
+      catalog: new ConsoleCatalog(() => running.adapter),
+      events: parts.events,
+      caller,
+      configSource: {
+        origin: parts.origin,
+        config: () => running.config,
+        warnings: () => reloads.warnings,
+        lastReload: () => reloads.lastReload,
+      },
+      status: () => ({
+        adapterKey: running.adapter.keys.ed25519,
+        relayUrl: running.relayUrl,
+        version: DEVSERVER_VERSION,
+      }),
+    });
+  } catch (error) {
+    await caller.close();
+    await running.stop();
+    const taken = (error as { code?: unknown }).code === 'EADDRINUSE';
+    throw new CliError(
+      taken
+        ? `cannot start the web console: 127.0.0.1:${flags.consolePort} is already in use; choose another with --console-port, 0 for any free port, or --no-console`
+        : `cannot start the web console: ${(error as Error).message}`,
+      EXIT.failure,
+      { cause: error },
+    );
+  }
+}
+
+/** Prints the banner (keys, URLs, sources, MCP client snippets) and how to stop. */
+function _printBanner(
+  ctx: DevserverCliContext,
+  style: Style,
+  flags: _Flags,
+  places: _Places,
+  serving: {
+    running: DevServer;
+    proxyKey: string;
+    webConsole: RunningConsole | undefined;
+    demo: { file: string } | undefined;
+  },
+): void {
+  const { running, proxyKey } = serving;
+  const { keyFile, relayPort } = places;
+  const proxyArgs = ['--mcp-proxy'];
+  if (relayPort !== DEFAULT_RELAY_PORT && relayPort !== 0) proxyArgs.push('--relay-port', String(relayPort));
+  if (flags.key !== undefined) proxyArgs.push('--key', resolve(keyFile));
+  const banner = formatBanner(
+    {
+      adapterKey: running.adapter.keys.ed25519,
+      keyFile,
+      relayUrl: running.relayUrl,
+      database: places.database,
+      discoveryUrl: running.adapter.discoveryUrl,
+      sources: running.adapter.sources.status(),
+      self: ctx.self ?? selfCommand(),
+      proxyArgs,
+      consoleUrl: serving.webConsole?.url,
+      demoFile: serving.demo?.file,
+    },
+    style,
+  );
+  ctx.err(`${banner.join('\n')}\n`);
+  ctx.err(`${style.dim(`(the --mcp-proxy key ${proxyKey} is granted every capability; Ctrl-C stops)`)}\n`);
 }
 
 /** An `xp.error` the adapter is about to seal: its code and message, for the answer's row. */

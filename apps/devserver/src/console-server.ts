@@ -87,132 +87,39 @@ const _HEADERS = {
 /** Largest Try-a-call body accepted, in bytes. */
 const _MAX_BODY = 1_048_576;
 
+/** What a request is answered from: the options, the token, the bound port, the open streams. */
+interface _ConsoleSite {
+  readonly options: ConsoleOptions;
+  readonly token: string;
+  /** The requested port until the server is bound, then the bound one (the Host check uses it). */
+  port: number;
+  /** The live event streams, ended on close. */
+  readonly streams: Set<ServerResponse>;
+}
+
 /** Starts the console on loopback. Rejects when the port cannot be bound. */
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
-  const token = options.token ?? createConsoleToken();
-  const streams = new Set<ServerResponse>();
-  let port = options.port;
+  const site: _ConsoleSite = {
+    options,
+    token: options.token ?? createConsoleToken(),
+    port: options.port,
+    streams: new Set(),
+  };
   const server: Server = createServer((request, response) => {
-    _handle(request, response).catch((error: unknown) => {
+    _handle(site, request, response).catch((error: unknown) => {
       if (!response.headersSent) _json(response, 500, { error: (error as Error).message });
       else response.destroy();
     });
   });
-
-  async function _handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const access = checkConsoleRequest(request, token, port);
-    const url = new URL(request.url ?? '/', 'http://console');
-    if (!access.ok) {
-      const page = request.method === 'GET' && !url.pathname.startsWith('/api/');
-      if (page) _send(response, access.status, 'text/plain; charset=utf-8', `${access.reason}\n`);
-      else _json(response, access.status, { error: access.reason });
-      return;
-    }
-    if (access.via === 'query' && request.method === 'GET' && !url.pathname.startsWith('/api/')) {
-      // First visit: keep the token in a cookie for this origin, and take it out of the URL.
-      response.writeHead(303, { ..._HEADERS, 'set-cookie': consoleCookie(token), location: url.pathname });
-      response.end();
-      return;
-    }
-    const route = `${request.method} ${url.pathname}`;
-    if (route === 'GET /' || route === 'GET /index.html') return _asset(response, 'index.html');
-    if (request.method === 'GET' && url.pathname.startsWith('/assets/'))
-      return _asset(response, url.pathname.slice('/assets/'.length));
-    switch (route) {
-      case 'GET /api/status':
-        return _json(response, 200, { ...options.status(), consoleKey: options.caller.dev.keys.ed25519 });
-      case 'GET /api/catalog':
-        return _json(response, 200, options.catalog.list());
-      case 'GET /api/tool': {
-        const kind = url.searchParams.get('kind') ?? '';
-        const detail = options.catalog.detail(kind);
-        return detail
-          ? _json(response, 200, detail)
-          : _json(response, 404, { error: `no published tool has the kind ${JSON.stringify(kind)}` });
-      }
-      case 'GET /api/search': {
-        const intent = url.searchParams.get('q') ?? '';
-        try {
-          return _json(response, 200, { matches: options.catalog.search(intent) });
-        } catch (error) {
-          return _json(response, 400, { error: (error as Error).message });
-        }
-      }
-      case 'GET /api/events':
-        return _events(request, response);
-      case 'POST /api/call':
-        return _call(request, response);
-      case 'GET /api/config': {
-        const source = options.configSource;
-        return _json(response, 200, {
-          origin: source.origin,
-          config: redactConfig(source.config()),
-          warnings: source.warnings(),
-          lastReload: source.lastReload(),
-        });
-      }
-      default:
-        return _json(response, 404, { error: `no such console route: ${route}` });
-    }
-  }
-
-  function _events(request: IncomingMessage, response: ServerResponse): void {
-    response.writeHead(200, { ..._HEADERS, 'content-type': 'text/event-stream; charset=utf-8' });
-    const after = Number(request.headers['last-event-id'] ?? 0);
-    const write = (event: { seq: number }) =>
-      response.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
-    for (const event of options.events.history()) if (event.seq > after) write(event);
-    const unsubscribe = options.events.subscribe(write);
-    // A comment now and then keeps idle proxies and the browser from timing the stream out.
-    const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
-    keepAlive.unref();
-    streams.add(response);
-    response.on('close', () => {
-      clearInterval(keepAlive);
-      unsubscribe();
-      streams.delete(response);
-    });
-  }
-
-  async function _call(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
-      return _json(response, 415, {
-        error: `Content-Type: expected application/json, got ${JSON.stringify(request.headers['content-type'] ?? '')}`,
-      });
-    }
-    let body: { kind?: unknown; payload?: unknown; signer?: unknown };
-    try {
-      body = JSON.parse(await _body(request)) as typeof body;
-    } catch (error) {
-      return _json(response, 400, { error: `the body: ${(error as Error).message}` });
-    }
-    if (typeof body.kind !== 'string' || body.kind === '') {
-      return _json(response, 400, { error: `kind: expected a string, got ${JSON.stringify(body.kind)}` });
-    }
-    const signer = body.signer ?? 'dev';
-    if (signer !== 'dev' && signer !== 'stranger') {
-      return _json(response, 400, {
-        error: `signer: expected "dev" or "stranger", got ${JSON.stringify(signer)}`,
-      });
-    }
-    const result = await options.caller.call(body.kind, body.payload ?? {}, signer as ConsoleSigner);
-    return _json(response, 200, result);
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, RELAY_HOST, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  port = (server.address() as { port: number }).port;
+  await _listen(server, options.port);
+  site.port = (server.address() as { port: number }).port;
+  const { token, port } = site;
   return {
     url: `http://${RELAY_HOST}:${port}/?token=${token}`,
     port,
     token,
     async close() {
-      for (const stream of streams) stream.end();
+      for (const stream of site.streams) stream.end();
       await options.caller.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -220,6 +127,141 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       });
     },
   };
+}
+
+/** Binds `server` to `port` on loopback; rejects when it cannot. */
+function _listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, RELAY_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** One request: refused unless it passes the access check, else answered by its route. */
+async function _handle(
+  site: _ConsoleSite,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const { token } = site;
+  const access = checkConsoleRequest(request, token, site.port);
+  const url = new URL(request.url ?? '/', 'http://console');
+  if (!access.ok) {
+    const page = request.method === 'GET' && !url.pathname.startsWith('/api/');
+    if (page) _send(response, access.status, 'text/plain; charset=utf-8', `${access.reason}\n`);
+    else _json(response, access.status, { error: access.reason });
+    return;
+  }
+  if (access.via === 'query' && request.method === 'GET' && !url.pathname.startsWith('/api/')) {
+    // First visit: keep the token in a cookie for this origin, and take it out of the URL.
+    response.writeHead(303, { ..._HEADERS, 'set-cookie': consoleCookie(token), location: url.pathname });
+    response.end();
+    return;
+  }
+  return _route(site, request, response, url);
+}
+
+/** Answers an admitted request: a page, an asset, or the JSON API. */
+async function _route(
+  site: _ConsoleSite,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const { options } = site;
+  const route = `${request.method} ${url.pathname}`;
+  if (route === 'GET /' || route === 'GET /index.html') return _asset(response, 'index.html');
+  if (request.method === 'GET' && url.pathname.startsWith('/assets/'))
+    return _asset(response, url.pathname.slice('/assets/'.length));
+  switch (route) {
+    case 'GET /api/status':
+      return _json(response, 200, { ...options.status(), consoleKey: options.caller.dev.keys.ed25519 });
+    case 'GET /api/catalog':
+      return _json(response, 200, options.catalog.list());
+    case 'GET /api/tool': {
+      const kind = url.searchParams.get('kind') ?? '';
+      const detail = options.catalog.detail(kind);
+      return detail
+        ? _json(response, 200, detail)
+        : _json(response, 404, { error: `no published tool has the kind ${JSON.stringify(kind)}` });
+    }
+    case 'GET /api/search': {
+      const intent = url.searchParams.get('q') ?? '';
+      try {
+        return _json(response, 200, { matches: options.catalog.search(intent) });
+      } catch (error) {
+        return _json(response, 400, { error: (error as Error).message });
+      }
+    }
+    case 'GET /api/events':
+      return _events(site, request, response);
+    case 'POST /api/call':
+      return _call(options.caller, request, response);
+    case 'GET /api/config': {
+      const source = options.configSource;
+      return _json(response, 200, {
+        origin: source.origin,
+        config: redactConfig(source.config()),
+        warnings: source.warnings(),
+        lastReload: source.lastReload(),
+      });
+    }
+    default:
+      return _json(response, 404, { error: `no such console route: ${route}` });
+  }
+}
+
+/** The live events as server-sent events: those after `Last-Event-ID`, then each new one. */
+function _events(site: _ConsoleSite, request: IncomingMessage, response: ServerResponse): void {
+  const { events } = site.options;
+  response.writeHead(200, { ..._HEADERS, 'content-type': 'text/event-stream; charset=utf-8' });
+  const after = Number(request.headers['last-event-id'] ?? 0);
+  const write = (event: { seq: number }) =>
+    response.write(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
+  for (const event of events.history()) if (event.seq > after) write(event);
+  const unsubscribe = events.subscribe(write);
+  // A comment now and then keeps idle proxies and the browser from timing the stream out.
+  const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
+  keepAlive.unref();
+  site.streams.add(response);
+  response.on('close', () => {
+    clearInterval(keepAlive);
+    unsubscribe();
+    site.streams.delete(response);
+  });
+}
+
+/** Try a call: `{kind, payload, signer}` as JSON, signed by the dev key or a stranger's. */
+async function _call(
+  caller: ConsoleCaller,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+    return _json(response, 415, {
+      error: `Content-Type: expected application/json, got ${JSON.stringify(request.headers['content-type'] ?? '')}`,
+    });
+  }
+  let body: { kind?: unknown; payload?: unknown; signer?: unknown };
+  try {
+    body = JSON.parse(await _body(request)) as typeof body;
+  } catch (error) {
+    return _json(response, 400, { error: `the body: ${(error as Error).message}` });
+  }
+  if (typeof body.kind !== 'string' || body.kind === '') {
+    return _json(response, 400, { error: `kind: expected a string, got ${JSON.stringify(body.kind)}` });
+  }
+  const signer = body.signer ?? 'dev';
+  if (signer !== 'dev' && signer !== 'stranger') {
+    return _json(response, 400, {
+      error: `signer: expected "dev" or "stranger", got ${JSON.stringify(signer)}`,
+    });
+  }
+  const result = await caller.call(body.kind, body.payload ?? {}, signer as ConsoleSigner);
+  return _json(response, 200, result);
 }
 
 function _asset(response: ServerResponse, name: string): void {
