@@ -13,6 +13,7 @@ export type BridgeErrorCode =
   | 'STATE_DATABASE'
   | 'INVALID_OPTIONS'
   | 'CALL_FAILED'
+  | 'RESPONSE_TOO_LARGE'
   | 'CLOSED';
 
 /** The one base class for errors thrown by this package. */

@@ -20,6 +20,11 @@ beforeAll(async () => {
   const other = await generateKeyPair('ES256');
   const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'ES256' };
   server = createServer((request, response) => {
+    if (request.url === '/big-jwks') {
+      // A JWKS over the face's cap (256 KiB): one real key, then padding.
+      const big = JSON.stringify({ keys: [jwk], padding: ' '.repeat(300 * 1024) });
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(big);
+    }
     const body =
       request.url === '/.well-known/oauth-authorization-server'
         ? { issuer, jwks_uri: `${issuer}/jwks` }
@@ -101,6 +106,20 @@ describe('the face as an OAuth resource server', () => {
     expect(refusal?.wwwAuthenticate).toMatch(
       /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="/,
     );
+  });
+
+  it('a JWKS over 256 KiB is not read past the cap: the token is refused 401 invalid_token', async () => {
+    const face = auth({ jwksUrl: `${issuer}/big-jwks` });
+    const verdict = await face.authenticate(`Bearer ${await sign({ sub: 'alice', scope: 'mcp' })}`);
+    expect(verdict.ok ? undefined : verdict.refusal).toMatchObject({
+      status: 401,
+      message: expect.stringMatching(
+        /^the token could not be checked: the JWKS at http:\/\/127\.0\.0\.1:\d+\/big-jwks (declares \d+ bytes; at most 262144 are read|is over 262144 bytes; stopped reading at \d+)$/,
+      ) as string,
+    });
+    // The next token is refused the same way (the JWKS is read again, to the cap), not hung or crashed.
+    const again = await face.authenticate(`Bearer ${await sign({ sub: 'bob', scope: 'mcp' })}`);
+    expect(again.ok ? undefined : again.refusal.status).toBe(401);
   });
 
   it('a token without a required scope: 403 insufficient_scope naming it', async () => {

@@ -6,10 +6,17 @@
  * capability-shaped scopes (`com.acme.docs.read`, `com.acme.*`) and the grants configured for its
  * subject. Without a token the answer is 401 with `resource_metadata` (RFC 9728), a bad token
  * 401 `invalid_token`, a missing scope 403 `insufficient_scope`.
+ *
+ * What the authorization server sends is input too: its metadata and its JWKS are read through
+ * the package's capped reader (outbound/), at most {@link MAX_METADATA_BYTES} and
+ * {@link MAX_JWKS_BYTES}. A token naming a key the face has not seen makes it fetch the JWKS; a
+ * JWKS over the cap refuses that token (401 `invalid_token`, "the token could not be checked")
+ * and the face keeps the keys it read before.
  * @module
  */
 import { anyCapabilityMatches } from '@xprotocol/translate';
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import { createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from 'jose';
+import { cappedFetch } from '../outbound/capped-fetch.js';
 import {
   bearerToken,
   type FaceAuth,
@@ -40,6 +47,18 @@ export interface OAuthFaceAuthOptions {
 
 /** The longest token read, in characters: a bigger one is refused before any work. */
 const MAX_TOKEN_LENGTH = 16_384;
+/** The largest JWKS read, in bytes (a few dozen keys take a few KiB); the read stops there. */
+const MAX_JWKS_BYTES = 256 * 1024;
+/** The largest authorization server metadata document read, in bytes; the read stops there. */
+const MAX_METADATA_BYTES = 64 * 1024;
+
+/** The JWKS fetch: bodies read through the capped reader, never more than {@link MAX_JWKS_BYTES}. */
+const _jwksFetch = cappedFetch({ maxBytes: MAX_JWKS_BYTES, what: (url) => `the JWKS at ${url}` });
+/** The metadata fetch (RFC 8414, OpenID discovery), at most {@link MAX_METADATA_BYTES}. */
+const _metadataFetch = cappedFetch({
+  maxBytes: MAX_METADATA_BYTES,
+  what: () => 'the authorization server metadata',
+});
 
 /** An OAuth 2.1 resource server for the face. */
 export class OAuthFaceAuth implements FaceAuth {
@@ -68,7 +87,7 @@ export class OAuthFaceAuth implements FaceAuth {
     for (const grant of options.grants ?? []) {
       this.#grants.set(grant.subject, [...(this.#grants.get(grant.subject) ?? []), ...grant.capabilities]);
     }
-    if (options.jwksUrl) this.#jwks = createRemoteJWKSet(new URL(options.jwksUrl));
+    if (options.jwksUrl) this.#jwks = _remoteJwks(options.jwksUrl);
   }
 
   async authenticate(header: string | undefined): Promise<FaceAuthVerdict> {
@@ -136,7 +155,7 @@ export class OAuthFaceAuth implements FaceAuth {
     if (this.#jwks) return this.#jwks;
     this.#discovering ??= _discoverJwks(this.#o.issuer).then(
       (url) => {
-        this.#jwks = createRemoteJWKSet(new URL(url));
+        this.#jwks = _remoteJwks(url);
         return this.#jwks;
       },
       (error: unknown) => {
@@ -173,7 +192,10 @@ async function _discoverJwks(issuer: string): Promise<string> {
   const problems: string[] = [];
   for (const candidate of candidates) {
     try {
-      const response = await fetch(candidate, { signal: AbortSignal.timeout(10_000), redirect: 'error' });
+      const response = await _metadataFetch(candidate, {
+        signal: AbortSignal.timeout(10_000),
+        redirect: 'error',
+      });
       if (!response.ok) {
         problems.push(`${candidate}: HTTP ${response.status}`);
         continue;
@@ -190,6 +212,11 @@ async function _discoverJwks(issuer: string): Promise<string> {
     }
   }
   throw new Error(`cannot find the JWKS of ${issuer}: ${problems.join('; ')}`);
+}
+
+/** A remote JWKS whose responses are read through the capped fetch. */
+function _remoteJwks(url: string): ReturnType<typeof createRemoteJWKSet> {
+  return createRemoteJWKSet(new URL(url), { [customFetch]: _jwksFetch });
 }
 
 function _scopes(claims: JWTPayload): string[] {

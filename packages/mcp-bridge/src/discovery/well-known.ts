@@ -4,7 +4,8 @@
  * (its catalog, paged); `xp://host[:port]` resolves through the well-known document over HTTPS,
  * or plain HTTP for loopback hosts only.
  *
- * The document is read with a size cap enforced while streaming (the read stops at the cap), and
+ * The document is read with a size cap enforced while streaming (the read stops at the cap; the
+ * package's one capped reader, outbound/capped-body.ts), and
  * a host name in the endpoint is resolved through the address policy: the connection goes to the
  * checked address (docs/security.md, "Outbound addresses"). An IP literal or `localhost` in the
  * configured endpoint is dialled as named: the operator chose it.
@@ -17,6 +18,7 @@ import { isKeyString } from '@xprotocol/crypto';
 import { AddressPolicy } from '@xprotocol/relay-client';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
+import { readCappedBody } from '../outbound/capped-body.js';
 
 /** The well-known document. */
 export interface WellKnownDocument {
@@ -125,7 +127,10 @@ export async function resolveXpEndpoint(
   return doc as WellKnownDocument;
 }
 
-/** GETs `url` (no redirects), reading at most `maxBytes` of body: past that the socket is closed. */
+/**
+ * GETs `url` (no redirects), reading at most `maxBytes` of body (outbound/capped-body.ts): a
+ * declared length over it is refused unread, and past it the read stops and the socket is closed.
+ */
 function _readDocument(
   url: string,
   options: { timeoutMs: number; maxBytes: number; lookup?: AddressPolicy['lookup'] },
@@ -141,33 +146,26 @@ function _readDocument(
         ...(options.lookup && { lookup: options.lookup as never }),
       },
       (response) => {
-        const fail = (message: string) => {
-          request.destroy();
-          reject(new Error(message));
-        };
         if (response.statusCode !== 200) {
-          fail(
-            `HTTP ${response.statusCode}${response.statusCode && response.statusCode < 400 && response.statusCode >= 300 ? ' (redirects are not followed)' : ''}`,
+          request.destroy();
+          reject(
+            new Error(
+              `HTTP ${response.statusCode}${response.statusCode && response.statusCode < 400 && response.statusCode >= 300 ? ' (redirects are not followed)' : ''}`,
+            ),
           );
           return;
         }
-        const declared = Number(response.headers['content-length']);
-        if (declared > options.maxBytes) {
-          fail(`the document declares ${declared} bytes; at most ${options.maxBytes} are read`);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > options.maxBytes) {
-            fail(`the document is over ${options.maxBytes} bytes; stopped reading at ${size}`);
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        response.on('error', (error) => reject(error));
+        readCappedBody(response, {
+          maxBytes: options.maxBytes,
+          what: 'the document',
+          declaredLength: response.headers['content-length'],
+        }).then(
+          (bytes) => resolve(bytes.toString('utf8')),
+          (error: unknown) => {
+            request.destroy();
+            reject(error);
+          },
+        );
       },
     );
     request.on('error', (error) => reject(error));
