@@ -26,6 +26,10 @@ beforeAll(async () => {
       { id: 'granted', secret: 'g-secret', subject: 'bob', scopes: ['mcp'] },
       { id: 'no-mcp', secret: 'n-secret', subject: 'carol', scopes: ['com.test.conformance.simple'] },
       { id: 'granted-too', secret: 'd-secret', subject: 'dave', scopes: ['mcp'] },
+      // Signed by the authorization server, with a `sub` that is not a non-empty string.
+      { id: 'array-subject', secret: 'a-secret', subject: ['bob'], scopes: ['mcp'] },
+      { id: 'number-subject', secret: '1-secret', subject: 123, scopes: ['mcp'] },
+      { id: 'empty-subject', secret: 'e-secret', subject: '', scopes: ['mcp'] },
     ]),
   );
   issuer = (await procs.node(AUTHORIZATION_SERVER, [accounts])).firstLine;
@@ -59,6 +63,8 @@ beforeAll(async () => {
       - subject: bob
         capabilities: [com.test.conformance.*]
       - subject: dave
+        capabilities: [com.test.conformance.*]
+      - subject: "123"
         capabilities: [com.test.conformance.*]`,
         stateDatabase: './state.db',
       }),
@@ -275,6 +281,43 @@ describe('OAuth 2.1 on the HTTP face', () => {
     expect(tampered.status).toBe(401);
     expect(tampered.body).toContain('signature does not verify');
   });
+
+  it.each([
+    ['an array (["bob"], which would read as bob)', 'array-subject', 'a-secret'],
+    ['a number (123)', 'number-subject', '1-secret'],
+    ['empty', 'empty-subject', 'e-secret'],
+  ])(
+    'a signed token whose sub is %s: 401 invalid_token, no principal, no grants',
+    async (_what, id, secret) => {
+      const refused = await post({ authorization: `Bearer ${await token(id, secret)}` }, INITIALIZE);
+      expect(refused.status).toBe(401);
+      expect(refused.wwwAuthenticate).toContain('error="invalid_token"');
+      expect(refused.body).toContain("the token's subject (sub) must be a non-empty string");
+      // The grants of the subject it would have been read as are not reached through a tools/call either.
+      const call = await post(
+        {
+          authorization: `Bearer ${await token(id, secret)}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'test_image_content',
+        },
+        {
+          jsonrpc: '2.0',
+          id: 4,
+          method: 'tools/call',
+          params: {
+            name: 'test_image_content',
+            arguments: {},
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        },
+      );
+      expect(call.status, call.body).toBe(401);
+    },
+  );
 
   it("a session belongs to the principal that opened it: another's token cannot use it", async () => {
     const aliceToken = await token('reader', 'r-secret');

@@ -108,6 +108,22 @@ describe('the face as an OAuth resource server', () => {
     );
   });
 
+  it.each([
+    ['an array', ['alice']],
+    ['a number', 123],
+    ['an empty string', ''],
+    ['an object', { name: 'alice' }],
+  ])('a signed token whose sub is %s: 401 invalid_token, no principal', async (kind, sub) => {
+    const verdict = await auth({ grants: [{ subject: 'alice', capabilities: ['*'] }] }).authenticate(
+      `Bearer ${await sign({ sub, scope: 'mcp' })}`,
+    );
+    expect(verdict.ok ? undefined : verdict.refusal).toMatchObject({
+      status: 401,
+      message: `the token's subject (sub) must be a non-empty string; got ${kind}`,
+      wwwAuthenticate: expect.stringContaining('error="invalid_token"') as string,
+    });
+  });
+
   it('a JWKS over 256 KiB is not read past the cap: the token is refused 401 invalid_token', async () => {
     const face = auth({ jwksUrl: `${issuer}/big-jwks` });
     const verdict = await face.authenticate(`Bearer ${await sign({ sub: 'alice', scope: 'mcp' })}`);

@@ -4,8 +4,9 @@
  * authorization server's JWKS (`jose`): signature, issuer, audience (this resource, RFC 8707),
  * expiry. The principal is `<issuer> <subject>`; what it may call is the union of its token's
  * capability-shaped scopes (`com.acme.docs.read`, `com.acme.*`) and the grants configured for its
- * subject. Without a token the answer is 401 with `resource_metadata` (RFC 9728), a bad token
- * 401 `invalid_token`, a missing scope 403 `insufficient_scope`.
+ * subject, which must be a non-empty string. Without a token the answer is 401 with
+ * `resource_metadata` (RFC 9728), a bad token 401 `invalid_token`, a missing scope 403
+ * `insufficient_scope`.
  *
  * What the authorization server sends is input too: its metadata and its JWKS are read through
  * the package's capped reader (outbound/), at most {@link MAX_METADATA_BYTES} and
@@ -115,6 +116,18 @@ export class OAuthFaceAuth implements FaceAuth {
     } catch (error) {
       return { ok: false, refusal: this.#refusal(401, 'invalid_token', _why(error)) };
     }
+    // A subject is the principal: `["bob"]` or `123` would read as a configured subject's name.
+    if (typeof claims.sub !== 'string' || claims.sub === '') {
+      return {
+        ok: false,
+        refusal: this.#refusal(
+          401,
+          'invalid_token',
+          `the token's subject (sub) must be a non-empty string; got ${_kind(claims.sub)}`,
+        ),
+      };
+    }
+    const subject = claims.sub;
     const scopes = _scopes(claims);
     const missing = (this.#o.requiredScopes ?? []).filter((scope) => !scopes.includes(scope));
     if (missing.length > 0) {
@@ -128,7 +141,6 @@ export class OAuthFaceAuth implements FaceAuth {
         ),
       };
     }
-    const subject = String(claims.sub);
     const principal: FacePrincipal = {
       id: `${this.#o.issuer} ${subject}`,
       // Scopes shaped like capabilities grant them; others (`mcp`, `openid`) only pass required-scope checks.
@@ -217,6 +229,14 @@ async function _discoverJwks(issuer: string): Promise<string> {
 /** A remote JWKS whose responses are read through the capped fetch. */
 function _remoteJwks(url: string): ReturnType<typeof createRemoteJWKSet> {
   return createRemoteJWKSet(new URL(url), { [customFetch]: _jwksFetch });
+}
+
+/** What a claim's value is, for a refusal (its kind, never its content). */
+function _kind(value: unknown): string {
+  if (value === '') return 'an empty string';
+  if (Array.isArray(value)) return 'an array';
+  if (value === null || value === undefined) return 'none';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function _scopes(claims: JWTPayload): string[] {
