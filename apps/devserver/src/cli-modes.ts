@@ -103,6 +103,9 @@ export async function _serve(
               command: flags.mcpCommand ?? '',
               namespace: flags.namespace ?? 'com.demo.mcp',
               keyFile,
+              // Deny by default here too: the relay listens on a local port any program (or, through
+              // a browser, any page) can reach, so only the devserver's own clients are granted.
+              access: { default: 'deny' },
             });
   } catch (error) {
     demo?.remove();
@@ -158,10 +161,10 @@ async function _serveLoaded(
     database: flags.db ?? paths.events,
     relayPort: flags.relayPort ?? DEFAULT_RELAY_PORT,
   };
-  // The demo server's grants are the devserver's own clients (console, --mcp-proxy), added at start.
+  // An inline server's grants are the devserver's own clients (console, --mcp-proxy), added at start.
   _printConfigWarnings(
     ctx,
-    loaded.warnings.filter((w) => !(demo && w.code === 'ACCESS_NO_GRANTS')),
+    loaded.warnings.filter((w) => !(mode !== 'config' && w.code === 'ACCESS_NO_GRANTS')),
     mode !== 'config',
   );
   mkdirSync(dirname(places.keyFile), { recursive: true, mode: 0o700 });

@@ -1,10 +1,12 @@
 // `xprotocol-devserver --mcp-command … --relay-port 0` as a real child process: banner, event log,
-// a call through XpCaller over its relay, the --mcp-proxy MCP face, and a clean stop on SIGTERM.
+// a call through XpCaller over its relay with the devserver's own key (a fresh key and a web page
+// are refused), the --mcp-proxy MCP face, and a clean stop on SIGTERM.
 import { realpathSync } from 'node:fs';
+import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createEventTemplate, generateIdentity, signEvent } from '@xprotocol/crypto';
-import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { type Identity, nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayPool } from '@xprotocol/relay-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +41,7 @@ function snippet(): { mcpServers: { xprotocol: { command: string; args: string[]
 }
 
 describe('xprotocol-devserver --mcp-command', () => {
-  it('prints the banner (docs/design.md §14) on stderr and nothing on stdout; the default-allow warning stays visible', () => {
+  it('prints the banner (docs/design.md §14) on stderr and nothing on stdout; it grants no key but its own', () => {
     expect(dev.stderr).toContain('✓ XProtocol DevServer started');
     expect(dev.stderr).toMatch(/✓ Wrapped MCP server: com\.demo\.fs \(\d+ tools\)/);
     expect(dev.stderr).toContain(`(${sandbox.path('.xprotocol/devserver/adapter.key')})`);
@@ -50,36 +52,76 @@ describe('xprotocol-devserver --mcp-command', () => {
         xprotocol: { command: process.execPath, args: [realpathSync(DEVSERVER_BIN), '--mcp-proxy'] },
       },
     });
-    expect(dev.stderr).toMatch(
-      /warning: access\.default: "allow": any key may call every tool .*\(dev only\)/,
-    );
+    expect(dev.stderr).not.toContain('access.default: "allow"');
+    expect(dev.stderr).not.toContain('ACCESS_NO_GRANTS');
     expect(dev.stdout).toBe('');
   });
 
-  it('serves a call through its relay (XpCaller: resolve, seal, publish, answer) and logs it', async () => {
+  /** One call of read_text_file through the devserver's relay, signed by `identity`. */
+  async function readThroughRelay(identity: Identity) {
     const backends = { signatures: nodeSignatures, cipher: nodeCipher };
-    const identity = generateIdentity(backends);
     const pool = await RelayPool.open({ urls: [relayUrl] });
     try {
       const caller = new XpCaller({ identity, pool, ...backends });
       const to = await caller.resolve(adapterKey, 15_000);
-      const outcome = await caller.call({
+      return await caller.call({
         to: to.keys,
         kind: 'com.demo.fs.read_text_file',
         payload: { path: sandbox.path('hello.txt') },
         timeoutMs: 15_000,
       });
-      expect(outcome.ok && (outcome.payload as { content: { text: string }[] }).content[0]!.text).toBe(TEXT);
-      const caller8 = identity.keys.ed25519.slice(8, 16);
-      const adapter8 = adapterKey.slice(8, 16);
-      await dev.waitForStderr(new RegExp(`com\\.demo\\.fs\\.read_text_file +${caller8} → ${adapter8} .* OK`));
-      await dev.waitForStderr(
-        new RegExp(`com\\.demo\\.fs\\.read_text_file\\.result +${adapter8} → ${caller8} .* OK`),
-      );
-      expect(dev.stderr).not.toContain(TEXT.trim());
     } finally {
       await pool.close();
     }
+  }
+
+  it('refuses a call from a key it did not make: deny by default, its own clients only', async () => {
+    const stranger = generateIdentity({ signatures: nodeSignatures, cipher: nodeCipher });
+    const outcome = await readThroughRelay(stranger);
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.error.code).toBe('AUTHORIZATION_INSUFFICIENT');
+  });
+
+  it('refuses a web page: a WebSocket upgrade with a browser Origin gets 403 from its relay', async () => {
+    // What a page's `new WebSocket(...)` sends: the upgrade request with the page's Origin.
+    const status = await new Promise<number>((resolve, reject) => {
+      const upgrade = request(relayUrl.replace(/^ws:/, 'http:'), {
+        headers: {
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': Buffer.from('a page on the web').toString('base64'),
+          Origin: 'http://attacker.example',
+        },
+      });
+      upgrade.on('upgrade', (_response, socket) => {
+        socket.destroy();
+        resolve(101);
+      });
+      upgrade.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      upgrade.on('error', reject);
+      upgrade.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('serves a call from its --mcp-proxy key through its relay (XpCaller: resolve, seal, publish, answer) and logs it', async () => {
+    const identity = await readKeyFile(sandbox.path('.xprotocol/devserver/proxy.key'), {
+      signatures: nodeSignatures,
+      cipher: nodeCipher,
+    });
+    const outcome = await readThroughRelay(identity);
+    expect(outcome.ok && (outcome.payload as { content: { text: string }[] }).content[0]!.text).toBe(TEXT);
+    const caller8 = identity.keys.ed25519.slice(8, 16);
+    const adapter8 = adapterKey.slice(8, 16);
+    await dev.waitForStderr(new RegExp(`com\\.demo\\.fs\\.read_text_file +${caller8} → ${adapter8} .* OK`));
+    await dev.waitForStderr(
+      new RegExp(`com\\.demo\\.fs\\.read_text_file\\.result +${adapter8} → ${caller8} .* OK`),
+    );
+    expect(dev.stderr).not.toContain(TEXT.trim());
   });
 
   it('reports an event the relay refused (tampered after signing) with its kind, sender and reason', async () => {
