@@ -16,7 +16,7 @@ describe('allowed origins', () => {
       /did you mean "https:\/\/console\.example"\?$/,
     );
     expect(_originProblem('HTTP://LOCALHOST:5173')).toMatch(/did you mean "http:\/\/localhost:5173"\?$/);
-    for (const text of ['null', '*', 'localhost:5173', 'file:///tmp/x.html', '']) {
+    for (const text of ['null', '*', 'localhost:5173', 'file:///srv/page.html', '']) {
       expect(_originProblem(text), text).toMatch(/^expects an origin .*, got ".*"$/);
     }
   });
