@@ -12,6 +12,7 @@ import { CHECKS, runSuite, type SuiteReport, selectChecks } from './suite.js';
 import { suiteConfig } from './suite-config.js';
 import { suiteKeys } from './suite-keys.js';
 import { Target, testServerCommand } from './target.js';
+import { CONFORMANCE_VERSION } from './version.js';
 
 /** Where the CLI writes. */
 export interface CliIo {
@@ -39,7 +40,8 @@ Options:
   --only NAME                   run only this check (repeatable); --list shows the names
   --json                        print the report as JSON on stdout
   --junit FILE                  also write a JUnit XML report
-  --help                        this text`;
+  --help                        this text
+  --version                     print the version`;
 
 function _usage(io: CliIo, message: string): number {
   io.err(`xprotocol-conformance: ${message}\n\n${USAGE}\n`);
@@ -56,6 +58,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   if (values.help) {
     io.out(`${USAGE}\n`);
+    return 0;
+  }
+  if (values.version) {
+    io.out(`${CONFORMANCE_VERSION}\n`);
     return 0;
   }
   if (values.list) {
@@ -143,6 +149,7 @@ function _parse(argv: readonly string[]) {
       junit: { type: 'string' },
       'print-config': { type: 'boolean' },
       help: { type: 'boolean' },
+      version: { type: 'boolean' },
     },
   });
 }

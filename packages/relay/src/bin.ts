@@ -2,7 +2,7 @@
 /**
  * `xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
  * [--allow-origin ORIGIN]… [--max-connections-per-ip N] [--max-connections N]
- * [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]`
+ * [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]`, `--help`, `--version`
  *
  * Starts a relay and prints its `ws://` URL on stdout once it listens (the only thing written to
  * stdout); diagnostics go to stderr. SIGINT/SIGTERM flush the store and exit 0.
@@ -16,6 +16,7 @@ import type { RelayOptions } from './relay-options.js';
 import { startRelay } from './relay-server.js';
 import { SqliteEventStore } from './sqlite-store.js';
 import type { EventStore } from './store.js';
+import { RELAY_VERSION } from './version.js';
 
 const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
                       [--allow-origin ORIGIN]... [--max-connections-per-ip N] [--max-connections N]
@@ -33,7 +34,8 @@ const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [-
   --max-connections N         open connections in all (default 1024; 503)
   --max-bytes-per-key BYTES   bytes of stored events per signing key (default 16777216, 16 MiB)
   --max-stored-bytes BYTES    bytes of stored events in all (default 134217728, 128 MiB)
-  --help                      show this help`;
+  --help                      show this help
+  --version                   print the version`;
 
 function fail(message: string): never {
   process.stderr.write(`xprotocol-relay: ${message}\n${USAGE}\n`);
@@ -64,6 +66,7 @@ function parseArguments() {
       'max-bytes-per-key': { type: 'string' },
       'max-stored-bytes': { type: 'string' },
       help: { type: 'boolean' },
+      version: { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -107,6 +110,10 @@ async function main(): Promise<void> {
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`${RELAY_VERSION}\n`);
     return;
   }
   const options = relayOptions(values);

@@ -6,7 +6,7 @@
  * @module
  */
 import { realpathSync } from 'node:fs';
-import { type Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 
 /**
  * Exit codes: 0 success (or a clean stop on SIGINT/SIGTERM), 1 failure (a call that failed, a
@@ -15,15 +15,41 @@ import { type Command, CommanderError } from 'commander';
  */
 export const EXIT = { ok: 0, failure: 1, usage: 2, toolError: 3 } as const;
 
-/** A failure the CLI reports on stderr (prefixed with the program name) and turns into an exit code. */
+/** The `code` of every {@link CliError}: how {@link runProgram} knows one from any copy of this package. */
+const CLI_ERROR_CODE = 'XPROTOCOL_CLI_ERROR';
+
+/**
+ * A failure the CLI reports on stderr (prefixed with the program name) and turns into an exit code.
+ * Recognised by its `code` ({@link runProgram} never uses `instanceof`: a global install gives the
+ * devserver and the adapter a copy each of this package, and of commander).
+ */
 export class CliError extends Error {
   readonly exitCode: number;
+  /** Always `XPROTOCOL_CLI_ERROR`. */
+  readonly code = CLI_ERROR_CODE;
 
   constructor(message: string, exitCode: number = EXIT.failure, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'CliError';
     this.exitCode = exitCode;
   }
+}
+
+/** A {@link CliError} of any copy of this package: its code and a numeric exit code. */
+function _isCliError(error: unknown): error is CliError {
+  const { code, exitCode } = (error ?? {}) as { code?: unknown; exitCode?: unknown };
+  return code === CLI_ERROR_CODE && typeof exitCode === 'number';
+}
+
+/**
+ * The exit code of a commander error of any copy of commander (a `code` starting with
+ * `commander.` and a numeric `exitCode`: 0 after `--help` or `--version`), else undefined.
+ */
+function _commanderExitCode(error: unknown): number | undefined {
+  const { code, exitCode } = (error ?? {}) as { code?: unknown; exitCode?: unknown };
+  return typeof code === 'string' && code.startsWith('commander.') && typeof exitCode === 'number'
+    ? exitCode
+    : undefined;
 }
 
 /** A usage error: wrong, missing or conflicting flags. Exit code 2, with a hint to `--help`. */
@@ -68,13 +94,16 @@ export function cliProgram(program: Command, io: CliIo): Command {
  * Runs `work` (which parses and runs a program built with {@link cliProgram}) and resolves with the
  * exit code: its own result, 0 for `--help`/`--version`, 2 for a commander usage error (commander
  * already printed it), a {@link CliError}'s code with its message on stderr, 1 for anything else.
+ * Both are known by their shape, not `instanceof`, so a program built with another copy of
+ * commander (the devserver's, in a global install) maps the same.
  */
 export async function runProgram(name: string, io: CliIo, work: () => Promise<number>): Promise<number> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (error instanceof CliError) {
+    const commanderExit = _commanderExitCode(error);
+    if (commanderExit !== undefined) return commanderExit === 0 ? EXIT.ok : EXIT.usage;
+    if (_isCliError(error)) {
       io.err(`${name}: ${error.message}\n${error.exitCode === EXIT.usage ? `${HELP_HINT}\n` : ''}`);
       return error.exitCode;
     }
