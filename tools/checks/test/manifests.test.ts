@@ -2,9 +2,11 @@
 // map whose conditions each carry their types first and no wildcard, only dist/ shipped (without
 // source maps), a licence, the supported Node range, and the fields a registry page shows (where the
 // code lives, where to report bugs, keywords). The forge URL is stated once, in the root manifest.
+// A bin is a committed file that runs dist/bin.js: it exists in a fresh clone, before any build.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { trackedFiles } from './_tracked-files.js';
 import { publishedPackages, REPO_ROOT } from './_workspace.js';
 
 const ROOT = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -16,6 +18,7 @@ const ROOT = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) a
 };
 /** The forge URL, from the root manifest's `repository.url` (`git+https://…/x.git`). */
 const FORGE = ROOT.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+const TRACKED = new Set(trackedFiles(REPO_ROOT));
 
 describe('the root package.json', () => {
   it('states the forge, the licence and the Node range once for every package', () => {
@@ -90,6 +93,20 @@ describe.each(publishedPackages().map((p) => [p.dir, p] as const))('%s/package.j
     expect(m.files, 'maps would point at sources the tarball does not hold').toContain('!dist/**/*.map');
     for (const entry of m.files ?? []) {
       expect(entry, 'no sources or tests in the tarball').not.toMatch(/^(src|test|bench)(\/|$)/);
+    }
+  });
+
+  it('points each bin at a committed file that runs dist/bin.js, shipped by "files"', () => {
+    // pnpm links every workspace package's bins at install time, before the first build: a bin
+    // under dist/ would not exist yet (pnpm warns "Failed to create bin … ENOENT" for each link).
+    for (const [name, target] of Object.entries(m.bin ?? {})) {
+      const file = target.replace(/^\.\//, '');
+      expect(file, `bin ${name}: expected bin/${name}.js, not a build output`).toBe(`bin/${name}.js`);
+      expect(TRACKED.has(`${dir}/${file}`), `${dir}/${file} is not tracked by git`).toBe(true);
+      const text = readFileSync(join(REPO_ROOT, dir, file), 'utf8');
+      expect(text.startsWith('#!/usr/bin/env node\n'), `${file}: expected a node shebang`).toBe(true);
+      expect(text, `${file}: expected it to run ../dist/bin.js`).toContain("'../dist/bin.js'");
+      expect(m.files, `"files" must ship ${file}`).toContain('bin');
     }
   });
 });
