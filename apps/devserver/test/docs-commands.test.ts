@@ -1,12 +1,22 @@
 // The documentation as a user reads it, run against the built bins (real processes, a temporary
 // HOME): every command line in a ```sh block of the READMEs and docs/ names a bin that ships and
-// only flags that bin accepts; the `--help`, `keygen` and `validate` lines run as written; docs/cli.md
-// names every bin the manifests ship; every `import` in a TypeScript example resolves and the names
-// it imports exist.
+// only flags that bin accepts; the `--help`, `keygen` and `validate` lines run as written, and so do
+// the lines that run a CLI from a clone through pnpm (`pnpm adapter --help`: the root package.json's
+// scripts); docs/cli.md names every bin the manifests ship; every `import` in a TypeScript example
+// resolves and the names it imports exist.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -27,6 +37,19 @@ for (const group of ['apps', 'packages']) {
       BIN_OF_PACKAGE.set(packageName, command);
     }
   }
+}
+
+/** The root package.json's scripts that run a shipped bin (`"adapter": "node apps/…/bin/….js"`): script → bin. */
+const BIN_OF_SCRIPT = new Map<string, string>();
+const rootScripts = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  }
+).scripts;
+for (const [script, command] of Object.entries(rootScripts ?? {})) {
+  const file = /^node (\S+)$/.exec(command)?.[1];
+  const bin = [...BINS].find(([, path]) => file !== undefined && path === join(ROOT, file))?.[0];
+  if (bin !== undefined) BIN_OF_SCRIPT.set(script, bin);
 }
 
 /** The documents a user follows. */
@@ -53,24 +76,23 @@ function blocks(file: string, languages: readonly string[]): string[] {
 
 /**
  * Command lines (continuations joined, comments dropped, `&&` and `;` split) that run an
- * `xprotocol-` bin, directly or as `npx [-y] @xprotocol/<package>` or
- * `pnpm --filter <package> exec <bin>` (rewritten to the bin's name).
+ * `xprotocol-` bin, directly or as `npx [-y] @xprotocol/<package>`, `pnpm <root script>` or
+ * `pnpm --filter <package> exec <bin>`: `line` rewritten to the bin's name, `raw` as written.
  */
-function commandLines(file: string): string[] {
-  const lines: string[] = [];
+function commandLines(file: string): { line: string; raw: string }[] {
+  const lines: { line: string; raw: string }[] = [];
   for (const block of blocks(file, ['sh', 'bash', 'shell'])) {
-    for (const line of block.replace(/\\\n\s*/g, ' ').split('\n')) {
-      for (const part of line.replace(/\s+#.*$/, '').split(/\s+(?:&&|;)\s+/)) {
-        const command = part
-          .trim()
-          .replace(/&$/, '')
-          .trim()
+    for (const text of block.replace(/\\\n\s*/g, ' ').split('\n')) {
+      for (const part of text.replace(/\s+#.*$/, '').split(/\s+(?:&&|;)\s+/)) {
+        const raw = part.trim().replace(/&$/, '').trim();
+        const line = raw
           .replace(
             /^npx (?:-y )?(@xprotocol\/[a-z-]+)/,
             (whole, name: string) => BIN_OF_PACKAGE.get(name) ?? whole,
           )
+          .replace(/^pnpm ([a-z-]+)(?=\s|$)/, (whole, script: string) => BIN_OF_SCRIPT.get(script) ?? whole)
           .replace(/^pnpm --filter \S+ exec (xprotocol-[a-z]+)/, '$1');
-        if (/^xprotocol-[a-z]+\b/.test(command)) lines.push(command);
+        if (/^xprotocol-[a-z]+\b/.test(line)) lines.push({ line, raw });
       }
     }
   }
@@ -95,7 +117,26 @@ function run(bin: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) 
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const documented = DOCS.flatMap((file) => commandLines(file).map((line) => ({ file, line })));
+const documented = DOCS.flatMap((file) => commandLines(file).map((command) => ({ file, ...command })));
+
+/**
+ * A folder holding `pnpm` when the one running these tests is not on PATH (pnpm sets
+ * npm_execpath for the scripts it runs), else undefined.
+ */
+function _pnpmFolder(): string | undefined {
+  if (spawnSync('pnpm', ['--version'], { encoding: 'utf8' }).status === 0) return undefined;
+  const execPath = process.env.npm_execpath;
+  if (!execPath || !/pnpm/.test(execPath)) return undefined;
+  const folder = join(home, '.pnpm-on-path');
+  mkdirSync(folder, { recursive: true });
+  const script = join(folder, 'pnpm');
+  writeFileSync(
+    script,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(execPath)} "$@"\n`,
+  );
+  chmodSync(script, 0o755);
+  return folder;
+}
 
 describe('documented command lines', () => {
   it('the documents show command lines of every shipped bin', () => {
@@ -158,6 +199,39 @@ describe('command lines that run as written', () => {
       expect(version.stdout).toMatch(/\d+\.\d+\.\d+/);
     }
   });
+});
+
+describe('from a clone: the pnpm lines run as written, from the repository root', () => {
+  // README.md, "Installing": after `pnpm install && pnpm build`, a CLI runs in place. pnpm links no
+  // package's own bin into its own node_modules/.bin, so these go through the root's scripts.
+  const fromClone = documented.filter(({ raw }) => /^pnpm\s/.test(raw));
+
+  it('README.md runs the adapter and the devserver from a clone', () => {
+    const named = fromClone.filter(({ file }) => file === 'README.md').map(({ line }) => line.split(' ')[0]);
+    expect(named).toContain('xprotocol-adapter');
+    expect(named).toContain('xprotocol-devserver');
+  });
+
+  for (const { file, raw } of fromClone) {
+    it(`${file}: ${raw}`, () => {
+      const pnpmFolder = _pnpmFolder();
+      const result = spawnSync('sh', ['-c', raw], {
+        cwd: ROOT,
+        env: {
+          PATH: [pnpmFolder, process.env.PATH ?? ''].filter(Boolean).join(delimiter),
+          HOME: home,
+          NO_COLOR: '1',
+          npm_config_update_notifier: 'false',
+        },
+        encoding: 'utf8',
+        timeout: 180_000,
+      });
+      expect(
+        result.status,
+        `${raw} (in the repository root): exit ${result.status}\n${result.stdout}\n${result.stderr}`,
+      ).toBe(0);
+    }, 200_000);
+  }
 });
 
 describe('docs/cli.md', () => {
