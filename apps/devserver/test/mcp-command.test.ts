@@ -9,7 +9,7 @@ import { createEventTemplate, generateIdentity, signEvent } from '@xprotocol/cry
 import { type Identity, nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayPool } from '@xprotocol/relay-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { _quoteCommandLine } from '../src/_command-quote.js';
 import { alive, type Child, childPids, DEVSERVER_BIN, FS_SERVER, Sandbox } from './support/children.js';
 
@@ -171,6 +171,46 @@ describe('xprotocol-devserver --mcp-command', () => {
       await mcp.close();
     }
   });
+
+  it('a --mcp-proxy whose client hangs up exits 0 and warns of nothing; its session end reaches the relay', async () => {
+    const proxy = sandbox.spawn(['--mcp-proxy']);
+    const answered = (id: number) =>
+      vi.waitFor(() => expect(proxy.stdout).toMatch(new RegExp(`"id":${id}[,}]`)), {
+        timeout: 60_000,
+        interval: 50,
+      });
+    const sessionEnds = () => (dev.stderr.match(/xp\.mcp\.session\.end +\S+ → \S+ .* OK$/gm) ?? []).length;
+    const endsBefore = sessionEnds();
+    const send = (message: object) => proxy.process.stdin!.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'hang-up', version: '0' },
+      },
+    });
+    await answered(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // A call opens the client's MCP session at the devserver's adapter, across the relay.
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'read_text_file', arguments: { path: sandbox.path('hello.txt') } },
+    });
+    await answered(2);
+    expect(proxy.stdout).toContain('read through the devserver');
+    proxy.process.stdin!.end();
+    const { code } = await proxy.exited;
+    expect(code, proxy.stderr).toBe(0);
+    // Before: "WARN a session message was not published kind=xp.mcp.session.end error=the relay
+    // pool closed; the event stays in the outbox" on every clean exit.
+    expect(proxy.stderr).toBe('');
+    await vi.waitFor(() => expect(sessionEnds()).toBe(endsBefore + 1), { timeout: 30_000, interval: 50 });
+  }, 90_000);
 
   it('stops cleanly on SIGTERM: exit 0, its MCP server child ended', async () => {
     const pid = dev.process.pid!;

@@ -8,6 +8,11 @@
  *
  * Nothing is taken on trust: an event must verify, decrypt, name a live session of this face, come
  * from an endpoint that session talked to, and be new (relays may deliver a copy more than once).
+ *
+ * A session's end is best-effort: closing the face waits a little for the relays to take the
+ * `xp.mcp.session.end` events of the sessions that just ended (so the endpoints free them now, not
+ * when they idle out), and a one-way message the closing relay pool could not take is logged at
+ * debug, not as a warning.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -98,6 +103,12 @@ const _SEEN = 4096;
 const _CLIENT_ANSWER_MS = 60 * 60 * 1000;
 /** Lifetime of the face's own one-way messages (cancellations, session end), in s. */
 const _MESSAGE_TTL = 300;
+/**
+ * How long closing the face waits, at most, for a relay to take the session ends still being
+ * published, in ms. A relay on the same machine answers in milliseconds; one that does not answer
+ * must not hold the stop for long (the endpoint ends an idle session itself).
+ */
+const _CLOSE_GRACE_MS = 2000;
 
 /** The face's MCP sessions across XProtocol. */
 export class _XpBackChannel {
@@ -109,6 +120,10 @@ export class _XpBackChannel {
   #leases: _Leases | undefined;
   readonly #sessions = new Map<string, _FaceSession>();
   readonly #seen = new Set<string>();
+  /** Session ends being published (each settles, never rejects). */
+  readonly #ending = new Set<Promise<void>>();
+  /** Set by {@link close}: from then on a message that is not published is logged at debug. */
+  #closing = false;
   #subscription: Subscription | undefined;
 
   constructor(options: _XpBackChannelOptions) {
@@ -142,7 +157,7 @@ export class _XpBackChannel {
     let eventId: string | undefined;
     const onAbort = () => {
       if (eventId === undefined || !session.waiting.has(eventId)) return;
-      this.#tell(
+      void this.#tell(
         endpoint,
         MCP_NOTIFICATION_KIND,
         {
@@ -219,9 +234,15 @@ export class _XpBackChannel {
     );
   }
 
-  /** Ends the leases of 2026-07-28 calls (the face is closing). */
+  /**
+   * The face is closing: ends the leases of 2026-07-28 calls, then waits (at most
+   * {@link _CLOSE_GRACE_MS}) until a relay took the session ends still being published, so the
+   * relay pool, closed after the face, does not cut them off.
+   */
   async close(): Promise<void> {
+    this.#closing = true;
     await this.#leases?.close();
+    await _within(Promise.allSettled([...this.#ending]), _CLOSE_GRACE_MS);
   }
 
   #leasesOf(): _Leases {
@@ -233,7 +254,7 @@ export class _XpBackChannel {
   rootsChanged(server: Server): void {
     const session = this.#byOwner.get(server);
     for (const endpoint of session?.endpoints.values() ?? [])
-      this.#tell(
+      void this.#tell(
         endpoint,
         MCP_NOTIFICATION_KIND,
         { session: session!.id, method: 'notifications/roots/list_changed' },
@@ -248,8 +269,11 @@ export class _XpBackChannel {
     this.#byOwner.delete(owner);
     this.#sessions.delete(session.id);
     for (const answering of session.answering.values()) answering.abort();
-    for (const endpoint of session.endpoints.values())
-      this.#tell(endpoint, MCP_SESSION_END_KIND, { session: session.id }, undefined);
+    for (const endpoint of session.endpoints.values()) {
+      const sending = this.#tell(endpoint, MCP_SESSION_END_KIND, { session: session.id }, undefined);
+      this.#ending.add(sending);
+      void sending.then(() => this.#ending.delete(sending));
+    }
   }
 
   /** Stops listening. */
@@ -389,18 +413,22 @@ export class _XpBackChannel {
     } finally {
       session.answering.delete(event.id);
     }
-    this.#tell(endpoint, kind, payload, event.id, getExpiration(event));
+    void this.#tell(endpoint, kind, payload, event.id, getExpiration(event));
   }
 
-  /** Seals and publishes a one-way message; a failure is logged (the other side times out). */
+  /**
+   * Seals and publishes a one-way message; resolves once a relay took it or it failed. A failure is
+   * logged (the other side times out): a warning, or at debug once the face is closing (the relay
+   * pool closes with it, and what it did not take yet is dropped on purpose).
+   */
   #tell(
     to: PublicIdentity,
     kind: string,
     payload: unknown,
     replyTo: string | undefined,
     expiration?: number,
-  ): void {
-    this.#o.caller
+  ): Promise<void> {
+    return this.#o.caller
       .send({
         to,
         kind,
@@ -408,8 +436,14 @@ export class _XpBackChannel {
         expiration: expiration ?? Math.floor(this.#now() / 1000) + _MESSAGE_TTL,
         ...(replyTo !== undefined && { replyTo }),
       })
-      .catch((error: unknown) =>
-        this.#o.logger.warn({ kind, error: (error as Error).message }, 'a session message was not published'),
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const fields = { kind, error: (error as Error).message };
+          if (this.#closing)
+            this.#o.logger.debug(fields, 'a session message was not published: the face closed');
+          else this.#o.logger.warn(fields, 'a session message was not published');
+        },
       );
   }
 
@@ -426,4 +460,18 @@ function _answerable(declared: Record<string, unknown>): Record<string, unknown>
     if (declared[capability] !== undefined) out[capability] = declared[capability];
   }
   return out;
+}
+
+/** Resolves once `work` settled or `ms` passed, whichever comes first (the timer holds no process open). */
+async function _within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
