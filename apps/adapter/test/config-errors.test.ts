@@ -403,6 +403,10 @@ describe('unknown keys', () => {
     expect(problems(yaml('identity:', '  keyFile: a.key'))).toEqual([
       'config.yml:2:3 identity.keyFile: unknown key, did you mean "key_file"?',
     ]);
+    // The cross-checks keep the same rule: the misspelt relay.urls is not also "missing".
+    expect(problems(base().replace('  urls: [ws://127.0.0.1:8765]', '  url: ws://127.0.0.1:8765'))).toEqual([
+      'config.yml:4:3 relay.url: unknown key, did you mean "urls"?',
+    ]);
     expect(
       problems(
         base('    schema_overrides:', '      read_file:', '        semantic:', '          use_wen: x'),

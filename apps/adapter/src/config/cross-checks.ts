@@ -9,7 +9,12 @@
 import { capabilityMatches } from '@xprotocol/translate';
 import type { _Collector } from './_collector.js';
 import type { KeyPath } from './_path.js';
+import { _nearestKey } from './_suggest.js';
 import { splitCommandLine } from './command-line.js';
+import { _relaySchema } from './schema.js';
+
+/** The keys of `relay`, for telling a misspelt `urls` from a missing one. */
+const RELAY_KEYS = Object.keys(_relaySchema.shape);
 
 type Obj = Record<string, unknown>;
 
@@ -88,7 +93,11 @@ function _relay(c: _Collector, relay: Obj | undefined, mcpSourceCount: number): 
       c.error(['relay', 'urls', i], `${JSON.stringify(url)} is already listed at relay.urls[${first}]`);
     else seen.set(url, i);
   });
-  if (urls.length === 0 && mcpSourceCount > 0) {
+  // A misspelt `urls` (`url: ws://…`) is reported once, as the unknown key it is, not also as missing.
+  const misspelt = Object.keys(relay ?? {}).some(
+    (key) => key !== 'urls' && _nearestKey(key, RELAY_KEYS) === 'urls',
+  );
+  if (urls.length === 0 && mcpSourceCount > 0 && !misspelt) {
     const path: KeyPath = relay === undefined ? ['relay'] : ['relay', 'urls'];
     c.error(
       path,

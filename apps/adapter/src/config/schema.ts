@@ -214,7 +214,8 @@ const identitySchema = z
   .describe('The adapter identity.');
 phrased(identitySchema, 'a mapping with key_file (and display_name)');
 
-const relaySchema = z
+/** @internal The `relay` mapping (its keys also tell the cross-checks a misspelt `urls`). */
+export const _relaySchema = z
   .strictObject({
     urls: stringList(wsUrl(), 'a list of ws:// or wss:// URLs')
       .default([])
@@ -574,7 +575,7 @@ export const configFileSchema = phrased(
   z
     .strictObject({
       identity: identitySchema,
-      relay: relaySchema.default({ urls: [], reconnect_interval_seconds: 5, event_ttl_seconds: 3600 }),
+      relay: _relaySchema.default({ urls: [], reconnect_interval_seconds: 5, event_ttl_seconds: 3600 }),
       mcp_sources: phrased(z.array(mcpSourceSchema), 'a list of MCP sources')
         .default([])
         .describe('MCP servers to expose as XProtocol endpoints.'),
