@@ -37,11 +37,13 @@ export class AccessPolicy {
     if (this.#default === 'allow') return { ok: true };
     const granted = this.#grants.get(sender);
     if (granted && anyCapabilityMatches(granted, required)) return { ok: true };
+    // The caller says which capability was required ("<capability> is required: <reason>"), so
+    // the reason says only why this key lacks it.
     return {
       ok: false,
       reason: granted
-        ? `this key's grants (${granted.join(', ')}) do not include ${required}`
-        : `this key has no grants here; ${required} is required`,
+        ? `this key's grants (${granted.join(', ')}) do not include it`
+        : 'this key has no grants here',
     };
   }
 
