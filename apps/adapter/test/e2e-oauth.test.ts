@@ -256,6 +256,29 @@ describe('OAuth 2.1 on the HTTP face', () => {
     expect((done.content as { text: string }[])[0]?.text).toBe('User response: {"action":"decline"}');
   });
 
+  it('an input-required state resumes only the call it came from: a retry naming another tool is refused', async () => {
+    const client = await connect(await token('granted', 'g-secret'), '2026-07-28', {
+      capabilities: { elicitation: {} },
+      inputRequired: { autoFulfill: false },
+    });
+    const call = (name: string, extra: Record<string, unknown> = {}) =>
+      client.request(
+        { method: 'tools/call', params: { name, arguments: { message: 'Name?' }, ...extra } },
+        { allowInputRequired: true },
+      ) as Promise<Record<string, unknown>>;
+    const asked = await call('test_elicitation');
+    expect(asked.resultType).toBe('input_required');
+    const key = Object.keys(asked.inputRequests as object)[0]!;
+    const answer = { inputResponses: { [key]: { action: 'decline' } }, requestState: asked.requestState };
+    // The face checks the scopes of the tool a request names; the lease must run that tool.
+    await expect(call('test_simple_text', answer)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('belongs to another request'),
+    });
+    const done = await call('test_elicitation', answer);
+    expect((done.content as { text: string }[])[0]?.text).toBe('User response: {"action":"decline"}');
+  });
+
   it("a subject's grants give tools beyond its scopes", async () => {
     const bob = await connect(await token('granted', 'g-secret'));
     const image = await bob.callTool({ name: 'test_image_content', arguments: {} });

@@ -1,7 +1,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import type { _LinkClient } from '../src/gateway/gateway-link.js';
-import { type _LeaseStart, _Leases } from '../src/gateway/leases.js';
+import { type _LeaseStart, _Leases, _leasedRequest } from '../src/gateway/leases.js';
 import { silentLogger } from '../src/logger.js';
 
 /** A 2026-07-28 request's handler context: what the leases read of it. */
@@ -90,6 +90,22 @@ describe('leases of 2026-07-28 calls', () => {
       content: [],
     });
     expect(started).toBe(1);
+    await leases.close();
+  });
+
+  it('resumes a lease only through the request it runs (the one whose scopes the face checked)', async () => {
+    const leases = new _Leases({ timeoutMs: 20_000, logger: silentLogger });
+    const server = serverAsking(['name?']);
+    const runs = { request: _leasedRequest('tools/call', 'fs', { name: 'ask_name' }) };
+    const first = await leases.run(server.start, ctxOf(), runs);
+    const key = Object.keys(first.inputRequests as object)[0]!;
+    const retry = ctxOf({ responses: { [key]: 'Alice' }, state: first.requestState as string });
+    await expect(
+      leases.run(server.start, retry, { request: _leasedRequest('tools/call', 'fs', { name: 'other' }) }),
+    ).rejects.toMatchObject({ code: -32602, data: { reason: 'request_state_mismatch' } });
+    expect(await leases.run(server.start, retry, runs)).toEqual({
+      content: [{ type: 'text', text: '["Alice"]' }],
+    });
     await leases.close();
   });
 

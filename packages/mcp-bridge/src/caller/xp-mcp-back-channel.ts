@@ -191,13 +191,15 @@ export class _XpBackChannel {
    * the client's MCP session there. A 2026-07-28 client has no session: its request runs on a
    * lease with an MCP session of its own, ended with the call, whose `input` tells the endpoint
    * that the client speaks 2026-07-28 (so the server's own errors and input-required results come
-   * back as they are).
+   * back as they are). `what` names the request for its lease (`_leasedRequest`): a retry of an
+   * input-required result must name the same.
    */
   async request(
     server: Server,
     ctx: ServerContext,
     endpoint: PublicIdentity,
     send: (session: _AcrossSession) => Promise<Record<string, unknown>>,
+    what?: string,
   ): Promise<Record<string, unknown>> {
     const modern = _modernRequest(ctx);
     if (modern === undefined) {
@@ -230,7 +232,7 @@ export class _XpBackChannel {
         };
       },
       ctx,
-      { foreignState: 'pass' },
+      { foreignState: 'pass', ...(what !== undefined && { request: what }) },
     );
   }
 

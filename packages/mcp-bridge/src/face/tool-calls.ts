@@ -27,6 +27,7 @@ import type { XpCaller } from '../caller/xp-caller.js';
 import type { _AcrossSession, _XpBackChannel } from '../caller/xp-mcp-back-channel.js';
 import { _mcpError } from '../caller/xp-mcp-error.js';
 import type { _GatewaySession } from '../gateway/gateway-session.js';
+import { _leasedRequest } from '../gateway/leases.js';
 import { _modernRequest } from '../gateway/modern-request.js';
 import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
 import type { _FaceCatalog } from './face-catalog.js';
@@ -171,7 +172,8 @@ export class _FaceToolCalls {
       modern: from !== undefined && _modernRequest(from.ctx) !== undefined,
     };
     const send = (across?: _AcrossSession) => _sendSealed(call, across);
-    return from ? this.#sessionsAcross().request(from.server, from.ctx, keys, send) : send();
+    const what = _leasedRequest('tools/call', target.source, { name: target.kind });
+    return from ? this.#sessionsAcross().request(from.server, from.ctx, keys, send, what) : send();
   }
 }
 

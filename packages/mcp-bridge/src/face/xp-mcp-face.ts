@@ -23,6 +23,7 @@ import type { _AcrossSession, _XpBackChannel } from '../caller/xp-mcp-back-chann
 import { _mcpError } from '../caller/xp-mcp-error.js';
 import { _decodeCursor, _encodeCursor, _nextPosition } from '../gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from '../gateway/gateway-routes.js';
+import { _leasedRequest } from '../gateway/leases.js';
 
 /** An `xprotocol_sources` entry as this module needs it. */
 export interface _XpMcpFaceSource {
@@ -149,7 +150,8 @@ export class _XpMcpFace {
       }
       return result as Record<string, unknown>;
     };
-    return ctx ? this.#o.backChannel.request(ctx.server, ctx.ctx, keys, send) : send();
+    const what = _leasedRequest(method, source.name, params);
+    return ctx ? this.#o.backChannel.request(ctx.server, ctx.ctx, keys, send, what) : send();
   }
 
   /**

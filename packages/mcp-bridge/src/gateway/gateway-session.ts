@@ -20,7 +20,7 @@ import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
 import { _contextRequest, _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
 import { _LinkSet } from './gateway-links.js';
 import type { _GatewayRoutes } from './gateway-routes.js';
-import type { _Leases } from './leases.js';
+import { type _Leases, _leasedRequest } from './leases.js';
 import { _modernRequest } from './modern-request.js';
 
 /** An upstream MCP server the face forwards to (gateway mode, `expose: [mcp_sources]`). */
@@ -158,21 +158,25 @@ export class _GatewaySession {
       const transport = this.#o.upstreams.find((u) => u.name === source)?.transport;
       if (!transport) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
       // The lease's own link to the server, with the lease as its client.
-      return this.#o.leases.run(async (client, request) => {
-        const link = await _GatewayLink.open({
-          source,
-          transport,
-          face: client,
-          clientInfo: this.#o.clientInfo,
-          timeoutMs: this.#o.timeoutMs,
-          logger: this.#o.logger,
-        });
-        const result = link.request(method, params, {
-          ...request,
-          ...(timeoutMs !== undefined && { timeoutMs }),
-        });
-        return { result, close: () => link.close() };
-      }, ctx);
+      return this.#o.leases.run(
+        async (client, request) => {
+          const link = await _GatewayLink.open({
+            source,
+            transport,
+            face: client,
+            clientInfo: this.#o.clientInfo,
+            timeoutMs: this.#o.timeoutMs,
+            logger: this.#o.logger,
+          });
+          const result = link.request(method, params, {
+            ...request,
+            ...(timeoutMs !== undefined && { timeoutMs }),
+          });
+          return { result, close: () => link.close() };
+        },
+        ctx,
+        { request: _leasedRequest(method, source, params) },
+      );
     }
     return (await this.#link(source)).request(method, this.#params(params, ctx), {
       ...this.#forward(ctx),

@@ -98,11 +98,14 @@ export class _Leases {
    * requests its `inputResponses` answer), or a new one that `start` opens. A `requestState`
    * the face did not mint is the server's own: with `foreignState: 'pass'` (across XProtocol,
    * where the endpoint's server checks it) the new lease carries it; otherwise it is refused.
+   * `request` names what the lease runs (method, server, tool or URI): a retry must name the same,
+   * since the face checked the caller's scopes for what the retry names, not for what the lease
+   * runs.
    */
   async run(
     start: _LeaseStart,
     ctx: ServerContext,
-    options: { foreignState?: 'pass' | 'refuse' } = {},
+    options: { foreignState?: 'pass' | 'refuse'; request?: string } = {},
   ): Promise<Record<string, unknown>> {
     const state = _requestState(ctx);
     if (state !== undefined && (this.resumes(ctx) || options.foreignState !== 'pass')) {
@@ -111,6 +114,12 @@ export class _Leases {
         throw new ProtocolError(-32602, 'Invalid or expired requestState', {
           reason: 'invalid_request_state',
         });
+      if (lease.request !== options.request)
+        throw new ProtocolError(
+          -32602,
+          `this requestState belongs to another request (${lease.request ?? 'unnamed'}), not to ${options.request ?? 'this one'}: retry the request that received it`,
+          { reason: 'request_state_mismatch' },
+        );
       return this.#reply(lease, await lease.resume(ctx), ctx);
     }
     if (this.#leases.size >= _MAX_WAITING)
@@ -121,7 +130,7 @@ export class _Leases {
           xp_code: 'RATE_LIMITED',
         },
       );
-    const lease = new _Lease(randomUUID(), this.#o, () => this.#leases.delete(lease.id));
+    const lease = new _Lease(randomUUID(), options.request, this.#o, () => this.#leases.delete(lease.id));
     return this.#reply(lease, await lease.start(start, ctx), ctx);
   }
 
@@ -154,6 +163,8 @@ export class _Leases {
 /** One leased call: its own session with the server, and the server's requests waiting for the client. */
 class _Lease {
   readonly id: string;
+  /** What the lease runs (see {@link _Leases.run}): a retry must name the same. */
+  readonly request: string | undefined;
   readonly #o: _LeasesOptions;
   readonly #forget: () => void;
   readonly #abort = new AbortController();
@@ -169,8 +180,9 @@ class _Lease {
   #keys = 0;
   #expiry: NodeJS.Timeout | undefined;
 
-  constructor(id: string, options: _LeasesOptions, forget: () => void) {
+  constructor(id: string, request: string | undefined, options: _LeasesOptions, forget: () => void) {
     this.id = id;
+    this.request = request;
     this.#o = options;
     this.#forget = forget;
   }
@@ -309,4 +321,17 @@ class _Lease {
 /** The raw `requestState` of a retry, when it carries one. */
 function _requestState(ctx: ServerContext): string | undefined {
   return _modernRequest(ctx)?.state;
+}
+
+/**
+ * What a leased request runs, as its retry must name it again (see {@link _Leases.run}): the
+ * method, the server it goes to, and the tool, prompt or resource it names.
+ */
+export function _leasedRequest(
+  method: string,
+  server: string,
+  params: Record<string, unknown> | undefined,
+): string {
+  const target = params?.name ?? params?.uri;
+  return `${method} ${server}${typeof target === 'string' ? ` ${target}` : ''}`;
 }
