@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
- * [--allow-origin ORIGIN]… [--max-connections-per-ip N] [--max-connections N]
+ * [--allow-origin ORIGIN]… [--max-connections-per-ip N] [--max-connections N] [--handshake-timeout-ms MS]
  * [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]`, `--help`, `--version`
  *
  * Starts a relay and prints its `ws://` URL on stdout once it listens (the only thing written to
@@ -20,7 +20,7 @@ import { RELAY_VERSION } from './version.js';
 
 const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
                       [--allow-origin ORIGIN]... [--max-connections-per-ip N] [--max-connections N]
-                      [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]
+                      [--handshake-timeout-ms MS] [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]
 
   --port N                    TCP port to listen on (0 picks a free port)
   --host ADDR                 interface to bind (default 127.0.0.1, loopback only)
@@ -32,6 +32,9 @@ const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [-
                               that send no Origin (programs) are served (default: none)
   --max-connections-per-ip N  open connections from one address, an IPv6 /64 (default 128; 429)
   --max-connections N         open connections in all (default 1024; 503)
+  --handshake-timeout-ms MS   a new connection must send its whole upgrade request within this
+                              (default 10000); sockets still in their handshake count against
+                              their address, 16 above --max-connections-per-ip
   --max-bytes-per-key BYTES   bytes of stored events per signing key (default 16777216, 16 MiB)
   --max-stored-bytes BYTES    bytes of stored events in all (default 134217728, 128 MiB)
   --help                      show this help
@@ -63,6 +66,7 @@ function parseArguments() {
       'allow-origin': { type: 'string', multiple: true },
       'max-connections-per-ip': { type: 'string' },
       'max-connections': { type: 'string' },
+      'handshake-timeout-ms': { type: 'string' },
       'max-bytes-per-key': { type: 'string' },
       'max-stored-bytes': { type: 'string' },
       help: { type: 'boolean' },
@@ -94,6 +98,7 @@ function relayOptions(values: Arguments): RelayOptions {
     eventsPerMinutePerKey: integer('rate', values.rate, 1),
     maxConnectionsPerIp: integer('max-connections-per-ip', values['max-connections-per-ip'], 1),
     maxConnections: integer('max-connections', values['max-connections'], 1),
+    handshakeTimeoutMs: integer('handshake-timeout-ms', values['handshake-timeout-ms'], 1),
     maxStoredBytesPerKey: integer('max-bytes-per-key', values['max-bytes-per-key'], 1),
     maxStoredBytes: integer('max-stored-bytes', values['max-stored-bytes'], 1),
   };

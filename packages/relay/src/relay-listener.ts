@@ -2,11 +2,12 @@
  * The relay's HTTP side: a plain HTTP request is told to upgrade (426), a WebSocket upgrade is
  * first put to the relay's gate (its `Origin`, the connection limits) and, when the gate lets it
  * through, taken with a frame limit sized for the largest event; the server listens — or says why
- * it cannot.
+ * it cannot. Before any of that, each TCP socket is counted (socket-limits.ts) and must deliver its
+ * upgrade request within the handshake timeout.
  * @module
  */
 import { createServer, type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { RelayError } from './errors.js';
@@ -29,20 +30,44 @@ export interface _RelayListener {
   wss: WebSocketServer;
 }
 
+/** What the listener needs besides the upgrade gate. */
+export interface _ListenerLimits {
+  /** Sizes the largest frame a client may send. */
+  maxEventBytes: number;
+  /** A socket whose upgrade request has not fully arrived by then is closed. */
+  handshakeTimeoutMs: number;
+  /**
+   * Counts every TCP socket from the moment it connects (socket-limits.ts); false when it has
+   * destroyed the socket.
+   */
+  admitSocket: (socket: Socket) => boolean;
+}
+
 /**
- * Creates the servers; `maxEventBytes` sizes the largest frame a client may send, and `gate` decides
- * on each upgrade before the WebSocket handshake. The WebSocket server emits `connection` for each
- * upgrade it completes.
+ * Creates the servers; `gate` decides on each upgrade before the WebSocket handshake. The
+ * WebSocket server emits `connection` for each upgrade it completes.
  */
-export function _relayListener(maxEventBytes: number, gate: _UpgradeGate): _RelayListener {
+export function _relayListener(limits: _ListenerLimits, gate: _UpgradeGate): _RelayListener {
+  const { maxEventBytes, handshakeTimeoutMs, admitSocket } = limits;
   const httpServer: Server = createServer((_request, response) => {
     response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
     response.end('This is an XProtocol relay: connect with a WebSocket client.\n');
+  });
+  // Node's own request timeouts do not start until the first byte arrives, and last a minute or
+  // more: a socket gets the relay's own deadline, from the moment it connects, to deliver a whole
+  // upgrade request (a few hundred bytes, so a short deadline costs an honest client nothing).
+  const deadlines = new WeakMap<Duplex, ReturnType<typeof setTimeout>>();
+  httpServer.on('connection', (socket: Socket) => {
+    if (!admitSocket(socket)) return;
+    const deadline = setTimeout(() => socket.destroy(), handshakeTimeoutMs);
+    deadlines.set(socket, deadline);
+    socket.once('close', () => clearTimeout(deadline));
   });
   // The frame carries ["EVENT", event]: allow the event limit plus room for the envelope, so an
   // oversized event gets a `too-large:` answer rather than a closed socket.
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxEventBytes + 64 * 1024 });
   httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    clearTimeout(deadlines.get(socket));
     socket.on('error', () => {
       // A client that resets the connection mid-handshake: its 'close' frees whatever it held.
     });

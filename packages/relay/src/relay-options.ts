@@ -56,6 +56,11 @@ export interface RelayOptions {
   /** Open connections in all; past it, 503. Default 1024. */
   maxConnections?: number;
   /**
+   * Milliseconds a new TCP connection has to deliver its whole upgrade request; past it the socket
+   * is closed. Default 10000.
+   */
+  handshakeTimeoutMs?: number;
+  /**
    * Bytes of events (their JSON in UTF-8) held for one signing key; past it, `OK false
    * "rate-limited: storage quota …"`. Default 16 MiB.
    */
@@ -101,6 +106,7 @@ export interface _RelaySettings {
   allowedOrigins: ReadonlySet<string>;
   maxConnectionsPerIp: number;
   maxConnections: number;
+  handshakeTimeoutMs: number;
   maxStoredBytesPerKey: number;
   maxStoredBytes: number;
   /** What an incoming event is checked against before it is admitted. */
@@ -120,6 +126,7 @@ export interface _RelaySettings {
 const DEFAULT_LIMITS = {
   maxConnectionsPerIp: 128,
   maxConnections: 1024,
+  handshakeTimeoutMs: 10_000,
   maxStoredBytesPerKey: 16 * 1024 * 1024,
   maxStoredBytes: 128 * 1024 * 1024,
 };
@@ -136,6 +143,7 @@ export function _relaySettings(options: RelayOptions): _RelaySettings {
   const limits = {
     maxConnectionsPerIp: options.maxConnectionsPerIp ?? DEFAULT_LIMITS.maxConnectionsPerIp,
     maxConnections: options.maxConnections ?? DEFAULT_LIMITS.maxConnections,
+    handshakeTimeoutMs: options.handshakeTimeoutMs ?? DEFAULT_LIMITS.handshakeTimeoutMs,
     maxStoredBytesPerKey: options.maxStoredBytesPerKey ?? DEFAULT_LIMITS.maxStoredBytesPerKey,
     maxStoredBytes: options.maxStoredBytes ?? DEFAULT_LIMITS.maxStoredBytes,
   };

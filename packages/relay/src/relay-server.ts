@@ -19,7 +19,8 @@
  *
  * This file composes a relay from its steps: settings (relay-options.ts), shared state
  * (relay-context.ts), the storage quota counted from the store (storage-quota.ts), the HTTP and
- * WebSocket servers (relay-listener.ts) with the upgrade gate — the `Origin` check
+ * WebSocket servers (relay-listener.ts) with the count of TCP sockets and the handshake timeout
+ * (socket-limits.ts) and the upgrade gate — the `Origin` check
  * (origin-check.ts), then the connection limits (connection-limits.ts) — each connection
  * (connection-handler.ts, with EVENT in event-admission.ts, REQ in subscription-request.ts and
  * fan-out in subscription-fanout.ts), the sweep and keep-alive timers, and the close sequence.
@@ -34,6 +35,7 @@ import { _checkOrigin } from './origin-check.js';
 import { type _RelayContext, _relayContext, type RelayStats } from './relay-context.js';
 import { _listen, _relayListener, _relayUrl } from './relay-listener.js';
 import { _relaySettings, type RelayOptions } from './relay-options.js';
+import { _SocketLimits } from './socket-limits.js';
 import { _countStored } from './storage-quota.js';
 
 /** A running relay. */
@@ -61,8 +63,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   await _countStored(context.quota, context.store, Math.floor(settings.now() / 1000));
   const limits = new _ConnectionLimits(settings.maxConnectionsPerIp, settings.maxConnections);
   // The Origin first: a page that may not connect learns nothing about the relay's load.
+  const sockets = new _SocketLimits(settings.maxConnectionsPerIp, settings.maxConnections);
   const { httpServer, wss } = _relayListener(
-    settings.maxEventBytes,
+    {
+      maxEventBytes: settings.maxEventBytes,
+      handshakeTimeoutMs: settings.handshakeTimeoutMs,
+      admitSocket: (socket) => sockets.admit(socket),
+    },
     (request) => _checkOrigin(request, settings.allowedOrigins) ?? limits.admit(request),
   );
   wss.on('connection', (socket) => _acceptConnection(context, socket));
@@ -129,6 +136,10 @@ async function closeRelay(
   clearInterval(upkeep.ping);
   for (const connection of context.connections) connection.socket.terminate();
   await new Promise<void>((resolve) => wss.close(() => resolve()));
-  await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  // Sockets still in their handshake are HTTP connections: closing them now, rather than waiting
+  // for their deadline, lets the relay stop at once.
+  const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  httpServer.closeAllConnections();
+  await closed;
   await context.store.close();
 }

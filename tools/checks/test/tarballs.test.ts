@@ -95,6 +95,8 @@ beforeAll(() => {
   }
 }, 300_000);
 
+// Removing the installed project (thousands of files) can take more than the default 10 s on a
+// loaded machine.
 afterAll(() => {
   rmSync(WORK, { recursive: true, force: true });
   const lines = [...summary].map(([name, s]) => {
@@ -106,7 +108,7 @@ afterAll(() => {
     return `${name.padEnd(26)} ${size} ${cost}`;
   });
   console.log(`package                      packed size  import   heap Δ\n${lines.join('\n')}`);
-});
+}, 120_000);
 
 describe.each(PUBLISHED.map((p) => [p.manifest.name, p] as const))('%s tarball', (_name, p) => {
   const files = () => readTarball(tarballOf(p));
