@@ -5,12 +5,13 @@
 // (`npm i -g --prefix`), where each package gets its own copy of its dependencies, every bin must
 // keep the command-line conventions (docs/cli.md). Needs `pnpm build` first (turbo builds every
 // published package before this package's tests: they are its devDependencies).
-// npm installs with --prefer-offline: third-party packages come from the npm cache when it has
-// them, else from the npm registry. See docs/release.md and docs/architecture.md, "Packaging".
+// The project install is --prefer-offline: third-party packages come from the npm cache when it
+// has them, else from the npm registry; the global install, after it, is --offline. See
+// docs/release.md and docs/architecture.md, "Packaging".
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTarball } from './_tarball.js';
 import { publishedPackages, REPO_ROOT, type WorkspacePackage } from './_workspace.js';
@@ -55,6 +56,18 @@ function _cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
   return { ...env, NO_COLOR: '1', NO_UPDATE_NOTIFIER: '1' };
+}
+
+/** Runs a command and returns its exit status and output, whatever the status. */
+function exec(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = _cleanEnv(),
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env, timeout: 120_000 });
+  if (r.error) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) did not run: ${r.error.message}`);
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs a command; throws with its output when it fails (or times out). */
@@ -340,4 +353,73 @@ export async function load(url, context, next) { appendFileSync(process.env.XP_T
       Object.assign(summary.get(r.specifier)!, { importMs: r.ms, heapBytes: r.heapBytes });
     }
   }, 300_000);
+});
+
+describe('installed globally with npm from the tarballs (npm i -g --prefix)', () => {
+  // A global install gives each package its own node_modules: the devserver and the adapter each
+  // hold a copy of commander, so nothing may rely on `instanceof` across packages.
+  const prefix = join(WORK, 'global');
+  const binDir = join(prefix, 'bin');
+  const bins = PUBLISHED.flatMap((p) =>
+    Object.keys(p.manifest.bin ?? {}).map((bin) => [bin, String(p.manifest.version)] as const),
+  );
+
+  // --offline: the project install above has put every third-party package in npm's cache. A
+  // global install has no overrides, so npm also asks the registry for the @xprotocol/* packages
+  // the tarballs depend on (it then takes the tarballs installed beside them); online, this install
+  // ran past eight minutes on one CI machine. Offline, npm makes no request at all.
+  beforeAll(() => {
+    run(
+      'npm',
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--offline',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...PUBLISHED.map(tarballOf),
+      ],
+      WORK,
+      300_000,
+    );
+  }, 360_000);
+
+  it('installs the four bins', () => {
+    expect(bins.map(([bin]) => bin).sort()).toEqual([
+      'xprotocol-adapter',
+      'xprotocol-conformance',
+      'xprotocol-devserver',
+      'xprotocol-relay',
+    ]);
+  });
+
+  describe.each(bins)('%s', (bin, version) => {
+    // The bins' `#!/usr/bin/env node` finds this Node first.
+    const env = { ..._cleanEnv(), PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
+    const cli = (args: string[]) => exec(join(binDir, bin), args, WORK, env);
+
+    it('--help exits 0 and prints its usage once on stdout, nothing on stderr', () => {
+      const { status, stdout, stderr } = cli(['--help']);
+      expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+      expect(stdout.match(/^usage:/gim), stdout).toHaveLength(1);
+    });
+
+    it(`--version exits 0 and prints the package version (${version}) on stdout`, () => {
+      const { status, stdout, stderr } = cli(['--version']);
+      expect({ status, stdout: stdout.trim(), stderr }).toEqual({ status: 0, stdout: version, stderr: '' });
+    });
+
+    it('an unknown flag exits 2 with one error on stderr and nothing on stdout', () => {
+      const { status, stdout, stderr } = cli(['--no-such-flag']);
+      expect({ status, stdout }, stderr).toEqual({ status: 2, stdout: '' });
+      expect(
+        stderr.split('\n').filter((line) => line.includes('--no-such-flag')),
+        stderr,
+      ).toHaveLength(1);
+    });
+  });
 });
