@@ -11,6 +11,8 @@ import { call } from './call.js';
 import { type CliIo, cliProgram, EXIT, processIo, runProgram } from './cli-shape.js';
 import { schemas, start, testMcp, validate } from './config-commands.js';
 import { keygen } from './keygen.js';
+import { addRegisterCommand } from './register.js';
+import { addRevokeCommand } from './revoke.js';
 
 function positiveInteger(value: string): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < 1)
@@ -37,6 +39,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .requiredOption('-o, --output <file>', 'where to write the key file (mode 0600)')
     .option('--force', 'replace an existing key file')
     .action(async (options: { output: string; force?: boolean }) => keygen(options, io));
+
+  addRegisterCommand(program, io);
+  addRevokeCommand(program, io);
 
   program
     .command('start')
