@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: an argument with a literal ${NAME} must reach the upstream as written
 /**
  * The file `xprotocol-adapter gateway` builds and prints (src/cli/gateway-config.ts), loaded by the
  * loader `start` uses: every argument reaches the upstream exactly as given (nothing interpolated,
