@@ -142,7 +142,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       logger: onLog ? tapAdapterLogger(logger, onLog) : logger,
       ...(options.stdio && { stdio: options.stdio }),
     });
-    return _withKeys(started);
+    if (_hasKeys(started)) return started;
+    await started.stop();
+    throw new Error('internal: the devserver started an adapter without an identity');
   };
 
   let config = prepare(options.config);
@@ -208,12 +210,7 @@ function _errorCode(error: unknown): unknown {
   return code ?? (cause as { code?: unknown } | undefined)?.code;
 }
 
-/** `adapter`, known to have keys: `prepare` makes every configuration an XProtocol adapter. */
-function _withKeys(adapter: RunningAdapter): _DevAdapter {
-  if (!_hasKeys(adapter)) throw new Error('internal: the devserver started an adapter without an identity');
-  return adapter;
-}
-
+/** Whether `adapter` has keys: always, since `prepare` makes every configuration an XProtocol adapter. */
 function _hasKeys(adapter: RunningAdapter): adapter is _DevAdapter {
   return adapter.keys !== undefined;
 }
