@@ -10,6 +10,7 @@ import { approve } from './approve.js';
 import { call } from './call.js';
 import { type CliIo, cliProgram, EXIT, processIo, runProgram } from './cli-shape.js';
 import { schemas, start, testMcp, validate } from './config-commands.js';
+import { gatewayCommand } from './gateway.js';
 import { keygen } from './keygen.js';
 import { addRegisterCommand } from './register.js';
 import { addRevokeCommand } from './revoke.js';
@@ -50,6 +51,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .requiredOption('-c, --config <file>', 'the YAML configuration')
     .action(async (options: { config: string }) => start(options, io));
+
+  program.addCommand(gatewayCommand(io));
 
   program
     .command('validate')
