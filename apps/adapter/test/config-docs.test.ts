@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
+import { _logMode } from '../src/runtime/adapter-mode.js';
+import type { AdapterLogger } from '../src/runtime/logger.js';
 import { KEY_A, KEY_B } from './config-helpers.js';
 
 const DOC = readFileSync(new URL('../../../docs/config.md', import.meta.url), 'utf8');
@@ -18,10 +20,15 @@ function examples(): Map<string, string> {
 }
 
 describe('docs/config.md examples', () => {
-  it('names the three example files', () => {
-    expect([...examples().keys()]).toEqual(['seed-3.2-minimal.yml', 'local-server.yml', 'local-client.yml']);
+  it('names the four example files', () => {
+    expect([...examples().keys()]).toEqual([
+      'seed-3.2-minimal.yml',
+      'local-server.yml',
+      'local-client.yml',
+      'gateway.yml',
+    ]);
   });
-  it.each(['seed-3.2-minimal.yml', 'local-server.yml', 'local-client.yml'])(
+  it.each(['seed-3.2-minimal.yml', 'local-server.yml', 'local-client.yml', 'gateway.yml'])(
     '%s is the fixture, verbatim',
     (name) => {
       expect(examples().get(name)?.trimEnd()).toBe(fixture(name).trimEnd());
@@ -49,6 +56,31 @@ describe('docs/config.md examples', () => {
     expect(client.warnings).toEqual([]);
     expect(client.config.xprotocolSources[0]).toMatchObject({ key: KEY_B, relays: ['ws://127.0.0.1:8765'] });
     expect(client.config.mcpServer?.transport).toBe('stdio');
+  });
+  it('the pure MCP gateway loads without a warning: no relay, no identity, its mcp_sources on the face', () => {
+    const { config, warnings } = parseConfig(fixture('gateway.yml'), 'gateway.yml', {
+      env: { XP_GATEWAY_TOKEN: 'secret' },
+      homeDir: '/home/ada',
+    });
+    expect(warnings).toEqual([]);
+    expect(config.mode).toBe('mcp_gateway');
+    expect(config.identity.keyFile).toBeUndefined();
+    expect(config.mcpServer).toMatchObject({
+      expose: ['mcp_sources'],
+      host: '127.0.0.1',
+      bearerToken: 'secret',
+    });
+  });
+  it('the mode line quoted on the page is the one the runtime logs for it', () => {
+    const { config } = parseConfig(fixture('gateway.yml'), 'gateway.yml', {
+      env: { XP_GATEWAY_TOKEN: 'secret' },
+      homeDir: '/home/ada',
+    });
+    const lines: string[] = [];
+    const logger = { info: (_fields: unknown, message: string) => lines.push(message) };
+    _logMode(config, [], logger as unknown as AdapterLogger);
+    expect(lines).toHaveLength(1);
+    expect(DOC.replace(/\s+/g, ' ')).toContain(`\`${lines[0]}\``);
   });
   it('the §3.1 messages quoted on the page are the ones the loader gives', () => {
     const text = readFileSync(new URL('fixtures/config/seed-3.1-full.yml', import.meta.url), 'utf8');

@@ -220,7 +220,7 @@ const CASES: [string, string, string[]][] = [
     'mcp_sources without a relay',
     base().replace('  urls: [ws://127.0.0.1:8765]\n', '  reconnect_interval_seconds: 2\n'),
     [
-      'config.yml:4:3 relay.urls: missing, expected at least one ws:// or wss:// URL: mcp_sources are served to XProtocol clients through a relay',
+      'config.yml:4:3 relay.urls: missing, expected at least one ws:// or wss:// URL: mcp_sources are served to XProtocol clients through a relay, or on the MCP face when mcp_server.expose lists mcp_sources',
     ],
   ],
   [

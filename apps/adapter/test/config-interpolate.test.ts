@@ -109,7 +109,10 @@ describe('interpolation in the configuration', () => {
       { env: { MCP_PORT: '9123', DNS: 'true' }, homeDir: '/h' },
     );
     expect(config.mcpServer?.port).toBe(9123);
-    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual(['NOT_IMPLEMENTED discovery.publish_dns']);
+    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
+      'FACE_EXPOSES_NOTHING mcp_server',
+      'NOT_IMPLEMENTED discovery.publish_dns',
+    ]);
   });
   it('still refuses an interpolated value that is not a number', () => {
     expect(

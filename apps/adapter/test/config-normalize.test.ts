@@ -22,6 +22,7 @@ describe('defaults', () => {
     expect(warnings).toEqual([]);
     expect(config).toEqual({
       file: '/etc/xp/a.yml',
+      mode: 'xprotocol',
       identity: { keyFile: '/etc/xp/keys/a.key', displayName: 'XProtocol MCP Adapter' },
       relay: { urls: [], reconnectIntervalSeconds: 5, eventTtlSeconds: 3600 },
       mcpSources: [],
@@ -239,12 +240,12 @@ describe('warnings', () => {
   });
   it('an access section without grants', () => {
     expect(lines(base().replace(/access:\n(.*\n){3}/, 'access:\n  default: deny\n'))).toEqual([
-      'config.yml:5:1 access: no access.grants: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT (access.default is "deny")',
+      'config.yml:5:1 access: no access.grants: every call XProtocol clients make to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT (access.default is "deny")',
     ]);
   });
   it('no access section, only when there are mcp_sources', () => {
     expect(lines(base().replace(/access:\n(.*\n){3}/, ''))).toEqual([
-      'config.yml:1:1 access: no access section: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")',
+      'config.yml:1:1 access: no access section: every call XProtocol clients make to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")',
     ]);
     expect(lines(yaml('identity:', '  key_file: /k'))).toEqual([]);
   });
@@ -282,6 +283,7 @@ describe('warnings', () => {
       ),
     );
     expect(warnings.map(formatConfigIssue)).toEqual([
+      'config.yml:14:1 mcp_server: the MCP face lists only search_tools: it exposes xprotocol_sources (the default with a relay) and there are none; add expose: [mcp_sources] to serve the mcp_sources on the face too',
       'config.yml:16:9 mcp_server.host: 0.0.0.0 listens on every network interface: the MCP face is reachable from other machines, and with no auth anyone who reaches it can call every tool: set mcp_server.auth.token_env',
       'config.yml:19:20 discovery.well_known_host: :: listens on every network interface: discovery is reachable from other machines',
     ]);
@@ -301,6 +303,7 @@ describe('warnings', () => {
     expect(redactConfig(config).mcpServer?.bearerToken).toBe(REDACTED);
     // With auth, the public-bind warning no longer says anyone can call every tool.
     expect(warnings.map(formatConfigIssue)).toEqual([
+      'config.yml:14:1 mcp_server: the MCP face lists only search_tools: it exposes xprotocol_sources (the default with a relay) and there are none; add expose: [mcp_sources] to serve the mcp_sources on the face too',
       'config.yml:16:9 mcp_server.host: 0.0.0.0 listens on every network interface: the MCP face is reachable from other machines',
     ]);
     const error = refusal(text, { env: {}, homeDir: '/home/ada' });
@@ -314,6 +317,7 @@ describe('warnings', () => {
     );
     expect(config.mcpServer?.bearerToken).toBeUndefined();
     expect(warnings.map(formatConfigIssue)).toEqual([
+      'config.yml:14:1 mcp_server: the MCP face lists only search_tools: it exposes xprotocol_sources (the default with a relay) and there are none; add expose: [mcp_sources] to serve the mcp_sources on the face too',
       'config.yml:16:3 mcp_server.auth: ignored: transport is "stdio" (it applies to "streamable_http" and "sse")',
     ]);
   });

@@ -33,7 +33,7 @@ describe('the full example file, as printed', () => {
       ...HOME,
     });
     expect(warnings.map(formatConfigIssue)).toEqual([
-      '/etc/xp/adapter.yml:4:1 access: no access section: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")',
+      '/etc/xp/adapter.yml:4:1 access: no access section: every call XProtocol clients make to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")',
       '/etc/xp/adapter.yml:13:3 identity.parent_key: organizational trust chains are not implemented yet: the key is checked and otherwise ignored',
       '/etc/xp/adapter.yml:14:3 identity.parent_delegation_event: delegation events are not implemented yet: the path is ignored',
       '/etc/xp/adapter.yml:44:5 mcp_sources[0].capabilities: ignored: capability_inference is "auto" (capabilities are used by "explicit")',
@@ -143,6 +143,7 @@ describe('the minimal example file (docs/design.md §13)', () => {
     expect(warnings[0]?.path).toBe('access');
     expect(formatConfigIssue(warnings[0]!)).toMatch(/ access: .*AUTHORIZATION_INSUFFICIENT/);
     expect(config).toEqual({
+      mode: 'xprotocol',
       file: `${process.cwd()}/${MINIMAL}`,
       identity: { keyFile: '/home/ada/.xprotocol/adapter.key', displayName: 'My Adapter' },
       relay: { urls: ['wss://relay.xprotocol.ai'], reconnectIntervalSeconds: 5, eventTtlSeconds: 3600 },

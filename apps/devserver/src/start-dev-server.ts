@@ -58,13 +58,19 @@ export interface DevServerOptions {
   stdio?: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream };
 }
 
+/** An adapter with relays, and so with keys (a pure MCP gateway has none). */
+type _DevAdapter = RunningAdapter & { readonly keys: NonNullable<RunningAdapter['keys']> };
+
 /** A running devserver. */
 export interface DevServer {
   /** `ws://127.0.0.1:<port>`. */
   readonly relayUrl: string;
   readonly relay: Relay;
-  /** The current adapter (replaced by {@link DevServer.reload}). */
-  readonly adapter: RunningAdapter;
+  /**
+   * The current adapter (replaced by {@link DevServer.reload}). It runs on the devserver's relay,
+   * so it always has an identity: its `keys` are set.
+   */
+  readonly adapter: _DevAdapter;
   /** The configuration the current adapter runs, with the devserver's replacements applied. */
   readonly config: AdapterConfig;
   /** Stops the adapter and starts one with `config` (same relay, key and replacements). */
@@ -122,22 +128,27 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   const prepare = (config: AdapterConfig): AdapterConfig => ({
     ...config,
+    // On the devserver's relay every configuration is an XProtocol adapter, a relay-less gateway file too.
+    mode: 'xprotocol',
     identity: { ...config.identity, keyFile: options.keyFile ?? config.identity.keyFile },
     relay: { ...config.relay, urls: [relayUrl] },
     stateDatabase: options.stateDatabase ?? config.stateDatabase,
     access: { ...config.access, grants: [...config.access.grants, ...(options.extraGrants ?? [])] },
   });
-  const launch = (config: AdapterConfig) => {
+  const launch = async (config: AdapterConfig): Promise<_DevAdapter> => {
     const logger = options.logger ?? createLogger(config.logging);
     const onLog = options.onAdapterLog;
-    return startAdapter(config, {
+    const started = await startAdapter(config, {
       logger: onLog ? tapAdapterLogger(logger, onLog) : logger,
       ...(options.stdio && { stdio: options.stdio }),
     });
+    if (_hasKeys(started)) return started;
+    await started.stop();
+    throw new Error('internal: the devserver started an adapter without an identity');
   };
 
   let config = prepare(options.config);
-  let adapter: RunningAdapter;
+  let adapter: _DevAdapter;
   try {
     adapter = await launch(config);
   } catch (error) {
@@ -197,4 +208,9 @@ function _assertPortFree(port: number): Promise<void> {
 function _errorCode(error: unknown): unknown {
   const { code, cause } = (error ?? {}) as { code?: unknown; cause?: unknown };
   return code ?? (cause as { code?: unknown } | undefined)?.code;
+}
+
+/** Whether `adapter` has keys: always, since `prepare` makes every configuration an XProtocol adapter. */
+function _hasKeys(adapter: RunningAdapter): adapter is _DevAdapter {
+  return adapter.keys !== undefined;
 }

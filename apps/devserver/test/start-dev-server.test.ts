@@ -1,8 +1,10 @@
 // The programmatic API, in process: a taken relay port is refused with a message that says what
-// to do; runDemo resolves with the answer.
+// to do; a relay-less gateway file runs as an XProtocol adapter on the devserver's relay; runDemo
+// resolves with the answer.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseConfig } from '@xprotocol/mcp-adapter';
 import { startRelay } from '@xprotocol/relay';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_TEXT, runDemo } from '../src/demo.js';
@@ -29,6 +31,43 @@ describe('startDevServer', () => {
       );
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('startDevServer with a pure MCP gateway file (no relay, no identity)', () => {
+  it('runs it on its own relay as an XProtocol adapter, with the dev key', async () => {
+    const { config } = parseConfig(
+      [
+        'mcp_sources:',
+        '  - name: fs',
+        '    transport: stdio',
+        '    command: node never-started.js',
+        '    xprotocol_namespace: com.x',
+        'mcp_server:',
+        '  transport: streamable_http',
+        '  port: 1',
+        '',
+      ].join('\n'),
+      join(dir, 'gateway.yml'),
+      { env: {} },
+    );
+    expect(config.mode).toBe('mcp_gateway');
+    // The face is not what this test is about: leave it out, so no port is bound.
+    const dev = await startDevServer({
+      config: { ...config, mcpServer: undefined },
+      database: ':memory:',
+      relayPort: 0,
+      eventLog: false,
+      keyFile: join(dir, 'gateway-dev.key'),
+      stateDatabase: ':memory:',
+    });
+    try {
+      expect(dev.config.mode).toBe('xprotocol');
+      expect(dev.config.relay.urls).toEqual([dev.relayUrl]);
+      expect(dev.adapter.keys.ed25519).toMatch(/^ed25519:[0-9a-f]{64}$/);
+    } finally {
+      await dev.stop();
     }
   });
 });

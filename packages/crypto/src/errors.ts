@@ -13,6 +13,8 @@ export type CryptoErrorCode =
   | 'INVALID_PAYLOAD'
   | 'DECRYPT_FAILED'
   | 'KEY_FILE'
+  | 'INVALID_DELEGATION'
+  | 'INVALID_REVOCATION'
   | 'UNSUPPORTED';
 
 /** The one base class for errors thrown by this package. */

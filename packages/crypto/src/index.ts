@@ -6,9 +6,44 @@
  */
 
 export { type CanonicalJsonOptions, canonicalJson } from './canonical-json.js';
+export {
+  anyCapabilityMatches,
+  capabilityCovers,
+  capabilityMatches,
+  isValidCapability,
+  isValidGrant,
+} from './capability.js';
 export { type CipherBackend, HKDF_SHA256_MAX_LENGTH } from './cipher-backend.js';
 export { nobleCipher } from './cipher-noble.js';
 export { CONVERSATION_KEY_DOMAIN, conversationKey, conversationSalt } from './conversation-key.js';
+export {
+  computeDelegationId,
+  DELEGATION_DOMAIN,
+  DELEGATION_KIND,
+  type Delegation,
+  type DelegationRejection,
+  type DelegationTemplate,
+  delegationPreimage,
+  MAX_DELEGATION_CAPABILITIES,
+  parseDelegation,
+  signDelegation,
+  type UnsignedDelegation,
+  type VerifyDelegationResult,
+  verifyDelegation,
+} from './delegation.js';
+export {
+  type AcceptedChain,
+  CHAIN_DOMAIN,
+  type ChainCheckInput,
+  type ChainLinkRef,
+  type ChainRefusal,
+  type ChainVerdict,
+  checkDelegationChain,
+  delegationChainId,
+  MAX_CHAIN_LINKS,
+  type RefusedChain,
+} from './delegation-chain.js';
+export { DelegationChainChecker, type DelegationChainCheckerOptions } from './delegation-checker.js';
 export { nobleSignatures } from './ed25519-noble.js';
 export { type Ed25519Rejection, ed25519PreCheck } from './ed25519-rule.js';
 export {
@@ -83,5 +118,16 @@ export {
   messageKeys,
   type PayloadVersion,
 } from './nip44.js';
+export {
+  parseRevocation,
+  REVOCATION_DOMAIN,
+  REVOCATION_KIND,
+  type Revocation,
+  type RevocationTemplate,
+  revocationPreimage,
+  signRevocation,
+  type VerifyRevocationResult,
+  verifyRevocation,
+} from './revocation.js';
 export type { SignatureBackend } from './signature-backend.js';
 export { utf8Length } from './utf8-length.js';

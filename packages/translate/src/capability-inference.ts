@@ -9,7 +9,7 @@
  * `internal.write`); no such capability (or several) is an error naming the tool.
  * @module
  */
-import { isValidCapability } from './capability.js';
+import { isValidCapability } from '@xprotocol/crypto';
 import { isJsonObject, type JsonObject } from './json.js';
 import type { ClassifyToolName, InferredCapabilityClass } from './seams.js';
 

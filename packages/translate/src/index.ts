@@ -4,8 +4,8 @@
  * @module
  */
 
+export { anyCapabilityMatches, capabilityMatches, isValidCapability, isValidGrant } from '@xprotocol/crypto';
 export { canonicalSchemaJson, serializeContract } from './canonical.js';
-export { anyCapabilityMatches, capabilityMatches, isValidCapability, isValidGrant } from './capability.js';
 export {
   type CapabilityInferenceInput,
   type CapabilityInferenceMode,

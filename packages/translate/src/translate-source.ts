@@ -11,8 +11,9 @@
  * (`source-prompts.ts`).
  * @module
  */
+
+import { isValidCapability } from '@xprotocol/crypto';
 import { DEFAULT_QUALITY_FLOOR, DEFAULT_QUALITY_THRESHOLD } from '@xprotocol/semantic';
-import { isValidCapability } from './capability.js';
 import type { CapabilityInferenceMode } from './capability-inference.js';
 import type { SchemaContract } from './contract.js';
 import { TranslateError } from './errors.js';

@@ -18,13 +18,21 @@ function _client(name: string): Client {
   return new Client({ name: `bench-${name}`, version: '0.0.0' }, { capabilities: {} });
 }
 
-/** An SDK client over Streamable HTTP; retries the connect until `timeoutMs` (a peer still starting). */
-export async function httpClient(name: string, url: string, timeoutMs = 30_000): Promise<Client> {
+/**
+ * An SDK client over Streamable HTTP, sending `headers` with every request (a bearer token);
+ * retries the connect until `timeoutMs` (a peer still starting).
+ */
+export async function httpClient(
+  name: string,
+  url: string,
+  timeoutMs = 30_000,
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const client = _client(name);
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
       return client;
     } catch (error) {
       await client.close().catch(() => {});

@@ -29,6 +29,8 @@ const VECTOR_TESTS = [
   'test/x25519.test.ts',
   'test/protocol-doc-signatures.test.ts',
   'test/protocol-doc-encryption.test.ts',
+  'test/delegation-vectors.test.ts',
+  'test/protocol-doc-delegation.test.ts',
 ];
 const VITEST = join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
 

@@ -8,7 +8,8 @@
  */
 import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { StateDatabase, type ToolPin } from '@xprotocol/mcp-bridge';
-import { stateDatabasePath } from '../runtime/state-path.js';
+import type { AdapterConfig } from '../config/index.js';
+import { stateDatabasePath, stateFileStem } from '../runtime/state-path.js';
 import { CliError, type CliIo } from './cli-shape.js';
 import { readConfig } from './config-commands.js';
 
@@ -26,12 +27,7 @@ export async function approve(
       `no mcp_sources entry named ${JSON.stringify(source)} in ${config.file}; have ${config.mcpSources.map((s) => s.name).join(', ') || 'none'}`,
     );
   }
-  const key =
-    config.stateDatabase === undefined
-      ? (await readKeyFile(config.identity.keyFile, { signatures: nodeSignatures, cipher: nodeCipher })).keys
-          .ed25519
-      : '';
-  const state = new StateDatabase(stateDatabasePath(config.stateDatabase, key));
+  const state = new StateDatabase(stateDatabasePath(config.stateDatabase, await _stateStem(config)));
   try {
     const pins = [...state.toolPins(source).values()];
     const waiting = pins.filter(
@@ -98,4 +94,17 @@ function _lineDiff(a: readonly string[], b: readonly string[]): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The default state file's stem, as `start` derives it: from the key in `identity.key_file`, or
+ * in a pure MCP gateway from its sources; unused when `state_database` is set.
+ */
+async function _stateStem(config: AdapterConfig): Promise<string> {
+  const { keyFile } = config.identity;
+  // state_database names the file: the stem goes unused.
+  if (config.stateDatabase !== undefined) return '';
+  if (keyFile === undefined) return stateFileStem(config);
+  const { keys } = await readKeyFile(keyFile, { signatures: nodeSignatures, cipher: nodeCipher });
+  return stateFileStem(config, keys.ed25519);
 }

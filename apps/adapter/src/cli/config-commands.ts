@@ -1,5 +1,6 @@
 /**
- * The commands that read a config file: `validate`, `schemas`, `test-mcp` and `start`.
+ * The commands that read a config file: `validate`, `schemas`, `test-mcp` and `start`, and the
+ * serving loop `start` runs ({@link serveConfig}), which `gateway` runs too.
  * @module
  */
 import { UpstreamSession } from '@xprotocol/mcp-bridge';
@@ -15,7 +16,7 @@ import {
 import { startIdleCollector } from '../runtime/idle-collector.js';
 import { createLogger } from '../runtime/logger.js';
 import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
-import { startAdapter } from '../runtime/start-adapter.js';
+import { type RunningAdapter, startAdapter } from '../runtime/start-adapter.js';
 import { CliError, type CliIo, EXIT, listenForStop, usageError } from './cli-shape.js';
 
 /** Loads the config, printing warnings on stderr; turns a ConfigError into a CliError (exit 1). */
@@ -53,8 +54,9 @@ export async function validate(options: { config: string; connect?: boolean }, i
     }
     if (problems.length > 0) throw new CliError(problems.join('\n'));
   }
+  const mode = config.mode === 'mcp_gateway' ? ', a pure MCP gateway' : '';
   io.err(
-    `${config.file}: valid (${config.mcpSources.length} mcp_sources, ${config.xprotocolSources.length} xprotocol_sources${options.connect ? ', every source reached and translated' : ''})\n`,
+    `${config.file}: valid${mode} (${config.mcpSources.length} mcp_sources, ${config.xprotocolSources.length} xprotocol_sources${options.connect ? ', every source reached and translated' : ''})\n`,
   );
 }
 
@@ -132,6 +134,18 @@ export async function testMcp(options: { config: string; source: string }, io: C
 export async function start(options: { config: string }, io: CliIo): Promise<void> {
   // readConfig already printed the warnings on stderr.
   const { config } = readConfig(options.config, io);
+  await serveConfig(config);
+}
+
+/**
+ * Runs the adapter `config` describes until SIGINT or SIGTERM, as `start` does; `onReady` is
+ * called once it serves. `gateway` builds its config and runs it here, so both share every check
+ * and default. Throws at once, with nothing left running, when the adapter cannot start.
+ */
+export async function serveConfig(
+  config: AdapterConfig,
+  onReady?: (adapter: RunningAdapter) => void,
+): Promise<void> {
   const logger = createLogger(config.logging);
   // Listen before starting: a signal during startup still ends in a clean stop.
   const stop = listenForStop();
@@ -140,6 +154,7 @@ export async function start(options: { config: string }, io: CliIo): Promise<voi
   const keepAlive = setInterval(() => {}, 1 << 30);
   try {
     const adapter = await startAdapter(config, { logger, alwaysLogReady: true });
+    onReady?.(adapter);
     // The startup's garbage would stay resident in an idle adapter (runtime/heap-collection.ts):
     // collect it once every catalog has been listed and translated (some join after `ready`);
     // later bursts' garbage whenever the process has gone idle (runtime/idle-collector.ts).

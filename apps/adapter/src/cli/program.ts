@@ -10,7 +10,10 @@ import { approve } from './approve.js';
 import { call } from './call.js';
 import { type CliIo, cliProgram, EXIT, processIo, runProgram } from './cli-shape.js';
 import { schemas, start, testMcp, validate } from './config-commands.js';
+import { gatewayCommand } from './gateway.js';
 import { keygen } from './keygen.js';
+import { addRegisterCommand } from './register.js';
+import { addRevokeCommand } from './revoke.js';
 
 function positiveInteger(value: string): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < 1)
@@ -38,6 +41,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--force', 'replace an existing key file')
     .action(async (options: { output: string; force?: boolean }) => keygen(options, io));
 
+  addRegisterCommand(program, io);
+  addRevokeCommand(program, io);
+
   program
     .command('start')
     .description(
@@ -45,6 +51,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .requiredOption('-c, --config <file>', 'the YAML configuration')
     .action(async (options: { config: string }) => start(options, io));
+
+  program.addCommand(gatewayCommand(io));
 
   program
     .command('validate')

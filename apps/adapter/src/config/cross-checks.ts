@@ -11,6 +11,8 @@ import type { _Collector } from './_collector.js';
 import type { KeyPath } from './_path.js';
 import { _nearestKey } from './_suggest.js';
 import { splitCommandLine } from './command-line.js';
+import { _exposed } from './mode.js';
+import { _modeChecks, _rawModeFacts } from './mode-checks.js';
 import { _relaySchema } from './schema.js';
 
 /** The keys of `relay`, for telling a misspelt `urls` from a missing one. */
@@ -47,8 +49,11 @@ export function _crossChecks(c: _Collector, env: Readonly<Record<string, string 
   if (root === undefined) return;
   const names = new Map<string, string>();
   const mcpSources = _list(root.mcp_sources);
+  const facts = _rawModeFacts(root);
+  const gateway = _modeChecks(c, root, facts);
+  const faceServesSources = _exposed(facts).includes('mcp_sources');
   _identity(c, _obj(root.identity));
-  _relay(c, _obj(root.relay), mcpSources.length);
+  _relay(c, _obj(root.relay), mcpSources.length, faceServesSources);
   const namespaces = new Map<string, number>();
   mcpSources.forEach((item, i) => {
     _mcpSource(c, _obj(item), i, names, namespaces, env);
@@ -58,9 +63,10 @@ export function _crossChecks(c: _Collector, env: Readonly<Record<string, string 
   });
   const server = _obj(root.mcp_server);
   _mcpServer(c, server, env);
-  _discovery(c, _obj(root.discovery), server);
+  // A pure MCP gateway has no XProtocol endpoint: discovery and access are ignored (mode-checks.ts).
+  if (!gateway) _discovery(c, _obj(root.discovery), server);
   _logging(c, _obj(root.logging), server);
-  _access(c, root, mcpSources.length);
+  if (!gateway) _access(c, root, mcpSources.length, faceServesSources);
 }
 
 function _identity(c: _Collector, identity: Obj | undefined): void {
@@ -82,7 +88,11 @@ function _identity(c: _Collector, identity: Obj | undefined): void {
   }
 }
 
-function _relay(c: _Collector, relay: Obj | undefined, mcpSourceCount: number): void {
+/**
+ * Relay URLs are distinct and carry no credentials; mcp_sources need one unless the MCP face
+ * serves them (a pure MCP gateway, config/mode.ts).
+ */
+function _relay(c: _Collector, relay: Obj | undefined, mcpSourceCount: number, onFace: boolean): void {
   const urls = _list(relay?.urls);
   const seen = new Map<string, number>();
   urls.forEach((url, i) => {
@@ -97,11 +107,11 @@ function _relay(c: _Collector, relay: Obj | undefined, mcpSourceCount: number): 
   const misspelt = Object.keys(relay ?? {}).some(
     (key) => key !== 'urls' && _nearestKey(key, RELAY_KEYS) === 'urls',
   );
-  if (urls.length === 0 && mcpSourceCount > 0 && !misspelt) {
+  if (urls.length === 0 && mcpSourceCount > 0 && !misspelt && !onFace) {
     const path: KeyPath = relay === undefined ? ['relay'] : ['relay', 'urls'];
     c.error(
       path,
-      'missing, expected at least one ws:// or wss:// URL: mcp_sources are served to XProtocol clients through a relay',
+      'missing, expected at least one ws:// or wss:// URL: mcp_sources are served to XProtocol clients through a relay, or on the MCP face when mcp_server.expose lists mcp_sources',
       c.source.hasKey(path) ? 'key' : 'value',
     );
   }
@@ -458,14 +468,20 @@ function _logging(c: _Collector, logging: Obj | undefined, server: Obj | undefin
   }
 }
 
-function _access(c: _Collector, root: Obj, mcpSourceCount: number): void {
+/**
+ * Warnings about who may call the mcp_sources over XProtocol. They are about XProtocol callers
+ * only: when the face serves the mcp_sources too (`onFace`), the message says access does not
+ * govern it.
+ */
+function _access(c: _Collector, root: Obj, mcpSourceCount: number, onFace: boolean): void {
   const access = _obj(root.access);
+  const notTheFace = onFace ? '; the MCP face is not governed by access' : '';
   if (access === undefined) {
     if (mcpSourceCount > 0) {
       c.warn(
         'ACCESS_NO_GRANTS',
         ['access'],
-        'no access section: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")',
+        `no access section: every call XProtocol clients make to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")${notTheFace}`,
       );
     }
     return;
@@ -480,7 +496,7 @@ function _access(c: _Collector, root: Obj, mcpSourceCount: number): void {
     c.warn(
       'ACCESS_NO_GRANTS',
       ['access'],
-      'no access.grants: every call to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT (access.default is "deny")',
+      `no access.grants: every call XProtocol clients make to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT (access.default is "deny")${notTheFace}`,
       'key',
     );
   }

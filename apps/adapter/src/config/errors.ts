@@ -31,6 +31,8 @@ export type ConfigWarningCode =
   | 'GRANT_MATCHES_NOTHING'
   /** A key that has no effect with the other settings (it is ignored). */
   | 'IGNORED_KEY'
+  /** An MCP face whose exposed lists are all empty: it lists only `search_tools`. */
+  | 'FACE_EXPOSES_NOTHING'
   /** The YAML parser's own warnings (an unknown tag, for example). */
   | 'YAML';
 

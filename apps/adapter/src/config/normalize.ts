@@ -6,8 +6,9 @@
  */
 import { dirname } from 'node:path';
 import { splitCommandLine } from './command-line.js';
+import { _defaultExpose, type _ModeFacts, _modeOf } from './mode.js';
 import { expandConfigPath } from './paths.js';
-import type { ConfigFile } from './schema.js';
+import { _DEFAULT_DISPLAY_NAME, type ConfigFile } from './schema.js';
 import type { AdapterConfig, McpSourceConfig, XprotocolSourceConfig } from './types.js';
 
 /** Where the configuration is and what its paths resolve against. */
@@ -23,11 +24,24 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
   const where = { homeDir: ctx.homeDir, baseDir: dirname(ctx.file) };
   const server = file.mcp_server;
   const output = file.logging.output;
+  const facts: _ModeFacts = {
+    relayUrls: file.relay.urls.length,
+    mcpSources: file.mcp_sources.length,
+    xprotocolSources: file.xprotocol_sources.length,
+    mcpServer: server !== undefined,
+    expose: server?.expose,
+  };
+  const mode = _modeOf(facts);
   return {
     file: ctx.file,
+    mode,
     identity: {
-      keyFile: expandConfigPath(file.identity.key_file, where),
-      displayName: file.identity.display_name,
+      // A pure MCP gateway loads no key, even when the file names one (a warning says so).
+      keyFile:
+        file.identity === undefined || mode === 'mcp_gateway'
+          ? undefined
+          : expandConfigPath(file.identity.key_file, where),
+      displayName: file.identity?.display_name ?? _DEFAULT_DISPLAY_NAME,
     },
     relay: {
       urls: [...file.relay.urls],
@@ -44,7 +58,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             host: _unbracket(server.host ?? server.sse_host ?? '127.0.0.1'),
             port: server.port ?? server.sse_port ?? 8767,
             path: server.path ?? '/mcp',
-            expose: [...new Set(server.expose ?? (['xprotocol_sources'] as const))],
+            expose: [...new Set(server.expose ?? _defaultExpose(facts))],
             allowedOrigins: server.allowed_origins.map((origin) => new URL(origin).origin),
             maxSessions: server.max_sessions,
             maxRequestsInFlight: server.max_requests_in_flight,

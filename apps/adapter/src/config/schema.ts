@@ -195,13 +195,16 @@ const stringList = <T extends z.ZodType>(item: T, phrase: string) => phrased(z.a
 
 // ─── Sections ───────────────────────────────────────────────────────────────────────────────
 
+/** @internal `identity.display_name` when not given (also a pure MCP gateway's name, which has no identity). */
+export const _DEFAULT_DISPLAY_NAME = 'XProtocol MCP Adapter';
+
 const identitySchema = z
   .strictObject({
     key_file: filePath().describe(
       'Path of the adapter key file (Ed25519 + X25519, JSON, mode 0600). Created on first start if missing.',
     ),
     display_name: phrased(z.string().min(1).max(128), 'a non-empty string of at most 128 characters')
-      .default('XProtocol MCP Adapter')
+      .default(_DEFAULT_DISPLAY_NAME)
       .describe('Human-readable name published in xp.endpoint.announce.'),
     parent_key: ed25519Key().describe(
       'Not implemented yet (accepted with a warning): parent key of the organizational trust chain.',
@@ -211,7 +214,7 @@ const identitySchema = z
     ),
   })
   .partial({ parent_key: true, parent_delegation_event: true })
-  .describe('The adapter identity.');
+  .describe('The adapter identity (not needed by a pure MCP gateway: no relay, no xprotocol_sources).');
 phrased(identitySchema, 'a mapping with key_file (and display_name)');
 
 /** @internal The `relay` mapping (its keys also tell the cross-checks a misspelt `urls`). */
@@ -442,7 +445,9 @@ const mcpServerSchema = z
     expose: phrased(
       z.array(z.enum(['xprotocol_sources', 'mcp_sources'])).min(1),
       'a non-empty list of "xprotocol_sources" | "mcp_sources"',
-    ).describe('What the MCP face lists as tools (default [xprotocol_sources]).'),
+    ).describe(
+      'What the MCP face lists as tools (default [xprotocol_sources]; without a relay, the mcp_sources too).',
+    ),
     auth: authSchema.describe(
       'A bearer token MCP clients must send over HTTP (Authorization: Bearer …), read from token_env.',
     ),
@@ -595,7 +600,8 @@ export const configFileSchema = phrased(
       network: networkSchema.default({ allow_private: [] }),
       limits: limitsSchema.default({ max_argument_depth: 64, max_argument_bytes: 4 * 1024 * 1024 }),
     })
-    .partial({ mcp_server: true, access: true, state_database: true })
+    // identity: required unless the file is a pure MCP gateway (cross-checks.ts, config/mode.ts).
+    .partial({ identity: true, mcp_server: true, access: true, state_database: true })
     .describe('XProtocol MCP Adapter configuration (docs/config.md).'),
   'a mapping of settings (identity, relay, mcp_sources, …)',
 );

@@ -5,14 +5,23 @@
  * @module
  */
 import type { ConfigWarning } from './errors.js';
+import type { AdapterMode, ExposedList } from './mode.js';
 
 /** The whole adapter configuration. */
 export interface AdapterConfig {
   /** Absolute path of the configuration file. */
   file: string;
+  /**
+   * `mcp_gateway`: a pure MCP gateway (an MCP face over the mcp_sources; no relay, no
+   * xprotocol_sources, so no XProtocol endpoint and no identity); `xprotocol` otherwise.
+   */
+  mode: AdapterMode;
   identity: {
-    /** Absolute path of the key file (`~` expanded, relative to the config file's folder). */
-    keyFile: string;
+    /**
+     * Absolute path of the key file (`~` expanded, relative to the config file's folder);
+     * `undefined` only in `mcp_gateway` mode, which loads no key.
+     */
+    keyFile: string | undefined;
     /** Published in the announce; default `XProtocol MCP Adapter`. */
     displayName: string;
   };
@@ -36,8 +45,8 @@ export interface AdapterConfig {
         port: number;
         /** Default `/mcp`. */
         path: string;
-        /** Default `['xprotocol_sources']`. */
-        expose: ('xprotocol_sources' | 'mcp_sources')[];
+        /** Default `['xprotocol_sources']`; without a relay, the mcp_sources too (config/mode.ts). */
+        expose: ExposedList[];
         /** The token HTTP clients must send (from `auth.token_env`); `undefined`: no auth. */
         bearerToken: string | undefined;
         /** `max_sessions`, default 64. */

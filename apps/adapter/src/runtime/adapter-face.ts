@@ -31,9 +31,11 @@ import { upstreamTransportOf } from './source-translation.js';
 /** What the face is built from. */
 export interface _FaceParts {
   readonly config: AdapterConfig;
-  readonly identity: Identity;
+  /** The XProtocol side: none in a pure MCP gateway (no relay, no identity). */
+  readonly xprotocol: { readonly identity: Identity; readonly pool: RelayPool } | undefined;
+  /** Hashed into shortened names of the gateway's tools: the adapter's key, or its state file's stem. */
+  readonly localKey: string;
   readonly logger: AdapterLogger;
-  readonly pool: RelayPool;
   readonly state: StateDatabase;
   readonly registry: Registry;
   readonly sources: McpSources;
@@ -48,10 +50,18 @@ export function _exposes(config: AdapterConfig, what: 'mcp_sources' | 'xprotocol
 
 /** The face, or `undefined` without `mcp_server`. */
 export function _createFace(parts: _FaceParts): McpFace | undefined {
-  const { config, identity, logger, pool, addressPolicy } = parts;
+  const { config, xprotocol, logger, addressPolicy } = parts;
   if (!config.mcpServer) return undefined;
   return new McpFace({
-    caller: new XpCaller({ identity, pool, signatures: nodeSignatures, cipher: nodeCipher }),
+    // Only XProtocol sources are called through relays; a pure MCP gateway has none.
+    caller:
+      xprotocol &&
+      new XpCaller({
+        identity: xprotocol.identity,
+        pool: xprotocol.pool,
+        signatures: nodeSignatures,
+        cipher: nodeCipher,
+      }),
     state: parts.state,
     // Gateway mode: the wrapped servers' own tools, called directly (no relay in between).
     localSources: _exposes(config, 'mcp_sources')
@@ -69,11 +79,16 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
     ),
     // xp:// endpoints: the well-known document gives the key; its relays join the pool
     // through the address policy (docs/security.md, "Outbound addresses").
-    discover: async (endpointUrl) => {
-      const document = await resolveXpEndpoint(endpointUrl, { policy: addressPolicy });
-      addDiscoveredRelays(pool, document.relays, addressPolicy, { endpoint: endpointUrl, logger });
-      return { key: document.public_key };
-    },
+    ...(xprotocol && {
+      discover: async (endpointUrl: string) => {
+        const document = await resolveXpEndpoint(endpointUrl, { policy: addressPolicy });
+        addDiscoveredRelays(xprotocol.pool, document.relays, addressPolicy, {
+          endpoint: endpointUrl,
+          logger,
+        });
+        return { key: document.public_key };
+      },
+    }),
     argumentLimits: parts.argumentLimits,
     callTimeoutMs: config.callTimeoutMs,
     sha256: nodeCipher.sha256,
@@ -84,10 +99,10 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
 
 /** One wrapped server as the gateway lists it: its contracts, called directly or passed through. */
 function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSource {
-  const { config, identity, registry, sources } = parts;
+  const { config, localKey, registry, sources } = parts;
   return {
     name: source.name,
-    key: identity.keys.ed25519,
+    key: localKey,
     contracts: () => registry.contractsOf(source.name),
     // The same limit as for XProtocol callers, per MCP session of the face.
     requestsPerMinute: source.rateLimit.requestsPerMinute,

@@ -12,12 +12,20 @@ import type { AdapterLogger } from './logger.js';
 
 /** Loads (or creates) `identity.key_file` and logs which it did, with the keys. */
 export async function _loadIdentity(config: AdapterConfig, logger: AdapterLogger): Promise<Identity> {
-  const { identity, created } = await _ensureKeyFile(config.identity.keyFile, {
+  const { keyFile } = config.identity;
+  // The loader requires key_file in every mode but mcp_gateway, which loads no identity; a config
+  // built in code (the devserver adds a relay to any file) may still lack one.
+  if (keyFile === undefined) {
+    throw new Error(
+      'identity.key_file: missing, expected the path of a key file: an adapter with relays signs what it publishes',
+    );
+  }
+  const { identity, created } = await _ensureKeyFile(keyFile, {
     signatures: nodeSignatures,
     cipher: nodeCipher,
   });
   logger.info(
-    { key: identity.keys.ed25519, x25519: identity.keys.x25519, keyFile: config.identity.keyFile },
+    { key: identity.keys.ed25519, x25519: identity.keys.x25519, keyFile },
     created ? 'created a new key file' : 'loaded the key file',
   );
   return identity;

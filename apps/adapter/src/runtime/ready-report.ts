@@ -1,7 +1,8 @@
 /**
  * The adapter's `ready` line and what it tells the truth about: which relays are connected (after
- * each one's first attempt, bounded), which sources serve tools. A relay-less start and a source
- * that serves nothing get a warning each, so the operator knows why no call arrives.
+ * each one's first attempt, bounded), which sources serve tools. Relays none of which is reachable
+ * yet and a source that serves nothing get a warning each, so the operator knows why no call
+ * arrives; a pure MCP gateway has no relay to wait for or warn about.
  * @module
  */
 import type { DiscoveryServer, McpFaceServer } from '@xprotocol/mcp-bridge';
@@ -14,9 +15,11 @@ import type { McpSources, SourceStatus } from './mcp-sources.js';
 export interface _ReadyFacts {
   readonly config: AdapterConfig;
   readonly logger: AdapterLogger;
-  readonly key: string;
+  /** The adapter's key; none in a pure MCP gateway. */
+  readonly key: string | undefined;
   readonly relayUrls: string[];
-  readonly pool: RelayPool;
+  /** The relays; none in a pure MCP gateway, which then neither waits for nor warns about them. */
+  readonly pool: RelayPool | undefined;
   readonly statePath: string;
   readonly sources: McpSources;
   readonly faceServer: McpFaceServer | undefined;
@@ -28,11 +31,11 @@ export interface _ReadyFacts {
 /** Waits (bounded) for each relay's first attempt, then logs `ready` and the warnings. */
 export async function _reportReady(facts: _ReadyFacts): Promise<void> {
   // The ready line tells the truth about the relays: wait (bounded) for each one's first attempt.
-  const relayStatus = await facts.pool.attempted(5000);
+  const relayStatus = (await facts.pool?.attempted(5000)) ?? [];
   const openRelays = relayStatus.filter((r) => r.state === 'open').map((r) => r.url);
   const sourceStatus = facts.sources.status();
   _logReady(facts, openRelays, sourceStatus);
-  if (openRelays.length === 0) _warnNoRelay(facts.logger, relayStatus);
+  if (facts.pool && openRelays.length === 0) _warnNoRelay(facts.logger, relayStatus);
   _warnIdleSources(facts.logger, sourceStatus);
 }
 

@@ -2,10 +2,13 @@
  * `startAdapter(config)`: the whole adapter in one process — identity, state database, relays,
  * the wrapped MCP servers (Direction 1), the announce, HTTP discovery when
  * `discovery.well_known_port` is set, and the MCP face over XProtocol endpoints (Direction 2) when
- * `mcp_server` is configured. It logs `{"event":"ready",…}` once it serves. When a step fails,
- * what was already started is stopped (in reverse order) before the error is thrown. Each step
- * that is a concern of its own has its file: `adapter-identity.ts`, `adapter-relays.ts`,
- * `adapter-face.ts`, `adapter-discovery.ts`, `ready-report.ts`, `started-components.ts`.
+ * `mcp_server` is configured. A pure MCP gateway (`config.mode` `mcp_gateway`: no relay, no
+ * xprotocol_sources) starts only the state database, the wrapped servers and the face: no
+ * identity, relay, endpoint, announce or discovery. It logs which mode runs first, and
+ * `{"event":"ready",…}` once it serves. When a step fails, what was already started is stopped (in
+ * reverse order) before the error is thrown. Each step that is a concern of its own has its file:
+ * `adapter-mode.ts`, `adapter-identity.ts`, `adapter-relays.ts`, `adapter-face.ts`,
+ * `adapter-discovery.ts`, `ready-report.ts`, `started-components.ts`.
  * @module
  */
 import type { Identity, PublicIdentity } from '@xprotocol/crypto';
@@ -25,6 +28,7 @@ import type { AdapterConfig, ConfigWarning } from '../config/index.js';
 import { _serveAdapterDiscovery } from './adapter-discovery.js';
 import { _createFace, _exposes, _serveFace } from './adapter-face.js';
 import { _loadIdentity } from './adapter-identity.js';
+import { _logMode } from './adapter-mode.js';
 import { _openRelayPool, _relayUrls } from './adapter-relays.js';
 import { announcePayload } from './announce-payload.js';
 import { _argumentLimits, _callTimeoutOf } from './call-limits.js';
@@ -32,7 +36,7 @@ import { type AdapterLogger, createLogger } from './logger.js';
 import { McpSources } from './mcp-sources.js';
 import { _reportReady } from './ready-report.js';
 import { _StartedComponents } from './started-components.js';
-import { stateDatabasePath } from './state-path.js';
+import { stateDatabasePath, stateFileStem } from './state-path.js';
 
 /** Options of {@link startAdapter}. */
 export interface StartAdapterOptions {
@@ -51,14 +55,15 @@ export interface StartAdapterOptions {
 
 /** A running adapter. */
 export interface RunningAdapter {
-  readonly keys: PublicIdentity;
+  /** The adapter's public keys; `undefined` in a pure MCP gateway, which has no identity. */
+  readonly keys: PublicIdentity | undefined;
   readonly stateDatabase: string;
   readonly sources: McpSources;
   readonly face: McpFace | undefined;
   readonly faceServer: McpFaceServer | undefined;
   /** The discovery base URL, when served. */
   readonly discoveryUrl: string | undefined;
-  /** Publishes the announce now. */
+  /** Publishes the announce now (a pure MCP gateway announces nothing). */
   announce(): Promise<void>;
   /** Stops everything: inbound calls in flight are answered first; children are ended. */
   stop(): Promise<void>;
@@ -71,8 +76,11 @@ export async function startAdapter(
 ): Promise<RunningAdapter> {
   const logger = options.logger ?? createLogger(config.logging);
   for (const warning of options.warnings ?? []) logger.warn({ code: warning.code }, warning.message);
-  const identity = await _loadIdentity(config, logger);
-  const relayUrls = _relayUrls(config);
+  // A pure MCP gateway signs nothing and reaches no relay: no key is loaded or created.
+  const gateway = config.mode === 'mcp_gateway';
+  const relayUrls = gateway ? [] : _relayUrls(config);
+  _logMode(config, relayUrls, logger);
+  const identity = gateway ? undefined : await _loadIdentity(config, logger);
   // Everything started so far, stopped in reverse order on failure or stop().
   const started = new _StartedComponents(logger);
   try {
@@ -88,9 +96,16 @@ interface _Start {
   readonly config: AdapterConfig;
   readonly options: StartAdapterOptions;
   readonly logger: AdapterLogger;
-  readonly identity: Identity;
+  /** None in a pure MCP gateway. */
+  readonly identity: Identity | undefined;
   readonly relayUrls: string[];
   readonly started: _StartedComponents;
+}
+
+/** The XProtocol side of a start: the identity and its relays (none in a pure MCP gateway). */
+interface _Xp {
+  readonly identity: Identity;
+  readonly pool: RelayPool;
 }
 
 /**
@@ -105,15 +120,17 @@ interface _LateParts {
 /**
  * The start after the identity, in order: state database, relay pool, sources, endpoint, face,
  * announcer; then the sources, the endpoint and the announcer start, the face and discovery are
- * served, and `ready` is logged. Each started component is recorded in `start.started`.
+ * served, and `ready` is logged. Each started component is recorded in `start.started`. A pure
+ * MCP gateway skips the relay pool, the endpoint, the announcer and discovery.
  */
 async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const { config, logger, identity, relayUrls, started } = start;
-  const statePath = stateDatabasePath(config.stateDatabase, identity.keys.ed25519);
+  const stateStem = stateFileStem(config, identity?.keys.ed25519);
+  const statePath = stateDatabasePath(config.stateDatabase, stateStem);
   const state = new StateDatabase(statePath);
   started.add(() => state.close());
-  const pool = await _openRelayPool(config, relayUrls, state, logger);
-  started.add(() => pool.close());
+  const xp = identity && { identity, pool: await _openRelayPool(config, relayUrls, state, logger) };
+  if (xp) started.add(() => xp.pool.close());
 
   const registry = new Registry({ versionStore: _versionStore(state) });
   const addressPolicy = new AddressPolicy({ allow: config.network.allowPrivate });
@@ -121,12 +138,12 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const late: _LateParts = {};
   const sources = _createSources(start, { registry, addressPolicy, state }, late);
   started.add(() => sources.stop());
-  const endpoint = _createEndpoint(start, { pool, state, sources, argumentLimits });
+  const endpoint = xp && _createEndpoint(start, xp, { state, sources, argumentLimits });
   const face = _createFace({
     config,
-    identity,
+    xprotocol: xp,
+    localKey: identity?.keys.ed25519 ?? stateStem,
     logger,
-    pool,
     state,
     registry,
     sources,
@@ -134,24 +151,28 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     argumentLimits,
   });
   late.face = face;
-  const announcer = _createAnnouncer(start, { pool, registry, sources, face });
+  const announcer = xp && _createAnnouncer(start, xp, { registry, sources, face });
 
   await sources.start();
-  await endpoint.start();
-  started.add(() => endpoint.stop());
-  await announcer.start();
-  late.announcer = announcer;
-  started.add(() => announcer.stop());
+  if (endpoint) {
+    await endpoint.start();
+    started.add(() => endpoint.stop());
+  }
+  if (announcer) {
+    await announcer.start();
+    late.announcer = announcer;
+    started.add(() => announcer.stop());
+  }
   const faceServer = await _startFace(start, face, announcer);
-  const discovery = await _serveAdapterDiscovery(config, identity, relayUrls, sources, logger);
+  const discovery = xp && (await _serveAdapterDiscovery(config, xp.identity, relayUrls, sources, logger));
   if (discovery) started.add(() => discovery.close());
 
   await _reportReady({
     config,
     logger,
-    key: identity.keys.ed25519,
+    key: identity?.keys.ed25519,
     relayUrls,
-    pool,
+    pool: xp?.pool,
     statePath,
     sources,
     faceServer,
@@ -193,18 +214,18 @@ function _createSources(
 /** The inbound XProtocol endpoint over the sources (Direction 1). */
 function _createEndpoint(
   start: _Start,
+  xp: _Xp,
   parts: {
-    pool: RelayPool;
     state: StateDatabase;
     sources: McpSources;
     argumentLimits: { maxDepth: number; maxBytes: number };
   },
 ): XpEndpoint {
-  const { config, logger, identity } = start;
+  const { config, logger } = start;
   const { sources } = parts;
   return new XpEndpoint({
-    identity,
-    pool: parts.pool,
+    identity: xp.identity,
+    pool: xp.pool,
     state: parts.state,
     catalog: sources,
     upstreams: sources.upstreams,
@@ -226,12 +247,14 @@ function _createEndpoint(
 /** The announcer, whose payload is built afresh from the registry and the face at each publish. */
 function _createAnnouncer(
   start: _Start,
-  parts: { pool: RelayPool; registry: Registry; sources: McpSources; face: McpFace | undefined },
+  xp: _Xp,
+  parts: { registry: Registry; sources: McpSources; face: McpFace | undefined },
 ): Announcer {
-  const { config, logger, identity, relayUrls } = start;
+  const { config, logger, relayUrls } = start;
+  const { identity } = xp;
   const { registry, sources, face } = parts;
   return new Announcer({
-    pool: parts.pool,
+    pool: xp.pool,
     identity,
     payload: () =>
       announcePayload(
@@ -251,13 +274,13 @@ function _createAnnouncer(
 async function _startFace(
   start: _Start,
   face: McpFace | undefined,
-  announcer: Announcer,
+  announcer: Announcer | undefined,
 ): Promise<McpFaceServer | undefined> {
   const mcpServer = start.config.mcpServer;
   if (!face || !mcpServer) return undefined;
   const served = await _serveFace(face, mcpServer, start.logger, start.options.stdio);
   start.started.add(() => served.close());
-  void face.ready().then(() => announcer.publish().catch(() => {}));
+  if (announcer) void face.ready().then(() => announcer.publish().catch(() => {}));
   return served;
 }
 
@@ -270,20 +293,20 @@ function _runningAdapter(
     face: McpFace | undefined;
     faceServer: McpFaceServer | undefined;
     discovery: DiscoveryServer | undefined;
-    announcer: Announcer;
+    announcer: Announcer | undefined;
   },
 ): RunningAdapter {
   const { identity, logger, started } = start;
   let stopping: Promise<void> | undefined;
   return {
-    keys: identity.keys,
+    keys: identity?.keys,
     stateDatabase: parts.statePath,
     sources: parts.sources,
     face: parts.face,
     faceServer: parts.faceServer,
     discoveryUrl: parts.discovery?.url,
     announce: async () => {
-      await parts.announcer.publish();
+      await parts.announcer?.publish();
     },
     stop: () => {
       stopping ??= started.stopAll().then(() => logger.info({ event: 'stopped' }, 'adapter stopped'));

@@ -78,8 +78,20 @@ export class Processes {
   }
 
   /** Starts `xprotocol-adapter start` and resolves once it logs {"event":"ready"}. */
-  async adapter(config: string, env?: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; logs: string[] }> {
-    const child = this.#spawn(ADAPTER_BIN, ['start', '--config', config], env);
+  adapter(config: string, env?: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; logs: string[] }> {
+    return this.serving(['start', '--config', config], (line) => line.includes('"event":"ready"'), env);
+  }
+
+  /**
+   * Starts the adapter bin with `args` (a command that serves until stopped) and resolves once a
+   * line on its stderr is `ready`; `logs` holds every stderr line, also those that come later.
+   */
+  async serving(
+    args: string[],
+    ready: (line: string) => boolean,
+    env?: NodeJS.ProcessEnv,
+  ): Promise<{ child: ChildProcess; logs: string[] }> {
+    const child = this.#spawn(ADAPTER_BIN, args, env);
     const logs: string[] = [];
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
@@ -88,7 +100,7 @@ export class Processes {
       );
       createInterface({ input: child.stderr! }).on('line', (line) => {
         logs.push(line);
-        if (line.includes('"event":"ready"')) {
+        if (ready(line)) {
           clearTimeout(timer);
           resolve();
         }
@@ -116,8 +128,11 @@ export class Processes {
   }
 
   /** Runs the adapter CLI to completion. */
-  async cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = this.#spawn(ADAPTER_BIN, args);
+  async cli(
+    args: string[],
+    env?: NodeJS.ProcessEnv,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = this.#spawn(ADAPTER_BIN, args, env);
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));

@@ -11,7 +11,7 @@ import { McpToolTable, type McpToolTarget } from '@xprotocol/registry';
 import type { ContractLike, McpToolDefinition } from '@xprotocol/translate';
 import { SchemaSearch, toolSearchDocument } from '../discovery/schema-search.js';
 import type { BridgeLogger } from '../logger.js';
-import type { LocalToolSource, McpFaceOptions, XpToolSource } from './face-options.js';
+import { _callerOf, type LocalToolSource, type McpFaceOptions, type XpToolSource } from './face-options.js';
 import { _searchToolDefinition, _searchTools, SEARCH_TOOL } from './search-tool.js';
 
 /** What the face knows of one XProtocol source. */
@@ -124,8 +124,9 @@ export class _FaceCatalog {
     this.#sources.set(source.name, state);
     try {
       state.key ??= await this.#discover(source);
-      state.keys ??= (await this.#o.caller.resolve(state.key, timeout)).keys;
-      const contracts = await this.#o.caller.catalog(state.key, timeout);
+      const caller = _callerOf(this.#o);
+      state.keys ??= (await caller.resolve(state.key, timeout)).keys;
+      const contracts = await caller.catalog(state.key, timeout);
       const update = await this.#table.setSource(
         {
           name: source.name,

@@ -72,7 +72,11 @@ export interface LocalToolSource {
 
 /** Options of {@link McpFace}. */
 export interface McpFaceOptions {
-  caller: XpCaller;
+  /**
+   * Calls the XProtocol sources; required when `sources` is not empty. A face over
+   * `localSources` only (a pure MCP gateway: no relay, no identity) has none.
+   */
+  caller?: XpCaller | undefined;
   state: StateDatabase;
   sources: readonly XpToolSource[];
   /** Wrapped MCP servers to list as they are (gateway mode). */
@@ -116,4 +120,13 @@ export interface FaceServerOptions {
   era?: 'legacy' | 'modern';
   /** Which tools the client may see listed (OAuth grants); every tool when absent. */
   listed?: ((name: string) => boolean) | undefined;
+}
+
+/**
+ * The face's caller, for work that only XProtocol sources bring; the face refuses to be made with
+ * sources and no caller, so this throwing is a bug in the face.
+ */
+export function _callerOf(options: McpFaceOptions): XpCaller {
+  if (!options.caller) throw new Error('internal: an XProtocol source reached a face made without a caller');
+  return options.caller;
 }

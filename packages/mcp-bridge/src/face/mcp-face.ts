@@ -21,7 +21,7 @@ import type { _GatewaySession } from '../gateway/gateway-session.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _FaceCatalog } from './face-catalog.js';
 import { _FaceGateway } from './face-gateway.js';
-import type { FaceServerOptions, McpFaceOptions } from './face-options.js';
+import { _callerOf, type FaceServerOptions, type McpFaceOptions } from './face-options.js';
 import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
 import { _FaceToolCalls } from './tool-calls.js';
 import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
@@ -50,6 +50,11 @@ export class McpFace {
   readonly #listsChanged = new Set<(list: 'tools' | 'prompts' | 'resources') => void>();
 
   constructor(options: McpFaceOptions) {
+    if (options.sources.length > 0 && !options.caller) {
+      throw new TypeError(
+        `McpFace: XProtocol sources (${options.sources.map((s) => s.name).join(', ')}) need a caller`,
+      );
+    }
     this.#o = options;
     this.#logger = options.logger ?? silentLogger;
     this.#catalog = new _FaceCatalog(options, this.#logger, () => this.#toolsChanged());
@@ -202,7 +207,7 @@ export class McpFace {
   /** The face's resources, prompts and completions of XProtocol sources, shared by its sessions. */
   #xpMcpFace(): _XpMcpFace {
     this.#xpMcp ??= new _XpMcpFace({
-      caller: this.#o.caller,
+      caller: _callerOf(this.#o),
       sources: () =>
         this.#o.sources.map((source) => ({
           name: source.name,
@@ -220,7 +225,7 @@ export class McpFace {
   /** The clients' MCP sessions across XProtocol (docs/protocol.md §10.5), shared by the face's sessions. */
   #sessionsAcross(): _XpBackChannel {
     this.#backChannel ??= new _XpBackChannel({
-      caller: this.#o.caller,
+      caller: _callerOf(this.#o),
       logger: this.#logger,
       leaseTimeoutMs: this.#o.callTimeoutMs,
     });

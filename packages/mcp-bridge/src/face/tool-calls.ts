@@ -31,7 +31,7 @@ import { _leasedRequest } from '../gateway/leases.js';
 import { _modernRequest } from '../gateway/modern-request.js';
 import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
 import type { _FaceCatalog } from './face-catalog.js';
-import type { McpFaceOptions } from './face-options.js';
+import { _callerOf, type McpFaceOptions } from './face-options.js';
 import { SEARCH_TOOL } from './search-tool.js';
 
 /** The client's own session with a gateway upstream, which a passthrough call goes through. */
@@ -164,7 +164,7 @@ export class _FaceToolCalls {
     // The call runs in the client's MCP session at the endpoint: the server's progress, log
     // messages and requests (sampling, elicitation) come back to this client.
     const call: _SealedCall = {
-      caller: this.#o.caller,
+      caller: _callerOf(this.#o),
       keys,
       kind: target.kind,
       args,

@@ -1,7 +1,9 @@
 /**
  * Suite 1, the gateway's overhead per `tools/call`: the same SDK client calls server-memory's
- * `read_graph` directly over stdio (baseline), through supergateway (stateful Streamable HTTP →
- * stdio) and through the adapter's MCP face (Streamable HTTP → stdio upstream); and
+ * `read_graph` directly over stdio (baseline), through supergateway's one-liner (stateful
+ * Streamable HTTP → stdio), through the adapter's MCP face (a config file, Streamable HTTP → stdio
+ * upstream) and, outside the gate's short run, through the adapter's one-liner
+ * (`xprotocol-adapter gateway -- <cmd>`: no file, no relay, with its bearer token); and
  * server-everything's `echo` directly over Streamable HTTP (baseline) and through the adapter with
  * a Streamable HTTP upstream. Concurrency 1 and 32, interleaved rounds.
  *
@@ -15,6 +17,7 @@ import { gatewayYaml, type SourceYaml } from '../adapter-configs.js';
 import { otherBuilds } from '../compare-builds.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
 import {
+  ADAPTER_BIN,
   EVERYTHING_SERVER,
   freePort,
   MEMORY_SERVER,
@@ -79,6 +82,8 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
       { env: memoryEnv },
     );
     const control = options.controlSlowdownMs;
+    // The gate's short run leaves the one-liner out: it adds a process, and the gate checks the file's adapter.
+    const oneLiner = options.size === 'gate' ? undefined : await _startOneLiner(procs, memoryEnv);
     // Started together (the connects retry until each listens).
     const [direct, viaSg, viaUs, viaControl] = await Promise.all([
       stdioClient('direct', MEMORY_SERVER, [], memoryEnv),
@@ -157,6 +162,19 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
         arguments: {},
       }),
     ];
+    // Beside supergateway's one-liner, the adapter's: `xprotocol-adapter gateway -- <cmd>`.
+    const oneLinerAt = oneLiner ? memoryPeers.length : undefined;
+    if (oneLiner) {
+      clients.push(oneLiner);
+      memoryPeers.push(
+        toolPeer('adapter one-liner (gateway -- <cmd>), HTTP → stdio', {
+          client: oneLiner,
+          tool: await findTool(oneLiner, 'read_graph'),
+          arguments: {},
+        }),
+      );
+    }
+    const controlAt = viaControl ? memoryPeers.length : undefined;
     if (viaControl) {
       clients.push(viaControl);
       memoryPeers.push(
@@ -192,10 +210,21 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
         sgResult!,
         results[0]!,
       );
-      if (viaControl && results[3]) {
-        ratios[`gateway.stdio.c${concurrency}.control/supergateway`] = results[3].ratio / sgResult!.ratio;
+      const oneLinerResult = oneLinerAt === undefined ? undefined : results[oneLinerAt];
+      if (oneLinerResult) {
+        ratios[`gateway.stdio.c${concurrency}.oneliner/supergateway`] =
+          oneLinerResult.ratio / sgResult!.ratio;
+        ratios[`gateway.stdio.c${concurrency}.added:oneliner/supergateway`] = overheadRatio(
+          oneLinerResult,
+          sgResult!,
+          results[0]!,
+        );
+      }
+      const controlResult = controlAt === undefined ? undefined : results[controlAt];
+      if (controlResult) {
+        ratios[`gateway.stdio.c${concurrency}.control/supergateway`] = controlResult.ratio / sgResult!.ratio;
         ratios[`gateway.stdio.c${concurrency}.added:control/supergateway`] = overheadRatio(
-          results[3],
+          controlResult,
           sgResult!,
           results[0]!,
         );
@@ -270,4 +299,41 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
     await Promise.allSettled(clients.map((client) => client.close()));
     await procs.close();
   }
+}
+
+/**
+ * Starts `xprotocol-adapter gateway -- node <server-memory>` on a free port, as a user would (its
+ * rate limit raised, as every adapter of the bench has it), and connects a client with the bearer
+ * token it prints once it serves.
+ */
+async function _startOneLiner(procs: Processes, memoryEnv: Record<string, string>): Promise<Client> {
+  const port = await freePort();
+  const child = procs.spawn(
+    ADAPTER_BIN,
+    [
+      'gateway',
+      '--port',
+      String(port),
+      '--rate-limit',
+      '1000000',
+      '--env',
+      'MEMORY_FILE_PATH',
+      '--',
+      process.execPath,
+      MEMORY_SERVER,
+    ],
+    { env: memoryEnv, profile: true },
+  );
+  const line = await waitForLine(
+    child,
+    'stderr',
+    (text) => text.includes('Authorization: Bearer'),
+    90_000,
+    'adapter one-liner',
+  );
+  const token = /Authorization: Bearer (\S+)/.exec(line)?.[1];
+  if (token === undefined) throw new Error(`adapter one-liner: expected its token on stderr, got ${line}`);
+  return httpClient('adapter-one-liner', `http://127.0.0.1:${port}/mcp`, 30_000, {
+    Authorization: `Bearer ${token}`,
+  });
 }

@@ -1,6 +1,8 @@
 /**
- * Capabilities (docs/design.md §4): dotted strings; a grant `a.b.*` matches `a.b.x` and
- * deeper but not `a.b`; `*` alone matches everything (allowed, but worth a warning).
+ * Capabilities (docs/design.md §4): dotted strings; a grant `a.b.*` matches `a.b.x` and deeper
+ * but not `a.b`; `*` alone matches everything. One grammar for the access grants of an endpoint
+ * and the capabilities of a key delegation (docs/protocol.md §11), which can only narrow along a
+ * chain ({@link capabilityCovers}).
  * @module
  */
 
@@ -34,4 +36,22 @@ export function capabilityMatches(granted: string, required: string): boolean {
 /** Whether any of `grants` covers `required`. */
 export function anyCapabilityMatches(grants: readonly string[], required: string): boolean {
   return grants.some((grant) => capabilityMatches(grant, required));
+}
+
+/**
+ * Whether the grant `held` covers every capability the grant `delegated` would match: the rule
+ * by which a delegation may only narrow its issuer's capabilities. `*` covers every grant and is
+ * covered only by `*`; `a.*` covers `a.b`, `a.b.*` and `a.*`, never `a`; a capability without a
+ * wildcard covers only itself. False when either is not a valid grant.
+ * @example
+ * capabilityCovers('com.acme.*', 'com.acme.docs.*'); // true
+ * capabilityCovers('com.acme.docs.*', 'com.acme.*'); // false: that would widen it
+ * capabilityCovers('com.acme.docs.read', 'com.acme.docs.*'); // false
+ */
+export function capabilityCovers(held: string, delegated: string): boolean {
+  if (!isValidGrant(held) || !isValidGrant(delegated)) return false;
+  if (held === '*' || held === delegated) return true;
+  // `a.*` matches exactly the capabilities under `a.`; `delegated` (a capability or `b.*`) stays
+  // inside that set when it starts with `a.` (`*` alone never does).
+  return held.endsWith('.*') && delegated.startsWith(held.slice(0, -1));
 }
