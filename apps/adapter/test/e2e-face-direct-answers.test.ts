@@ -5,8 +5,8 @@
 // call asks for progress. Raw HTTP against an adapter in gateway mode with the conformance fixture
 // as its stdio upstream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayConfig } from './support/adapter-configs.js';
-import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+import { conformanceStdioBody, gatewayConfig } from './support/adapter-configs.js';
+import { freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
 let face = '';
@@ -25,7 +25,7 @@ beforeAll(async () => {
           {
             name: 'conformance',
             namespace: 'com.test.conformance',
-            body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`,
+            body: conformanceStdioBody(),
           },
         ],
         face: { port },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayConfig } from './support/adapter-configs.js';
+import { conformanceStdioBody, gatewayConfig } from './support/adapter-configs.js';
 import { ADAPTER_BIN, CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
@@ -38,8 +38,7 @@ beforeAll(async () => {
     const port = await freePort();
     const source =
       kind === 'stdio'
-        ? `    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+        ? `${conformanceStdioBody()}
     env:
       XP_FIXTURE_EVENTS: "${events.stdio}"`
         : `    transport: streamable_http
@@ -79,8 +78,7 @@ logging:
       sources: [
         {
           name: 'one',
-          body: `    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+          body: `${conformanceStdioBody()}
     env:
       XP_FIXTURE_LABEL: one`,
           namespace: 'com.test.one',
@@ -108,8 +106,7 @@ relay:
   urls: [${relayUrl}]
 mcp_sources:
   - name: conformance
-    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+${conformanceStdioBody()}
     env:
       XP_FIXTURE_EVENTS: "${events.short}"
     xprotocol_namespace: com.test.conformance
@@ -505,8 +502,7 @@ relay:
   urls: [${relayUrl}]
 mcp_sources:
   - name: conformance
-    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+${conformanceStdioBody()}
     xprotocol_namespace: com.test.conformance
 access:
   grants: []

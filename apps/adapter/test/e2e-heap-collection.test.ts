@@ -2,8 +2,8 @@
 // runtime/heap-collection.ts): once the first round of catalog listings has ended it runs the
 // low-memory collection and logs the heap's size before and after (at debug level).
 import { afterAll, describe, expect, it } from 'vitest';
-import { wrapperConfig } from './support/adapter-configs.js';
-import { CONFORMANCE_FIXTURE, Processes } from './support/processes.js';
+import { conformanceStdioBody, wrapperConfig } from './support/adapter-configs.js';
+import { Processes } from './support/processes.js';
 
 const procs = new Processes();
 afterAll(() => procs.close());
@@ -21,8 +21,7 @@ describe('the start command collects once the catalogs are listed', () => {
         source: {
           name: 'conformance',
           namespace: 'com.test.conformance',
-          body: `    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`,
+          body: conformanceStdioBody(),
         },
         grantTo: caller.ed25519,
         stateDatabase: './a.db',

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayConfig } from './support/adapter-configs.js';
-import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+import { conformanceStdioBody, gatewayConfig } from './support/adapter-configs.js';
+import { freePort, Processes } from './support/processes.js';
 
 const AUTHORIZATION_SERVER = join(import.meta.dirname, 'fixtures', 'servers', 'authorization-server.mjs');
 /** How much the adapter's peak resident memory may grow while it is flooded (a resource bound). */
@@ -44,8 +44,7 @@ async function floodedFace(what: 'jwks' | 'metadata') {
         sources: [
           {
             name: 'conformance',
-            body: `    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]`,
+            body: conformanceStdioBody(),
             namespace: 'com.test.conformance',
           },
         ],

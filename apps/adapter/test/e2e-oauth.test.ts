@@ -7,8 +7,8 @@
 import { join } from 'node:path';
 import { Client, type ClientOptions, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatewayConfig } from './support/adapter-configs.js';
-import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+import { conformanceStdioBody, gatewayConfig } from './support/adapter-configs.js';
+import { freePort, Processes } from './support/processes.js';
 
 const AUTHORIZATION_SERVER = join(import.meta.dirname, 'fixtures', 'servers', 'authorization-server.mjs');
 const procs = new Processes();
@@ -44,8 +44,7 @@ beforeAll(async () => {
         sources: [
           {
             name: 'conformance',
-            body: `    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+            body: `${conformanceStdioBody()}
     schema_overrides:
       test_simple_text:
         required_capability: com.test.conformance.simple

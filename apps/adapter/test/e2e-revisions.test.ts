@@ -15,7 +15,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faceConfig, gatewayConfig, type SourceBody, wrapperConfig } from './support/adapter-configs.js';
+import {
+  conformanceStdioBody,
+  faceConfig,
+  gatewayConfig,
+  type SourceBody,
+  wrapperConfig,
+} from './support/adapter-configs.js';
 import { ADAPTER_BIN, CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
 
 type Revision = '2025-11-25' | '2026-07-28';
@@ -36,7 +42,7 @@ beforeAll(async () => {
   const a = await procs.keygen('a.key');
   for (const upstream of ['2025-11-25', '2026-07-28'] as const) {
     const port = await freePort();
-    const fixture: SourceBody = `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]\n    mcp_revision: "${upstream}"`;
+    const fixture: SourceBody = `${conformanceStdioBody()}\n    mcp_revision: "${upstream}"`;
     const source = { name: 'fixture', body: fixture, namespace: 'com.test.fixture' };
     await procs.adapter(
       procs.file(
@@ -100,7 +106,7 @@ beforeAll(async () => {
         sources: [
           {
             name: 'fixture',
-            body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]\n    mcp_revision: auto`,
+            body: `${conformanceStdioBody()}\n    mcp_revision: auto`,
             namespace: 'com.test.fixture',
           },
         ],

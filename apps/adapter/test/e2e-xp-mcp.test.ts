@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFORMANCE_FIXTURE, freePort, Processes } from './support/processes.js';
+import { conformanceStdioBody } from './support/adapter-configs.js';
+import { freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
 const events = join(procs.dir, 'events.jsonl');
@@ -75,8 +76,7 @@ relay:
   urls: [${relayUrl}]
 mcp_sources:
   - name: conformance
-    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+${conformanceStdioBody()}
     env:
       XP_FIXTURE_EVENTS: "${events}"
     xprotocol_namespace: com.test.conf
@@ -108,8 +108,7 @@ relay:
   urls: [${relayUrl}]
 mcp_sources:
   - name: conformance
-    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
+${conformanceStdioBody()}
     xprotocol_namespace: com.test.conf
 access:
   default: deny

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { createLogger } from '../src/runtime/logger.js';
 import { McpSources } from '../src/runtime/mcp-sources.js';
-import { CONFORMANCE_FIXTURE } from './support/processes.js';
+import { conformanceStdioBody } from './support/adapter-configs.js';
 
 let dir: string | undefined;
 let sources: McpSources | undefined;
@@ -30,8 +30,7 @@ describe('McpSources.firstRound (real processes)', () => {
         '  urls: [ws://127.0.0.1:9]',
         'mcp_sources:',
         '  - name: alpha',
-        '    transport: stdio',
-        `    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(CONFORMANCE_FIXTURE)}, stdio]`,
+        conformanceStdioBody(),
         '    xprotocol_namespace: com.test.alpha',
         '  - name: dead',
         '    transport: streamable_http',

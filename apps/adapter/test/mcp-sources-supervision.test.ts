@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/index.js';
 import { createLogger } from '../src/runtime/logger.js';
 import { McpSources } from '../src/runtime/mcp-sources.js';
-import { CONFORMANCE_FIXTURE } from './support/processes.js';
+import { conformanceStdioBody } from './support/adapter-configs.js';
 
 let dir: string | undefined;
 let sources: McpSources | undefined;
@@ -48,8 +48,7 @@ describe('McpSources supervision (real processes)', () => {
     const source = (name: string) =>
       [
         `  - name: ${name}`,
-        '    transport: stdio',
-        `    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(CONFORMANCE_FIXTURE)}, stdio]`,
+        conformanceStdioBody(),
         `    env: { XP_FIXTURE_PID_FILE: ${JSON.stringify(pidFile(name))} }`,
         `    xprotocol_namespace: com.test.${name}`,
       ].join('\n');

@@ -1,4 +1,18 @@
-// The console's JSON API, same origin: the token travels in the cookie the first visit set.
+// The console's JSON API, same origin: the token travels in the cookie the first visit set, and a
+// POST also carries the CSRF token that visit handed to this page (docs/devserver.md).
+
+const CSRF_KEY = 'xp-console-csrf';
+
+/**
+ * Keeps the CSRF token of the first visit's redirect (`/#csrf=…`) and takes it out of the address
+ * bar. It lives in this origin's storage, which, unlike a cookie, no other port can read.
+ */
+export function keepCsrfToken() {
+  const handed = /^#csrf=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!handed) return;
+  localStorage.setItem(CSRF_KEY, handed[1]);
+  history.replaceState(null, '', location.pathname);
+}
 
 /** GET a JSON document; throws with the server's error message. */
 export async function getJson(path) {
@@ -10,9 +24,14 @@ export async function getJson(path) {
 
 /** POST a JSON body, get JSON back. */
 export async function postJson(path, value) {
+  const csrf = localStorage.getItem(CSRF_KEY);
   const response = await fetch(path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(csrf !== null && { 'x-xp-console-csrf': csrf }),
+    },
     body: JSON.stringify(value),
   });
   const body = await response.json().catch(() => ({}));

@@ -1,6 +1,6 @@
 // The console's entry: hash routes (#/catalog, #/catalog/<kind>, #/events, #/call/<kind>,
 // #/config), the header status line, and the "/" shortcut to the catalog search.
-import { getJson, shortKey } from './api.js';
+import { getJson, keepCsrfToken, shortKey } from './api.js';
 import { showCatalog } from './catalog.js';
 import { showConfig } from './config.js';
 import { showEvents, startEvents } from './events.js';
@@ -44,6 +44,7 @@ document.addEventListener('keydown', (event) => {
 window.addEventListener('hashchange', () => {
   route().catch(console.error);
 });
+keepCsrfToken();
 startEvents();
 status();
 route().catch(console.error);

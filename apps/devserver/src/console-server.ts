@@ -3,7 +3,8 @@
  * loopback that serves the pages shipped in the package's `console/` folder (plain HTML, CSS and
  * JavaScript modules; nothing from a CDN) and their JSON API — the catalog and its search, the
  * live events as server-sent events, Try a call, and the running configuration. Every request is
- * checked by `checkConsoleRequest` (Host, Origin, the per-run token).
+ * checked by `checkConsoleRequest` (Host, Origin, the per-run token or this port's cookie, and
+ * the CSRF token on anything but GET and HEAD).
  * @module
  */
 import { readFileSync } from 'node:fs';
@@ -15,7 +16,13 @@ import {
   type ConfigWarning,
   redactConfig,
 } from '@xprotocol/mcp-adapter';
-import { checkConsoleRequest, consoleCookie, createConsoleToken } from './console-access.js';
+import {
+  type ConsoleKeys,
+  checkConsoleRequest,
+  consoleCookie,
+  consoleKeys,
+  createConsoleToken,
+} from './console-access.js';
 import type { ConsoleCaller, ConsoleSigner } from './console-caller.js';
 import type { ConsoleCatalog } from './console-catalog.js';
 import type { ConsoleEvents } from './console-events.js';
@@ -87,12 +94,12 @@ const _HEADERS = {
 /** Largest Try-a-call body accepted, in bytes. */
 const _MAX_BODY = 1_048_576;
 
-/** What a request is answered from: the options, the token, the bound port, the open streams. */
+/** What a request is answered from: the options, the token, the bound port's keys, the open streams. */
 interface _ConsoleSite {
   readonly options: ConsoleOptions;
   readonly token: string;
-  /** The requested port until the server is bound, then the bound one (the Host check uses it). */
-  port: number;
+  /** Made for the bound port once the server listens; a request before that is refused. */
+  keys: ConsoleKeys | undefined;
   /** The live event streams, ended on close. */
   readonly streams: Set<ServerResponse>;
 }
@@ -102,7 +109,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const site: _ConsoleSite = {
     options,
     token: options.token ?? createConsoleToken(),
-    port: options.port,
+    keys: undefined,
     streams: new Set(),
   };
   const server: Server = createServer((request, response) => {
@@ -112,8 +119,9 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     });
   });
   await _listen(server, options.port);
-  site.port = (server.address() as { port: number }).port;
-  const { token, port } = site;
+  const { port } = server.address() as { port: number };
+  site.keys = consoleKeys(site.token, port);
+  const { token } = site;
   return {
     url: `http://${RELAY_HOST}:${port}/?token=${token}`,
     port,
@@ -146,8 +154,9 @@ async function _handle(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const { token } = site;
-  const access = checkConsoleRequest(request, token, site.port);
+  const { keys } = site;
+  if (keys === undefined) return _json(response, 503, { error: 'the console is starting' });
+  const access = checkConsoleRequest(request, keys);
   const url = new URL(request.url ?? '/', 'http://console');
   if (!access.ok) {
     const page = request.method === 'GET' && !url.pathname.startsWith('/api/');
@@ -156,8 +165,13 @@ async function _handle(
     return;
   }
   if (access.via === 'query' && request.method === 'GET' && !url.pathname.startsWith('/api/')) {
-    // First visit: keep the token in a cookie for this origin, and take it out of the URL.
-    response.writeHead(303, { ..._HEADERS, 'set-cookie': consoleCookie(token), location: url.pathname });
+    // First visit: a cookie for this port instead of the token in the URL, and the CSRF token in
+    // the fragment, which the browser keeps to itself (no server of another port ever sees it).
+    response.writeHead(303, {
+      ..._HEADERS,
+      'set-cookie': consoleCookie(keys),
+      location: `${url.pathname}#csrf=${keys.csrf}`,
+    });
     response.end();
     return;
   }

@@ -7,7 +7,7 @@ import { RelayPool } from '@xprotocol/relay-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { _quoteCommandLine } from '../src/_command-quote.js';
 import { type Child, FS_SERVER, Sandbox } from './support/children.js';
-import { ConsoleClient, type EventStream } from './support/console-client.js';
+import { ConsoleClient, CSRF_HEADER, type EventStream } from './support/console-client.js';
 
 const sandbox = new Sandbox();
 const TEXT = 'read from the web console\n';
@@ -72,17 +72,26 @@ describe('who may use the console', () => {
     expect(own.status).toBe(200);
   });
 
-  it('the first ?token= visit sets an HttpOnly SameSite=Strict cookie and drops the token from the URL', async () => {
+  it("the first ?token= visit sets the port's own HttpOnly SameSite=Strict cookie, hands the CSRF token to the page only, and drops the token from the URL", async () => {
     const first = await web.request(`/?token=${web.token}`);
     expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/');
+    expect(first.headers.location).toMatch(/^\/#csrf=[A-Za-z0-9_-]{43}$/);
     const cookie = String(first.headers['set-cookie']);
-    expect(cookie).toMatch(/^xp_console=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(
+      new RegExp(
+        `^xp_console_${web.port}=${web.port}\\.[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict$`,
+      ),
+    );
+    // Neither secret is the banner's token, and the CSRF token is in no cookie.
+    const { csrf } = await web.session();
+    expect(cookie).not.toContain(web.token);
+    expect(cookie).not.toContain(csrf);
     const page = await web.request('/', { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.body).toContain('<script type="module" src="/assets/app.js">');
+    expect(page.body, 'the page a cookie fetches does not carry the CSRF token').not.toContain(csrf);
     // Every asset the page names is served from the package, none from elsewhere.
     const assets = [...page.body.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThan(1);
@@ -90,7 +99,102 @@ describe('who may use the console', () => {
       expect(asset, 'no CDN').toMatch(/^\/assets\//);
       const served = await web.request(asset, { headers: { cookie: cookie.split(';')[0]! } });
       expect(served.status, asset).toBe(200);
+      expect(served.body, asset).not.toContain(csrf);
     }
+  });
+});
+
+describe('the cookie belongs to one port; acting needs the CSRF token', () => {
+  let other: ConsoleClient;
+  const call = JSON.stringify({ kind: KIND, payload: { path: sandbox.path('hello.txt') } });
+  const post = (client: ConsoleClient, headers: Record<string, string>, path = '/api/call') =>
+    client.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: call,
+    });
+
+  beforeAll(async () => {
+    // A second console on another port of the same host: what a browser's cookie jar shares
+    // with it (cookies ignore ports) must not open the first.
+    const second = sandbox.spawn([
+      '--mcp-command',
+      _quoteCommandLine([process.execPath, FS_SERVER, sandbox.dir]),
+      '--relay-port',
+      '0',
+      '--key',
+      sandbox.path('second.key'),
+      '--db',
+      sandbox.path('second.db'),
+    ]);
+    await second.waitForStderr(/"mcpServers"/);
+    other = new ConsoleClient(second);
+    expect(other.port).not.toBe(web.port);
+  }, 60_000);
+
+  it("refuses this console's cookie at the other port's console, under either name (401)", async () => {
+    const { cookie } = await web.session();
+    const value = cookie.slice(cookie.indexOf('=') + 1);
+    const asIs = await other.request('/api/status', { headers: { cookie } });
+    expect(asIs.status).toBe(401);
+    expect(JSON.parse(asIs.body).error).toContain(`no xp_console_${other.port} cookie`);
+    const renamed = await other.request('/api/status', {
+      headers: { cookie: `xp_console_${other.port}=${value}` },
+    });
+    expect(renamed.status).toBe(401);
+    expect(JSON.parse(renamed.body).error).toContain(
+      `minted for the console on port ${web.port}, not this one (${other.port})`,
+    );
+    // And the other console's cookie does not open this one.
+    const theirs = await other.session();
+    const back = await web.request('/api/status', { headers: { cookie: theirs.cookie } });
+    expect(back.status).toBe(401);
+    // Its own cookie still opens it.
+    expect((await other.request('/api/status', { headers: { cookie: theirs.cookie } })).status).toBe(200);
+  });
+
+  it('a server on another port that received the cookie cannot turn it into the token, nor act with it', async () => {
+    const { cookie, csrf } = await web.session();
+    const value = cookie.slice(cookie.indexOf('=') + 1);
+    // The cookie's value is not the banner's token: not as the header, not as ?token=.
+    expect((await web.request('/api/status', { headers: { 'x-xp-console-token': value } })).status).toBe(401);
+    expect((await web.request(`/api/status?token=${encodeURIComponent(value)}`)).status).toBe(401);
+    // With the cookie alone (no Origin: a program, not a browser), no call.
+    const bare = await post(web, { cookie });
+    expect(bare.status).toBe(403);
+    expect(JSON.parse(bare.body).error).toBe(
+      "X-XP-Console-CSRF: missing; a POST needs this run's CSRF token, which the console page gets from the banner URL",
+    );
+    // Sent by a page of the other port (its Origin), even with the right CSRF token: refused.
+    const fromThere = await post(web, { cookie, [CSRF_HEADER]: csrf, origin: other.base });
+    expect(fromThere.status).toBe(403);
+    expect(JSON.parse(fromThere.body).error).toContain(`got ${JSON.stringify(other.base)}`);
+  });
+
+  it("refuses a POST with a wrong CSRF token, or the other console's, and accepts its own (403, 403, 200)", async () => {
+    const { cookie, csrf } = await web.session();
+    const theirs = await other.session();
+    for (const wrong of [`${csrf.slice(0, -1)}A`, theirs.csrf, '', 'x'.repeat(500)]) {
+      const refused = await post(web, { cookie, [CSRF_HEADER]: wrong });
+      expect(refused.status, wrong).toBe(403);
+      expect(JSON.parse(refused.body).error, wrong).toBe(
+        "X-XP-Console-CSRF: not this run's CSRF token; reload the console from the URL printed in the banner",
+      );
+    }
+    const ok = await post(web, { cookie, [CSRF_HEADER]: csrf, origin: web.base });
+    expect(ok.status, ok.body).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({ ok: true, payload: { content: [{ text: TEXT }] } });
+  });
+
+  it('needs the CSRF token on every POST, with the header token too, before any route is looked up', async () => {
+    const { csrf } = await web.session();
+    const withToken = await post(web, web.auth);
+    expect(withToken.status).toBe(403);
+    const unknown = await post(web, web.auth, '/api/anything');
+    expect(unknown.status).toBe(403);
+    expect((await post(web, { ...web.auth, [CSRF_HEADER]: csrf }, '/api/anything')).status).toBe(404);
+    const put = await web.request('/api/call', { method: 'PUT', headers: web.auth, body: call });
+    expect(put.status).toBe(403);
   });
 });
 
@@ -218,16 +322,17 @@ describe('the console API', () => {
   });
 
   it('refuses a malformed call request with the reason (400, 415)', async () => {
+    const csrf = { [CSRF_HEADER]: (await web.session()).csrf };
     const noKind = await web.request('/api/call', {
       method: 'POST',
-      headers: { ...web.auth, 'content-type': 'application/json' },
+      headers: { ...web.auth, ...csrf, 'content-type': 'application/json' },
       body: '{"payload":{}}',
     });
     expect(noKind.status).toBe(400);
     expect(JSON.parse(noKind.body).error).toBe('kind: expected a string, got undefined');
     const form = await web.request('/api/call', {
       method: 'POST',
-      headers: { ...web.auth, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...web.auth, ...csrf, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'kind=x',
     });
     expect(form.status).toBe(415);

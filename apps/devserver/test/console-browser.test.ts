@@ -5,6 +5,8 @@
 // test-output/console-browser/ (linked from docs/devserver.md). Skipped, with the reason printed,
 // only when no chromium can be found or installed (see support/chromium.ts).
 import { mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +51,9 @@ describe.skipIf(browserLookup.path === undefined)('the web console in chromium',
       args: ['--no-sandbox'],
       timeout: 60_000,
     });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // One context (one cookie jar) for the console's page and the other local app's page.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
     page.setDefaultTimeout(20_000);
   }, 120_000);
 
@@ -61,6 +65,12 @@ describe.skipIf(browserLookup.path === undefined)('the web console in chromium',
   it('opens with the banner URL, keeps the token in a cookie, and shows the catalog of the demo server', async () => {
     await page.goto(web.url);
     expect(new URL(page.url()).search, 'the token left the address bar').toBe('');
+    await page.locator('#catalog-table a', { hasText: KIND }).waitFor();
+    expect(new URL(page.url()).hash, 'the CSRF token left the address bar').not.toContain('csrf');
+    // The cookie chromium keeps: named for this port, host-only, HttpOnly, SameSite=Strict.
+    const cookies = await page.context().cookies();
+    expect(cookies.map((c) => c.name)).toEqual([`xp_console_${web.port}`]);
+    expect(cookies[0]).toMatchObject({ domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Strict' });
     const row = page.locator('#catalog-table a', { hasText: KIND });
     await row.waitFor();
     await expect(page.locator('#catalog-count').textContent()).resolves.toMatch(/^\d+ of \d+ tools$/);
@@ -118,6 +128,60 @@ describe.skipIf(browserLookup.path === undefined)('the web console in chromium',
     await expect(page.locator('#call-result').textContent()).resolves.toMatch(/Answer event.*xp\.error/s);
     await expect(page.locator('#call-result').textContent()).resolves.not.toMatch(/null|undefined/);
     await shot('call-refused');
+  });
+
+  it('a page served from another port of 127.0.0.1 gets the cookie but cannot make a call with it', async () => {
+    // Cookies ignore ports: chromium sends the console's cookie to this other server too.
+    const received: string[] = [];
+    const attacker = createServer((request, response) => {
+      received.push(request.headers.cookie ?? '');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<!doctype html><title>another local app</title>');
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    const attackerPort = (attacker.address() as AddressInfo).port;
+    const other = await page.context().newPage();
+    try {
+      await other.goto(`http://127.0.0.1:${attackerPort}/`);
+      expect(received.join(';')).toContain(`xp_console_${web.port}=`);
+      // Its script posts to the console, cookie attached (same site: ports do not count): refused
+      // (the page's Origin is another port's, and it has no CSRF token to send).
+      const url = `${web.base}/api/call`;
+      const [answered] = await Promise.all([
+        other.waitForResponse(url),
+        other.evaluate(async (target) => {
+          await fetch(target, {
+            method: 'POST',
+            credentials: 'include',
+            mode: 'no-cors',
+            headers: { 'content-type': 'text/plain' },
+            body: '{"kind":"com.demo.fs.read_text_file","payload":{"path":"hello.txt"}}',
+          });
+        }, url),
+      ]);
+      expect(answered.status()).toBe(403);
+      // Its server replays the cookie it received, as a program would (no Origin): refused too.
+      const cookie = received
+        .join(';')
+        .split(/;\s*/)
+        .find((c) => c.startsWith(`xp_console_${web.port}=`))!;
+      const replay = await web.request('/api/call', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: KIND, payload: { path: sandbox.path('hello.txt') } }),
+      });
+      expect(replay.status).toBe(403);
+      expect(JSON.parse(replay.body).error).toMatch(/^X-XP-Console-CSRF: missing/);
+      // Nor can it read the CSRF token from the page its cookie fetches.
+      const csrf = await page.evaluate<string | null>('localStorage.getItem("xp-console-csrf")');
+      expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const stolenPage = await web.request('/', { headers: { cookie } });
+      expect(stolenPage.status).toBe(200);
+      expect(stolenPage.body).not.toContain(csrf);
+    } finally {
+      await other.close();
+      await new Promise<void>((resolve) => attacker.close(() => resolve()));
+    }
   });
 
   it('shows both calls in the live log, with latency and the refusal reason; pause holds new rows', async () => {

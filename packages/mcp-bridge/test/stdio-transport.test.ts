@@ -1,6 +1,7 @@
 // StdioChildTransport against real child processes (`node -e` scripts and the fault fixture
-// server): one stdout line is capped, garbage lines are skipped, spawn errors keep their code,
-// send() waits for the pipe. No timing thresholds.
+// server): one stdout line is capped (a line that never ends closes the transport; one over the
+// cap that ends is covered by stdio-overlong-line.test.ts), garbage lines are skipped, spawn
+// errors keep their code, send() waits for the pipe. No timing thresholds.
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeError, UpstreamSession } from '../src/index.js';
@@ -14,7 +15,7 @@ afterEach(async () => {
 });
 
 /** A transport to `node -e script`, recording what it reports. */
-function script(source: string, options: { maxLineBytes?: number } = {}) {
+function script(source: string, options: { maxLineBytes?: number; maxSkippedLineBytes?: number } = {}) {
   const transport = new StdioChildTransport({
     source: 'scripted',
     command: process.execPath,
@@ -77,10 +78,10 @@ describe('StdioChildTransport', () => {
     ]);
   }, 60_000);
 
-  it('a line over maxLineBytes is reported with the cap and what was received, and closes the transport (child ended)', async () => {
+  it('a line over maxLineBytes with no newline within maxSkippedLineBytes is reported with both caps and what was received, and closes the transport (child ended)', async () => {
     const { transport, messages, errors, closed } = script(
       `process.stdout.write('{"jsonrpc":"2.0","method":"notifications/first"}\\n' + 'y'.repeat(5000)); setInterval(() => {}, 1 << 30);`,
-      { maxLineBytes: 1024 },
+      { maxLineBytes: 1024, maxSkippedLineBytes: 4096 },
     );
     await transport.start();
     const pid = transport.pid!;
@@ -90,9 +91,10 @@ describe('StdioChildTransport', () => {
     const error = errors[0] as StdoutLineTooLongError;
     expect(error).toBeInstanceOf(StdoutLineTooLongError);
     expect(error.maxLineBytes).toBe(1024);
-    expect(error.receivedBytes).toBeGreaterThan(1024);
+    expect(error.maxSkippedLineBytes).toBe(4096);
+    expect(error.receivedBytes).toBeGreaterThan(4096);
     expect(error.message).toMatch(
-      /^scripted: the server wrote a line on stdout longer than the limit of 1 KiB \(maxLineBytes 1024\): received \d+ bytes without a newline; the connection is closed and the server ended$/,
+      /^scripted: the server wrote a line on stdout longer than the limit of 1 KiB \(maxLineBytes 1024\) and no newline within 4 KiB \(maxSkippedLineBytes 4096\): received \d+ bytes without a newline; the connection is closed and the server ended$/,
     );
     expect(transport.failure).toBe(error);
     await until('the child to end', () => !alive(pid));
@@ -124,13 +126,14 @@ describe('StdioChildTransport', () => {
     const failure = error as BridgeError;
     expect(failure.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(failure.message).toMatch(
-      /^endless: tools\/call noisy failed: endless: the server wrote a line on stdout longer than the limit of 16 MiB \(maxLineBytes 16777216\): received \d+ bytes/,
+      /^endless: tools\/call noisy failed: endless: the server wrote a line on stdout longer than the limit of 16 MiB \(maxLineBytes 16777216\) and no newline within 256 MiB \(maxSkippedLineBytes 268435456\): received \d+ bytes/,
     );
-    expect((failure.cause as StdoutLineTooLongError).receivedBytes).toBeGreaterThan(16 * 1024 * 1024);
+    expect((failure.cause as StdoutLineTooLongError).receivedBytes).toBeGreaterThan(256 * 1024 * 1024);
     expect(
       logger.entries.some((e) => e.level === 'warn' && e.message.includes('longer than the limit of 16 MiB')),
     ).toBe(true);
     // Loose: the cap is 16 MiB; an unbounded buffer would keep growing while the child writes.
+    // (Past the first cap the line is read and dropped, not kept.)
     expect(peak - before).toBeLessThan(200 * 1024 * 1024);
     await until('the child to end', () => !alive(pid));
     expect(
@@ -145,7 +148,7 @@ describe('StdioChildTransport', () => {
     const cap = 80 * 1024 * 1024;
     const { transport, errors, closed } = script(
       `const c = Buffer.alloc(1 << 20, 'z'); const pump = () => { while (process.stdout.write(c)); process.stdout.once('drain', pump); }; pump();`,
-      { maxLineBytes: cap },
+      { maxLineBytes: cap, maxSkippedLineBytes: cap },
     );
     const before = process.memoryUsage().rss;
     let atError = 0;

@@ -7,13 +7,17 @@ export { type FuzzOptions, type FuzzResult, runFuzz } from './run.js';
 export { type FuzzTarget, type OpenTarget, rule } from './target.js';
 export { eventVerification, relayAdmission, sealedEvents } from './targets/events.js';
 export { faceJsonRpc } from './targets/face.js';
+export { faceModern } from './targets/face-modern.js';
 export { clientFrames, filters, relayFrames } from './targets/frames.js';
+export { oauthToken } from './targets/oauth-token.js';
 export { payloads } from './targets/payloads.js';
 export { relayConnection } from './targets/relay-connection.js';
 
 import { eventVerification, relayAdmission, sealedEvents } from './targets/events.js';
 import { faceJsonRpc } from './targets/face.js';
+import { faceModern } from './targets/face-modern.js';
 import { clientFrames, filters, relayFrames } from './targets/frames.js';
+import { oauthToken } from './targets/oauth-token.js';
 import { payloads } from './targets/payloads.js';
 import { relayConnection } from './targets/relay-connection.js';
 
@@ -27,5 +31,7 @@ export const TARGETS = [
   relayAdmission,
   sealedEvents,
   faceJsonRpc,
+  faceModern,
+  oauthToken,
   relayConnection,
 ] as const;

@@ -1,9 +1,20 @@
 // Configuration files of the two adapter roles the end-to-end tests start again and again: an
 // endpoint that wraps one MCP server and grants one caller key, and an MCP face whose tools come
-// from XProtocol endpoints. One writer each, so a test says only what differs.
+// from XProtocol endpoints; and the source most of them wrap, the conformance fixture over stdio.
+// One writer each, so a test says only what differs.
+import { CONFORMANCE_FIXTURE } from './processes.js';
 
 /** The YAML of one `mcp_sources` entry's body (transport, command or url, env…), each line indented four spaces. */
 export type SourceBody = string;
+
+/**
+ * The body of an `mcp_sources` entry that runs the conformance fixture over stdio (`transport` and
+ * `command`, indented four spaces); a test adds its own lines after it (`env:`, `mcp_revision:`…).
+ */
+export function conformanceStdioBody(): SourceBody {
+  return `    transport: stdio
+    command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(CONFORMANCE_FIXTURE)}, "stdio"]`;
+}
 
 /** Options of {@link wrapperConfig}. */
 export interface WrapperConfig {

@@ -3,7 +3,7 @@
 // fixture as a stdio upstream and as a Streamable HTTP upstream, and the adapter across XProtocol
 // (adapter A with adapter B, which wraps the fixture over stdio, as its xprotocol source).
 import { join } from 'node:path';
-import { faceConfig, gatewayConfig, wrapperConfig } from './adapter-configs.js';
+import { conformanceStdioBody, faceConfig, gatewayConfig, wrapperConfig } from './adapter-configs.js';
 import {
   type ConformanceRunner,
   fetchConformance,
@@ -40,8 +40,7 @@ export async function startConformanceTargets(
     const port = await freePort();
     const source =
       kind === 'stdio'
-        ? `    transport: stdio
-    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]${revision}`
+        ? `${conformanceStdioBody()}${revision}`
         : // A fixture of its own: list changes the direct run triggers must not reach this run.
           `    transport: streamable_http
     url: ${(await procs.node(CONFORMANCE_FIXTURE, ['0'])).firstLine}${revision}`;
@@ -69,7 +68,7 @@ export async function startConformanceTargets(
         relayUrl,
         source: {
           name: 'conformance',
-          body: `    transport: stdio\n    command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]${revision}`,
+          body: `${conformanceStdioBody()}${revision}`,
           namespace: 'com.test.conformance',
         },
         grantTo: a.ed25519,

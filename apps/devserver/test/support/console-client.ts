@@ -1,6 +1,7 @@
 // A client of a running devserver's web console for the tests: its URL and token read from the
-// banner, plain HTTP requests with any Host/Origin (node:http, which lets a test forge both),
-// and a server-sent events reader.
+// banner, the browser session the first visit hands out (the port's cookie and the CSRF token of
+// the redirect's fragment), plain HTTP requests with any Host/Origin/Cookie (node:http, which lets
+// a test forge them), and a server-sent events reader.
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { Child } from './children.js';
 
@@ -10,6 +11,19 @@ export interface ConsoleResponse {
   headers: IncomingHttpHeaders;
   body: string;
 }
+
+/** What the first `?token=` visit hands a browser: its cookie and the CSRF token. */
+export interface ConsoleSession {
+  /** `name=value`, as a browser sends it back. */
+  cookie: string;
+  /** The whole `Set-Cookie` value, attributes included. */
+  setCookie: string;
+  /** The CSRF token, from the fragment of the redirect (`/#csrf=…`). */
+  csrf: string;
+}
+
+/** The header a state-changing request carries the CSRF token in. */
+export const CSRF_HEADER = 'x-xp-console-csrf';
 
 /** The console a devserver child printed in its banner. */
 export class ConsoleClient {
@@ -29,9 +43,24 @@ export class ConsoleClient {
     this.token = match[3]!;
   }
 
+  #session: Promise<ConsoleSession> | undefined;
+
   /** The token header, for requests that should pass. */
   get auth(): Record<string, string> {
     return { 'x-xp-console-token': this.token };
+  }
+
+  /** The session of the first `?token=` visit (made once); rejects unless it is a 303 with both. */
+  session(): Promise<ConsoleSession> {
+    this.#session ??= this.request(`/?token=${this.token}`).then((first) => {
+      const setCookie = first.headers['set-cookie']?.[0] ?? '';
+      const csrf = /#csrf=([A-Za-z0-9_-]+)$/.exec(first.headers.location ?? '')?.[1];
+      if (first.status !== 303 || setCookie === '' || csrf === undefined) {
+        throw new Error(`the first visit: HTTP ${first.status}, ${JSON.stringify(first.headers)}`);
+      }
+      return { cookie: setCookie.split(';')[0]!, setCookie, csrf };
+    });
+    return this.#session;
   }
 
   /** One request; `headers.host` replaces the real Host when given. */
@@ -63,11 +92,15 @@ export class ConsoleClient {
     });
   }
 
-  /** GET or POST JSON with the token; rejects unless the status is 200. */
+  /** GET or POST JSON with the token (a POST with the CSRF token too); rejects unless the status is 200. */
   async json<T = Record<string, unknown>>(path: string, body?: unknown): Promise<T> {
+    const post = body !== undefined && {
+      'content-type': 'application/json',
+      [CSRF_HEADER]: (await this.session()).csrf,
+    };
     const response = await this.request(path, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { ...this.auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: { ...this.auth, ...post },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status}: ${response.body}`);

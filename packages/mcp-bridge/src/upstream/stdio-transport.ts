@@ -3,8 +3,9 @@
  * without a shell, with the SDK's safe default environment plus the configured one, and leads a
  * process group of its own, so ending it ends everything it started (the grandchildren of a
  * wrapper such as `npx server` or `sh -c`); its stdout is read line by line with a cap on one
- * line, so a server that never ends a line cannot grow our memory. See docs/architecture.md,
- * "Upstream supervision", and docs/security.md, "Upstream stdio children".
+ * line, so a server that never ends a line cannot grow our memory, and a line over the cap fails
+ * only the request it answers. See docs/architecture.md, "Upstream supervision", and
+ * docs/security.md, "Upstream stdio children".
  * @module
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -18,11 +19,18 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { _Envelope } from './jsonrpc-envelope.js';
 import { _LineSplitter } from './line-splitter.js';
 import { _PROCESS_GROUPS, _signalGroup, _trackGroup, _untrackGroup } from './process-group.js';
 
 /** The default cap on one line of a child's stdout: 16 MiB (MCP results can be large). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The default for how long a line over the cap may run before the server counts as writing no
+ * lines at all: 256 MiB (skipping costs no memory, only the time to read it).
+ */
+export const DEFAULT_MAX_SKIPPED_LINE_BYTES = 256 * 1024 * 1024;
 
 /** The default for each bounded wait of {@link StdioChildTransport.close}, in ms. */
 export const DEFAULT_CLOSE_GRACE_MS = 2000;
@@ -43,6 +51,11 @@ export interface StdioChildTransportOptions {
   /** The longest line accepted on the child's stdout, in bytes, without its `\n`. Default 16 MiB. */
   maxLineBytes?: number;
   /**
+   * The longest line skipped to its newline (a longer line is dropped, and fails only the request
+   * it answers); past it the transport closes. At least `maxLineBytes`. Default 256 MiB.
+   */
+  maxSkippedLineBytes?: number;
+  /**
    * Each bounded wait of `close()`, in ms: for the child to exit once its stdin ended, then once
    * its group got `SIGTERM`; also how long the group of an ended child has before `SIGKILL`.
    * Default 2000.
@@ -51,23 +64,66 @@ export interface StdioChildTransportOptions {
 }
 
 /**
- * The child wrote a line on stdout longer than the cap. The transport reports it through
- * `onerror`, then closes (the child's group is ended), so the requests waiting on it fail.
+ * The child wrote a line on stdout longer than the cap and no newline within
+ * `maxSkippedLineBytes`. The transport reports it through `onerror`, then closes (the child's
+ * group is ended), so the requests waiting on it fail.
  */
 export class StdoutLineTooLongError extends Error {
   /** The cap, in bytes. */
   readonly maxLineBytes: number;
-  /** The bytes received for the line when it went over the cap. */
+  /** How far a line over the cap is skipped before the transport gives up, in bytes. */
+  readonly maxSkippedLineBytes: number;
+  /** The bytes received for the line when it went past `maxSkippedLineBytes`. */
   readonly receivedBytes: number;
 
-  constructor(source: string, maxLineBytes: number, receivedBytes: number) {
+  constructor(source: string, maxLineBytes: number, maxSkippedLineBytes: number, receivedBytes: number) {
     super(
-      `${source}: the server wrote a line on stdout longer than the limit of ${_size(maxLineBytes)} (maxLineBytes ${maxLineBytes}): received ${receivedBytes} bytes without a newline; the connection is closed and the server ended`,
+      `${source}: the server wrote a line on stdout longer than the limit of ${_size(maxLineBytes)} (maxLineBytes ${maxLineBytes}) and no newline within ${_size(maxSkippedLineBytes)} (maxSkippedLineBytes ${maxSkippedLineBytes}): received ${receivedBytes} bytes without a newline; the connection is closed and the server ended`,
     );
     this.name = 'StdoutLineTooLongError';
     this.maxLineBytes = maxLineBytes;
+    this.maxSkippedLineBytes = maxSkippedLineBytes;
     this.receivedBytes = receivedBytes;
   }
+}
+
+/**
+ * The child wrote a line on stdout longer than the cap, and ended it: the line was dropped. When
+ * its top-level `"id"` names a request of ours, that request alone fails (the transport hands
+ * the client a JSON-RPC error for it); a request of the server is answered with an error; anything
+ * else fails nothing. Reported through `onerror`; the transport stays open.
+ */
+export class StdoutLineSkippedError extends Error {
+  /** The cap, in bytes. */
+  readonly maxLineBytes: number;
+  /** The length of the dropped line, in bytes, without its `\n`. */
+  readonly lineBytes: number;
+  /** Its top-level `"id"`, when it had one (a number or a string). */
+  readonly id: number | string | undefined;
+
+  constructor(source: string, maxLineBytes: number, lineBytes: number, envelope: _Envelope) {
+    super(
+      `${source}: skipped a line of ${lineBytes} bytes on stdout, over the limit of ${_size(maxLineBytes)} (maxLineBytes ${maxLineBytes}): ${_skippedWhat(envelope)}`,
+    );
+    this.name = 'StdoutLineSkippedError';
+    this.maxLineBytes = maxLineBytes;
+    this.lineBytes = lineBytes;
+    this.id = envelope.id;
+  }
+}
+
+/**
+ * The `data` of the JSON-RPC errors this transport makes for the answers it dropped: the client
+ * sees them as the server's, so the session tells them apart by identity.
+ */
+const _DROPPED_ANSWERS = new WeakSet<object>();
+
+/**
+ * Whether `data` (of a JSON-RPC error the client received) is that of an answer the transport
+ * dropped for being over its line cap, rather than an error the server sent.
+ */
+export function _isDroppedAnswer(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && _DROPPED_ANSWERS.has(data);
 }
 
 /**
@@ -78,8 +134,12 @@ export class StdoutLineTooLongError extends Error {
  *   `EACCES`: `code` and `syscall` kept).
  * - `send()` writes one line and resolves once the pipe took it (it waits for `drain`); it
  *   rejects when stdin closes first.
- * - A line that is not a JSON-RPC message is reported through `onerror` and skipped; a line over
- *   `maxLineBytes` is reported ({@link StdoutLineTooLongError}) and closes the transport.
+ * - A line that is not a JSON-RPC message is reported through `onerror` and skipped. A line over
+ *   `maxLineBytes` is skipped to its newline and reported ({@link StdoutLineSkippedError}); when
+ *   its top-level `"id"` names a request, `onmessage` gets a JSON-RPC error for that id
+ *   (`-32603`, `data: {xp_code: "TOO_LARGE", size, limit}`), and a request of the server is
+ *   answered `-32600`. A line still without a newline past `maxSkippedLineBytes` is reported
+ *   ({@link StdoutLineTooLongError}) and closes the transport.
  * - `close()` ends stdin, waits up to `graceMs` for the child to exit, sends `SIGTERM` to its
  *   group, waits up to `graceMs` again, then sends `SIGKILL` to the group.
  * - When the child exits (on its own or not), what is left of its group gets `SIGTERM` at once
@@ -110,7 +170,14 @@ export class StdioChildTransport implements Transport {
   constructor(options: StdioChildTransportOptions) {
     this.#options = options;
     this.#graceMs = options.graceMs ?? DEFAULT_CLOSE_GRACE_MS;
-    this.#lines = new _LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    const maxSkipped = options.maxSkippedLineBytes ?? Math.max(DEFAULT_MAX_SKIPPED_LINE_BYTES, maxLineBytes);
+    if (maxSkipped < maxLineBytes) {
+      throw new RangeError(
+        `${options.source}: maxSkippedLineBytes (${maxSkipped}) must be at least maxLineBytes (${maxLineBytes})`,
+      );
+    }
+    this.#lines = new _LineSplitter(maxLineBytes, maxSkipped);
   }
 
   /**
@@ -288,16 +355,44 @@ export class StdioChildTransport implements Transport {
     if (this.#failure || this.#ended) return;
     const received = this.#lines.push(
       chunk,
-      (line) => this.#deliver(line),
+      { line: (line) => this.#deliver(line), skipped: (bytes, envelope) => this.#skipped(bytes, envelope) },
       () => this.#ended,
     );
     if (received === undefined) return;
-    const error = new StdoutLineTooLongError(this.#options.source, this.#lines.maxLineBytes, received);
+    const { maxLineBytes, maxSkippedLineBytes } = this.#lines;
+    const error = new StdoutLineTooLongError(
+      this.#options.source,
+      maxLineBytes,
+      maxSkippedLineBytes,
+      received,
+    );
     this.#failure = error;
     // Read no more of it: the child's next write fails, and the signals below end it.
     this.#child?.stdout?.destroy();
     this.onerror?.(error);
     this.#closing ??= this.#shutdown(false);
+  }
+
+  /**
+   * A line over the cap was dropped: the request it answers fails alone, a request of the server
+   * gets an error answer, and anything else only the report.
+   */
+  #skipped(bytes: number, envelope: _Envelope): void {
+    const limit = this.#lines.maxLineBytes;
+    this.onerror?.(new StdoutLineSkippedError(this.#options.source, limit, bytes, envelope));
+    const { id } = envelope;
+    if (id === undefined) return;
+    if (envelope.hasMethod) {
+      const message = `the request was a line of ${bytes} bytes on stdout, over the client's limit of ${_size(limit)} (maxLineBytes ${limit})`;
+      this.send({ jsonrpc: '2.0', id, error: { code: -32600, message } }).catch((error: unknown) =>
+        this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+      );
+      return;
+    }
+    const data = { xp_code: 'TOO_LARGE', size: bytes, limit };
+    _DROPPED_ANSWERS.add(data);
+    const message = `the server's answer was a line of ${bytes} bytes on stdout, over the limit of ${_size(limit)} (maxLineBytes ${limit}); it was dropped, and the session goes on`;
+    this.#dispatch({ jsonrpc: '2.0', id, error: { code: -32603, message, data } });
   }
 
   #deliver(bytes: Buffer): void {
@@ -318,6 +413,10 @@ export class StdioChildTransport implements Transport {
       );
       return;
     }
+    this.#dispatch(message);
+  }
+
+  #dispatch(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (error) {
@@ -361,6 +460,18 @@ function _latch(): _Latch {
 
 function _sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** What a skipped line was, and what became of it. */
+function _skippedWhat(envelope: _Envelope): string {
+  const { id } = envelope;
+  if (envelope.hasMethod) {
+    return id === undefined
+      ? 'a notification of the server (no "id"); no request fails'
+      : `a request of the server (id ${JSON.stringify(id)}), answered with error -32600`;
+  }
+  if (id === undefined) return 'no top-level "id" in it, so no request fails; the session goes on';
+  return `the answer to request ${JSON.stringify(id)}, which fails alone; the session goes on`;
 }
 
 /** `16 MiB`, `512 KiB` or `100 bytes`. */

@@ -7,6 +7,7 @@
  * | failure | code | session |
  * |---|---|---|
  * | JSON-RPC error from the server | `UPSTREAM_ERROR` (the server's code and message) | kept |
+ * | the answer was a stdio line over the cap (dropped by the transport) | `UPSTREAM_ERROR` | kept |
  * | request timed out | `UPSTREAM_TIMEOUT` | kept (the SDK sent `notifications/cancelled`) |
  * | cancelled by the caller's signal | `UPSTREAM_ERROR` | kept |
  * | a result the client cannot read | `UPSTREAM_ERROR` | kept |
@@ -26,6 +27,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { BridgeError } from '../errors.js';
+import { _isDroppedAnswer } from './stdio-transport.js';
 
 /** A classified upstream failure. */
 export interface _UpstreamFailure {
@@ -55,6 +57,15 @@ export function _classifyUpstreamError(
   const { source, what } = context;
   const redact = (text: string) => _redact(text, context.secrets);
   if (error instanceof BridgeError) return { error, dropSession: false };
+  if (ProtocolError.isInstance(error) && _isDroppedAnswer(error.data)) {
+    // Not the server's error: the transport dropped its answer, and says why.
+    return {
+      error: new BridgeError('UPSTREAM_ERROR', redact(`${source}: ${what} failed: ${error.message}`), {
+        cause: error,
+      }),
+      dropSession: false,
+    };
+  }
   if (ProtocolError.isInstance(error)) {
     return {
       error: new BridgeError(

@@ -18,7 +18,7 @@ import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
-import { StdioChildTransport, StdoutLineTooLongError } from './stdio-transport.js';
+import { StdioChildTransport, StdoutLineSkippedError, StdoutLineTooLongError } from './stdio-transport.js';
 import { _childOf, describeExit, type SupervisionOptions, UpstreamSupervisor } from './supervisor.js';
 import {
   _authStatus,
@@ -376,7 +376,7 @@ export class UpstreamSession {
       const broken = this.#broken(client);
       const how =
         broken instanceof StdoutLineTooLongError
-          ? `ended by the adapter: a line on stdout over the limit of ${broken.maxLineBytes} bytes`
+          ? `ended by the adapter: a line on stdout with no newline within ${broken.maxSkippedLineBytes} bytes`
           : exit;
       this.#supervisor.crashed(how, () => this.#restart());
     } else if (!this.#closed) {
@@ -481,6 +481,11 @@ export class UpstreamSession {
       // other transport errors surface on the request they belong to.
       if (error instanceof StdoutLineTooLongError)
         this.#logger.warn({ source: this.name, maxLineBytes: error.maxLineBytes }, error.message);
+      else if (error instanceof StdoutLineSkippedError)
+        this.#logger.warn(
+          { source: this.name, id: error.id, lineBytes: error.lineBytes, maxLineBytes: error.maxLineBytes },
+          error.message,
+        );
       else if (_isLostStream(error))
         this.#drop(client, `the server's event stream was lost: ${_describe(error)}`);
       else

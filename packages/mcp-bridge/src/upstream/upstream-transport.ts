@@ -34,10 +34,15 @@ export type UpstreamTransport = (
       env?: Readonly<Record<string, string>>;
       cwd?: string;
       /**
-       * The longest line accepted on the child's stdout, in bytes (default 16 MiB): a longer one
-       * ends the session, and the calls in flight fail naming the limit.
+       * The longest line accepted on the child's stdout, in bytes (default 16 MiB): a longer one is
+       * dropped, and only the request it answers fails, naming the limit.
        */
       maxLineBytes?: number;
+      /**
+       * How long a line over `maxLineBytes` may run before its newline, in bytes (default 256 MiB):
+       * past it the session ends, and the calls in flight fail naming both limits.
+       */
+      maxSkippedLineBytes?: number;
     }
   | {
       type: 'streamable_http' | 'sse';
@@ -93,6 +98,7 @@ export function _createUpstreamTransport(
       ...(spec.env && { env: spec.env }),
       ...(spec.cwd && { cwd: spec.cwd }),
       ...(spec.maxLineBytes !== undefined && { maxLineBytes: spec.maxLineBytes }),
+      ...(spec.maxSkippedLineBytes !== undefined && { maxSkippedLineBytes: spec.maxSkippedLineBytes }),
     });
     transport.stderr.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {

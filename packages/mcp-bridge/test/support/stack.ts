@@ -1,5 +1,5 @@
-// A real Direction 1 stack for tests: a relay on loopback, the official filesystem MCP server as a
-// child process, an endpoint with a state database, and a client with its own keys and pool.
+// A real Direction 1 stack for tests: a relay on loopback, the official filesystem MCP server (or
+// another stdio server, `options.command`) as a child process, an endpoint with a state database, and a client with its own keys and pool.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,12 @@ export interface Stack {
 }
 
 export async function startStack(
-  options: { requestsPerMinute?: number; grants?: string[] } = {},
+  options: {
+    requestsPerMinute?: number;
+    grants?: string[];
+    /** The upstream server's command line, wrapped as `com.test.fs`; default: the filesystem server. */
+    command?: string[];
+  } = {},
 ): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'xp-bridge-'));
   writeFileSync(join(dir, 'hello.txt'), 'hello from the filesystem\n');
@@ -68,7 +73,7 @@ export async function startStack(
   });
   const upstream = new UpstreamSession({
     name: 'fs',
-    transport: { type: 'stdio', command: [process.execPath, FS_SERVER, dir] },
+    transport: { type: 'stdio', command: options.command ?? [process.execPath, FS_SERVER, dir] },
   });
   let calls = 0;
   const callTool = upstream.callTool.bind(upstream);

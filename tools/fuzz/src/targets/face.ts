@@ -29,7 +29,7 @@ const METHODS = [
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** The JSON-RPC messages of an HTTP answer (a JSON body or the data lines of an event stream). */
-function _messages(type: string, body: string): Record<string, unknown>[] {
+export function jsonRpcMessages(type: string, body: string): Record<string, unknown>[] {
   if (body.trim() === '') return [];
   const texts = type.includes('text/event-stream')
     ? body
@@ -143,12 +143,12 @@ export const faceJsonRpc: FuzzTarget<string> = {
         );
         if (isRequest) {
           if (answer.status === 200) {
-            const replies = _messages(answer.type, answer.body).filter((m) => m.id === `fuzz-${n}`);
+            const replies = jsonRpcMessages(answer.type, answer.body).filter((m) => m.id === `fuzz-${n}`);
             rule(replies.length === 1, `a request got ${replies.length} answers`);
           } else {
             rule(answer.status >= 400, `a request got status ${answer.status} and no answer`);
             rule(
-              _messages(answer.type, answer.body).some((m) => m.error !== undefined),
+              jsonRpcMessages(answer.type, answer.body).some((m) => m.error !== undefined),
               `a refused request got no JSON-RPC error (status ${answer.status})`,
             );
           }
@@ -163,7 +163,9 @@ export const faceJsonRpc: FuzzTarget<string> = {
         const probe = await post(JSON.stringify({ jsonrpc: '2.0', id: `probe-${n}`, method: 'ping' }));
         rule(
           probe.status === 200 &&
-            _messages(probe.type, probe.body).some((m) => m.id === `probe-${n}` && m.result !== undefined),
+            jsonRpcMessages(probe.type, probe.body).some(
+              (m) => m.id === `probe-${n}` && m.result !== undefined,
+            ),
           `the ping after the input was not answered (status ${probe.status})`,
         );
       },
