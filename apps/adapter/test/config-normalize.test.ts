@@ -28,7 +28,7 @@ describe('defaults', () => {
       xprotocolSources: [],
       mcpServer: undefined,
       discovery: { wellKnownPort: undefined, wellKnownHost: '127.0.0.1' },
-      logging: { level: 'info', format: 'json', output: 'stderr' },
+      logging: { level: 'info', format: 'auto', output: 'stderr' },
       access: { default: 'deny', grants: [], trustedIssuers: [] },
       stateDatabase: undefined,
       callTimeoutMs: 30000,

@@ -125,14 +125,18 @@ export async function testMcp(options: { config: string; source: string }, io: C
 }
 
 /**
- * `start --config FILE`: runs until SIGINT or SIGTERM. When the adapter cannot start (a bad key
+ * `start --config FILE [--log-format auto|pretty|json]`: runs until SIGINT or SIGTERM. When the adapter cannot start (a bad key
  * file, a taken port, …) it throws at once with nothing left running: no signal handler, no
  * timer, no child, no open port.
  */
-export async function start(options: { config: string }, io: CliIo): Promise<void> {
+export async function start(
+  options: { config: string; logFormat?: AdapterConfig['logging']['format'] },
+  io: CliIo,
+): Promise<void> {
   // readConfig already printed the warnings on stderr.
   const { config } = readConfig(options.config, io);
-  const logger = createLogger(config.logging);
+  // --log-format wins over logging.format.
+  const logger = createLogger({ ...config.logging, format: options.logFormat ?? config.logging.format });
   // Listen before starting: a signal during startup still ends in a clean stop.
   const stop = listenForStop();
   // Library timers are unref'd; the command itself keeps the process alive until a signal, even

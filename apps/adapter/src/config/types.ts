@@ -69,7 +69,11 @@ export interface AdapterConfig {
   };
   logging: {
     level: 'debug' | 'info' | 'warn' | 'error';
-    format: 'json' | 'text';
+    /**
+     * `auto` (the default): readable text when the log goes to a terminal, JSON lines otherwise;
+     * `pretty` or `text` (the specification's name): readable text; `json`: JSON lines.
+     */
+    format: 'auto' | 'pretty' | 'json' | 'text';
     /** Default `stderr`; `stdout` is refused when `mcpServer.transport` is `stdio`. */
     output: 'stderr' | 'stdout' | { file: string };
   };
