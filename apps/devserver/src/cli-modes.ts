@@ -12,7 +12,6 @@ import {
   EXIT,
   type LoadedConfig,
   listenForStop,
-  loadConfig,
   selfCommand,
   splitCommandLine,
   usageError,
@@ -22,6 +21,7 @@ import { _quoteCommandLine } from './_command-quote.js';
 import type { AdapterLogRecord } from './adapter-log-tap.js';
 import { formatBanner } from './banner.js';
 import type { _Flags, DevserverCliContext } from './cli-context.js';
+import { _loadConfigFile } from './config-file.js';
 import { type _ReloadState, _watchForReload } from './config-reload.js';
 import { _configFailure, _printConfigWarnings } from './config-report.js';
 import { _statOrUndefined } from './config-watch.js';
@@ -87,7 +87,7 @@ export async function _serve(
   try {
     loaded =
       mode === 'config'
-        ? loadConfig(flags.config ?? '')
+        ? _loadConfigFile(flags.config ?? '', keyFile)
         : demo
           ? inlineConfig({
               command: _quoteCommandLine([process.execPath, filesystemServerEntry(), demo.dir]),

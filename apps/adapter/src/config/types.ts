@@ -169,4 +169,11 @@ export interface LoadConfigOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** What `~` expands to; default `os.homedir()`. */
   homeDir?: string;
+  /**
+   * Top-level sections to use when the file has none, written as in a file (`{ relay: { urls:
+   * ['ws://127.0.0.1:8765'] } }`); a section the file has is the file's. A host that supplies
+   * what it replaces anyway (the devserver: `identity` and `relay`) does not make the file carry
+   * it. Checked like the file's own; a problem in one is reported at the file's first line.
+   */
+  sections?: Readonly<Record<string, unknown>>;
 }
