@@ -180,7 +180,12 @@ async function _serveLoaded(
     : undefined;
   const reloads: _ReloadState = { warnings: loaded.warnings, lastReload: undefined };
   return _untilStopped(ctx, async (stopped) => {
-    dev = await _startServing(ctx, style, loaded, places, { proxyKey, caller, events });
+    const wellKnownPort = mode === 'config' ? undefined : _wellKnownPort(places.relayPort);
+    dev = await _startServing(ctx, style, loaded, places, { proxyKey, caller, events, wellKnownPort }).catch(
+      (error: unknown) => {
+        throw _wellKnownTaken(error, wellKnownPort) ?? error;
+      },
+    );
     const running = dev;
     const webConsole = caller
       ? await _startWebConsole(flags, running, { caller, events, origin: prepared.origin, reloads })
@@ -205,6 +210,26 @@ async function _serveLoaded(
 }
 
 /**
+ * The port of an inline configuration's well-known document: the one after the relay's (8766
+ * beside 8765, as in docs/design.md §14), any free one when the relay's is picked at run time.
+ */
+function _wellKnownPort(relayPort: number): number {
+  return relayPort === 0 || relayPort >= 65535 ? 0 : relayPort + 1;
+}
+
+/** The error to report when the well-known port was taken, with what to do; else `undefined`. */
+function _wellKnownTaken(error: unknown, port: number | undefined): CliError | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (port === undefined || port === 0 || !message.includes(`:${port}`) || !message.includes('EADDRINUSE'))
+    return undefined;
+  return new CliError(
+    `cannot serve the well-known document: 127.0.0.1:${port} is already in use (the port after the relay's); choose another --relay-port, or 0 for any free ports`,
+    EXIT.failure,
+    { cause: error },
+  );
+}
+
+/**
  * The relay and the adapter, granting every capability to the `--mcp-proxy` key and the console's
  * dev client; with the console, its feed hears every relayed event and refusal.
  */
@@ -213,7 +238,12 @@ function _startServing(
   style: Style,
   loaded: LoadedConfig,
   places: _Places,
-  clients: { proxyKey: string; caller: ConsoleCaller | undefined; events: ConsoleEvents },
+  clients: {
+    proxyKey: string;
+    caller: ConsoleCaller | undefined;
+    events: ConsoleEvents;
+    wellKnownPort: number | undefined;
+  },
 ): Promise<DevServer> {
   const { caller, events } = clients;
   return startDevServer({
@@ -221,6 +251,7 @@ function _startServing(
     database: places.database,
     relayPort: places.relayPort,
     keyFile: places.keyFile,
+    ...(clients.wellKnownPort !== undefined && { wellKnownPort: clients.wellKnownPort }),
     extraGrants: [
       { key: clients.proxyKey, capabilities: ['*'] },
       ...(caller ? [{ key: caller.dev.keys.ed25519, capabilities: ['*'] }] : []),
