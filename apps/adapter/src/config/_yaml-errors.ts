@@ -8,7 +8,12 @@
  * @module
  */
 import { type CST, Parser, type YAMLError } from 'yaml';
-import type { _Position } from './_yaml-source.js';
+
+/** A 1-based line and column. */
+interface _Position {
+  line: number;
+  column: number;
+}
 
 /** One syntax error, in plain words, at its place. */
 export interface _YamlSyntaxError extends _Position {
