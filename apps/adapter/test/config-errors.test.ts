@@ -450,7 +450,9 @@ describe('YAML syntax', () => {
     [
       'unclosed quote',
       'identity:\n  key_file: "a\n',
-      ['config.yml:3:1 invalid YAML: missing closing "quote'],
+      [
+        'config.yml:2:13 invalid YAML: the "…" string opened here is never closed: expected a closing "; everything after it, to the end of the file, was read as the string',
+      ],
     ],
     [
       'duplicate key',
@@ -460,13 +462,15 @@ describe('YAML syntax', () => {
     [
       'tab indentation',
       'identity:\n\tkey_file: a\n',
-      ['config.yml:2:1 invalid YAML: tabs are not allowed as indentation'],
+      [
+        'config.yml:2:1 invalid YAML: a tab in the indentation: YAML indents with spaces only; replace the tab with spaces',
+      ],
     ],
     [
       'two documents',
       'identity:\n  key_file: a\n---\nidentity:\n  key_file: b\n',
       [
-        'config.yml:3:1 invalid YAML: source contains multiple documents; please use YAML.parseAllDocuments()',
+        'config.yml:3:1 invalid YAML: a second YAML document starts here: expected one document per configuration file (remove this "---" or what follows it)',
       ],
     ],
   ])('%s is reported with line and column', (id, text, expected) => {

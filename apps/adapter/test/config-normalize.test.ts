@@ -29,7 +29,7 @@ describe('defaults', () => {
       xprotocolSources: [],
       mcpServer: undefined,
       discovery: { wellKnownPort: undefined, wellKnownHost: '127.0.0.1' },
-      logging: { level: 'info', format: 'json', output: 'stderr' },
+      logging: { level: 'info', format: 'auto', output: 'stderr' },
       access: { default: 'deny', grants: [], trustedIssuers: [] },
       stateDatabase: undefined,
       callTimeoutMs: 30000,
@@ -397,5 +397,38 @@ describe('loadConfig', () => {
       expect((error as ConfigError).code).toBe('CONFIG_READ');
       expect((error as ConfigError).message).toBe(`${path}: ${message}`);
     }
+  });
+});
+
+describe('sections supplied by the caller (LoadConfigOptions.sections)', () => {
+  const sections = { identity: { key_file: '/dev/keys/a.key' }, relay: { urls: ['ws://127.0.0.1:8765'] } };
+  const sources = yaml(
+    'mcp_sources:',
+    '  - name: fs',
+    '    transport: stdio',
+    '    command: node server.js',
+    '    xprotocol_namespace: com.test.fs',
+  );
+
+  it('are used when the file has none, and checked like the file', () => {
+    const { config } = parseConfig(sources, '/etc/xp/a.yml', { env: {}, homeDir: '/home/ada', sections });
+    expect(config.identity.keyFile).toBe('/dev/keys/a.key');
+    expect(config.relay.urls).toEqual(['ws://127.0.0.1:8765']);
+    expect(
+      refusal(sources, { env: {}, sections: { ...sections, relay: { urls: ['http://x'] } } }).message,
+    ).toBe('config.yml:1:1 relay.urls[0]: expected a ws:// or wss:// URL, got "http://x"');
+  });
+
+  it("the file's own section wins", () => {
+    const text = yaml(
+      'identity:',
+      '  key_file: /mine.key',
+      'relay:',
+      '  urls: [wss://relay.example]',
+      sources,
+    );
+    const { config } = parseConfig(text, '/etc/xp/a.yml', { env: {}, homeDir: '/home/ada', sections });
+    expect(config.identity.keyFile).toBe('/mine.key');
+    expect(config.relay.urls).toEqual(['wss://relay.example']);
   });
 });

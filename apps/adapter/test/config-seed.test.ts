@@ -172,7 +172,7 @@ describe('the minimal example file (docs/design.md §13)', () => {
       xprotocolSources: [],
       mcpServer: undefined,
       discovery: { wellKnownPort: undefined, wellKnownHost: '127.0.0.1' },
-      logging: { level: 'info', format: 'json', output: 'stderr' },
+      logging: { level: 'info', format: 'auto', output: 'stderr' },
       access: { default: 'deny', grants: [], trustedIssuers: [] },
       stateDatabase: undefined,
       callTimeoutMs: 30000,

@@ -1,7 +1,10 @@
 // The first errors a user meets, through the built bin (real processes): `start` that cannot start
 // exits 1 at once with nothing left running; `call` against a dead relay fails fast and names it;
 // `start` with a dead relay says the announce is pending, then that a relay accepted it; a stdio
-// command that does not exist is named and not retried; one warning per retry, with its delay.
+// command that does not exist is named and not retried; one warning per retry, with its delay and
+// the attempt it leads to; a command that exits before the MCP handshake shows its last stderr
+// lines in the first warning (never the values of its env), and npm's "not in this registry" stops
+// the retries.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -186,6 +189,10 @@ describe('relays that cannot be reached', () => {
     );
     const warning = lines.find((l) => l.includes('no relay reachable yet'))!;
     expect(warning).toContain(`ws://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
+    // Each failed attempt says when the next one comes.
+    expect(lines.find((l) => l.includes('cannot reach relay'))).toMatch(
+      /"retryInSeconds":([\d.]+),"msg":"cannot reach relay [^"]+; retrying in \1 s"/,
+    );
     expect(lines.some((l) => l.includes('announce queued'))).toBe(true);
     expect(lines.some((l) => /announce (published|accepted)/.test(l))).toBe(false);
     expect(JSON.parse(lines.find((l) => l.includes('"event":"ready"'))!).relays_connected).toEqual([]);
@@ -240,6 +247,86 @@ describe('MCP commands that cannot start', () => {
     expect(await adapter.exited).toBe(0);
   }, 90_000);
 
+  /** A stand-in for `npx -y <a misspelt package>`: npm's lines on stderr, then exit 1 (no network). */
+  const npmLike = (code: string) =>
+    procs.file(
+      `npm-${code}.mjs`,
+      `process.stderr.write([
+  'npm error code ${code}',
+  'npm error 404 Not Found - GET https://registry.npmjs.org/@modelcontextprotocol%2fserver-memroy - Not found',
+  "npm error 404  '@modelcontextprotocol/server-memroy@*' is not in this registry.",
+  'npm error token=' + process.env.XP_TEST_TOKEN,
+  'npm error A complete log of this run can be found in: ~/.npm/_logs/debug-0.log',
+].join('\\n') + '\\n');
+process.exit(1);
+`,
+    );
+
+  it('a command that exits before the handshake: its last stderr lines are in the first warning, its env values are not', async () => {
+    const { path } = await procs.keygen('stderr.key');
+    const script = npmLike('ECONNRESET');
+    const adapter = startAdapter(
+      config(
+        'stderr.yml',
+        path,
+        'ws://127.0.0.1:9',
+        `${source(`${process.execPath} ${script}`)}    env:
+      XP_TEST_TOKEN: s3cret-token-value
+`,
+      ),
+    );
+    const { lines } = adapter;
+    const warnings = () => lines.filter((l) => l.includes('cannot reach MCP source'));
+    await until('the first warning', () => warnings().length >= 1, lines);
+    const first = JSON.parse(warnings()[0]!) as { msg: string; level: number };
+    expect(first.level).toBe(40);
+    expect(first.msg).toContain('exited with exit code 1 before the MCP handshake');
+    expect(first.msg).toContain(
+      "npm error 404  '@modelcontextprotocol/server-memroy@*' is not in this registry.",
+    );
+    expect(first.msg).toContain('npm error A complete log of this run can be found in');
+    expect(first.msg).toContain('npm error token=[redacted]');
+    // The first line says what happened and when the next try comes; the stderr lines follow.
+    expect(first.msg.split('\n')[0]).toMatch(
+      /^cannot reach MCP source "s": cannot connect to the command ".*node": it exited with exit code 1 before the MCP handshake; retrying in 1 s \(attempt 2\)$/,
+    );
+    expect(first.msg.split('\n').slice(1)).toEqual([
+      '  stderr: npm error code ECONNRESET',
+      '  stderr: npm error 404 Not Found - GET https://registry.npmjs.org/@modelcontextprotocol%2fserver-memroy - Not found',
+      "  stderr: npm error 404  '@modelcontextprotocol/server-memroy@*' is not in this registry.",
+      '  stderr: npm error token=[redacted]',
+      '  stderr: npm error A complete log of this run can be found in: ~/.npm/_logs/debug-0.log',
+    ]);
+    expect(lines.join('\n')).not.toContain('s3cret-token-value');
+    adapter.kill();
+    expect(await adapter.exited).toBe(0);
+  }, 90_000);
+
+  it('npm saying the package is not in the registry (E404) is reported once with its lines and not retried', async () => {
+    const { path } = await procs.keygen('e404.key');
+    const script = npmLike('E404');
+    const adapter = startAdapter(
+      config('e404.yml', path, 'ws://127.0.0.1:9', source(`${process.execPath} ${script}`)),
+    );
+    const { lines } = adapter;
+    await until('ready', () => lines.some((l) => l.includes('"event":"ready"')), lines);
+    await until('the error', () => lines.some((l) => l.includes('cannot start')), lines);
+    // Past the first retry delays (1 s, 2 s) a retried source would have logged again.
+    await new Promise((r) => setTimeout(r, 4000));
+    const about = lines.filter((l) => l.includes('"source":"s"') && l.includes('server-memroy'));
+    expect(about).toHaveLength(1);
+    const error = JSON.parse(about[0]!) as { msg: string; level: number };
+    expect(error.level).toBe(50);
+    expect(error.msg).toContain('npm error code E404');
+    expect(error.msg).toContain('not in the npm registry');
+    expect(error.msg).toContain('not retrying');
+    expect(lines.some((l) => /retrying in|restarting it in/.test(l) && l.includes('"source":"s"'))).toBe(
+      false,
+    );
+    adapter.kill();
+    expect(await adapter.exited).toBe(0);
+  }, 90_000);
+
   it('a server that exits at once is retried with one warning per attempt giving the real delay', async () => {
     const { path } = await procs.keygen('exits.key');
     const script = procs.file('exits.mjs', 'process.exit(3)\n');
@@ -251,9 +338,15 @@ describe('MCP commands that cannot start', () => {
     await until('two retries', () => retries().length >= 2, lines);
     const [first, second] = retries().map((l) => JSON.parse(l) as { retryInSeconds: number; msg: string });
     expect(first!.retryInSeconds).toBe(1);
-    expect(first!.msg).toMatch(/retrying in 1 s$/);
+    expect(first!.msg).toMatch(/retrying in 1 s \(attempt 2\)$/);
     expect(second!.retryInSeconds).toBe(2);
-    expect(second!.msg).toMatch(/retrying in 2 s$/);
+    expect(second!.msg).toMatch(/retrying in 2 s \(attempt 3\)$/);
+    // The exit is named, and the child wrote nothing on stderr.
+    expect(first!.msg).toContain(
+      'exited with exit code 3 before the MCP handshake, writing nothing on stderr',
+    );
+    // One loop retries a start that failed: the supervisor does not restart it as well.
+    expect(lines.some((l) => l.includes('restarting it in'))).toBe(false);
     // No second warning per attempt (the session itself no longer announces its own delay).
     expect(lines.some((l) => l.includes('next attempt'))).toBe(false);
     adapter.kill();

@@ -101,7 +101,7 @@ describe('McpSources supervision (real processes)', () => {
     expect(registry.contractsOf('alpha').map((c) => c.kind)).toEqual(kinds);
     expect(sources.status().find((s) => s.name === 'alpha')?.connected).toBe(true);
     expect(lines.join('')).toMatch(
-      /upstream MCP server \\"alpha\\" ended \(signal SIGKILL\); restarting it in \d+ ms/,
+      /upstream MCP server \\"alpha\\" ended \(signal SIGKILL\); restarting it in \d+(\.\d)? s \(restart 1\)/,
     );
     expect(pids(pidFile('beta'))).toEqual([betaPid]);
 

@@ -1,5 +1,5 @@
-// The Config page: the running configuration (secrets redacted by the adapter's redactConfig),
-// its warnings, and the last reload: what happened and, when the file was refused, each
+// The Config page: the running configuration (secrets redacted by the adapter's redactConfig;
+// for one the devserver generated, that it has no file and what it serves), its warnings, and the last reload: what happened and, when the file was refused, each
 // validation error at file:line:column.
 import { getJson, h, pretty } from './api.js';
 
@@ -26,6 +26,7 @@ export async function showConfig() {
       {},
       'From ',
       h('code', {}, view.origin),
+      view.generated ? `: ${view.generated}` : '',
       '. Secrets (bearer tokens, source env values) are shown as [redacted].',
     ),
     h('h3', {}, 'Last reload'),

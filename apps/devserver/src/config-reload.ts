@@ -6,8 +6,9 @@
  * @module
  */
 import type { Stats } from 'node:fs';
-import { ConfigError, type ConfigWarning, type LoadedConfig, loadConfig } from '@xprotocol/mcp-adapter';
+import { ConfigError, type ConfigWarning, type LoadedConfig } from '@xprotocol/mcp-adapter';
 import type { DevserverCliContext } from './cli-context.js';
+import { _loadConfigFile } from './config-file.js';
 import { _configFailure, _printConfigWarnings } from './config-report.js';
 import { watchConfigFile } from './config-watch.js';
 import type { ReloadReport } from './console-server.js';
@@ -43,7 +44,7 @@ async function _reload(
   file: string,
   state: _ReloadState,
 ): Promise<void> {
-  const next = _loadChanged(ctx, file, state);
+  const next = _loadChanged(ctx, running, file, state);
   if (next === undefined) return;
   _printConfigWarnings(ctx, next.warnings, false);
   try {
@@ -65,9 +66,14 @@ async function _reload(
 }
 
 /** The changed file, loaded; `undefined` (said why, and recorded) when it no longer validates. */
-function _loadChanged(ctx: DevserverCliContext, file: string, state: _ReloadState): LoadedConfig | undefined {
+function _loadChanged(
+  ctx: DevserverCliContext,
+  running: DevServer,
+  file: string,
+  state: _ReloadState,
+): LoadedConfig | undefined {
   try {
-    return loadConfig(file);
+    return _loadConfigFile(file, running.config.identity.keyFile);
   } catch (error) {
     if (error instanceof ConfigError) {
       ctx.err(`xprotocol-devserver: ${_configFailure(ctx, error, file).message}\n`);

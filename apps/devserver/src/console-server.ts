@@ -41,8 +41,14 @@ export interface ReloadReport {
 
 /** What the Config page shows. */
 export interface ConsoleConfigSource {
-  /** Where the configuration comes from: the file, or `--mcp-command`. */
+  /** Where the configuration comes from: the file, `--mcp-command` or `the demo server`. */
   origin: string;
+  /**
+   * For a configuration the devserver wrote itself (`--mcp-command`, the demo server): that it
+   * has no file, and what it serves. The view then shows no `file` (it would name a path that
+   * does not exist).
+   */
+  generated?: string;
   /** The running configuration (redacted before it is served). */
   config: () => AdapterConfig;
   warnings: () => readonly ConfigWarning[];
@@ -216,9 +222,11 @@ async function _route(
       return _call(options.caller, request, response);
     case 'GET /api/config': {
       const source = options.configSource;
+      const { file, ...rest } = redactConfig(source.config());
       return _json(response, 200, {
         origin: source.origin,
-        config: redactConfig(source.config()),
+        ...(source.generated !== undefined && { generated: source.generated }),
+        config: source.generated === undefined ? { file, ...rest } : rest,
         warnings: source.warnings(),
         lastReload: source.lastReload(),
       });

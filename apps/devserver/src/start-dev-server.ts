@@ -38,6 +38,11 @@ export interface DevServerOptions {
   keyFile?: string;
   /** Replaces `config.stateDatabase`. */
   stateDatabase?: string;
+  /**
+   * Serves the well-known document and `/xp/schemas` on this port of 127.0.0.1 (0: any free
+   * port), in place of `config.discovery` (an inline configuration has none).
+   */
+  wellKnownPort?: number;
   /** Grants added to `config.access.grants` (e.g. for the `--mcp-proxy` key). */
   extraGrants?: readonly { key: string; capabilities: string[] }[];
   /** The adapter's logger. Default: `createLogger(config.logging)`. */
@@ -133,6 +138,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     identity: { ...config.identity, keyFile: options.keyFile ?? config.identity.keyFile },
     relay: { ...config.relay, urls: [relayUrl] },
     stateDatabase: options.stateDatabase ?? config.stateDatabase,
+    discovery:
+      options.wellKnownPort === undefined
+        ? config.discovery
+        : { wellKnownPort: options.wellKnownPort, wellKnownHost: RELAY_HOST },
     access: { ...config.access, grants: [...config.access.grants, ...(options.extraGrants ?? [])] },
   });
   const launch = async (config: AdapterConfig): Promise<_DevAdapter> => {

@@ -1,5 +1,6 @@
 // `xprotocol-devserver --config FILE`: the config's relay replaced by the local one, the dev key
-// used, hot reload on change (a bad edit keeps the running adapter), and a clean stop on SIGINT.
+// used, hot reload on change (a bad edit keeps the running adapter), and a clean stop on SIGINT;
+// a file without identity and relay (the devserver supplies both) serves and reloads too.
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { _quoteCommandLine } from '../src/_command-quote.js';
@@ -67,4 +68,35 @@ describe('xprotocol-devserver --config', () => {
     expect(code, dev.stderr).toBe(0);
     expect(dev.stderr).toMatch(/SIGINT: stopping\nstopped\n$/);
   });
+});
+
+describe('xprotocol-devserver --config with a file that has no identity and no relay', () => {
+  it('serves it with the dev key on the local relay, and reloads an edit of it', async () => {
+    const bare = (allow: string[]) =>
+      config(allow).replace(
+        'identity:\n  key_file: ./ignored.key\nrelay:\n  urls: [ws://relay.example.invalid:9]\n',
+        '',
+      );
+    expect(bare(['read_text_file'])).not.toMatch(/identity|relay/);
+    const path = sandbox.file('bare.yml', bare(['read_text_file']));
+    const child = sandbox.spawn([
+      '--config',
+      path,
+      '--relay-port',
+      '0',
+      '--db',
+      sandbox.path('bare-events.db'),
+      '--key',
+      sandbox.path('bare.key'),
+      '--no-console',
+    ]);
+    await child.waitForStderr(/"mcpServers"/);
+    expect(child.stderr).toContain(`(${sandbox.path('bare.key')})`);
+    expect(child.stderr).toContain('✓ Wrapped MCP server: com.test.fs (1 tool) [fs]');
+    expect(child.stderr).not.toMatch(/identity: missing|relay: missing/);
+    writeFileSync(path, bare(['read_text_file', 'list_directory']));
+    await child.waitForStderr(/↻ .*bare\.yml changed: adapter restarted \(2 tools\)/);
+    child.process.kill('SIGINT');
+    expect((await child.exited).code, child.stderr).toBe(0);
+  }, 90_000);
 });

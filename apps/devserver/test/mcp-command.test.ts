@@ -3,6 +3,7 @@
 // are refused), the --mcp-proxy MCP face, and a clean stop on SIGTERM.
 import { realpathSync } from 'node:fs';
 import { request } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createEventTemplate, generateIdentity, signEvent } from '@xprotocol/crypto';
@@ -74,6 +75,67 @@ describe('xprotocol-devserver --mcp-command', () => {
       await pool.close();
     }
   }
+
+  it('serves the well-known document and the schema catalog over HTTP on loopback, as its banner says', async () => {
+    const base = dev.stderr.match(
+      /✓ Well-known: (http:\/\/127\.0\.0\.1:\d+)\/\.well-known\/xprotocol-endpoint and \1\/xp\/schemas/,
+    )?.[1];
+    expect(base, dev.stderr).toBeDefined();
+    const document = (await (await fetch(`${base}/.well-known/xprotocol-endpoint`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(document).toMatchObject({
+      version: 'xp1',
+      public_key: adapterKey,
+      relays: [relayUrl],
+      adapter: true,
+      mcp_sources: ['mcp'],
+      schema_url: `${base}/xp/schemas`,
+    });
+    const catalog = (await (await fetch(`${base}/xp/schemas`)).json()) as { contracts: { kind: string }[] };
+    expect(catalog.contracts.map((c) => c.kind)).toContain('com.demo.fs.read_text_file');
+  });
+
+  it('with its well-known port (the one after the relay port) taken, exits 1 saying what to do', async () => {
+    // A relay port whose next port we can hold (tried a few times: another program may hold it).
+    for (let attempt = 0; ; attempt++) {
+      const relayPort = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = probe.address() as AddressInfo;
+          probe.close(() => resolve(port));
+        });
+      });
+      if (relayPort >= 65535 && attempt < 5) continue;
+      const holder = createServer();
+      const held = await new Promise<boolean>((resolve) => {
+        holder.once('error', () => resolve(false));
+        holder.listen(relayPort + 1, '127.0.0.1', () => resolve(true));
+      });
+      if (!held) {
+        if (attempt < 5) continue;
+        throw new Error('no free pair of ports found');
+      }
+      try {
+        const { code, stderr } = await sandbox.run([
+          '--mcp-command',
+          _quoteCommandLine([process.execPath, FS_SERVER, sandbox.dir]),
+          '--relay-port',
+          String(relayPort),
+          '--no-console',
+          '--db',
+          sandbox.path('taken.db'),
+        ]);
+        expect(code, stderr).toBe(1);
+        expect(stderr).toContain(
+          `xprotocol-devserver: cannot serve the well-known document: 127.0.0.1:${relayPort + 1} is already in use (the port after the relay's); choose another --relay-port, or 0 for any free ports`,
+        );
+      } finally {
+        holder.close();
+      }
+      return;
+    }
+  }, 90_000);
 
   it('refuses a call from a key it did not make: deny by default, its own clients only', async () => {
     const stranger = generateIdentity({ signatures: nodeSignatures, cipher: nodeCipher });

@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeError, type SupervisionOptions, UpstreamSession } from '../src/index.js';
 import { FIXTURE_SERVER, recordingLogger } from './support/http-servers.js';
@@ -112,7 +113,7 @@ describe('supervised stdio upstream (real processes)', () => {
     );
     expect(a.logger.entries.map((e) => e.message)).toContainEqual(
       expect.stringMatching(
-        /^upstream MCP server "alpha" ended \(signal SIGKILL\); restarting it in \d+ ms$/,
+        /^upstream MCP server "alpha" ended \(signal SIGKILL\); restarting it in \d+(\.\d)? s \(restart 1\)$/,
       ),
     );
     // beta never restarted.
@@ -120,7 +121,14 @@ describe('supervised stdio upstream (real processes)', () => {
   }, 120_000);
 
   it('a crash loop opens the breaker: no more starts, calls answered at once naming the source and the retry time', async () => {
-    const script = `require('node:fs').appendFileSync(process.env.FIXTURE_STARTS_FILE, process.pid + '\\n'); process.exit(3)`;
+    // The first start serves; every later one writes a line on stderr and exits 3.
+    const script = [
+      "const fs = require('node:fs');",
+      'const file = process.env.FIXTURE_STARTS_FILE;',
+      "const earlier = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\\n').filter(Boolean).length : 0;",
+      "if (earlier > 0) { fs.appendFileSync(file, process.pid + '\\n'); console.error('cannot open the database'); process.exit(3); }",
+      `import(${JSON.stringify(pathToFileURL(FIXTURE_SERVER).href)});`,
+    ].join('\n');
     const { session, starts, logger } = supervised(
       'looping',
       {
@@ -130,11 +138,17 @@ describe('supervised stdio upstream (real processes)', () => {
       },
       [process.execPath, '-e', script],
     );
-    const first = await rejection(session.listTools());
-    expect(first.code).toBe('UPSTREAM_UNAVAILABLE');
+    await session.connect();
+    process.kill(starts()[0]!, 'SIGKILL');
     await until('the breaker', () => logger.entries.some((e) => e.level === 'error'));
-    expect(logger.entries.find((e) => e.level === 'error')?.message).toBe(
-      'upstream MCP server "looping" is crash-looping (last: it failed to start); not restarting it for 600 s',
+    // A failed restart is retried by the supervisor, naming what the child wrote.
+    expect(logger.entries.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(
+        /^upstream MCP server "looping" failed to start: cannot connect to the command ".*node.*": it exited with exit code 3 before the MCP handshake; restarting it in \d+ ms \(restart 2\)\n {2}stderr: cannot open the database$/,
+      ),
+    );
+    expect(logger.entries.find((e) => e.level === 'error')?.message).toMatch(
+      /^upstream MCP server "looping" is crash-looping \(last: failed to start: cannot connect to the command ".*node.*": it exited with exit code 3 before the MCP handshake\); not restarting it for 600 s\n {2}stderr: cannot open the database$/,
     );
     const count = starts().length;
     expect(count).toBe(3);
@@ -153,6 +167,24 @@ describe('supervised stdio upstream (real processes)', () => {
       'fine',
     );
   }, 120_000);
+
+  it('a start the owner asked for that fails is left to the owner: counted, not restarted by the supervisor', async () => {
+    const script = `require('node:fs').appendFileSync(process.env.FIXTURE_STARTS_FILE, process.pid + '\\n'); process.exit(3)`;
+    const { session, starts, logger } = supervised('owned', { minRestartMs: 10, maxRestartMs: 10 }, [
+      process.execPath,
+      '-e',
+      script,
+    ]);
+    const error = await rejection(session.listTools());
+    expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(error.message).toMatch(
+      /^owned: cannot connect to the command ".*node.*": it exited with exit code 3 before the MCP handshake, writing nothing on stderr$/,
+    );
+    // Far past the supervisor's 10 ms backoff: no start but the owner's.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(starts()).toHaveLength(1);
+    expect(logger.entries.filter((e) => e.level !== 'debug' && e.level !== 'info')).toEqual([]);
+  }, 60_000);
 
   it('a 1 MiB line, garbage on stdout and a flood on stderr: no hang, the session keeps answering, memory stays bounded', async () => {
     const { session, starts } = supervised('noisy', {});

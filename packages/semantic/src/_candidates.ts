@@ -10,6 +10,7 @@ import type { _QueryTerms } from './_query-terms.js';
 import { CONCEPT_PREFIX } from './concepts.js';
 import { _FIELD_COUNT, _FIELDS, _LEX_FIELDS } from './tool-document.js';
 import type { _IndexSettings } from './tool-index-options.js';
+import type { VerbClass } from './verbs.js';
 
 /** How many of the best lexical matches the vectors, name coverage and ranker reorder (at least `limit`). @internal */
 export const _RERANK_DEPTH = 100;
@@ -143,7 +144,8 @@ function _scoreBm25f(
 
 /**
  * Each candidate's score: its word and concept BM25F times 1 + `verbBoost` when the query's verb
- * class is the tool's + `subjectBoost` when the query names one of its subjects (recorded in
+ * class is the tool's, or − `verbConflict` when the query asks for the opposite (see
+ * {@link _contradicts}), + `subjectBoost` when the query names one of its subjects (recorded in
  * `matches`); −∞ for a tool outside `domain`.
  */
 function _boostIntentMatches(
@@ -170,6 +172,8 @@ function _boostIntentMatches(
     if (entry.verbClass !== null && query.classes.has(entry.verbClass)) {
       bonus += settings.verbBoost;
       if (matches !== null) matches[i] = 1;
+    } else if (_contradicts(query, entry.verbClass)) {
+      bonus -= settings.verbConflict;
     }
     for (const s of entry.subjects) {
       if (query.words.has(s)) {
@@ -180,4 +184,21 @@ function _boostIntentMatches(
     }
     scores[i] = (lex[slot]! + con[slot]!) * bonus;
   });
+}
+
+/** Verb classes that read, and verb classes that change: each contradicts the other. */
+const _READS: ReadonlySet<VerbClass> = new Set(['read', 'list']);
+const _CHANGES: ReadonlySet<VerbClass> = new Set(['write', 'update', 'delete']);
+
+/**
+ * True when the query asks for the opposite of what the tool does: it starts with a verb (an
+ * imperative, "save the text …"), names no verb of another class, and that verb reads where the
+ * tool changes, or changes where the tool reads. A query that names several kinds of action (a
+ * task of several steps) contradicts nothing.
+ */
+function _contradicts(query: _QueryTerms, verbClass: VerbClass | null): boolean {
+  if (verbClass === null || query.lead === null || query.classes.size !== 1) return false;
+  return (
+    (_READS.has(query.lead) && _CHANGES.has(verbClass)) || (_CHANGES.has(query.lead) && _READS.has(verbClass))
+  );
 }

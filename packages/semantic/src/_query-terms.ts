@@ -33,6 +33,8 @@ const _VERB_STEMS: ReadonlySet<string> = (() => {
 export interface _QueryTerms {
   /** The verb classes of the query's verbs (the verb-class boost). */
   readonly classes: ReadonlySet<VerbClass>;
+  /** The class of the query's first word when it is a verb (an imperative: "save …"), else null. */
+  readonly lead: VerbClass | null;
   /** The query's words, singular (the subject boost). */
   readonly words: ReadonlySet<string>;
   /** Query term weights: occurrences of each word, plus the concepts the words evoke. */
@@ -43,24 +45,32 @@ export interface _QueryTerms {
 
 /** The terms of a query (non-empty after stop words) against an index. @internal */
 export function _queryTerms(queryText: string, index: _InvertedIndex, settings: _IndexSettings): _QueryTerms {
-  const { classes, words } = _queryIntent(queryText);
+  const { classes, words, lead } = _queryIntent(queryText);
   const base = tokenizeForSearch(queryText);
   const tf = _queryTermFrequencies(base, settings.concepts);
   const weights = _indexTermWeights(tf, index, settings);
   if (settings.synonymFirst > 0 || settings.synonymOther > 0) _expandSynonyms(base, weights, index, settings);
-  return { classes, words, tf, weights };
+  return { classes, words, lead, tf, weights };
 }
 
 /** The verb classes the query's words name and its words in the singular. */
-function _queryIntent(queryText: string): { classes: Set<VerbClass>; words: Set<string> } {
+function _queryIntent(queryText: string): {
+  classes: Set<VerbClass>;
+  words: Set<string>;
+  lead: VerbClass | null;
+} {
   const classes = new Set<VerbClass>();
   const words = new Set<string>();
+  let lead: VerbClass | null = null;
+  let first = true;
   for (const m of queryText.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     const lemma = _verbLemma(m[0]);
     if (lemma !== null) classes.add(verbGroupOf(lemma)!.verbClass);
+    if (first && lemma !== null) lead = verbGroupOf(lemma)!.verbClass;
+    first = false;
     words.add(singularize(m[0]));
   }
-  return { classes, words };
+  return { classes, words, lead };
 }
 
 /** Occurrences of each search term, then the concepts the terms evoke (when `concepts` is on). */

@@ -16,6 +16,13 @@ export interface ToolIndexOptions {
   readonly fieldBoosts?: Partial<Record<SearchField, number>>;
   /** Multiplier added when the query's verb class matches the tool's (default 0.1). */
   readonly verbBoost?: number;
+  /**
+   * Multiplier taken off when the query asks for the opposite of what the tool does: it starts
+   * with a verb that reads (`get`, `list`, …) and the tool changes (`write`, `update`, `delete`),
+   * or the other way round ("save text into a file" against `read_text_file`), and names no verb
+   * of another kind (default 0.5; 0 = off).
+   */
+  readonly verbConflict?: number;
   /** Multiplier added when the query names the tool's data subject (default 0.1). */
   readonly subjectBoost?: number;
   /** BM25F parameters: saturation `k1` (default 2) and length normalisation `b` (default 0.75). */
@@ -113,6 +120,7 @@ const VECTOR_WEIGHT_ALONE = 1.5;
 export interface _IndexSettings {
   readonly boosts: Readonly<Record<SearchField, number>>;
   readonly verbBoost: number;
+  readonly verbConflict: number;
   readonly subjectBoost: number;
   readonly k1: number;
   readonly b: number;
@@ -147,6 +155,7 @@ export function _resolveOptions(options: ToolIndexOptions): _IndexSettings {
   return {
     boosts,
     verbBoost: options.verbBoost ?? 0.1,
+    verbConflict: options.verbConflict ?? 0.5,
     subjectBoost: options.subjectBoost ?? 0.1,
     prefixMin: options.prefixMinLength ?? 5,
     verbTermWeight: options.verbTermWeight ?? 0.75,
@@ -176,6 +185,7 @@ function _numericOptions(
   return [
     ..._FIELDS.map((f): _NumericOption => [`fieldBoosts.${f}`, boosts[f], 0, 100]),
     ['verbBoost', options.verbBoost ?? 0.1, 0, 10],
+    ['verbConflict', options.verbConflict ?? 0.5, 0, 1],
     ['subjectBoost', options.subjectBoost ?? 0.1, 0, 10],
     ['bm25.k1', options.bm25?.k1 ?? 2, 1e-9, 100],
     ['bm25.b', options.bm25?.b ?? 0.75, 0, 1],

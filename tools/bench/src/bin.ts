@@ -1,12 +1,16 @@
 /**
- * `node dist/bin.js [--quick] [--suite id,…] [--json FILE] [--markdown FILE]`: runs the suites
- * (gateway, xp, relay, memory, startup), printing each table on stdout as it completes; writes the
- * JSON document and a Markdown file of the tables when asked. Progress goes to stderr.
+ * `node dist/bin.js [--quick] [--suite id,…] [--json FILE] [--update-docs] [--markdown FILE]`:
+ * runs the suites (gateway, xp, relay, memory, startup), printing each table on stdout as it
+ * completes; writes the JSON document (to results/performance.json unless `--json`, and to
+ * docs/performance.json with `--update-docs`: see outputs.ts) and a Markdown file of the tables
+ * when asked. Progress goes to stderr.
  * @module
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { dirname, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_JSON, DOCS_JSON, jsonOutputs } from './outputs.js';
 import { describeMachine, markdownTable, runDocument, textTable } from './report.js';
 import type { SuiteOptions, SuiteResult } from './suite.js';
 import { SUITES } from './suites/index.js';
@@ -28,9 +32,22 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     suite: { type: 'string' },
     json: { type: 'string' },
+    'update-docs': { type: 'boolean', default: false },
     markdown: { type: 'string' },
+    help: { type: 'boolean', default: false },
   },
 });
+if (values.help) {
+  const where = (path: string) => relative(process.cwd(), path) || path;
+  console.log(`usage: node dist/bin.js [--quick] [--suite ${Object.keys(SUITES).join(',')}] [--json FILE] [--update-docs] [--markdown FILE]
+
+  --quick          shorter runs
+  --suite LIST     the suites to run (default: all)
+  --json FILE      where to write the run's JSON (default: ${where(DEFAULT_JSON)}, not tracked)
+  --update-docs    also write it to ${where(DOCS_JSON)}, the published run (tracked)
+  --markdown FILE  also write the tables as Markdown`);
+  process.exit(0);
+}
 const wanted = values.suite?.split(',') ?? Object.keys(SUITES);
 for (const id of wanted) {
   if (!(id in SUITES)) {
@@ -55,8 +72,15 @@ for (const id of wanted) {
 }
 machine.loadEnd = loadavg().map((x) => Math.round(x * 100) / 100);
 console.log(`load average at the end: ${machine.loadEnd.join(' ')}`);
-if (values.json)
-  writeFileSync(values.json, `${JSON.stringify(runDocument(machine, results, options.size), null, 2)}\n`);
+const document = `${JSON.stringify(runDocument(machine, results, options.size), null, 2)}\n`;
+for (const file of jsonOutputs({
+  ...(values.json !== undefined && { json: values.json }),
+  updateDocs: values['update-docs'],
+})) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, document);
+  console.error(`[bench] wrote ${file}`);
+}
 if (values.markdown) {
   writeFileSync(
     values.markdown,

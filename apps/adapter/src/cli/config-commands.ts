@@ -127,14 +127,19 @@ export async function testMcp(options: { config: string; source: string }, io: C
 }
 
 /**
- * `start --config FILE`: runs until SIGINT or SIGTERM. When the adapter cannot start (a bad key
+ * `start --config FILE [--log-format auto|pretty|json]`: runs until SIGINT or SIGTERM. When the adapter cannot start (a bad key
  * file, a taken port, …) it throws at once with nothing left running: no signal handler, no
  * timer, no child, no open port.
  */
-export async function start(options: { config: string }, io: CliIo): Promise<void> {
+export async function start(
+  options: { config: string; logFormat?: AdapterConfig['logging']['format'] },
+  io: CliIo,
+): Promise<void> {
   // readConfig already printed the warnings on stderr.
   const { config } = readConfig(options.config, io);
-  await serveConfig(config);
+  // --log-format wins over logging.format.
+  const logging = { ...config.logging, format: options.logFormat ?? config.logging.format };
+  await serveConfig({ ...config, logging });
 }
 
 /**

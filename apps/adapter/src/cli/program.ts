@@ -50,7 +50,15 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       'run the adapter: serve wrapped MCP servers over XProtocol, and XProtocol endpoints over MCP',
     )
     .requiredOption('-c, --config <file>', 'the YAML configuration')
-    .action(async (options: { config: string }) => start(options, io));
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'log lines as readable text or JSON (default: logging.format)',
+      ).choices(['auto', 'pretty', 'json']),
+    )
+    .action(async (options: { config: string; logFormat?: 'auto' | 'pretty' | 'json' }) =>
+      start(options, io),
+    );
 
   program.addCommand(gatewayCommand(io));
 

@@ -6,6 +6,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { _formatPath, type KeyPath } from './_path.js';
+import { _yamlSyntaxErrors } from './_yaml-errors.js';
 import type { ConfigIssue, ConfigWarning } from './errors.js';
 import { interpolateEnv } from './interpolate.js';
 
@@ -44,14 +45,14 @@ export class _YamlSource {
     private readonly env: Readonly<Record<string, string | undefined>>,
   ) {
     const doc = parseDocument(text, { lineCounter: this.lines, prettyErrors: false, uniqueKeys: true });
-    for (const error of doc.errors) {
-      const at = this.position(error.pos[0]);
-      const key = (/^("[^"\n]*"|'[^'\n]*'|[^:#\n]+)/.exec(text.slice(error.pos[0]))?.[1] ?? '').trim();
-      const message =
-        error.code === 'DUPLICATE_KEY' && key !== ''
-          ? `duplicate key ${JSON.stringify(key)}: a key may appear once in a mapping`
-          : _yamlMessage(error.message);
-      this.syntaxIssues.push({ file, ...at, path: '', message: `invalid YAML: ${message}` });
+    for (const error of _yamlSyntaxErrors(text, doc.errors, (offset) => this.position(offset))) {
+      this.syntaxIssues.push({
+        file,
+        line: error.line,
+        column: error.column,
+        path: '',
+        message: `invalid YAML: ${error.message}`,
+      });
     }
     for (const warning of doc.warnings) {
       const at = this.position(warning.pos[0]);

@@ -34,6 +34,7 @@ export function parseConfig(text: string, fileName: string, options: LoadConfigO
   if (source.syntaxIssues.length > 0) {
     throw new ConfigError('CONFIG_SYNTAX', [...source.syntaxIssues].sort(_byPosition));
   }
+  _supplySections(source, options.sections);
   const collector = new _Collector(source);
   collector.issues.push(...source.issues);
   collector.warnings.push(...source.warnings);
@@ -79,5 +80,14 @@ function _readFailure(error: unknown): string {
       return 'cannot read the configuration: permission denied';
     default:
       return `cannot read the configuration: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** Adds the caller's sections the file does not have (see `LoadConfigOptions.sections`). */
+function _supplySections(source: _YamlSource, sections: LoadConfigOptions['sections']): void {
+  const root = source.value;
+  if (sections === undefined || root === null || typeof root !== 'object' || Array.isArray(root)) return;
+  for (const [key, value] of Object.entries(sections)) {
+    if (!Object.hasOwn(root, key)) source.set([key], structuredClone(value));
   }
 }

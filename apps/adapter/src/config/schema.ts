@@ -506,9 +506,11 @@ const loggingSchema = z
     level: phrased(z.enum(['debug', 'info', 'warn', 'error']), '"debug" | "info" | "warn" | "error"')
       .default('info')
       .describe('Lowest level logged.'),
-    format: phrased(z.enum(['json', 'text']), '"json" | "text"')
-      .default('json')
-      .describe('JSON lines or readable text.'),
+    format: phrased(z.enum(['auto', 'pretty', 'json', 'text']), '"auto" | "pretty" | "json" | "text"')
+      .default('auto')
+      .describe(
+        'auto: readable text on a terminal, JSON lines otherwise; pretty (or text): readable text; json: JSON lines.',
+      ),
     output: phrased(filePath(), '"stderr", "stdout" or a file path')
       .default('stderr')
       .describe('stderr (default), stdout (not with mcp_server.transport: stdio) or a file path.'),
@@ -589,7 +591,7 @@ export const configFileSchema = phrased(
         .describe('XProtocol endpoints to expose as MCP tools.'),
       mcp_server: mcpServerSchema,
       discovery: discoverySchema.default({}),
-      logging: loggingSchema.default({ level: 'info', format: 'json', output: 'stderr' }),
+      logging: loggingSchema.default({ level: 'info', format: 'auto', output: 'stderr' }),
       access: accessSchema,
       state_database: filePath().describe(
         'State database (dedupe, outbox, schema versions); default ~/.xprotocol/state/<ed25519 hex>.db.',

@@ -78,7 +78,11 @@ export interface AdapterConfig {
   };
   logging: {
     level: 'debug' | 'info' | 'warn' | 'error';
-    format: 'json' | 'text';
+    /**
+     * `auto` (the default): readable text when the log goes to a terminal, JSON lines otherwise;
+     * `pretty` or `text` (the specification's name): readable text; `json`: JSON lines.
+     */
+    format: 'auto' | 'pretty' | 'json' | 'text';
     /** Default `stderr`; `stdout` is refused when `mcpServer.transport` is `stdio`. */
     output: 'stderr' | 'stdout' | { file: string };
   };
@@ -174,4 +178,11 @@ export interface LoadConfigOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** What `~` expands to; default `os.homedir()`. */
   homeDir?: string;
+  /**
+   * Top-level sections to use when the file has none, written as in a file (`{ relay: { urls:
+   * ['ws://127.0.0.1:8765'] } }`); a section the file has is the file's. A host that supplies
+   * what it replaces anyway (the devserver: `identity` and `relay`) does not make the file carry
+   * it. Checked like the file's own; a problem in one is reported at the file's first line.
+   */
+  sections?: Readonly<Record<string, unknown>>;
 }

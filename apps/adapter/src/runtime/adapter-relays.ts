@@ -37,7 +37,7 @@ export function _openRelayPool(
     onConnectionError: (relay, reason, retryInMs) =>
       logger.warn(
         { relay, retryInSeconds: Math.round(retryInMs / 100) / 10 },
-        `cannot reach relay ${relay}: ${reason}; retrying`,
+        `cannot reach relay ${relay}: ${reason}; retrying in ${Math.round(retryInMs / 100) / 10} s`,
       ),
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The adapter's logger: pino, to stderr by default (stdout may carry the MCP protocol), or to a
- * file; JSON lines, or short text lines for people (`logging.format: text`, and on a TTY).
+ * file; JSON lines, or short text lines for people (`logging.format`: `pretty`, or `auto` — the
+ * default — when the destination is a terminal; log-format.ts renders them).
  * @module
  */
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { dirname } from 'node:path';
 import type { BridgeLogger } from '@xprotocol/mcp-bridge';
 import pino, { type Logger } from 'pino';
 import type { AdapterConfig } from '../config/index.js';
+import { _colourFor, _prettyLine, chooseLogFormat, type LogDestination } from './log-format.js';
 
 /** A logger both pino-shaped and usable as the bridge's {@link BridgeLogger}. */
 export type AdapterLogger = Logger & BridgeLogger;
@@ -16,54 +18,34 @@ interface LineSink {
   write(line: string): void;
 }
 
-/** Renders pino's JSON lines as `HH:MM:SS LEVEL message key=value …`. */
-function textSink(target: LineSink): LineSink {
-  const names: Record<number, string> = {
-    10: 'TRACE',
-    20: 'DEBUG',
-    30: 'INFO',
-    40: 'WARN',
-    50: 'ERROR',
-    60: 'FATAL',
-  };
-  return {
-    write(line: string) {
-      let record: Record<string, unknown>;
-      try {
-        record = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        target.write(line);
-        return;
-      }
-      const { level, time, msg, ...rest } = record;
-      const clock = typeof time === 'string' ? time.slice(11, 19) : new Date().toISOString().slice(11, 19);
-      const fields = Object.entries(rest)
-        .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
-        .join(' ');
-      target.write(
-        `${clock} ${(names[level as number] ?? String(level)).padEnd(5)} ${String(msg ?? '')}${fields ? ` ${fields}` : ''}\n`,
-      );
-    },
-  };
+/** Renders pino's JSON lines as readable lines (see log-format.ts). */
+function prettySink(target: LineSink, colour: boolean): LineSink {
+  return { write: (line: string) => target.write(_prettyLine(line, colour)) };
 }
 
-/** Creates the logger `logging` asks for. */
+/**
+ * Creates the logger `logging` asks for: to stderr (default), stdout or a file, as JSON lines or
+ * readable text (`logging.format`; `auto` decides by whether the destination is a terminal).
+ */
 export function createLogger(
   logging: AdapterConfig['logging'],
-  streams: { stderr?: LineSink; stdout?: LineSink } = {},
+  streams: { stderr?: LineSink & LogDestination; stdout?: LineSink & LogDestination } = {},
 ): AdapterLogger {
-  let sink: LineSink;
+  let sink: LineSink & LogDestination;
   if (typeof logging.output === 'object') {
     mkdirSync(dirname(logging.output.file), { recursive: true });
-    sink = createWriteStream(logging.output.file, { flags: 'a', mode: 0o600 });
+    // A file is never a terminal: `auto` writes JSON there.
+    sink = Object.assign(createWriteStream(logging.output.file, { flags: 'a', mode: 0o600 }), {
+      isTTY: false,
+    });
   } else if (logging.output === 'stdout') {
     sink = streams.stdout ?? process.stdout;
   } else {
     sink = streams.stderr ?? process.stderr;
   }
-  const text = logging.format === 'text';
+  const pretty = chooseLogFormat(logging.format, sink) === 'pretty';
   return pino(
     { level: logging.level, base: null, timestamp: pino.stdTimeFunctions.isoTime },
-    text ? textSink(sink) : sink,
+    pretty ? prettySink(sink, _colourFor(sink, process.env)) : sink,
   ) as AdapterLogger;
 }

@@ -3,8 +3,10 @@
  * translated into contracts (per source, deterministic), the description-quality floor applied,
  * the registry refreshed (versions persisted), and an {@link EndpointCatalog} view for the inbound
  * endpoint. A server that cannot be reached is retried in the background with one warning per
- * attempt that gives the real delay; a stdio server that crashes is restarted and listed again; a command that cannot start at all (not found, not
- * executable) is reported once and not retried. The adapter serves the others meanwhile.
+ * attempt that gives the real delay and the attempt it leads to (with the last stderr lines of a
+ * stdio child that exited before the handshake); a stdio server that crashes is restarted and
+ * listed again; a command that cannot start at all (not found, not executable, a package npm
+ * does not have) is reported once and not retried. The adapter serves the others meanwhile.
  * @module
  */
 
@@ -341,26 +343,29 @@ export class McpSources implements EndpointCatalog {
     let delayMs = source.schemaRefreshIntervalSeconds * 1000;
     try {
       await this.refresh(source);
+      failures = 0;
     } catch (error) {
       const status = this.#status.get(source.name)!;
       status.connected = false;
       status.error = (error as Error).message;
-      const why = status.error.startsWith(`${source.name}: `)
-        ? status.error.slice(source.name.length + 2)
-        : status.error;
+      // The first line says what happened; the lines after it (a child's stderr) end the message.
+      const [head = '', ...stderr] = status.error.split('\n');
+      const why = head.startsWith(`${source.name}: `) ? head.slice(source.name.length + 2) : head;
+      const detail = stderr.map((line) => `\n${line}`).join('');
       if (error instanceof BridgeError && error.code === 'UPSTREAM_CANNOT_START') {
-        // Not found or not executable: another attempt cannot help until the config changes.
+        // Not found, not executable, no such package: another attempt cannot help until the
+        // config changes.
         status.retrying = false;
         this.#o.logger.error(
           { source: source.name },
-          `MCP source "${source.name}" cannot start: ${why}; not retrying (fix mcp_sources "${source.name}".command and restart)`,
+          `MCP source "${source.name}" cannot start: ${why}; not retrying (fix mcp_sources "${source.name}".command and restart)${detail}`,
         );
         return;
       }
       delayMs = Math.min(60_000, 1000 * 2 ** Math.min(failures, 6));
       this.#o.logger.warn(
-        { source: source.name, retryInSeconds: delayMs / 1000 },
-        `cannot reach MCP source "${source.name}": ${why}; retrying in ${delayMs / 1000} s`,
+        { source: source.name, retryInSeconds: delayMs / 1000, attempt: failures + 2 },
+        `cannot reach MCP source "${source.name}": ${why}; retrying in ${delayMs / 1000} s (attempt ${failures + 2})${detail}`,
       );
       failures++;
     }

@@ -81,7 +81,8 @@ function _warnIdleSources(logger: AdapterLogger, sourceStatus: readonly SourceSt
     if (!source.connected)
       logger.warn(
         { source: source.name },
-        `MCP source "${source.name}" serves no tools: ${source.error ?? 'still connecting'}`,
+        // The first line only: the child's stderr lines were in the source's own warning.
+        `MCP source "${source.name}" serves no tools: ${source.error?.split('\n')[0] ?? 'still connecting'}`,
       );
   }
 }

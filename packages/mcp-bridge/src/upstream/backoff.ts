@@ -26,3 +26,11 @@ export function backoffDelay(attempt: number, options: BackoffOptions): number {
   const base = Math.min(options.maxMs, options.minMs * 2 ** exponent);
   return Math.round(base / 2 + (base / 2) * random());
 }
+
+/** A delay as people read it: `8 s`, `0.3 s`, `12 s`, or `40 ms` below a tenth of a second. */
+export function _formatDelay(ms: number): string {
+  if (ms < 100) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (Number.isInteger(seconds) || seconds >= 10) return `${Math.round(seconds)} s`;
+  return `${seconds.toFixed(1)} s`;
+}

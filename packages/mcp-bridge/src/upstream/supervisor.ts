@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
-import { backoffDelay } from './backoff.js';
+import { _formatDelay, backoffDelay } from './backoff.js';
 import { CrashBreaker, type CrashBreakerOptions } from './breaker.js';
 import { StdioChildTransport } from './stdio-transport.js';
 
@@ -68,28 +68,46 @@ export class UpstreamSupervisor {
   }
 
   /**
-   * Records a crash (a live child that exited, or a start that failed) and schedules a restart
-   * through `restart` — after the backoff, or when the breaker closes.
+   * Records a crash of a live child (`how`: `exit code 3`, `signal SIGKILL`) and schedules a
+   * restart through `restart`: after the backoff, or when the breaker closes.
    */
   crashed(how: string, restart: () => Promise<void>): void {
+    this.#record(`ended (${how})`, restart);
+  }
+
+  /**
+   * Records a start that failed (`reason`: what happened on its first line, the child's stderr
+   * lines after it). A start the supervisor made is retried like a crash (`restart`); a start
+   * the owner asked for (a call, a listing) is retried by the owner, so without `restart` it is
+   * only counted toward the breaker, and logged only when it opens the breaker.
+   */
+  failedToStart(reason: string, restart?: () => Promise<void>): void {
+    this.#record(`failed to start: ${reason}`, restart);
+  }
+
+  #record(what: string, restart: (() => Promise<void>) | undefined): void {
     if (this.#stopped) return;
     const opened = this.breaker.crashed();
-    this.#attempt++;
+    // The first line says what happened; the lines after it (a child's stderr) close the message.
+    const [head = what, ...rest] = what.split('\n');
+    const detail = rest.map((line) => `\n${line}`).join('');
     if (opened) {
       this.#logger.error(
         { source: this.#source, cooldownMs: this.breaker.cooldownMs },
-        `upstream MCP server "${this.#source}" is crash-looping (last: ${how}); not restarting it for ${Math.round(this.breaker.cooldownMs / 1000)} s`,
+        `upstream MCP server "${this.#source}" is crash-looping (last: ${head}); not restarting it for ${_formatDelay(this.breaker.cooldownMs)}${detail}`,
       );
-      this.#schedule(this.breaker.cooldownMs, restart);
+      if (restart) this.#schedule(this.breaker.cooldownMs, restart);
       return;
     }
+    if (!restart) return;
+    this.#attempt++;
     const delay = backoffDelay(this.#attempt, {
       minMs: this.#options.minRestartMs ?? 500,
       maxMs: this.#options.maxRestartMs ?? 30_000,
     });
     this.#logger.warn(
-      { source: this.#source, restartInMs: delay },
-      `upstream MCP server "${this.#source}" ended (${how}); restarting it in ${delay} ms`,
+      { source: this.#source, restartInMs: delay, restart: this.#attempt },
+      `upstream MCP server "${this.#source}" ${head}; restarting it in ${_formatDelay(delay)} (restart ${this.#attempt})${detail}`,
     );
     this.#schedule(delay, restart);
   }

@@ -17,7 +17,9 @@ import {
 import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
+import { _describeEarlyExit, _stderrBlock, _unrecoverableExit } from './early-exit.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
+import { _envSecrets } from './stderr-tail.js';
 import { StdioChildTransport, StdoutLineSkippedError, StdoutLineTooLongError } from './stdio-transport.js';
 import { _childOf, describeExit, type SupervisionOptions, UpstreamSupervisor } from './supervisor.js';
 import {
@@ -28,7 +30,12 @@ import {
   _isLostStream,
   _redact,
 } from './upstream-errors.js';
-import { _createUpstreamTransport, _revisionOptions, type UpstreamTransport } from './upstream-transport.js';
+import {
+  _createUpstreamTransport,
+  _revisionOptions,
+  _stderrTailOf,
+  type UpstreamTransport,
+} from './upstream-transport.js';
 
 /** Options of {@link UpstreamSession}. */
 export interface UpstreamSessionOptions {
@@ -62,6 +69,9 @@ export type UpstreamCallResult = Record<string, unknown>;
 /** One validator provider for every session (it caches an ajv instance per dialect). */
 const _OUTPUT_VALIDATOR = new _LinearSchemaValidator();
 
+/** How long an exited child's stderr gets to be read to its end, in ms. */
+const _STDERR_SETTLE_MS = 1000;
+
 /** Deeper than any argument limit the adapter accepts, far shallower than a serializer's stack. */
 const _SENDABLE = { maxDepth: 1000, maxBytes: Number.POSITIVE_INFINITY };
 
@@ -93,6 +103,8 @@ export class UpstreamSession {
   #lastCapabilities: unknown;
   /** The MCP revision the last session spoke. */
   #negotiated: string | undefined;
+  /** True while the supervisor's restart is connecting (its failure is the supervisor's to retry). */
+  #restarting = false;
   readonly #supervisor: UpstreamSupervisor | undefined;
   /** How each session's child ended, once it has (stdio). */
   readonly #exits = new WeakMap<Client, string>();
@@ -108,7 +120,8 @@ export class UpstreamSession {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     const spec = options.transport;
-    this.#secrets = spec.type !== 'stdio' && spec.bearerToken ? [spec.bearerToken] : [];
+    this.#secrets =
+      spec.type === 'stdio' ? _envSecrets(spec.env) : spec.bearerToken ? [spec.bearerToken] : [];
     this.#supervisor =
       spec.type === 'stdio' && options.supervise
         ? new UpstreamSupervisor(options.name, options.supervise, this.#logger)
@@ -400,7 +413,12 @@ export class UpstreamSession {
   /** A supervised restart: no reconnect delay of its own (the supervisor already waited). */
   async #restart(): Promise<void> {
     this.#nextAttemptAt = 0;
-    await this.connect();
+    this.#restarting = true;
+    try {
+      await this.connect();
+    } finally {
+      this.#restarting = false;
+    }
   }
 
   async #open(): Promise<Client> {
@@ -437,29 +455,7 @@ export class UpstreamSession {
     try {
       await client.connect(transport);
     } catch (error) {
-      this.#failures++;
-      const min = this.#options.minReconnectMs ?? 500;
-      const max = this.#options.maxReconnectMs ?? 30_000;
-      const backoff = Math.min(max, min * 2 ** Math.min(this.#failures - 1, 16));
-      this.#nextAttemptAt = Date.now() + backoff;
-      await client.close().catch(() => {});
-      const spawnFailure = _spawnFailure(error, this.#options.transport);
-      if (spawnFailure) {
-        this.#cannotStart = new BridgeError('UPSTREAM_CANNOT_START', `${this.name}: ${spawnFailure}`, {
-          cause: error,
-        });
-        throw this.#cannotStart;
-      }
-      if (!this.#closed) this.#supervisor?.crashed('it failed to start', () => this.#restart());
-      const refused = _authStatus(error);
-      // No retry delay in the message: the caller decides when (and whether) to try again and
-      // says so in its own log line.
-      const message = _redact(
-        `${this.name}: cannot connect to ${this.#where()}: ${refused === undefined ? _describe(this.#broken(client) ?? error) : _credentialsRefused(refused)}`,
-        this.#secrets,
-      );
-      this.#logger.debug({ source: this.name, failures: this.#failures, backoffMs: backoff }, message);
-      throw new BridgeError('UPSTREAM_UNAVAILABLE', message, { cause: error });
+      throw await this.#startFailure(client, transport, error);
     }
     if (this.#closed) {
       // close() ran while we were connecting: do not leave a session (or a child) behind.
@@ -497,6 +493,63 @@ export class UpstreamSession {
     this.#client = client;
     this.#logger.info({ source: this.name, server: this.#serverInfo }, 'upstream MCP session ready');
     return client;
+  }
+
+  /**
+   * The error of a connection attempt that failed. A stdio child that exited before the
+   * handshake is described by how it ended and its last stderr lines; one whose lines say no
+   * start can succeed (npm: no such package) is not started again (`UPSTREAM_CANNOT_START`).
+   */
+  async #startFailure(client: Client, transport: Transport, error: unknown): Promise<BridgeError> {
+    this.#failures++;
+    const min = this.#options.minReconnectMs ?? 500;
+    const max = this.#options.maxReconnectMs ?? 30_000;
+    const backoff = Math.min(max, min * 2 ** Math.min(this.#failures - 1, 16));
+    this.#nextAttemptAt = Date.now() + backoff;
+    // How the child ended, read before close() ends a child that is still running.
+    const child = _childOf(transport);
+    const exited =
+      child && this.#broken(client) === undefined && (child.exitCode !== null || child.signalCode !== null)
+        ? describeExit(child.exitCode, child.signalCode)
+        : undefined;
+    await client.close().catch(() => {});
+    const spawnFailure = _spawnFailure(error, this.#options.transport);
+    if (spawnFailure) {
+      this.#cannotStart = new BridgeError('UPSTREAM_CANNOT_START', `${this.name}: ${spawnFailure}`, {
+        cause: error,
+      });
+      return this.#cannotStart;
+    }
+    const tail = exited === undefined ? undefined : _stderrTailOf(transport);
+    await tail?.settled(_STDERR_SETTLE_MS);
+    const stderr = tail?.lines() ?? [];
+    const unrecoverable = exited === undefined ? undefined : _unrecoverableExit(stderr);
+    if (unrecoverable) {
+      this.#cannotStart = new BridgeError(
+        'UPSTREAM_CANNOT_START',
+        _redact(`${this.name}: ${unrecoverable}${_stderrBlock(stderr)}`, this.#secrets),
+        { cause: error },
+      );
+      return this.#cannotStart;
+    }
+    const refused = _authStatus(error);
+    const why =
+      exited !== undefined
+        ? _describeEarlyExit(exited, stderr)
+        : refused === undefined
+          ? _describe(this.#broken(client) ?? error)
+          : _credentialsRefused(refused);
+    // No retry delay in the message: the caller decides when (and whether) to try again and
+    // says so in its own log line.
+    const message = _redact(`${this.name}: cannot connect to ${this.#where()}: ${why}`, this.#secrets);
+    // A start the supervisor asked for is retried by it; any other by the caller (counted only).
+    if (!this.#closed)
+      this.#supervisor?.failedToStart(
+        message.slice(this.name.length + 2),
+        this.#restarting ? () => this.#restart() : undefined,
+      );
+    this.#logger.debug({ source: this.name, failures: this.#failures, backoffMs: backoff }, message);
+    return new BridgeError('UPSTREAM_UNAVAILABLE', message, { cause: error });
   }
 
   /** Where the server is, for messages (never with credentials). */

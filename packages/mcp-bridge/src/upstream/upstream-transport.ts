@@ -3,7 +3,7 @@
  * for each gateway link: a stdio child through our {@link StdioChildTransport} (never run through
  * a shell, the SDK's safe default environment plus the configured `env`, its own process group,
  * a cap on one stdout line; its stderr becomes debug logs, never our stdout, which may carry a
- * protocol); the SDK's Streamable HTTP or legacy SSE transport with the bearer token on every
+ * protocol, and its last lines are kept for the error of an exit before the handshake); the SDK's Streamable HTTP or legacy SSE transport with the bearer token on every
  * request and host names resolved through the address policy.
  * @module
  */
@@ -17,7 +17,16 @@ import type { AddressPolicy } from '@xprotocol/relay-client';
 import { BridgeError } from '../errors.js';
 import type { BridgeLogger } from '../logger.js';
 import { _httpFetch } from './pinned-fetch.js';
+import { _envSecrets, _StderrTail } from './stderr-tail.js';
 import { StdioChildTransport } from './stdio-transport.js';
+
+/** The stderr tail of each stdio transport built here. */
+const _TAILS = new WeakMap<Transport, _StderrTail>();
+
+/** The last stderr lines of a stdio transport built by {@link _createUpstreamTransport}. */
+export function _stderrTailOf(transport: Transport): _StderrTail | undefined {
+  return _TAILS.get(transport);
+}
 
 /**
  * How to reach an upstream MCP server: a child process over stdio (`command` is the program and
@@ -100,11 +109,11 @@ export function _createUpstreamTransport(
       ...(spec.maxLineBytes !== undefined && { maxLineBytes: spec.maxLineBytes }),
       ...(spec.maxSkippedLineBytes !== undefined && { maxSkippedLineBytes: spec.maxSkippedLineBytes }),
     });
-    transport.stderr.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim()) logger.debug({ source, stderr: line.slice(0, 2000) }, stderrLog);
-      }
-    });
+    // The values of the child's env never reach a log line or an error (docs/security.md).
+    const tail = new _StderrTail(transport.stderr, _envSecrets(spec.env), (line) =>
+      logger.debug({ source, stderr: line }, stderrLog),
+    );
+    _TAILS.set(transport, tail);
     return transport;
   }
   const url = new URL(spec.url);
