@@ -36,8 +36,10 @@ export interface LocalToolSource {
   /**
    * Its `xprotocol_namespace`: the capabilities of its resources, prompts, completions and log
    * level are named under it (`<namespace>.mcp.resources.read`, …), as for XProtocol callers.
+   * Default: the namespace its contracts were translated under; with neither, only a client that
+   * may use everything (`*`) uses them.
    */
-  namespace: string;
+  namespace?: string | undefined;
   /** The adapter's own key (hashed into shortened names). */
   key: string;
   /** The source's published contracts (current at each refresh). */

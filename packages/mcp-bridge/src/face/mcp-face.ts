@@ -252,7 +252,9 @@ export class McpFace {
   /** The namespaces the capabilities of source `source` are named under (unique across sources). */
   #namespaces(source: string): readonly string[] {
     const local = this.#o.localSources?.find((l) => l.name === source);
-    return local ? [local.namespace] : this.#catalog.namespaces(source);
+    if (!local) return this.#catalog.namespaces(source);
+    const namespace = local.namespace ?? local.contracts()[0]?.source?.namespace;
+    return namespace === undefined ? [] : [namespace];
   }
 
   /** The face's resources, prompts and completions of XProtocol sources, shared by its sessions. */
