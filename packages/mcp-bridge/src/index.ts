@@ -33,9 +33,15 @@ export type { EndpointCatalog, EndpointTool } from './endpoint/endpoint-catalog.
 export type { InboundOutcome, XpEndpointOptions } from './endpoint/endpoint-options.js';
 export { XpEndpoint } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
-export type { LocalToolSource, McpFaceOptions, XpToolSource } from './face/face-options.js';
+export type {
+  FaceServerOptions,
+  LocalToolSource,
+  McpFaceOptions,
+  XpToolSource,
+} from './face/face-options.js';
 export { McpFace } from './face/mcp-face.js';
 export type { FaceRateLimited } from './face/rate-limit.js';
+export type { FaceMayUse, FaceRequestNeeds } from './face/request-scopes.js';
 export { SEARCH_TOOL } from './face/search-tool.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './policy/access.js';

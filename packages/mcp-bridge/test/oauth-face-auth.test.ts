@@ -161,6 +161,23 @@ describe('the face as an OAuth resource server', () => {
     expect(refused?.wwwAuthenticate).toContain('scope="com.test.conf.write"');
   });
 
+  it('a refusal naming what a client asked for keeps its WWW-Authenticate a valid header', async () => {
+    const face = auth();
+    const verdict = await face.authenticate(`Bearer ${await sign({ sub: 'carol', scope: 'mcp' })}`);
+    if (!verdict.ok) throw new Error(verdict.refusal.message);
+    // A prompt name is the client's to choose: quotes, a backslash, a line break, non-Latin-1.
+    const refused = face.authorize(
+      verdict.principal,
+      'com.test.conf.mcp.prompts.get',
+      'prompts/get of "a\\b\n✓"',
+    );
+    expect(refused?.message).toContain(
+      'prompts/get of "a\\b\n✓" needs the scope com.test.conf.mcp.prompts.get',
+    );
+    expect(refused?.wwwAuthenticate).toMatch(/^[\x20-\x7e]+$/);
+    expect(refused?.wwwAuthenticate).toContain("error_description=\"prompts/get of 'a'b??'");
+  });
+
   it('a token that is not a JWT, or far too long, is refused without trouble', async () => {
     for (const header of ['Bearer not-a-jwt', `Bearer ${'a'.repeat(20_000)}`, 'Basic abc']) {
       const verdict = await auth().authenticate(header);

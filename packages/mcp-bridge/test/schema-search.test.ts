@@ -66,4 +66,24 @@ describe('toolSearchDocument', () => {
     expect(search.search('flamingo', 5).map((h) => h.id)).toEqual(['w.a']);
     expect(search.search('heron', 5)).toEqual([]);
   });
+
+  it('finds only the visible documents when given a filter, however the hidden ones rank', () => {
+    const search = new SchemaSearch();
+    const entry = (id: string, description: string) => ({
+      document: toolSearchDocument(id, { name: id, description }, undefined),
+      fingerprint: '1',
+    });
+    search.sync([
+      entry('b.paint_pelican', 'Paint a pelican in oil'),
+      entry('b.paint_pelican_fast', 'Paint a pelican quickly'),
+      entry('a.sketch_pelican', 'Sketch a pelican in pencil'),
+    ]);
+    const all = search.search('paint a pelican', 2).map((h) => h.id);
+    expect(all).toEqual(['b.paint_pelican', 'b.paint_pelican_fast']);
+    // The two best are hidden: the next one is found, not an empty answer.
+    const onlyA = (id: string) => id.startsWith('a.');
+    expect(search.search('paint a pelican', 2, onlyA).map((h) => h.id)).toEqual(['a.sketch_pelican']);
+    expect(search.search('paint a pelican', 2, () => true).map((h) => h.id)).toEqual(all);
+    expect(search.search('paint a pelican', 2, () => false)).toEqual([]);
+  });
 });

@@ -102,6 +102,8 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
   const { config, localKey, registry, sources } = parts;
   return {
     name: source.name,
+    // Its resources, prompts, completions and log level need `<namespace>.mcp.…`, as over XProtocol.
+    namespace: source.namespace,
     key: localKey,
     contracts: () => registry.contractsOf(source.name),
     // The same limit as for XProtocol callers, per MCP session of the face.

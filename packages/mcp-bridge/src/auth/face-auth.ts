@@ -32,8 +32,11 @@ export type FaceAuthVerdict =
 export interface FaceAuth {
   /** Checks the request's `Authorization` header. */
   authenticate(authorization: string | undefined): Promise<FaceAuthVerdict>;
-  /** Whether `principal` may call a tool needing `capability`; a 403 refusal when not. */
-  authorize(principal: FacePrincipal, capability: string): FaceAuthRefusal | undefined;
+  /**
+   * Whether `principal` may use what needs `capability` (a tool, a resource, a prompt…); a 403
+   * refusal when not, whose message names `what` was asked for (default: the tool).
+   */
+  authorize(principal: FacePrincipal, capability: string, what?: string): FaceAuthRefusal | undefined;
   /**
    * The OAuth protected resource metadata (RFC 9728) and the path it is served at, when the face
    * is an OAuth resource server.

@@ -152,12 +152,12 @@ export class OAuthFaceAuth implements FaceAuth {
     return { ok: true, principal };
   }
 
-  authorize(principal: FacePrincipal, capability: string): FaceAuthRefusal | undefined {
+  authorize(principal: FacePrincipal, capability: string, what = 'this tool'): FaceAuthRefusal | undefined {
     if (anyCapabilityMatches(principal.capabilities, capability)) return undefined;
     return this.#refusal(
       403,
       'insufficient_scope',
-      `this tool needs the scope ${capability}; the token's scopes and grants give ${principal.capabilities.join(', ') || 'nothing'}`,
+      `${what} needs the scope ${capability}; the token's scopes and grants give ${principal.capabilities.join(', ') || 'nothing'}`,
       [capability],
     );
   }
@@ -257,6 +257,7 @@ function _why(error: unknown): string {
   return `the token could not be checked: ${message}`;
 }
 
+/** `text` as a quoted-string of a header: no quote or backslash, and nothing but printable ASCII. */
 function _quoted(text: string): string {
-  return text.replace(/["\\]/g, "'");
+  return text.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?');
 }

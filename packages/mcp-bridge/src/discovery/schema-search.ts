@@ -96,9 +96,15 @@ export class SchemaSearch {
     );
   }
 
-  /** Free-text search, best first. */
-  search(text: string, limit: number): SearchHit[] {
-    return this.#ready().search(text, { limit });
+  /** Free-text search, best first; only documents `visible` accepts, when given. */
+  search(text: string, limit: number, visible?: (id: string) => boolean): SearchHit[] {
+    const hits = this.#ready().search(text, { limit });
+    if (!visible || hits.every((hit) => visible(hit.id))) return hits;
+    // Some of the best are hidden from this caller: rank every document, keep the visible ones.
+    return this.#ready()
+      .search(text, { limit: this.size })
+      .filter((hit) => visible(hit.id))
+      .slice(0, limit);
   }
 
   get size(): number {

@@ -19,6 +19,8 @@ interface _SourceState {
   /** The endpoint key: configured, or found through discovery. */
   key: string | undefined;
   keys: PublicIdentity | undefined;
+  /** The namespaces of the endpoint's wrapped servers, from its announce (with `keys`). */
+  namespaces: readonly string[];
   tools: number;
   error: string | undefined;
 }
@@ -53,14 +55,39 @@ export class _FaceCatalog {
     return this.#table.resolve(name);
   }
 
+  /**
+   * The capability a call of the face tool `name` needs (its contract's
+   * `auth.required_capability`, else its kind); undefined for an unknown tool or `search_tools`.
+   */
+  requiredCapability(name: string): string | undefined {
+    const target = this.#table.resolve(name);
+    if (!target) return undefined;
+    const auth = (target.contract as { auth?: { required_capability?: unknown } }).auth;
+    return typeof auth?.required_capability === 'string' ? auth.required_capability : target.kind;
+  }
+
+  /** Which tools a caller that may use what `mayUse` accepts may see and call, by name. */
+  visibleTo(mayUse: (capability: string) => boolean): (name: string) => boolean {
+    return (name) => {
+      const capability = this.requiredCapability(name);
+      return capability === undefined || mayUse(capability);
+    };
+  }
+
   /** The public keys of XProtocol source `source`, once resolved. */
   keys(source: string): PublicIdentity | undefined {
     return this.#sources.get(source)?.keys;
   }
 
-  /** The tools currently listed. */
-  tools(): McpToolDefinition[] {
-    const tools = this.#table.list().map((tool) => this.#asListed(tool));
+  /** The namespaces XProtocol source `source` announces (none until its keys are known). */
+  namespaces(source: string): readonly string[] {
+    return this.#sources.get(source)?.namespaces ?? [];
+  }
+
+  /** The tools currently listed; only those `visible` lets a caller see, when given. */
+  tools(visible?: (name: string) => boolean): McpToolDefinition[] {
+    const table = visible ? this.#table.list().filter((tool) => visible(tool.name)) : this.#table.list();
+    const tools = table.map((tool) => this.#asListed(tool));
     return this.searchEnabled() ? [...tools, _searchToolDefinition(tools.length)] : tools;
   }
 
@@ -78,9 +105,9 @@ export class _FaceCatalog {
     return this.#o.searchTool !== false && this.#table.resolve(SEARCH_TOOL) === undefined;
   }
 
-  /** Answers a `search_tools` call over the tools of the table. */
-  searchTools(args: Record<string, unknown>): Record<string, unknown> {
-    return _searchTools(this.#search, this.#table.list(), args);
+  /** Answers a `search_tools` call over the tools of the table (those `visible` accepts, when given). */
+  searchTools(args: Record<string, unknown>, visible?: (name: string) => boolean): Record<string, unknown> {
+    return _searchTools(this.#search, this.#table.list(), args, visible);
   }
 
   /** Per-source status: tool count and the last error. */
@@ -115,9 +142,10 @@ export class _FaceCatalog {
 
   /** Fetches one XProtocol source's catalog into the table; whether its tools changed. */
   async #refreshXpSource(source: XpToolSource, timeout: number): Promise<boolean> {
-    const state = this.#sources.get(source.name) ?? {
+    const state: _SourceState = this.#sources.get(source.name) ?? {
       key: source.key,
       keys: undefined,
+      namespaces: [],
       tools: 0,
       error: undefined,
     };
@@ -125,7 +153,11 @@ export class _FaceCatalog {
     try {
       state.key ??= await this.#discover(source);
       const caller = _callerOf(this.#o);
-      state.keys ??= (await caller.resolve(state.key, timeout)).keys;
+      if (!state.keys) {
+        const announce = await caller.resolve(state.key, timeout);
+        state.namespaces = announce.payload.mcp_sources.map((wrapped) => wrapped.namespace);
+        state.keys = announce.keys;
+      }
       const contracts = await caller.catalog(state.key, timeout);
       const update = await this.#table.setSource(
         {

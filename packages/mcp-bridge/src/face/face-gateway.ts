@@ -10,7 +10,7 @@
 import type { Server, ServerCapabilities } from '@modelcontextprotocol/server';
 import { _LinkSet } from '../gateway/gateway-links.js';
 import { _GatewayRoutes } from '../gateway/gateway-routes.js';
-import { _GatewaySession, type GatewayUpstream } from '../gateway/gateway-session.js';
+import { _GatewaySession, type _SourceCheck, type GatewayUpstream } from '../gateway/gateway-session.js';
 import { _STATELESS_CLIENT } from '../gateway/gateway-stateless-client.js';
 import { _Leases } from '../gateway/leases.js';
 import type { BridgeLogger } from '../logger.js';
@@ -62,22 +62,30 @@ export class _FaceGateway {
     return given.map(({ name, text }) => `## ${name}\n\n${text}`).join('\n\n');
   }
 
+  /** Routing of aggregated prompts and resources, shared by every session. */
+  routes(): _GatewayRoutes {
+    // Names of aggregated prompts and resources need a key: the gateway sources share the adapter's.
+    this.#routes ??= new _GatewayRoutes(this.#o.localSources?.[0]?.key ?? '', this.#o.sha256);
+    return this.#routes;
+  }
+
   /**
    * Makes `server` forward to `upstreams` with `capabilities`: over links of its own, or for a
-   * 2026-07-28 request (`modern`, no session) over the shared ones.
+   * 2026-07-28 request (`modern`, no session) over the shared ones; its client may use what
+   * `check` lets (everything without one).
    */
   session(
     server: Server,
     upstreams: readonly GatewayUpstream[],
     capabilities: ServerCapabilities,
-    modern: boolean,
+    options: { modern: boolean; check: _SourceCheck | undefined },
   ): _GatewaySession {
-    // Names of aggregated prompts and resources need a key: the gateway sources share the adapter's.
-    this.#routes ??= new _GatewayRoutes(this.#o.localSources?.[0]?.key ?? '', this.#o.sha256);
+    const { modern, check } = options;
     const gateway = new _GatewaySession({
       server,
       upstreams,
-      routes: this.#routes,
+      routes: this.routes(),
+      check,
       clientInfo: this.#o.serverInfo,
       timeoutMs: this.#o.callTimeoutMs,
       logger: this.#logger,

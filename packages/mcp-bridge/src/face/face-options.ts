@@ -10,6 +10,7 @@ import type { XpCaller } from '../caller/xp-caller.js';
 import type { BridgeLogger } from '../logger.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
+import type { FaceMayUse } from './request-scopes.js';
 
 /** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
 export interface XpToolSource {
@@ -32,6 +33,13 @@ export interface XpToolSource {
  */
 export interface LocalToolSource {
   name: string;
+  /**
+   * Its `xprotocol_namespace`: the capabilities of its resources, prompts, completions and log
+   * level are named under it (`<namespace>.mcp.resources.read`, …), as for XProtocol callers.
+   * Default: the namespace its contracts were translated under; with neither, only a client that
+   * may use everything (`*`) uses them.
+   */
+  namespace?: string | undefined;
   /** The adapter's own key (hashed into shortened names). */
   key: string;
   /** The source's published contracts (current at each refresh). */
@@ -118,8 +126,12 @@ export interface FaceServerOptions {
    * come with the request); `legacy` (default): one 2025-11-25 session.
    */
   era?: 'legacy' | 'modern';
-  /** Which tools the client may see listed (OAuth grants); every tool when absent. */
-  listed?: ((name: string) => boolean) | undefined;
+  /**
+   * What the client of each request may use (the HTTP face's OAuth scopes and grants): its
+   * listings and `search_tools` show only that, and any other request is refused. Everything when
+   * absent (the static token, stdio).
+   */
+  mayUse?: FaceMayUse | undefined;
 }
 
 /**

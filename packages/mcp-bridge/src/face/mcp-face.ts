@@ -3,7 +3,8 @@
  * (face-catalog.ts); a `tools/call` is sealed, sent through the relays and answered with the
  * endpoint's result (tool-calls.ts). In gateway mode wrapped MCP servers are forwarded as they
  * are (face-gateway.ts). `McpFace` makes the SDK servers that speak for the face — one per MCP
- * session or 2026-07-28 request — and tells them when the tool list changes.
+ * session or 2026-07-28 request — and tells them when the tool list changes. Each server shows
+ * and serves its client only what the transport says it may use (request-scopes.ts).
  * @module
  */
 import {
@@ -23,6 +24,13 @@ import { _FaceCatalog } from './face-catalog.js';
 import { _FaceGateway } from './face-gateway.js';
 import { _callerOf, type FaceServerOptions, type McpFaceOptions } from './face-options.js';
 import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
+import {
+  _needsSource,
+  type _ScopeSources,
+  _sourceCheck,
+  _sourceRequestNeeds,
+  type FaceRequestNeeds,
+} from './request-scopes.js';
 import { _FaceToolCalls } from './tool-calls.js';
 import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
 
@@ -78,10 +86,27 @@ export class McpFace {
    * else its kind), for the HTTP face's OAuth scopes; undefined for an unknown tool or `search_tools`.
    */
   requiredCapability(name: string): string | undefined {
-    const target = this.#catalog.resolve(name);
-    if (!target) return undefined;
-    const auth = (target.contract as { auth?: { required_capability?: unknown } }).auth;
-    return typeof auth?.required_capability === 'string' ? auth.required_capability : target.kind;
+    return this.#catalog.requiredCapability(name);
+  }
+
+  /**
+   * What the request `method` with `params` needs, for the HTTP face's OAuth scopes (see
+   * {@link FaceRequestNeeds}): a `tools/call`, its tool's capability; a resource, prompt,
+   * completion or log level, `<namespace>.mcp.…` of each source it may go to, as far as the face
+   * can tell before running it (its servers check again once they chose the source); nothing for
+   * a listing, `search_tools`, an unknown tool or any other method. Waits for the sources'
+   * catalogs the first time (they name the tools and the XProtocol endpoints' namespaces).
+   */
+  async requestNeeds(method: string, params: Record<string, unknown> | undefined): Promise<FaceRequestNeeds> {
+    if (method === 'tools/call') {
+      if (typeof params?.name !== 'string') return [];
+      await this.ready();
+      const capability = this.requiredCapability(params.name);
+      return capability === undefined ? [] : [[capability]];
+    }
+    if (!_needsSource(method)) return [];
+    await this.ready();
+    return _sourceRequestNeeds(method, params, this.#scopeSources());
   }
 
   /**
@@ -126,11 +151,14 @@ export class McpFace {
       capabilities,
       ...(instructions !== undefined && { instructions }),
       // 2026-07-28 clients may cache lists: the face tells them of changes on subscriptions/listen.
-      ...(modern && { cacheHints: _cacheHints(options.listed !== undefined) }),
+      ...(modern && { cacheHints: _cacheHints(options.mayUse !== undefined) }),
     });
+    const check = _sourceCheck(options.mayUse, (source) => this.#namespaces(source));
     const gateway =
-      upstreams.length > 0 ? this.#gateway.session(server, upstreams, capabilities, modern) : undefined;
-    xpMcp?.install(server);
+      upstreams.length > 0
+        ? this.#gateway.session(server, upstreams, capabilities, { modern, check })
+        : undefined;
+    xpMcp?.install(server, check);
     this.#installTools(server, options, session, gateway);
     this.#servers.add(server);
     server.onclose = () => {
@@ -148,13 +176,13 @@ export class McpFace {
     session: string,
     gateway: _GatewaySession | undefined,
   ): void {
-    server.setRequestHandler('tools/list', async () => {
+    const { mayUse } = options;
+    server.setRequestHandler('tools/list', async (_request, ctx) => {
       await this.ready();
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
-      const tools = this.tools();
       return {
-        tools: options.listed ? tools.filter((tool) => options.listed?.(tool.name)) : tools,
+        tools: this.#catalog.tools(mayUse && this.#catalog.visibleTo((c) => mayUse(c, ctx))),
       } as ListToolsResult;
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -168,7 +196,7 @@ export class McpFace {
         request.params.name,
         request.params.arguments ?? {},
         gateway && { session: gateway, params: request.params as Record<string, unknown>, ctx },
-        { server, ctx },
+        { server, ctx, ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }) },
       )) as CallToolResult;
     });
   }
@@ -202,6 +230,36 @@ export class McpFace {
   /** Ends the links and leases of 2026-07-28 requests (the face is closing). */
   async close(): Promise<void> {
     await Promise.allSettled([this.#gateway.close(), this.#backChannel?.close()]);
+  }
+
+  /**
+   * The sources of the face's resources, prompts, completions and logging, for the scope rule:
+   * the upstreams in gateway mode, else the XProtocol sources whose endpoint is known.
+   */
+  #scopeSources(): _ScopeSources {
+    const upstreams = this.#gateway.upstreams();
+    if (upstreams.length > 0) {
+      return {
+        offering: (capability) =>
+          upstreams.filter((u) => u.capabilities()?.[capability] !== undefined).map((u) => u.name),
+        namespaces: (source) => this.#namespaces(source),
+        routes: () => this.#gateway.routes(),
+      };
+    }
+    return {
+      offering: () =>
+        this.#o.sources.filter((s) => this.#catalog.keys(s.name) !== undefined).map((s) => s.name),
+      namespaces: (source) => this.#namespaces(source),
+      routes: () => this.#xpMcp?.routes,
+    };
+  }
+
+  /** The namespaces the capabilities of source `source` are named under (unique across sources). */
+  #namespaces(source: string): readonly string[] {
+    const local = this.#o.localSources?.find((l) => l.name === source);
+    if (!local) return this.#catalog.namespaces(source);
+    const namespace = local.namespace ?? local.contracts()[0]?.source?.namespace;
+    return namespace === undefined ? [] : [namespace];
   }
 
   /** The face's resources, prompts and completions of XProtocol sources, shared by its sessions. */

@@ -35,12 +35,14 @@ export function _searchToolDefinition(count: number): McpToolDefinition {
 
 /**
  * Answers a `search_tools` call: the best matches of `search` for the query among `tools` (their
- * name, first sentence, relevance and when to use them); a tool error for arguments it cannot use.
+ * name, first sentence, relevance and when to use them), only tools `visible` lets the caller
+ * see when given; a tool error for arguments it cannot use.
  */
 export function _searchTools(
   search: SchemaSearch,
   tools: readonly McpToolDefinition[],
   args: Record<string, unknown>,
+  visible?: (name: string) => boolean,
 ): Record<string, unknown> {
   const { query, limit } = args;
   if (
@@ -56,7 +58,7 @@ export function _searchTools(
     };
   }
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const matches = search.search(query, (limit as number | undefined) ?? 5).map((hit) => ({
+  const matches = search.search(query, (limit as number | undefined) ?? 5, visible).map((hit) => ({
     name: hit.id,
     relevance: hit.score,
     description: _firstSentence(byName.get(hit.id)?.description ?? ''),

@@ -32,6 +32,7 @@ import { _modernRequest } from '../gateway/modern-request.js';
 import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
 import type { _FaceCatalog } from './face-catalog.js';
 import { _callerOf, type McpFaceOptions } from './face-options.js';
+import { _insufficientScope } from './request-scopes.js';
 import { SEARCH_TOOL } from './search-tool.js';
 
 /** The client's own session with a gateway upstream, which a passthrough call goes through. */
@@ -41,10 +42,15 @@ interface _Through {
   ctx: ServerContext;
 }
 
-/** The face server and request a call came in on (its session across XProtocol follows them). */
+/**
+ * The face server and request a call came in on (its session across XProtocol follows them), and
+ * what its client may use: it calls, and `search_tools` finds, only tools whose capability that
+ * accepts (every tool when absent).
+ */
 interface _From {
   server: Server;
   ctx: ServerContext;
+  mayUse?: ((capability: string) => boolean) | undefined;
 }
 
 /** Options of {@link _FaceToolCalls}. */
@@ -86,9 +92,15 @@ export class _FaceToolCalls {
     from?: _From,
   ): Promise<Record<string, unknown>> {
     _checkArgumentLimits(args, this.#o.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
-    if (name === SEARCH_TOOL && this.#catalog.searchEnabled()) return this.#catalog.searchTools(args);
+    const mayUse = from?.mayUse;
+    if (name === SEARCH_TOOL && this.#catalog.searchEnabled())
+      return this.#catalog.searchTools(args, mayUse && this.#catalog.visibleTo(mayUse));
     const target = this.#catalog.resolve(name) ?? (await this.#catalog.afterFailedFetch(name));
     if (!target) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    // The HTTP face refused most such calls before (403); a tool learnt only now is checked here.
+    const capability = this.#catalog.requiredCapability(name);
+    if (mayUse && capability !== undefined && !mayUse(capability))
+      throw _insufficientScope([capability], `the tool ${name}`);
     const refused = this.#schemaRefusal(name, target.contract, args);
     if (refused) return refused;
     if (target.type === 'mcp') return this.#callLocal(target, args, through);

@@ -10,6 +10,9 @@
  * its URI (or whose template matches it). Lists walk the sources in configuration order, one
  * endpoint page per face page.
  *
+ * With a source check (the HTTP face's OAuth scopes), a listing walks only the sources the client
+ * may use, and a request is sealed only once the check let it go to its source.
+ *
  * Errors: the upstream server's JSON-RPC error, carried in `xp.error` `details.mcp_error`, comes
  * back to the client as it was (code, message, data); any other XProtocol error is mapped as for
  * tools (docs/design.md §8), the XProtocol code in `error.data.xp_code`.
@@ -23,6 +26,7 @@ import type { _AcrossSession, _XpBackChannel } from '../caller/xp-mcp-back-chann
 import { _mcpError } from '../caller/xp-mcp-error.js';
 import { _decodeCursor, _encodeCursor, _nextPosition } from '../gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from '../gateway/gateway-routes.js';
+import type { _SourceCheck } from '../gateway/gateway-session.js';
 import { _leasedRequest } from '../gateway/leases.js';
 
 /** An `xprotocol_sources` entry as this module needs it. */
@@ -49,8 +53,11 @@ export interface _XpMcpFaceOptions {
 }
 
 type _Params = Record<string, unknown> | undefined;
-/** A client request of the face: its session's server and the SDK's handler context. */
-type _FaceRequest = { server: Server; ctx: ServerContext };
+/**
+ * A client request of the face: its session's server, the SDK's handler context, and what the
+ * client may use (everything without a check).
+ */
+type _FaceRequest = { server: Server; ctx: ServerContext; check: _SourceCheck | undefined };
 type _ListMethod = 'resources/list' | 'resources/templates/list' | 'prompts/list';
 
 const _KEYS = {
@@ -78,14 +85,19 @@ export class _XpMcpFace {
     this.#o = options;
   }
 
-  /** Registers the face handlers on `server` (one per MCP session). */
-  install(server: Server): void {
+  /** Where the entries listed so far live. */
+  get routes(): _GatewayRoutes {
+    return this.#o.routes;
+  }
+
+  /** Registers the face handlers on `server` (one per MCP session), whose client may use what `check` lets. */
+  install(server: Server, check?: _SourceCheck): void {
     const on = (method: string, handler: (params: _Params, ctx: _FaceRequest) => Promise<unknown>) =>
       server.setRequestHandler(
         method as never,
         (async (request: { params?: _Params }, ctx: ServerContext) => {
           await this.#o.ready();
-          return handler(request.params, { server, ctx });
+          return handler(request.params, { server, ctx, check });
         }) as never,
       );
     for (const method of ['resources/list', 'resources/templates/list', 'prompts/list'] as const)
@@ -93,6 +105,7 @@ export class _XpMcpFace {
     for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe'] as const) {
       on(method, async (params, ctx) => {
         const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
+        _authorize(source, method, ctx);
         return this.#request(source, method, params, ctx);
       });
     }
@@ -102,6 +115,7 @@ export class _XpMcpFace {
     );
     on('prompts/get', async (params, ctx) => {
       const target = await this.#prompt(String(params?.name ?? ''), ctx);
+      _authorize(target.source, 'prompts/get', ctx);
       return this.#request(target.source, 'prompts/get', { ...params, name: target.name }, ctx);
     });
     on('completion/complete', (params, ctx) => this.#complete(params, ctx));
@@ -161,8 +175,10 @@ export class _XpMcpFace {
    * failure (a timeout, an endpoint down) is the answer when no endpoint took the level.
    */
   async #setLevel(params: _Params, ctx: _FaceRequest): Promise<Record<string, unknown>> {
-    const sources = this.#live();
-    if (sources.length === 0) throw _noEndpoint();
+    const live = this.#live();
+    if (live.length === 0) throw _noEndpoint();
+    const sources = live.filter((source) => _allowed(source, 'logging/setLevel', ctx));
+    if (sources.length === 0) _authorize(live[0]!, 'logging/setLevel', ctx);
     const outcomes = await Promise.allSettled(
       sources.map((source) => this.#request(source, 'logging/setLevel', params, ctx)),
     );
@@ -175,7 +191,8 @@ export class _XpMcpFace {
   /** One face page: one endpoint page of one source, renamed and noted for routing. */
   async #list(method: _ListMethod, params: _Params, ctx: _FaceRequest): Promise<Record<string, unknown>> {
     const key = _KEYS[method];
-    const sources = this.#live();
+    // A client lists only what it may use: a source it may not is skipped, not refused.
+    const sources = this.#live().filter((source) => _allowed(source, method, ctx));
     if (sources.length === 0) return { [key]: [] };
     const position = _decodeCursor(params?.cursor as string | undefined, sources.length);
     const source = sources[position.index]!;
@@ -272,6 +289,7 @@ export class _XpMcpFace {
     const ref = (params?.ref ?? {}) as Record<string, unknown>;
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
       const target = await this.#prompt(ref.name, ctx);
+      _authorize(target.source, 'completion/complete', ctx);
       return this.#request(
         target.source,
         'completion/complete',
@@ -288,8 +306,20 @@ export class _XpMcpFace {
       }
     }
     const source = (owner !== undefined && this.#byName(owner)) || sources[0]!;
+    _authorize(source, 'completion/complete', ctx);
     return this.#request(source, 'completion/complete', params, ctx);
   }
+}
+
+/** True when the client of `request` may send `method` to `source`. */
+function _allowed(source: _XpMcpFaceSource, method: McpRequestMethod, request: _FaceRequest): boolean {
+  return request.check?.(source.name, method, request.ctx) === undefined;
+}
+
+/** Throws the refusal when the client of `request` may not send `method` to `source`. */
+function _authorize(source: _XpMcpFaceSource, method: McpRequestMethod, request: _FaceRequest): void {
+  const refusal = request.check?.(source.name, method, request.ctx);
+  if (refusal) throw refusal;
 }
 
 /** `params` without the client's progress token (the face keeps it, docs/protocol.md §10.5). */

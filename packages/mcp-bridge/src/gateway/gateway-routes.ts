@@ -78,4 +78,32 @@ export class _GatewayRoutes {
   templateOwner(uriTemplate: string): string | undefined {
     return this.#templates.get(uriTemplate)?.source;
   }
+
+  /**
+   * The upstreams of `offering` that a request for one entry (`resources/read`, `…/subscribe`,
+   * `…/unsubscribe`, `prompts/get`, `completion/complete`) may go to, from what the listings told
+   * so far and without reading any: the entry's upstream when it is known, else every one.
+   */
+  targets(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    offering: readonly string[],
+  ): string[] {
+    const known = this.#owner(method, params);
+    return known !== undefined && offering.includes(known) ? [known] : [...offering];
+  }
+
+  #owner(method: string, params: Record<string, unknown> | undefined): string | undefined {
+    if (method === 'prompts/get' && typeof params?.name === 'string')
+      return this.prompts.resolve(params.name)?.source;
+    if (method.startsWith('resources/') && typeof params?.uri === 'string')
+      return this.resourceOwner(params.uri);
+    if (method !== 'completion/complete') return undefined;
+    const ref = (params?.ref ?? {}) as Record<string, unknown>;
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string')
+      return this.prompts.resolve(ref.name)?.source;
+    if (ref.type === 'ref/resource' && typeof ref.uri === 'string')
+      return this.templateOwner(ref.uri) ?? this.resourceOwner(ref.uri);
+    return undefined;
+  }
 }

@@ -5,7 +5,9 @@
  * through {@link _GatewaySession.callTool} (the face resolves the tool name first).
  *
  * When the client goes away with requests still running, those requests are aborted, which
- * sends each upstream `notifications/cancelled`, before the links close.
+ * sends each upstream `notifications/cancelled`, before the links close. With a source check (the
+ * face's OAuth scopes), a listing walks only the upstreams the client may use, and a request goes
+ * to its upstream only once the check let it.
  * @module
  */
 import {
@@ -35,6 +37,12 @@ export interface GatewayUpstream {
   toolTimeoutMs?: (name: string) => number | undefined;
 }
 
+/**
+ * Why the client of the request `ctx` may not send `method` to the upstream `source` (the error to
+ * answer with), or nothing when it may.
+ */
+export type _SourceCheck = (source: string, method: string, ctx: ServerContext) => Error | undefined;
+
 /** Options of {@link _GatewaySession}. */
 export interface _GatewaySessionOptions {
   server: Server;
@@ -56,6 +64,8 @@ export interface _GatewaySessionOptions {
    * run on leases of their own (leases.ts).
    */
   leases?: _Leases;
+  /** What the session's client may use, per request; everything when absent. */
+  check?: _SourceCheck | undefined;
 }
 
 type _Capability = 'resources' | 'prompts' | 'completions' | 'logging';
@@ -105,6 +115,7 @@ export class _GatewaySession {
       for (const method of ['resources/read', 'resources/subscribe', 'resources/unsubscribe']) {
         on(method, async (params, ctx) => {
           const source = await this.#resourceOwner(String(params?.uri ?? ''), ctx);
+          this.#authorize(source, method, ctx);
           return this.#send(source, method, params, ctx);
         });
       }
@@ -113,6 +124,7 @@ export class _GatewaySession {
       on('prompts/list', (params, ctx) => this.#list('prompts/list', params, ctx));
       on('prompts/get', async (params, ctx) => {
         const target = await this.#prompt(String(params?.name ?? ''), ctx);
+        this.#authorize(target.source, 'prompts/get', ctx);
         return this.#send(target.source, 'prompts/get', { ...params, name: target.name }, ctx);
       });
     }
@@ -122,9 +134,10 @@ export class _GatewaySession {
     // 2026-07-28 has no logging/setLevel: a request asks for log messages in its own `_meta`.
     if (capabilities.logging && !this.#o.shared) {
       on('logging/setLevel', async (params, ctx) => {
+        const sources = this.#permitted(this.#offering('logging'), 'logging/setLevel', ctx);
         this.#links.level = String(params?.level);
         await Promise.all(
-          this.#offering('logging').map(async (source) =>
+          sources.map(async (source) =>
             (await this.#link(source)).request('logging/setLevel', params, this.#forward(ctx)),
           ),
         );
@@ -238,6 +251,24 @@ export class _GatewaySession {
     return this.#o.upstreams.filter((u) => u.capabilities()?.[capability] !== undefined).map((u) => u.name);
   }
 
+  /**
+   * The upstreams of `offering` the client of `ctx` may send `method` to; when it may use none of
+   * them, the refusal of the first.
+   */
+  #permitted(offering: readonly string[], method: string, ctx: ServerContext): string[] {
+    const check = this.#o.check;
+    if (!check) return [...offering];
+    const permitted = offering.filter((source) => check(source, method, ctx) === undefined);
+    if (permitted.length === 0 && offering.length > 0) this.#authorize(offering[0]!, method, ctx);
+    return permitted;
+  }
+
+  /** Throws the refusal when the client of `ctx` may not send `method` to `source`. */
+  #authorize(source: string, method: string, ctx: ServerContext): void {
+    const refusal = this.#o.check?.(source, method, ctx);
+    if (refusal) throw refusal;
+  }
+
   /** This client's link to `source`. */
   #link(source: string): Promise<_GatewayLink> {
     return this.#links.get(source);
@@ -246,7 +277,10 @@ export class _GatewaySession {
   /** One face page of an aggregated list: one upstream page, renamed and noted for routing. */
   async #list(method: _ListMethod, params: _Params, ctx: ServerContext): Promise<Record<string, unknown>> {
     const { capability, key } = _LISTS[method];
-    const sources = this.#offering(capability);
+    // A client lists only what it may use: an upstream it may not is skipped, not refused.
+    const sources = this.#offering(capability).filter(
+      (source) => this.#o.check?.(source, method, ctx) === undefined,
+    );
     if (sources.length === 0) return { [key]: [] };
     const position = _decodeCursor(params?.cursor as string | undefined, sources.length);
     const source = sources[position.index]!;
@@ -336,6 +370,7 @@ export class _GatewaySession {
       }
     }
     const target = source !== undefined && sources.includes(source) ? source : sources[0]!;
+    this.#authorize(target, 'completion/complete', ctx);
     return (await this.#link(target)).request(
       'completion/complete',
       this.#params(forwarded, ctx),

@@ -15,13 +15,19 @@
  * `MCP-Protocol-Version` (or none). Every other POST, each DELETE, and each GET but the resumption
  * of a direct stream go to the SDK transport. Every check of the face (Host, Origin,
  * authentication, scopes, rate limits, ids in flight, the result size cap) has run before, or runs
- * on `send`.
+ * on `send`; the call reaches the server with the request's principal, as through the SDK
+ * transport, so `search_tools` finds only what that principal may call.
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { type EventStore, isJsonContentType, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  type EventStore,
+  isJsonContentType,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/server';
 import { _idKey, type _JsonRpcId } from './json-rpc-body.js';
 import { _serializedMessage } from './result-cap.js';
 
@@ -63,7 +69,7 @@ export class _DirectAnswers {
 
   /**
    * Takes over `transport.send` for the calls it serves. Install it before any other wrapper of
-   * `send` (the result cap, the listing filter, the request tracking), so theirs run first.
+   * `send` (the result cap, the request tracking), so theirs run first.
    * `store` is the session's event store and `retryMs` the `retry` it suggests, as given to the
    * SDK transport.
    */
@@ -93,8 +99,12 @@ export class _DirectAnswers {
     return !this.#answers.has(_idKey(message.id as _JsonRpcId));
   }
 
-  /** Hands the call to the session's server; its answer is written to `response`. */
-  serve(message: Record<string, unknown>, response: ServerResponse): void {
+  /**
+   * Hands the call to the session's server, with the request's auth info (its principal, whose
+   * scopes the server's handlers follow, as behind the SDK transport); its answer is written to
+   * `response`.
+   */
+  serve(message: Record<string, unknown>, response: ServerResponse, authInfo: AuthInfo | undefined): void {
     const key = _idKey(message.id as _JsonRpcId);
     const answer: _Answer = {
       response,
@@ -111,7 +121,7 @@ export class _DirectAnswers {
       // sends for the call goes the way of a closed stream (the session's standalone stream).
       if (answer.mode === 'json' && this.#answers.get(key) === answer) this.#forget(key, answer);
     });
-    this.#transport.onmessage?.(message as JSONRPCMessage, {});
+    this.#transport.onmessage?.(message as JSONRPCMessage, authInfo === undefined ? {} : { authInfo });
   }
 
   /**

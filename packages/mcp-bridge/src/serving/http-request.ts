@@ -6,7 +6,9 @@
  * session that is not `initialize` and carries the 2026-07-28 claim gets a server of its own
  * (modern-http.ts) after the scope, `Mcp-Param-*` and rate-limit checks; everything else runs in
  * its 2025-11-25 session (http-sessions.ts) after the batch, scope, rate-limit and in-flight
- * checks, answered directly (direct-answers.ts) or by the SDK transport.
+ * checks, answered directly (direct-answers.ts) or by the SDK transport. On every path the
+ * request carries its principal to the face's servers (request-principal.ts), whose listings and
+ * requests follow the same scopes.
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,7 +21,6 @@ import type { _HttpSession, _HttpSessions } from './http-sessions.js';
 import {
   _batchRefusal,
   _checkJsonRpcBody,
-  _idKey,
   type _JsonRpcBody,
   type _JsonRpcId,
   _parseJsonRpcBody,
@@ -30,9 +31,10 @@ import {
   _isInitialize,
   _paramHeadersRefusal,
   _readBody,
+  _scopeRefusal,
   _takeRateLimits,
-  _toolRefusal,
 } from './request-checks.js';
+import { _attachPrincipal, _authInfoOf } from './request-principal.js';
 
 /** What every request of one HTTP face needs, resolved once when the face starts serving. */
 export interface _HttpFace {
@@ -80,6 +82,7 @@ export async function _handleHttpRequest(
   if (!_hostAndOriginPass(http, request, response)) return;
   const caller = await _authenticate(http, request, response);
   if (!caller) return;
+  if (caller.principal) _attachPrincipal(request, caller.principal);
   const body =
     request.method === 'POST'
       ? await _readJsonRpc(http, request, response)
@@ -199,14 +202,14 @@ async function _serveModernRequest(
   const { face, auth, logger } = http;
   const messages = body.batch?.messages ?? [];
   if (auth && principal) {
-    const denied = _toolRefusal(face, auth, principal, messages);
+    const denied = await _scopeRefusal(face, auth, principal, messages);
     if (denied) return _refuseAuth(response, denied, request, logger);
   }
   const mismatch = await _paramHeadersRefusal(face, messages, request);
   if (mismatch) return _refuse(response, mismatch, logger);
   const limited = await _takeRateLimits(face, _modernBucket(principal), messages);
   if (limited) return _tooMany(response, limited, 'a 2026-07-28 client', logger);
-  return http.modern.serve(request, response, body.value, principal);
+  return http.modern.serve(request, response, body.value);
 }
 
 /** The rate-limit bucket of 2026-07-28 clients, which have no session: one per principal. */
@@ -252,7 +255,7 @@ async function _sessionOf(
 
 /**
  * The checks of a session's request, in order: batches on the session's revision, the
- * principal's scopes (noting whose `tools/list` each is), rate limits, requests in flight.
+ * principal's scopes, rate limits, requests in flight.
  */
 async function _sessionChecksPass(
   http: _HttpFace,
@@ -270,12 +273,11 @@ async function _sessionChecksPass(
     return false;
   }
   if (auth && principal) {
-    const denied = _toolRefusal(face, auth, principal, messages);
+    const denied = await _scopeRefusal(face, auth, principal, messages);
     if (denied) {
       _refuseAuth(response, denied, request, logger);
       return false;
     }
-    _noteListings(session, messages, principal);
   }
   const sessionId = session.transport.sessionId;
   const limited = await _takeRateLimits(face, sessionId ?? '', messages);
@@ -290,18 +292,6 @@ async function _sessionChecksPass(
     return false;
   }
   return true;
-}
-
-/** Notes whose token asked each `tools/list` of the body: its answer lists only what that principal may call. */
-function _noteListings(
-  session: _HttpSession,
-  messages: readonly Record<string, unknown>[],
-  principal: FacePrincipal,
-): void {
-  for (const message of messages) {
-    if (message.method === 'tools/list' && message.id !== undefined)
-      session.listings.set(_idKey(message.id as _JsonRpcId), principal);
-  }
 }
 
 /**
@@ -332,7 +322,7 @@ async function _runInSession(
   try {
     const single = body.batch && !body.batch.batch ? body.batch.messages[0] : undefined;
     if (single && session.direct.takes(request, single, session.revision))
-      session.direct.serve(single, response);
+      session.direct.serve(single, response, _authInfoOf(request));
     else if (request.method === 'GET' && session.direct.resumes(request, session.revision))
       await session.direct.resume(request, response);
     else await session.transport.handleRequest(request, response, body.value);

@@ -4,18 +4,19 @@
  * the Streamable HTTP spec says). Each session keeps what it sent in a bounded event store (a
  * client whose stream dropped resumes it with `Last-Event-ID`), follows its requests in flight
  * (json-rpc-in-flight.ts), learns its protocol revision from its `initialize` answer, and — with
- * OAuth — lists to each principal only the tools it may call.
+ * OAuth — shows and serves each request's principal only what it may use.
  * @module
  */
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { FaceAuth, FacePrincipal } from '../auth/face-auth.js';
+import type { FaceAuth } from '../auth/face-auth.js';
 import type { McpFace } from '../face/mcp-face.js';
 import type { BridgeLogger } from '../logger.js';
 import { _DirectAnswers } from './direct-answers.js';
 import { _faceEventStore } from './event-store.js';
-import { _idKey, type _JsonRpcId } from './json-rpc-body.js';
+import type { _JsonRpcId } from './json-rpc-body.js';
 import { _InFlightIds } from './json-rpc-in-flight.js';
+import { _mayUse } from './request-principal.js';
 import { _capResults } from './result-cap.js';
 
 /** The `retry` (ms) the face suggests to a client reconnecting a dropped stream. */
@@ -30,8 +31,6 @@ export interface _HttpSession {
   revision: string | undefined;
   /** The principal that opened the session: only it may use the session. */
   principal: string | undefined;
-  /** `tools/list` requests in flight, by id, with the principal whose token asked (OAuth). */
-  listings: Map<string, FacePrincipal>;
   /** The session's `tools/call` POSTs answered without the SDK transport (direct-answers.ts). */
   direct: _DirectAnswers;
 }
@@ -64,8 +63,9 @@ export class _HttpSessions {
   /** Starts a session for an `initialize` request of `principal`; it counts once initialized. */
   async open(principal: string | undefined): Promise<_HttpSession> {
     const { face, auth, maxResultBytes } = this.#o;
-    // Rate limits are taken here, per HTTP session, so that a refusal can be a 429.
-    const server = face.createServer({ rateLimits: 'caller' });
+    // Rate limits are taken here, per HTTP session, so that a refusal can be a 429. With auth,
+    // each request's principal (request-principal.ts) sees and uses only what it may.
+    const server = face.createServer({ rateLimits: 'caller', ...(auth && { mayUse: _mayUse(auth) }) });
     const eventStore = _faceEventStore();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -77,7 +77,7 @@ export class _HttpSessions {
         this.#sessions.delete(id);
       },
     });
-    // First of the wrappers of `send`: the others (cap, listings, tracking) run before it.
+    // First of the wrappers of `send`: the others (cap, tracking) run before it.
     const direct = new _DirectAnswers(transport, eventStore, RETRY_INTERVAL_MS);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
@@ -89,12 +89,10 @@ export class _HttpSessions {
       inFlight: new _InFlightIds(),
       revision: undefined,
       principal,
-      listings: new Map(),
       direct,
     };
     _fallBackToStandaloneStream(transport);
     _capResults(transport, maxResultBytes);
-    if (auth) _filterListings(transport, session, face, auth);
     await server.connect(transport);
     _trackRequests(session);
     return session;
@@ -136,32 +134,6 @@ function _fallBackToStandaloneStream(transport: NodeStreamableHTTPServerTranspor
       const { relatedRequestId: _gone, ...rest } = options;
       await send(message, rest);
     }
-  };
-}
-
-/**
- * A principal sees in `tools/list` only the tools its token's scopes and grants let it call (the
- * static token sees every tool): the answer to each `tools/list` it asked is filtered on its way out.
- */
-function _filterListings(
-  transport: NodeStreamableHTTPServerTransport,
-  session: _HttpSession,
-  face: McpFace,
-  auth: FaceAuth,
-): void {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    const id = 'id' in message && 'result' in message ? (message.id as _JsonRpcId) : undefined;
-    const principal = id === undefined ? undefined : session.listings.get(_idKey(id));
-    if (id === undefined || principal === undefined) return send(message, options);
-    session.listings.delete(_idKey(id));
-    const result = (message as { result: { tools?: { name: string }[] } }).result;
-    if (!Array.isArray(result.tools)) return send(message, options);
-    const tools = result.tools.filter((tool) => {
-      const capability = face.requiredCapability(tool.name);
-      return capability === undefined || auth.authorize(principal, capability) === undefined;
-    });
-    return send({ ...message, result: { ...result, tools } } as never, options);
   };
 }
 

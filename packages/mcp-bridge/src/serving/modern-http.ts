@@ -12,20 +12,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
-import type { FaceAuth, FacePrincipal } from '../auth/face-auth.js';
+import type { FaceAuth } from '../auth/face-auth.js';
 import type { McpFace } from '../face/mcp-face.js';
 import type { BridgeLogger } from '../logger.js';
+import { _mayUse } from './request-principal.js';
 import { _capResults } from './result-cap.js';
 
 /** The 2026-07-28 leg of one HTTP face. */
 export interface _ModernFace {
-  /** Serves one 2026-07-28 request (its body already read and held to JSON-RPC). */
-  serve(
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: unknown,
-    principal: FacePrincipal | undefined,
-  ): Promise<void>;
+  /**
+   * Serves one 2026-07-28 request (its body already read and held to JSON-RPC; its principal, if
+   * any, attached by request-principal.ts).
+   */
+  serve(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void>;
 }
 
 /**
@@ -39,25 +38,17 @@ export async function _isModernRequest(request: IncomingMessage, body: unknown):
 
 /**
  * The 2026-07-28 leg of the face: a server per request; results over `maxResultBytes` refused;
- * with `auth`, each principal lists only the tools its grants let it call (as in a 2025 session).
+ * with `auth`, each principal lists and uses only what its scopes and grants allow (as in a 2025
+ * session).
  */
 export function _modernFace(
   face: McpFace,
   options: { maxResultBytes: number; auth: FaceAuth | undefined; logger: BridgeLogger },
 ): _ModernFace {
   const { maxResultBytes, auth, logger } = options;
+  const mayUse = auth && _mayUse(auth);
   const handler = createMcpHandler(
-    ({ authInfo }) => {
-      const principal = authInfo?.extra?.principal as FacePrincipal | undefined;
-      const listed =
-        auth && principal
-          ? (name: string) => {
-              const capability = face.requiredCapability(name);
-              return capability === undefined || auth.authorize(principal, capability) === undefined;
-            }
-          : undefined;
-      return _capped(face.createServer({ era: 'modern', rateLimits: 'caller', listed }), maxResultBytes);
-    },
+    () => _capped(face.createServer({ era: 'modern', rateLimits: 'caller', mayUse }), maxResultBytes),
     {
       legacy: 'reject',
       onerror: (error) => logger.debug({ error: error.message }, 'MCP 2026-07-28 request refused or failed'),
@@ -73,15 +64,8 @@ export function _modernFace(
     else handler.notify.resourcesChanged();
   });
   return {
-    serve: (request, response, body, principal) => {
-      // The principal rides as the SDK's pass-through auth info, so the factory can filter listings.
-      if (principal) {
-        Object.assign(request, {
-          auth: { token: '', clientId: principal.id, scopes: [], extra: { principal } },
-        });
-      }
-      return node(_nodeLike(request), response, body);
-    },
+    // The principal rides as the SDK's pass-through auth info, to each handler's context.
+    serve: (request, response, body) => node(_nodeLike(request), response, body),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The checks of the HTTP face that look into a request: its body read under the size limit
- * (`413` past it), and its messages against the face's tools — the principal's scopes (`403
- * insufficient_scope`), the `Mcp-Param-*` headers of MCP 2026-07-28 (`400`, -32020) and the
+ * (`413` past it), and its messages against the face — the principal's scopes for the tool,
+ * resource, prompt, completion or log level each names (`403 insufficient_scope`), the `Mcp-Param-*` headers of MCP 2026-07-28 (`400`, -32020) and the
  * sources' rate limits (`429`). Each gives the first refusal with the id it answers, or nothing.
  * @module
  */
@@ -44,21 +44,50 @@ export function _isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 
-/** The first `tools/call` of the body that the principal may not make (403 `insufficient_scope`). */
-export function _toolRefusal(
+/**
+ * The first request of the body that the principal may not make (403 `insufficient_scope`): one
+ * whose every way to run needs a capability its scopes and grants do not give. The refusal names
+ * the first capability missing on the first way (the first source, in configuration order).
+ */
+export async function _scopeRefusal(
   face: McpFace,
   auth: FaceAuth,
   principal: FacePrincipal,
   messages: readonly Record<string, unknown>[],
-): (FaceAuthRefusal & { id?: _JsonRpcId }) | undefined {
+): Promise<(FaceAuthRefusal & { id?: _JsonRpcId }) | undefined> {
   for (const message of messages) {
-    if (message.method !== 'tools/call') continue;
-    const name = (message.params as { name?: unknown } | undefined)?.name;
-    const capability = typeof name === 'string' ? face.requiredCapability(name) : undefined;
-    const refusal = capability === undefined ? undefined : auth.authorize(principal, capability);
-    if (refusal) return { ...refusal, ...(message.id !== undefined && { id: message.id as _JsonRpcId }) };
+    if (typeof message.method !== 'string') continue;
+    const params = message.params as Record<string, unknown> | undefined;
+    const needs = await face.requestNeeds(message.method, params);
+    if (needs.length === 0) continue;
+    const what = _requestLabel(message.method, params);
+    const refusals = needs.map((need) => _firstRefusal(auth, principal, need, what));
+    if (refusals.some((refusal) => refusal === undefined)) continue;
+    return { ...refusals[0]!, ...(message.id !== undefined && { id: message.id as _JsonRpcId }) };
   }
   return undefined;
+}
+
+/** The refusal of the first capability of `need` the principal lacks; nothing when it holds them all. */
+function _firstRefusal(
+  auth: FaceAuth,
+  principal: FacePrincipal,
+  need: readonly string[],
+  what: string,
+): FaceAuthRefusal | undefined {
+  for (const capability of need) {
+    const refusal = auth.authorize(principal, capability, what);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+/** How a refusal names the request: its method and the tool, prompt or resource it names (shortened). */
+function _requestLabel(method: string, params: Record<string, unknown> | undefined): string {
+  const ref = params?.ref as Record<string, unknown> | undefined;
+  const named = params?.name ?? params?.uri ?? ref?.name ?? ref?.uri;
+  if (typeof named !== 'string') return method;
+  return `${method} of ${JSON.stringify(named.length > 80 ? `${named.slice(0, 77)}...` : named)}`;
 }
 
 /** The first `tools/call` whose `Mcp-Param-*` headers disagree with its arguments (MCP 2026-07-28). */
