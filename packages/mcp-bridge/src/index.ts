@@ -33,7 +33,7 @@ export type { EndpointCatalog, EndpointTool } from './endpoint/endpoint-catalog.
 export type { InboundOutcome, XpEndpointOptions } from './endpoint/endpoint-options.js';
 export { XpEndpoint } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
-export type { LocalToolSource, McpFaceOptions, XpToolSource } from './face/face-options.js';
+export type { FaceLimits, LocalToolSource, McpFaceOptions, XpToolSource } from './face/face-options.js';
 export { McpFace } from './face/mcp-face.js';
 export type { FaceRateLimited } from './face/rate-limit.js';
 export { SEARCH_TOOL } from './face/search-tool.js';

@@ -75,6 +75,13 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
       return { key: document.public_key };
     },
     argumentLimits: parts.argumentLimits,
+    // What the face's clients may hold beyond a request, shared between principals (docs/security.md).
+    limits: {
+      maxLeases: config.mcpServer.maxLeases,
+      maxLeasesPerPrincipal: config.mcpServer.maxLeasesPerPrincipal,
+      maxUpstreamProcesses: config.mcpServer.maxUpstreamProcesses,
+      maxUpstreamProcessesPerPrincipal: config.mcpServer.maxUpstreamProcessesPerPrincipal,
+    },
     callTimeoutMs: config.callTimeoutMs,
     sha256: nodeCipher.sha256,
     serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
@@ -130,7 +137,15 @@ export function _serveFace(
   logger: AdapterLogger,
   stdio: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream } | undefined,
 ): Promise<McpFaceServer> {
-  const { oauth, ...serve } = mcpServer;
+  // Leases and upstream processes are the face's own limits (_createFace), not the server's.
+  const {
+    oauth,
+    maxLeases: _leases,
+    maxLeasesPerPrincipal: _leasesPerPrincipal,
+    maxUpstreamProcesses: _processes,
+    maxUpstreamProcessesPerPrincipal: _processesPerPrincipal,
+    ...serve
+  } = mcpServer;
   return serveMcpFace(
     face,
     {

@@ -15,6 +15,7 @@ import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextpro
 import type { FaceAuth, FacePrincipal } from '../auth/face-auth.js';
 import type { McpFace } from '../face/mcp-face.js';
 import type { BridgeLogger } from '../logger.js';
+import { _capsKey } from './http-limits.js';
 import { _capResults } from './result-cap.js';
 
 /** The 2026-07-28 leg of one HTTP face. */
@@ -56,7 +57,13 @@ export function _modernFace(
               return capability === undefined || auth.authorize(principal, capability) === undefined;
             }
           : undefined;
-      return _capped(face.createServer({ era: 'modern', rateLimits: 'caller', listed }), maxResultBytes);
+      const server = face.createServer({
+        era: 'modern',
+        rateLimits: 'caller',
+        listed,
+        principal: _capsKey(principal),
+      });
+      return _capped(server, maxResultBytes);
     },
     {
       legacy: 'reject',
