@@ -93,7 +93,9 @@ export async function _handleHttpRequest(
     return _serveModernRequest(http, request, response, body, caller.principal);
   const session = await _sessionOf(http, request, response, body, caller.principal);
   if (!session) return;
-  if (!(await _sessionChecksPass(http, session, request, response, body, caller.principal))) return;
+  // A refused `initialize` leaves no session behind (settle forgets one that got no id).
+  if (!(await _sessionChecksPass(http, session, request, response, body, caller.principal)))
+    return http.sessions.settle(session);
   return _runInSession(http, session, request, response, body);
 }
 
@@ -353,7 +355,7 @@ function _sessionRefusal(refusal: _CapRefusal): {
   const advice =
     refusal.scope === 'principal'
       ? 'each of them has a request in flight; end one (DELETE with its Mcp-Session-Id) or retry in 5 s'
-      : "other principals hold the rest, and none of this principal's has nothing in flight; retry in 5 s";
+      : "this principal has no session without a request in flight to end, and another principal's session is never ended for it; retry in 5 s";
   const message = _capMessage(
     refusal,
     'MCP sessions',
