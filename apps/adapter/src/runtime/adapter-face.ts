@@ -96,7 +96,7 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
     name: source.name,
     key: identity.keys.ed25519,
     contracts: () => registry.contractsOf(source.name),
-    // The same limit as for XProtocol callers, per MCP session of the face.
+    // The same limit as for XProtocol callers, per principal of the face.
     requestsPerMinute: source.rateLimit.requestsPerMinute,
     // A quarantined tool refuses arguments its pinned definition does not name.
     checkArguments: (kind: string, args: Record<string, unknown>) => sources.checkArguments(kind, args),

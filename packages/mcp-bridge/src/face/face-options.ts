@@ -38,7 +38,7 @@ export interface LocalToolSource {
   contracts: () => readonly ContractLike[];
   /** Calls the upstream tool behind `kind` (arguments already validated). */
   call: (kind: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
-  /** `rate_limit.requests_per_minute`: tool calls per MCP session of the face (none when absent). */
+  /** `rate_limit.requests_per_minute`: tool calls per principal of the face (none when absent). */
   requestsPerMinute?: number;
   /**
    * A check beyond the schema: why `args` are refused for the tool behind `kind`, or `undefined`
