@@ -222,8 +222,9 @@ describe('the MCP face over Streamable HTTP', () => {
       const second = await initialize();
       expect([await ping(first), await ping(second)]).toEqual([200, 200]);
       // Left unused (no request in flight, no stream open), the sessions end: their clients get 404.
-      for (let waited = 0; own.entries.filter((e) => e.message === 'an idle MCP session ends').length < 2; ) {
-        if ((waited += 50) > 30_000) throw new Error('no idle session ended within 30 s');
+      const ended = () => own.entries.filter((e) => e.message === 'an idle MCP session ends').length;
+      for (let waited = 0; ended() < 2; waited += 50) {
+        if (waited > 30_000) throw new Error('no idle session ended within 30 s');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect([await ping(first), await ping(second)]).toEqual([404, 404]);
