@@ -285,6 +285,22 @@ const CASES: [string, string, string[]][] = [
     ],
   ],
   [
+    'a cap per principal above its ceiling (given, or its default)',
+    base(
+      'mcp_server:',
+      '  transport: streamable_http',
+      '  max_sessions: 8',
+      '  max_sessions_per_principal: 9',
+      '  max_leases_per_principal: 65',
+      '  max_upstream_processes_per_principal: 0',
+    ),
+    [
+      'config.yml:17:31 mcp_server.max_sessions_per_principal: 9 is more than max_sessions (8): one principal cannot hold more than every principal together; expected at most 8',
+      'config.yml:18:29 mcp_server.max_leases_per_principal: 65 is more than max_leases (64, its default): one principal cannot hold more than every principal together; expected at most 64',
+      'config.yml:19:41 mcp_server.max_upstream_processes_per_principal: expected an integer from 1 to 10000, got 0',
+    ],
+  ],
+  [
     'OAuth on the MCP face without its resource',
     base('mcp_server:', '  transport: streamable_http', '  oauth:', '    issuer: https://auth.example.com'),
     ['config.yml:17:5 mcp_server.oauth.resource: missing, expected an http:// or https:// URL'],

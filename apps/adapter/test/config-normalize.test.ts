@@ -48,6 +48,9 @@ describe('defaults', () => {
       allowedOrigins: [],
       maxSessions: 64,
       maxRequestsInFlight: 32,
+      maxRequestsInFlightTotal: 256,
+      maxLeases: 64,
+      maxUpstreamProcesses: 32,
       maxResultBytes: 16 * 1024 * 1024,
     });
   });

@@ -127,6 +127,9 @@ describe('the full example file, as printed', () => {
       allowedOrigins: [],
       maxSessions: 64,
       maxRequestsInFlight: 32,
+      maxRequestsInFlightTotal: 256,
+      maxLeases: 64,
+      maxUpstreamProcesses: 32,
       maxResultBytes: 16 * 1024 * 1024,
     });
     expect(config.discovery).toEqual({ wellKnownPort: 8766, wellKnownHost: '0.0.0.0' });

@@ -1,10 +1,10 @@
 // `mcp_sources[].rate_limit` on the gateway path (docs/security.md, "Rate limits"), against the
-// built adapter bin with a real stdio MCP server behind it: per MCP session of the face, answered
-// with HTTP 429 + Retry-After on the HTTP face and a JSON-RPC error with
-// data {xp_code: "RATE_LIMITED", retry_after} on stdio. The upstream never sees a refused call.
+// built adapter bin with a real stdio MCP server behind it: per principal of the face (without
+// auth the face has one: every client and session shares its budget), answered with HTTP 429 +
+// Retry-After on the HTTP face and a JSON-RPC error with data {xp_code: "RATE_LIMITED",
+// retry_after} on stdio. The upstream never sees a refused call.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, Processes } from './support/processes.js';
 
@@ -98,7 +98,7 @@ async function rawSession(url: string) {
 }
 
 describe('rate_limit on the HTTP face', () => {
-  it('answers the third call of a session within the minute with 429 and Retry-After; another session has its own budget', async () => {
+  it('answers the third call within the minute with 429 and Retry-After; without auth another session shares the budget', async () => {
     const port = await freePort();
     await procs.adapter(procs.file('http.yml', config(`  transport: streamable_http\n  port: ${port}`)));
     const url = `http://127.0.0.1:${port}/mcp`;
@@ -118,22 +118,22 @@ describe('rate_limit on the HTTP face', () => {
         message: 'Rate limit exceeded',
         data: {
           xp_code: 'RATE_LIMITED',
-          xp_message: `rate limit of source fixture exceeded (2 requests per minute per MCP session); retry in ${retryAfter} s`,
+          xp_message: `rate limit of source fixture exceeded (2 requests per minute per principal); retry in ${retryAfter} s`,
           retry_after: retryAfter,
         },
       },
     });
     expect(said().slice(before)).toEqual(['said "one"', 'said "two"']);
 
-    // Another MCP client (another session) is not held back by the first one.
-    const other = new Client({ name: 'other', version: '0' }, { capabilities: {} });
-    await other.connect(new StreamableHTTPClientTransport(new URL(url)));
-    try {
-      const result = await other.callTool({ name: 'say', arguments: { text: 'other' } });
-      expect(result.content).toEqual([{ type: 'text', text: 'other' }]);
-    } finally {
-      await other.close();
-    }
+    // Without auth every client is the face's one principal: a new session is no new budget.
+    const other = await rawSession(url);
+    const refused = await other('other');
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({
+      id: 1,
+      error: { code: -32600, data: { xp_code: 'RATE_LIMITED' } },
+    });
+    expect(said().slice(before)).toEqual(['said "one"', 'said "two"']);
   }, 120_000);
 });
 

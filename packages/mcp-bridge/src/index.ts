@@ -34,6 +34,7 @@ export type { InboundOutcome, XpEndpointOptions } from './endpoint/endpoint-opti
 export { XpEndpoint } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export type {
+  FaceLimits,
   FaceServerOptions,
   LocalToolSource,
   McpFaceOptions,

@@ -2,6 +2,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import type { _LinkClient } from '../src/gateway/gateway-link.js';
 import { type _LeaseStart, _Leases, _leasedRequest } from '../src/gateway/leases.js';
+import { _PrincipalCaps } from '../src/gateway/principal-caps.js';
 import { silentLogger } from '../src/logger.js';
 
 /** A 2026-07-28 request's handler context: what the leases read of it. */
@@ -131,5 +132,45 @@ describe('leases of 2026-07-28 calls', () => {
     release();
     expect(await running).toEqual({ content: [] });
     await leases.close();
+  });
+
+  it("holds each principal to its share of the leases and all to the ceiling; a lease's end, or its failed start, gives its share back", async () => {
+    const caps = new _PrincipalCaps({ perPrincipal: 2, total: 3 });
+    const leases = new _Leases({ timeoutMs: 20_000, logger: silentLogger, caps });
+    const server = serverAsking(['name?']);
+    const as = (principal: string) => ({ principal });
+    const alices = [
+      await leases.run(server.start, ctxOf(), as('alice')),
+      await leases.run(server.start, ctxOf(), as('alice')),
+    ];
+    await expect(leases.run(server.start, ctxOf(), as('alice'))).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining(
+        'for this principal: it holds 2, at most 2 (mcp_server.max_leases_per_principal)',
+      ),
+      data: { xp_code: 'RATE_LIMITED', retry_after: 5 },
+    });
+    // Another principal is not refused by alice's leases, up to the ceiling.
+    expect((await leases.run(server.start, ctxOf({}, 'bob'), as('bob'))).resultType).toBe('input_required');
+    await expect(leases.run(server.start, ctxOf({}, 'carol'), as('carol'))).rejects.toMatchObject({
+      message: expect.stringContaining('all principals together hold 3, at most 3 (mcp_server.max_leases)'),
+    });
+    // Alice answers one: her lease ends with the call, and its share is hers again.
+    const first = alices[0]!;
+    const key = Object.keys(first.inputRequests as object)[0]!;
+    const retry = ctxOf({ responses: { [key]: 'Alice' }, state: first.requestState as string });
+    expect(await leases.run(server.start, retry, as('alice'))).toEqual({
+      content: [{ type: 'text', text: '["Alice"]' }],
+    });
+    expect(caps.held('alice')).toBe(1);
+    // A lease whose session cannot open holds nothing after.
+    const failing: _LeaseStart = async () => {
+      throw new Error('the upstream cannot be reached');
+    };
+    await expect(leases.run(failing, ctxOf({}, 'carol'), as('carol'))).rejects.toThrow('cannot be reached');
+    expect(caps.held('carol')).toBe(0);
+    expect(caps.total).toBe(2);
+    await leases.close();
+    expect(caps.total).toBe(0);
   });
 });

@@ -189,7 +189,8 @@ describe('the face as an OAuth resource server', () => {
     const face = staticBearerAuth('s3cret');
     expect(await face.authenticate('Bearer s3cret')).toEqual({
       ok: true,
-      principal: { id: 'static', capabilities: ['*'] },
+      // Shared: every client holding the token is this principal (docs/security.md, "Fair shares between principals").
+      principal: { id: 'static', capabilities: ['*'], shared: true },
     });
     const wrong = await face.authenticate('Bearer guess');
     expect(wrong.ok ? undefined : wrong.refusal).toEqual({

@@ -171,6 +171,68 @@ describe('the MCP face over Streamable HTTP', () => {
     }
   });
 
+  it('holds the static token, one principal for every client, to maxSessions only; ends a session left unused past sessionIdleMs', async () => {
+    const own = recordingLogger();
+    const small = await serveMcpFace(
+      face,
+      {
+        transport: 'streamable_http',
+        port: 0,
+        bearerToken: 't0ken',
+        maxSessions: 2,
+        maxSessionsPerPrincipal: 1,
+        sessionIdleMs: 200,
+      },
+      own,
+    );
+    const post = (body: unknown, session?: string) =>
+      fetch(small.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: 'Bearer t0ken',
+          ...(session && { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }),
+        },
+        body: JSON.stringify(body),
+      });
+    const initialize = async () => {
+      const response = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '0' },
+        },
+      });
+      await response.text();
+      expect(response.status).toBe(200);
+      return response.headers.get('mcp-session-id')!;
+    };
+    const ping = async (session: string) => {
+      const response = await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, session);
+      await response.text();
+      return response.status;
+    };
+    try {
+      // Two clients of the static token: the cap per principal does not apply to the face's one principal.
+      const first = await initialize();
+      const second = await initialize();
+      expect([await ping(first), await ping(second)]).toEqual([200, 200]);
+      // Left unused (no request in flight, no stream open), the sessions end: their clients get 404.
+      const ended = () => own.entries.filter((e) => e.message === 'an idle MCP session ends').length;
+      for (let waited = 0; ended() < 2; waited += 50) {
+        if (waited > 30_000) throw new Error('no idle session ended within 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect([await ping(first), await ping(second)]).toEqual([404, 404]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('refuses a foreign Host header with 403', async () => {
     const response = await rawInitialize('/mcp', { host: 'attacker.example:80' });
     expect(response.status).toBe(403);

@@ -389,8 +389,9 @@ function _mcpServer(
       'auth',
       'oauth',
       'allowed_origins',
-      'max_sessions',
       'max_requests_in_flight',
+      ...Object.keys(_PER_PRINCIPAL),
+      ...Object.values(_PER_PRINCIPAL).map((total) => total.key),
     ]) {
       if (_has(server, key)) {
         c.warn(
@@ -415,6 +416,28 @@ function _mcpServer(
       );
     }
     _tokenEnv(c, ['mcp_server', 'auth', 'token_env'], _obj(server.auth), env);
+    _perPrincipalCaps(c, server);
+  }
+}
+
+/** Each cap per principal of the HTTP face, with the ceiling it is a share of and that ceiling's default. */
+const _PER_PRINCIPAL: Record<string, { key: string; default: number }> = {
+  max_sessions_per_principal: { key: 'max_sessions', default: 64 },
+  max_requests_in_flight_per_principal: { key: 'max_requests_in_flight_total', default: 256 },
+  max_leases_per_principal: { key: 'max_leases', default: 64 },
+  max_upstream_processes_per_principal: { key: 'max_upstream_processes', default: 32 },
+};
+
+/** A cap per principal over its ceiling could never be reached: it is refused, naming both. */
+function _perPrincipalCaps(c: _Collector, server: Obj): void {
+  for (const [key, total] of Object.entries(_PER_PRINCIPAL)) {
+    const share = server[key];
+    const ceiling = _has(server, total.key) ? server[total.key] : total.default;
+    if (typeof share !== 'number' || typeof ceiling !== 'number' || share <= ceiling) continue;
+    c.error(
+      ['mcp_server', key],
+      `${share} is more than ${total.key} (${ceiling}${_has(server, total.key) ? '' : ', its default'}): one principal cannot hold more than every principal together; expected at most ${ceiling}`,
+    );
   }
 }
 

@@ -61,7 +61,14 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             expose: [...new Set(server.expose ?? _defaultExpose(facts))],
             allowedOrigins: server.allowed_origins.map((origin) => new URL(origin).origin),
             maxSessions: server.max_sessions,
+            maxSessionsPerPrincipal: server.max_sessions_per_principal,
             maxRequestsInFlight: server.max_requests_in_flight,
+            maxRequestsInFlightPerPrincipal: server.max_requests_in_flight_per_principal,
+            maxRequestsInFlightTotal: server.max_requests_in_flight_total,
+            maxLeases: server.max_leases,
+            maxLeasesPerPrincipal: server.max_leases_per_principal,
+            maxUpstreamProcesses: server.max_upstream_processes,
+            maxUpstreamProcessesPerPrincipal: server.max_upstream_processes_per_principal,
             maxResultBytes: server.max_result_bytes,
             oauth:
               server.oauth === undefined || server.transport === 'stdio'

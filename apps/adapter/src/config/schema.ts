@@ -45,6 +45,8 @@ const ed25519Key = () =>
   );
 
 const nonEmpty = (phrase = 'a non-empty string') => phrased(z.string().min(1), phrase);
+/** A limit on how many of something the face holds at once. */
+const count = () => phrased(z.number().int().min(1).max(10_000), 'an integer from 1 to 10000');
 
 /** A file path: `~` and `~/…` expand to the home directory, relative paths to the config's folder. */
 const filePath = () =>
@@ -452,12 +454,41 @@ const mcpServerSchema = z
       'A bearer token MCP clients must send over HTTP (Authorization: Bearer …), read from token_env.',
     ),
     oauth: oauthSchema,
-    max_sessions: phrased(z.number().int().min(1).max(10_000), 'an integer from 1 to 10000')
+    max_sessions: count()
       .default(64)
-      .describe('Most MCP sessions at once over HTTP; beyond it the oldest ends (its client gets 404).'),
-    max_requests_in_flight: phrased(z.number().int().min(1).max(10_000), 'an integer from 1 to 10000')
+      .describe(
+        "Most MCP sessions at once over HTTP, every principal's together; beyond it a principal's new session ends its own least recently used idle one, or gets 503.",
+      ),
+    max_sessions_per_principal: count().describe(
+      'Most MCP sessions one principal may hold (default a quarter of max_sessions); beyond it its least recently used idle one ends, or the new one gets 429.',
+    ),
+    max_requests_in_flight: count()
       .default(32)
-      .describe('Most requests one session may have in flight; more get 429 until some are answered.'),
+      .describe(
+        "Most requests one session (or one principal's 2026-07-28 requests) may have in flight; more get 429 until some are answered.",
+      ),
+    max_requests_in_flight_per_principal: count().describe(
+      'Most requests one principal may have in flight across its sessions and 2026-07-28 requests (default a quarter of max_requests_in_flight_total); more get 429.',
+    ),
+    max_requests_in_flight_total: count()
+      .default(256)
+      .describe("Most requests in flight on the face, every principal's together; more get 503."),
+    max_leases: count()
+      .default(64)
+      .describe(
+        '2026-07-28 calls that may ask their client for input, each on a session of its own with the server (leases), at once; more are refused.',
+      ),
+    max_leases_per_principal: count().describe(
+      'Leases one principal may hold at once (default a quarter of max_leases); more are refused.',
+    ),
+    max_upstream_processes: count()
+      .default(32)
+      .describe(
+        "Processes of each stdio mcp_source that MCP sessions and leases may run at once, every principal's together; a call needing one more is refused.",
+      ),
+    max_upstream_processes_per_principal: count().describe(
+      'Processes of each stdio mcp_source one principal may hold (default a quarter of max_upstream_processes).',
+    ),
     max_result_bytes: phrased(
       z
         .number()
@@ -485,6 +516,10 @@ const mcpServerSchema = z
     expose: true,
     auth: true,
     oauth: true,
+    max_sessions_per_principal: true,
+    max_requests_in_flight_per_principal: true,
+    max_leases_per_principal: true,
+    max_upstream_processes_per_principal: true,
   })
   .describe('The MCP face of the adapter (none when absent).');
 

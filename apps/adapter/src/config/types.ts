@@ -49,10 +49,24 @@ export interface AdapterConfig {
         expose: ExposedList[];
         /** The token HTTP clients must send (from `auth.token_env`); `undefined`: no auth. */
         bearerToken: string | undefined;
-        /** `max_sessions`, default 64. */
+        /** `max_sessions`, every principal's together; default 64. */
         maxSessions: number;
-        /** `max_requests_in_flight` per session, default 32. */
+        /** `max_sessions_per_principal`; `undefined`: a quarter of `maxSessions`. */
+        maxSessionsPerPrincipal: number | undefined;
+        /** `max_requests_in_flight` per session (and per principal's 2026-07-28 requests), default 32. */
         maxRequestsInFlight: number;
+        /** `max_requests_in_flight_per_principal`; `undefined`: a quarter of `maxRequestsInFlightTotal`. */
+        maxRequestsInFlightPerPrincipal: number | undefined;
+        /** `max_requests_in_flight_total`, default 256. */
+        maxRequestsInFlightTotal: number;
+        /** `max_leases`, default 64. */
+        maxLeases: number;
+        /** `max_leases_per_principal`; `undefined`: a quarter of `maxLeases`. */
+        maxLeasesPerPrincipal: number | undefined;
+        /** `max_upstream_processes` per stdio source, default 32. */
+        maxUpstreamProcesses: number;
+        /** `max_upstream_processes_per_principal`; `undefined`: a quarter of `maxUpstreamProcesses`. */
+        maxUpstreamProcessesPerPrincipal: number | undefined;
         /** `max_result_bytes`, default 16 MiB. */
         maxResultBytes: number;
         /** OAuth 2.1 on the HTTP face (`oauth`); `undefined`: none. */

@@ -90,6 +90,13 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
       },
     }),
     argumentLimits: parts.argumentLimits,
+    // What the face's clients may hold beyond a request, shared between principals (docs/security.md).
+    limits: {
+      maxLeases: config.mcpServer.maxLeases,
+      maxLeasesPerPrincipal: config.mcpServer.maxLeasesPerPrincipal,
+      maxUpstreamProcesses: config.mcpServer.maxUpstreamProcesses,
+      maxUpstreamProcessesPerPrincipal: config.mcpServer.maxUpstreamProcessesPerPrincipal,
+    },
     callTimeoutMs: config.callTimeoutMs,
     sha256: nodeCipher.sha256,
     serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
@@ -106,7 +113,7 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
     namespace: source.namespace,
     key: localKey,
     contracts: () => registry.contractsOf(source.name),
-    // The same limit as for XProtocol callers, per MCP session of the face.
+    // The same limit as for XProtocol callers, per principal of the face.
     requestsPerMinute: source.rateLimit.requestsPerMinute,
     // A quarantined tool refuses arguments its pinned definition does not name.
     checkArguments: (kind: string, args: Record<string, unknown>) => sources.checkArguments(kind, args),
@@ -147,7 +154,15 @@ export function _serveFace(
   logger: AdapterLogger,
   stdio: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream } | undefined,
 ): Promise<McpFaceServer> {
-  const { oauth, ...serve } = mcpServer;
+  // Leases and upstream processes are the face's own limits (_createFace), not the server's.
+  const {
+    oauth,
+    maxLeases: _leases,
+    maxLeasesPerPrincipal: _leasesPerPrincipal,
+    maxUpstreamProcesses: _processes,
+    maxUpstreamProcessesPerPrincipal: _processesPerPrincipal,
+    ...serve
+  } = mcpServer;
   return serveMcpFace(
     face,
     {

@@ -12,6 +12,12 @@ export interface FacePrincipal {
   id: string;
   /** What the principal may call: capability patterns (`a.b.*`, `*`), as in `access.grants`. */
   capabilities: readonly string[];
+  /**
+   * True when this principal stands for every client of the face (the static token, one secret
+   * they all share): the face's caps per principal do not apply to it, only its ceilings
+   * (docs/security.md, "Fair shares between principals").
+   */
+  shared?: boolean;
 }
 
 /** A refusal, as the HTTP answer says it. */

@@ -19,7 +19,8 @@ export function staticBearerAuth(token: string): FaceAuth {
         : timingSafeEqual(_digest(given.token), expected)
           ? undefined
           : 'the bearer token is not valid';
-      if (message === undefined) return { ok: true, principal: { id: 'static', capabilities: ['*'] } };
+      if (message === undefined)
+        return { ok: true, principal: { id: 'static', capabilities: ['*'], shared: true } };
       return { ok: false, refusal: { status: 401, wwwAuthenticate: 'Bearer realm="mcp"', message } };
     },
     authorize: () => undefined,

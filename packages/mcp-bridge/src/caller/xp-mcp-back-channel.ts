@@ -39,6 +39,7 @@ import {
 } from '../gateway/gateway-link.js';
 import { _Leases } from '../gateway/leases.js';
 import { _modernRequest } from '../gateway/modern-request.js';
+import type { _PrincipalCaps } from '../gateway/principal-caps.js';
 import type { BridgeLogger } from '../logger.js';
 import type { XpCaller } from './xp-caller.js';
 
@@ -49,6 +50,10 @@ export interface _XpBackChannelOptions {
   logger: BridgeLogger;
   /** How long a 2026-07-28 client's call waits for its next round (gateway/leases.ts), in ms. Default 60000. */
   leaseTimeoutMs?: number;
+  /** The face's leases by principal, shared with its gateway's (gateway/principal-caps.ts). */
+  leaseCaps?: _PrincipalCaps;
+  /** The principal a face server answers, for its share of the leases (`undefined`: the face's one principal). */
+  principalOf?: (server: Server) => string | undefined;
   now?: () => number;
 }
 
@@ -232,7 +237,11 @@ export class _XpBackChannel {
         };
       },
       ctx,
-      { foreignState: 'pass', ...(what !== undefined && { request: what }) },
+      {
+        foreignState: 'pass',
+        principal: this.#o.principalOf?.(server),
+        ...(what !== undefined && { request: what }),
+      },
     );
   }
 
@@ -248,7 +257,11 @@ export class _XpBackChannel {
   }
 
   #leasesOf(): _Leases {
-    this.#leases ??= new _Leases({ timeoutMs: this.#o.leaseTimeoutMs ?? 60_000, logger: this.#o.logger });
+    this.#leases ??= new _Leases({
+      timeoutMs: this.#o.leaseTimeoutMs ?? 60_000,
+      logger: this.#o.logger,
+      ...(this.#o.leaseCaps && { caps: this.#o.leaseCaps }),
+    });
     return this.#leases;
   }
 

@@ -7,14 +7,20 @@
  * table shared by every session.
  * @module
  */
-import type { Server, ServerCapabilities } from '@modelcontextprotocol/server';
+import { ProtocolError, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { _LinkSet } from '../gateway/gateway-links.js';
 import { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import { _GatewaySession, type _SourceCheck, type GatewayUpstream } from '../gateway/gateway-session.js';
 import { _STATELESS_CLIENT } from '../gateway/gateway-stateless-client.js';
 import { _Leases } from '../gateway/leases.js';
+import { _capMessage, _fairShare, _PrincipalCaps } from '../gateway/principal-caps.js';
 import type { BridgeLogger } from '../logger.js';
 import type { McpFaceOptions } from './face-options.js';
+
+/** Upstream processes per stdio source that clients may hold at once, by default. */
+const _MAX_UPSTREAM_PROCESSES = 32;
+/** When a client refused an upstream process is told to try again, in s. */
+const _RETRY_AFTER_S = 5;
 
 /** What the face's servers share in gateway mode: routes, the 2026-07-28 links and leases. */
 export class _FaceGateway {
@@ -26,10 +32,15 @@ export class _FaceGateway {
   #sharedLinks: _LinkSet | undefined;
   /** Calls of 2026-07-28 clients on 2025 servers, waiting for the clients' input. */
   #leasedCalls: _Leases | undefined;
+  /** The face's leases, by principal (shared with the leases across XProtocol). */
+  readonly #leaseCaps: _PrincipalCaps;
+  /** The upstream processes clients hold, by stdio source, then by principal. */
+  readonly #processes = new Map<string, _PrincipalCaps>();
 
-  constructor(options: McpFaceOptions, logger: BridgeLogger) {
+  constructor(options: McpFaceOptions, logger: BridgeLogger, leaseCaps: _PrincipalCaps) {
     this.#o = options;
     this.#logger = logger;
+    this.#leaseCaps = leaseCaps;
   }
 
   /** The local sources forwarded as they are (gateway passthrough); none outside gateway mode. */
@@ -72,15 +83,16 @@ export class _FaceGateway {
   /**
    * Makes `server` forward to `upstreams` with `capabilities`: over links of its own, or for a
    * 2026-07-28 request (`modern`, no session) over the shared ones; its client may use what
-   * `check` lets (everything without one).
+   * `check` lets (everything without one), and its links count against `principal`'s share of
+   * upstream processes.
    */
   session(
     server: Server,
     upstreams: readonly GatewayUpstream[],
     capabilities: ServerCapabilities,
-    options: { modern: boolean; check: _SourceCheck | undefined },
+    options: { modern: boolean; check: _SourceCheck | undefined; principal: string | undefined },
   ): _GatewaySession {
-    const { modern, check } = options;
+    const { modern, check, principal } = options;
     const gateway = new _GatewaySession({
       server,
       upstreams,
@@ -89,6 +101,8 @@ export class _FaceGateway {
       clientInfo: this.#o.serverInfo,
       timeoutMs: this.#o.callTimeoutMs,
       logger: this.#logger,
+      principal,
+      admitProcess: (source, holder) => this.#admitProcess(source, holder),
       // A 2026-07-28 request has no session: it uses the links every such request shares.
       ...(modern && { shared: this.#statelessLinks(upstreams), leases: this.#leases() }),
     });
@@ -119,7 +133,44 @@ export class _FaceGateway {
 
   /** The leases of 2026-07-28 calls on servers that ask with requests (gateway/leases.ts), made on first use. */
   #leases(): _Leases {
-    this.#leasedCalls ??= new _Leases({ timeoutMs: this.#o.callTimeoutMs, logger: this.#logger });
+    this.#leasedCalls ??= new _Leases({
+      timeoutMs: this.#o.callTimeoutMs,
+      logger: this.#logger,
+      caps: this.#leaseCaps,
+    });
     return this.#leasedCalls;
+  }
+
+  /**
+   * Takes one of `source`'s upstream processes for `principal` (a client's link or lease is about
+   * to start one); how to give it back. Over its share, or the ceiling, the request that needed
+   * it is refused (-32600 `RATE_LIMITED`): a principal's sessions never take another's processes.
+   */
+  #admitProcess(source: string, principal: string | undefined): () => void {
+    let caps = this.#processes.get(source);
+    if (!caps) {
+      const total = this.#o.limits?.maxUpstreamProcesses ?? _MAX_UPSTREAM_PROCESSES;
+      caps = new _PrincipalCaps({
+        total,
+        perPrincipal: this.#o.limits?.maxUpstreamProcessesPerPrincipal ?? _fairShare(total),
+      });
+      this.#processes.set(source, caps);
+    }
+    const refusal = caps.take(principal);
+    if (refusal) {
+      const message = _capMessage(
+        refusal,
+        `upstream processes of ${source}`,
+        {
+          perPrincipal: 'mcp_server.max_upstream_processes_per_principal',
+          total: 'mcp_server.max_upstream_processes',
+        },
+        `end an MCP session you no longer use (each runs its own), or retry in ${_RETRY_AFTER_S} s`,
+      );
+      this.#logger.warn({ source }, `refused an upstream process: ${message}`);
+      throw new ProtocolError(-32600, message, { xp_code: 'RATE_LIMITED', retry_after: _RETRY_AFTER_S });
+    }
+    const held = caps;
+    return () => held.give(principal);
   }
 }

@@ -46,7 +46,7 @@ export interface LocalToolSource {
   contracts: () => readonly ContractLike[];
   /** Calls the upstream tool behind `kind` (arguments already validated). */
   call: (kind: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
-  /** `rate_limit.requests_per_minute`: tool calls per MCP session of the face (none when absent). */
+  /** `rate_limit.requests_per_minute`: tool calls per principal of the face (none when absent). */
   requestsPerMinute?: number;
   /**
    * A check beyond the schema: why `args` are refused for the tool behind `kind`, or `undefined`
@@ -111,14 +111,40 @@ export interface McpFaceOptions {
   searchTool?: boolean;
   /** Depth and size limits on `tools/call` arguments (docs/security.md). Default {@link DEFAULT_ARGUMENT_LIMITS}. */
   argumentLimits?: JsonLimits;
+  /** How much of the face's leases and upstream processes its clients may hold (docs/security.md). */
+  limits?: FaceLimits;
   logger?: BridgeLogger;
+}
+
+/**
+ * The face's shares between principals of what its servers hold beyond a request (docs/security.md,
+ * "Fair shares between principals"). Each `…PerPrincipal` defaults to a quarter of its ceiling; the
+ * face's one principal (no authentication, or the static token) is held to the ceiling only.
+ */
+export interface FaceLimits {
+  /**
+   * Leases at once (2026-07-28 calls on a 2025 server that may ask their client for input, each on
+   * a session of its own with the server; docs/architecture.md, "Two MCP revisions"). Default 64.
+   */
+  maxLeases?: number | undefined;
+  /** Leases one principal may hold at once. Default a quarter of `maxLeases`. */
+  maxLeasesPerPrincipal?: number | undefined;
+  /**
+   * Upstream processes per stdio source that clients' sessions and leases may run at once (each
+   * MCP session in gateway mode starts its own child of a stdio source on first use). Default 32.
+   * The adapter's own session with each source and the one the 2026-07-28 requests share are not
+   * counted.
+   */
+  maxUpstreamProcesses?: number | undefined;
+  /** Upstream processes per stdio source one principal may hold at once. Default a quarter of `maxUpstreamProcesses`. */
+  maxUpstreamProcessesPerPrincipal?: number | undefined;
 }
 
 /** Options of {@link McpFace.createServer}. */
 export interface FaceServerOptions {
   /**
    * `caller` leaves the rate limits to the caller (the HTTP face takes the tokens itself, per
-   * HTTP session, to answer `429`); by default each server is one session here.
+   * principal, to answer `429`); by default each server is one client here (the stdio face).
    */
   rateLimits?: 'caller';
   /**
@@ -132,6 +158,11 @@ export interface FaceServerOptions {
    * absent (the static token, stdio).
    */
   mayUse?: FaceMayUse | undefined;
+  /**
+   * The principal the server answers, for its share of the face's leases and upstream processes
+   * ({@link FaceLimits}); absent: the face's one principal, held to the ceilings only.
+   */
+  principal?: string | undefined;
 }
 
 /**

@@ -19,6 +19,8 @@ import { _XpBackChannel } from '../caller/xp-mcp-back-channel.js';
 import { _gatewayCapabilities } from '../gateway/gateway-capabilities.js';
 import { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import type { _GatewaySession } from '../gateway/gateway-session.js';
+import { _DEFAULT_MAX_LEASES } from '../gateway/leases.js';
+import { _fairShare, _PrincipalCaps } from '../gateway/principal-caps.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _FaceCatalog } from './face-catalog.js';
 import { _FaceGateway } from './face-gateway.js';
@@ -51,9 +53,13 @@ export class McpFace {
   #xpMcp: _XpMcpFace | undefined;
   /** The clients' MCP sessions across XProtocol (made with the first XProtocol request). */
   #backChannel: _XpBackChannel | undefined;
-  /** Rate limits of the local sources, per face session (docs/security.md, "Rate limits"). */
+  /** Rate limits of the local sources, per principal (docs/security.md, "Rate limits"). */
   readonly #rateLimits: _FaceRateLimits;
   #sessions = 0;
+  /** The principal each live server answers (for its share of the leases across XProtocol). */
+  readonly #principals = new WeakMap<Server, string | undefined>();
+  /** Leases of 2026-07-28 calls by principal: the gateway's and those across XProtocol together. */
+  readonly #leaseCaps: _PrincipalCaps;
   /** Told when a list changed (the 2026-07-28 leg's `subscriptions/listen` streams). */
   readonly #listsChanged = new Set<(list: 'tools' | 'prompts' | 'resources') => void>();
 
@@ -71,7 +77,12 @@ export class McpFace {
       catalog: this.#catalog,
       sessionsAcross: () => this.#sessionsAcross(),
     });
-    this.#gateway = new _FaceGateway(options, this.#logger);
+    const maxLeases = options.limits?.maxLeases ?? _DEFAULT_MAX_LEASES;
+    this.#leaseCaps = new _PrincipalCaps({
+      total: maxLeases,
+      perPrincipal: options.limits?.maxLeasesPerPrincipal ?? _fairShare(maxLeases),
+    });
+    this.#gateway = new _FaceGateway(options, this.#logger, this.#leaseCaps);
     this.#rateLimits = new _FaceRateLimits(
       new Map(
         (options.localSources ?? []).flatMap((local) =>
@@ -110,13 +121,13 @@ export class McpFace {
   }
 
   /**
-   * Takes one token of the rate limit of the source behind tool `name` for face session `session`;
-   * the refusal when the session is over it. Tools of XProtocol sources are not limited here (their
-   * endpoint limits its callers).
+   * Takes one token of the rate limit of the source behind tool `name` for `principal` (the HTTP
+   * face's principal, or a stdio face's one client); the refusal when it is over it. Tools of
+   * XProtocol sources are not limited here (their endpoint limits its callers).
    */
-  takeRateLimit(session: string, name: string): FaceRateLimited | undefined {
+  takeRateLimit(principal: string, name: string): FaceRateLimited | undefined {
     const target = this.#catalog.resolve(name);
-    return target?.type === 'mcp' ? this.#rateLimits.take(session, target.source) : undefined;
+    return target?.type === 'mcp' ? this.#rateLimits.take(principal, target.source) : undefined;
   }
 
   /**
@@ -154,9 +165,14 @@ export class McpFace {
       ...(modern && { cacheHints: _cacheHints(options.mayUse !== undefined) }),
     });
     const check = _sourceCheck(options.mayUse, (source) => this.#namespaces(source));
+    this.#principals.set(server, options.principal);
     const gateway =
       upstreams.length > 0
-        ? this.#gateway.session(server, upstreams, capabilities, { modern, check })
+        ? this.#gateway.session(server, upstreams, capabilities, {
+            modern,
+            check,
+            principal: options.principal,
+          })
         : undefined;
     xpMcp?.install(server, check);
     this.#installTools(server, options, session, gateway);
@@ -286,6 +302,8 @@ export class McpFace {
       caller: _callerOf(this.#o),
       logger: this.#logger,
       leaseTimeoutMs: this.#o.callTimeoutMs,
+      leaseCaps: this.#leaseCaps,
+      principalOf: (server) => this.#principals.get(server),
     });
     return this.#backChannel;
   }

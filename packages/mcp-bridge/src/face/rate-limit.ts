@@ -1,11 +1,12 @@
 /**
  * `mcp_sources[].rate_limit` on the MCP face (gateway mode, docs/security.md, "Rate limits"): the
  * same token bucket the XProtocol endpoint keeps per (caller key, source), kept here per
- * (MCP session, source). A face session is the finest principal the face knows — one Streamable
- * HTTP session, or the one stdio client — since its bearer token is one secret shared by every
- * client. A refusal is the XProtocol `RATE_LIMITED` error in its MCP face (`-32600` with
- * `data: {xp_code: "RATE_LIMITED", retry_after}`); the HTTP face also answers `429` with
- * `Retry-After`.
+ * (principal, source). Over HTTP the principal is the OAuth `<issuer> <subject>`, or the face's one
+ * principal without OAuth (no auth, or the static token every client shares); its bucket is the
+ * same whichever session or revision its calls come on, so a new session brings no new budget.
+ * Over stdio it is the one client. A refusal is the XProtocol `RATE_LIMITED` error in its MCP face
+ * (`-32600` with `data: {xp_code: "RATE_LIMITED", retry_after}`); the HTTP face also answers `429`
+ * with `Retry-After`.
  * @module
  */
 import { type JsonRpcErrorObject, xpErrorToMcp } from '@xprotocol/translate';
@@ -17,7 +18,7 @@ export interface FaceRateLimited {
   error: JsonRpcErrorObject;
 }
 
-/** Token buckets per (face session, source) for the sources that have a rate limit. */
+/** Token buckets per (principal, source) for the sources that have a rate limit. */
 export class _FaceRateLimits {
   readonly #perMinute: ReadonlyMap<string, number>;
   readonly #buckets = new Map<string, TokenBuckets>();
@@ -29,22 +30,22 @@ export class _FaceRateLimits {
     this.#now = now;
   }
 
-  /** Takes one token of `source` for `session`; the refusal when none is left. */
-  take(session: string, source: string): FaceRateLimited | undefined {
+  /** Takes one token of `source` for `principal`; the refusal when none is left. */
+  take(principal: string, source: string): FaceRateLimited | undefined {
     const perMinute = this.#perMinute.get(source);
     if (perMinute === undefined) return undefined;
     let buckets = this.#buckets.get(source);
     if (!buckets) {
-      // Sessions are capped by the face; the bound here only keeps a runaway in check.
+      // Principals are few (OAuth subjects); the bound here only keeps a runaway in check.
       buckets = new TokenBuckets(perMinute, 10_000);
       this.#buckets.set(source, buckets);
     }
-    const taken = buckets.take(session, this.#now());
+    const taken = buckets.take(principal, this.#now());
     if (taken.ok) return undefined;
     const face = xpErrorToMcp(
       xpError(
         'RATE_LIMITED',
-        `rate limit of source ${source} exceeded (${perMinute} requests per minute per MCP session); retry in ${taken.retryAfterSeconds} s`,
+        `rate limit of source ${source} exceeded (${perMinute} requests per minute per principal); retry in ${taken.retryAfterSeconds} s`,
         { retry_after: taken.retryAfterSeconds },
       ),
     );

@@ -97,6 +97,11 @@ export interface _GatewayLinkOptions {
   logger: BridgeLogger;
   /** The link serves several clients (see `_LinkSetOptions.shared`). */
   shared?: boolean;
+  /**
+   * Called once when the link's session is over: it could not open, it ended on its own (a stdio
+   * child exited), or it was closed. Gives back what opening it took (its upstream process's share).
+   */
+  onEnd?: () => void;
 }
 
 /** A face request being forwarded: what the link needs to talk back to that client's request. */
@@ -145,12 +150,15 @@ export class _GatewayLink {
   /** Server -> client requests the client is answering now. */
   #answering = 0;
   #closed = false;
+  /** Cleared once called. */
+  #onEnd: (() => void) | undefined;
 
   private constructor(options: _GatewayLinkOptions, client: Client, pending: () => Promise<void>) {
     this.source = options.source;
     this.#o = options;
     this.#client = client;
     this.#pending = pending;
+    this.#onEnd = options.onEnd;
   }
 
   /**
@@ -187,6 +195,7 @@ export class _GatewayLink {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => {});
+      link.#ended();
       throw new BridgeError(
         'UPSTREAM_UNAVAILABLE',
         `${options.source}: cannot open a gateway session: ${(error as Error).message}`,
@@ -208,6 +217,7 @@ export class _GatewayLink {
       if (!link.#closed)
         options.logger.warn({ source: options.source }, 'gateway link to the upstream closed');
       link.#closed = true;
+      link.#ended();
     };
     return link;
   }
@@ -344,6 +354,14 @@ export class _GatewayLink {
       );
     }
     await this.#client.close().catch(() => {});
+    this.#ended();
+  }
+
+  /** The session is over: {@link _GatewayLinkOptions.onEnd}, once. */
+  #ended(): void {
+    const onEnd = this.#onEnd;
+    this.#onEnd = undefined;
+    onEnd?.();
   }
 
   #peek(message: { method?: unknown; params?: unknown }): void {

@@ -26,6 +26,12 @@ export interface _LinkSetOptions {
    * request is the only one on the link.
    */
   shared?: boolean;
+  /**
+   * Takes a share of the upstream processes of `source` for a link about to start one (a stdio
+   * upstream); throws the refusal (a `ProtocolError`) when none is left. Returns how to give it
+   * back, called once when the link's session is over.
+   */
+  admitProcess?: (source: string) => () => void;
 }
 
 /** A client's links, by source. */
@@ -62,6 +68,7 @@ export class _LinkSet {
     }
     const transport = this.#o.transportOf(source);
     if (!transport) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
+    const onEnd = _processShare(this.#o.admitProcess, source, transport);
     const opening = _GatewayLink
       .open({
         source,
@@ -71,6 +78,7 @@ export class _LinkSet {
         timeoutMs: this.#o.timeoutMs,
         logger: this.#o.logger,
         ...(this.#o.shared && { shared: true }),
+        ...(onEnd && { onEnd }),
       })
       .then(async (link) => {
         if (this.level !== undefined && link.capabilities?.logging !== undefined) {
@@ -87,6 +95,7 @@ export class _LinkSet {
       }
       return link;
     } catch (error) {
+      onEnd?.();
       if (this.#links.get(source) === opening) this.#links.delete(source);
       if (ProtocolError.isInstance(error)) throw error;
       throw new ProtocolError(-32603, (error as Error).message, { xp_code: 'UPSTREAM_UNAVAILABLE' });
@@ -110,4 +119,22 @@ export class _LinkSet {
     this.#links.clear();
     await Promise.allSettled(links.map(async (link) => (await link).close()));
   }
+}
+
+/**
+ * The share of `source`'s upstream processes a new link takes when it starts one (a stdio
+ * upstream), as a give-back that runs once; nothing for a link that starts no process. Throws
+ * the refusal when no share is left.
+ */
+export function _processShare(
+  admit: ((source: string) => () => void) | undefined,
+  source: string,
+  transport: UpstreamTransport,
+): (() => void) | undefined {
+  if (!admit || transport.type !== 'stdio') return undefined;
+  let giveBack: (() => void) | undefined = admit(source);
+  return () => {
+    giveBack?.();
+    giveBack = undefined;
+  };
 }

@@ -20,7 +20,7 @@ import type { BridgeLogger } from '../logger.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
 import { _contextRequest, _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
-import { _LinkSet } from './gateway-links.js';
+import { _LinkSet, _processShare } from './gateway-links.js';
 import type { _GatewayRoutes } from './gateway-routes.js';
 import { type _Leases, _leasedRequest } from './leases.js';
 import { _modernRequest } from './modern-request.js';
@@ -66,6 +66,16 @@ export interface _GatewaySessionOptions {
   leases?: _Leases;
   /** What the session's client may use, per request; everything when absent. */
   check?: _SourceCheck | undefined;
+  /**
+   * Whose client this is, for its share of the face's leases and upstream processes (`undefined`:
+   * the face's one principal, held to the face's ceilings only).
+   */
+  principal?: string | undefined;
+  /**
+   * Takes a share of `source`'s upstream processes for `principal`, for a link that starts one;
+   * throws the refusal when none is left (see `_LinkSetOptions.admitProcess`).
+   */
+  admitProcess?: (source: string, principal: string | undefined) => () => void;
 }
 
 type _Capability = 'resources' | 'prompts' | 'completions' | 'logging';
@@ -98,6 +108,9 @@ export class _GatewaySession {
         clientInfo: options.clientInfo,
         timeoutMs: options.timeoutMs,
         logger: options.logger,
+        ...(options.admitProcess && {
+          admitProcess: (source: string) => options.admitProcess!(source, options.principal),
+        }),
       });
   }
 
@@ -171,16 +184,28 @@ export class _GatewaySession {
       const transport = this.#o.upstreams.find((u) => u.name === source)?.transport;
       if (!transport) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
       // The lease's own link to the server, with the lease as its client.
+      const { admitProcess, principal } = this.#o;
       return this.#o.leases.run(
         async (client, request) => {
-          const link = await _GatewayLink.open({
+          const onEnd = _processShare(
+            admitProcess && ((name) => admitProcess(name, principal)),
             source,
             transport,
-            face: client,
-            clientInfo: this.#o.clientInfo,
-            timeoutMs: this.#o.timeoutMs,
-            logger: this.#o.logger,
-          });
+          );
+          const link = await _GatewayLink
+            .open({
+              source,
+              transport,
+              face: client,
+              clientInfo: this.#o.clientInfo,
+              timeoutMs: this.#o.timeoutMs,
+              logger: this.#o.logger,
+              ...(onEnd && { onEnd }),
+            })
+            .catch((error: unknown) => {
+              onEnd?.();
+              throw error;
+            });
           const result = link.request(method, params, {
             ...request,
             ...(timeoutMs !== undefined && { timeoutMs }),
@@ -188,7 +213,7 @@ export class _GatewaySession {
           return { result, close: () => link.close() };
         },
         ctx,
-        { request: _leasedRequest(method, source, params) },
+        { request: _leasedRequest(method, source, params), principal },
       );
     }
     return (await this.#link(source)).request(method, this.#params(params, ctx), {

@@ -23,16 +23,19 @@ import {
 import type { BridgeLogger } from '../logger.js';
 import type { _LinkClient, _LinkRequest } from './gateway-link.js';
 import { _modernRequest } from './modern-request.js';
+import { _capMessage, _fairShare, _PrincipalCaps } from './principal-caps.js';
 
 /** How long the face waits for more requests of the server after the first, before asking the client. */
 const _GATHER_MS = 25;
 /** Marks the `requestState` values the face mints, so they are told from a server's own. */
 const _STATE_PREFIX = 'xp-lease.';
 /**
- * The most leases waiting for their clients at once; beyond it a new one is refused. Each holds a
- * session with its server (for a stdio server, a child process), so they are few.
+ * The most leases at once, by default; beyond it a new one is refused. Each holds a session with
+ * its server (for a stdio server, a child process), so they are few.
  */
-const _MAX_WAITING = 64;
+export const _DEFAULT_MAX_LEASES = 64;
+/** When a client refused a lease is told to try again, in s (a lease ends when its client answers). */
+const _RETRY_AFTER_S = 5;
 /**
  * How long a lease waits for its client's next call, at least (a person may be answering an
  * elicitation); the call timeout when that is longer.
@@ -54,6 +57,12 @@ export interface _LeasesOptions {
   /** Each call's timeout, in ms; a lease waits for its client's next call this long, at least 10 minutes. */
   timeoutMs: number;
   logger: BridgeLogger;
+  /**
+   * The leases each principal and every principal together may hold, shared with the face's
+   * other leases (default 64 in all, 16 per principal). A lease is held from its start until it
+   * ends, waiting for its client or not: it holds its own session with the server all along.
+   */
+  caps?: _PrincipalCaps;
 }
 
 /** A request of the server's, waiting for the client's answer. */
@@ -70,6 +79,7 @@ type _Round = { kind: 'done'; result: Record<string, unknown> } | { kind: 'ask';
 /** The face's leases, shared by every 2026-07-28 request. */
 export class _Leases {
   readonly #o: _LeasesOptions;
+  readonly #caps: _PrincipalCaps;
   readonly #leases = new Map<string, _Lease>();
   /**
    * Signs the `requestState` that names a lease (a changed or foreign one is refused), bound to
@@ -83,6 +93,9 @@ export class _Leases {
 
   constructor(options: _LeasesOptions) {
     this.#o = options;
+    this.#caps =
+      options.caps ??
+      new _PrincipalCaps({ perPrincipal: _fairShare(_DEFAULT_MAX_LEASES), total: _DEFAULT_MAX_LEASES });
   }
 
   /**
@@ -100,12 +113,13 @@ export class _Leases {
    * where the endpoint's server checks it) the new lease carries it; otherwise it is refused.
    * `request` names what the lease runs (method, server, tool or URI): a retry must name the same,
    * since the face checked the caller's scopes for what the retry names, not for what the lease
-   * runs.
+   * runs. A new lease counts against `principal`'s share of the leases (`undefined`: the face's
+   * one principal, held to the ceiling only); over it the call is refused, -32600 `RATE_LIMITED`.
    */
   async run(
     start: _LeaseStart,
     ctx: ServerContext,
-    options: { foreignState?: 'pass' | 'refuse'; request?: string } = {},
+    options: { foreignState?: 'pass' | 'refuse'; request?: string; principal?: string | undefined } = {},
   ): Promise<Record<string, unknown>> {
     const state = _requestState(ctx);
     if (state !== undefined && (this.resumes(ctx) || options.foreignState !== 'pass')) {
@@ -122,16 +136,32 @@ export class _Leases {
         );
       return this.#reply(lease, await lease.resume(ctx), ctx);
     }
-    if (this.#leases.size >= _MAX_WAITING)
+    const { principal } = options;
+    const refusal = this.#caps.take(principal);
+    if (refusal)
       throw new ProtocolError(
-        -32603,
-        `too many calls waiting for their clients' input (${_MAX_WAITING}); try again later`,
-        {
-          xp_code: 'RATE_LIMITED',
-        },
+        -32600,
+        _capMessage(
+          refusal,
+          'leases (2026-07-28 calls that may ask their client for input, each with its own session upstream)',
+          { perPrincipal: 'mcp_server.max_leases_per_principal', total: 'mcp_server.max_leases' },
+          `answer or cancel one, or retry in ${_RETRY_AFTER_S} s`,
+        ),
+        { xp_code: 'RATE_LIMITED', retry_after: _RETRY_AFTER_S },
       );
-    const lease = new _Lease(randomUUID(), options.request, this.#o, () => this.#leases.delete(lease.id));
-    return this.#reply(lease, await lease.start(start, ctx), ctx);
+    const lease = new _Lease(randomUUID(), options.request, this.#o, () => {
+      this.#leases.delete(lease.id);
+      this.#caps.give(principal);
+    });
+    let round: _Round;
+    try {
+      round = await lease.start(start, ctx);
+    } catch (error) {
+      // A lease that could not open its session (its server unreachable, or no process left for it) ends here.
+      await lease.end('the call could not start');
+      throw error;
+    }
+    return this.#reply(lease, round, ctx);
   }
 
   /** Ends every lease (the face is closing). */
@@ -179,6 +209,8 @@ class _Lease {
   #wake: (() => void) | undefined;
   #keys = 0;
   #expiry: NodeJS.Timeout | undefined;
+  /** The first {@link end}: the lease is forgotten, and gives back its share, once. */
+  #ending: Promise<void> | undefined;
 
   constructor(id: string, request: string | undefined, options: _LeasesOptions, forget: () => void) {
     this.id = id;
@@ -230,9 +262,14 @@ class _Lease {
     return this.#round(ctx);
   }
 
-  /** Cancels the call (the server gets `notifications/cancelled`) and closes the link. */
-  async end(reason: string): Promise<void> {
+  /** Cancels the call (the server gets `notifications/cancelled`) and closes the link; once. */
+  end(reason: string): Promise<void> {
     clearTimeout(this.#expiry);
+    this.#ending ??= this.#end(reason);
+    return this.#ending;
+  }
+
+  async #end(reason: string): Promise<void> {
     this.#forget();
     for (const parked of this.#parked.splice(0)) parked.reject(new Error(reason));
     this.#abort.abort(new Error(reason));

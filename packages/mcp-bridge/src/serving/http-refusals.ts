@@ -1,8 +1,8 @@
 /**
  * How the HTTP face answers a request it refuses: a JSON-RPC error in a JSON body with the HTTP
  * status of the refusal (docs/security.md, "The HTTP face"), `WWW-Authenticate` on an
- * authentication or scope refusal, `Retry-After` on a rate limit. Each refusal is logged, never
- * with the client's credentials.
+ * authentication or scope refusal, `Retry-After` on a rate limit or a cap. Each refusal is logged,
+ * never with the client's credentials.
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -72,24 +72,33 @@ export function _tooMany(
 }
 
 /**
- * Answers `429` for a POST that would take its session over `maxInFlight` requests in flight
- * (`running` now); the error answers `id`, the POST's first request.
+ * Answers a request refused by one of the face's caps (docs/security.md, "Fair shares between
+ * principals"): `429` when the cap is the caller's own (its session's, its principal's), `503`
+ * when it is the face's ceiling for every principal; `Retry-After` and a JSON-RPC error answering
+ * `id` (the POST's first request) that says which cap, what is held and what to do.
  */
-export function _tooManyInFlight(
+export function _overCap(
   response: ServerResponse,
-  running: number,
-  maxInFlight: number,
-  session: string | undefined,
+  refusal: { scope: 'session' | 'principal' | 'total'; message: string; retryAfter: number },
   id: _JsonRpcId | null,
+  session: string | undefined,
   logger: BridgeLogger,
 ): void {
-  const message = `too many requests in flight in this session: ${running} running, at most ${maxInFlight} (mcp_server.max_requests_in_flight); send more when some are answered`;
-  logger.warn({ session }, `refused an MCP request: ${message}`);
-  response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      error: { code: -32600, message, data: { xp_code: 'RATE_LIMITED', retry_after: 1 } },
-      id,
-    }),
-  );
+  logger.warn({ session, scope: refusal.scope }, `refused an MCP request: ${refusal.message}`);
+  response
+    .writeHead(refusal.scope === 'total' ? 503 : 429, {
+      'content-type': 'application/json',
+      'retry-after': String(refusal.retryAfter),
+    })
+    .end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: {
+          code: -32600,
+          message: refusal.message,
+          data: { xp_code: 'RATE_LIMITED', retry_after: refusal.retryAfter },
+        },
+        id,
+      }),
+    );
 }

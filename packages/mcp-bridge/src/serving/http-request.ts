@@ -4,19 +4,22 @@
  * checked), the path, Host and Origin, authentication, the body (size, UTF-8, JSON-RPC) — and then
  * the face decides per request (docs/architecture.md, "Two MCP revisions"): a POST without a
  * session that is not `initialize` and carries the 2026-07-28 claim gets a server of its own
- * (modern-http.ts) after the scope, `Mcp-Param-*` and rate-limit checks; everything else runs in
- * its 2025-11-25 session (http-sessions.ts) after the batch, scope, rate-limit and in-flight
- * checks, answered directly (direct-answers.ts) or by the SDK transport. On every path the
- * request carries its principal to the face's servers (request-principal.ts), whose listings and
- * requests follow the same scopes.
+ * (modern-http.ts) after the scope, `Mcp-Param-*`, rate-limit and in-flight checks; everything
+ * else runs in its 2025-11-25 session (http-sessions.ts) after the batch, scope, rate-limit and
+ * in-flight checks, answered directly (direct-answers.ts) or by the SDK transport. Rate limits and
+ * the caps on sessions and requests in flight count per principal (http-limits.ts), whichever
+ * leg or session a request comes on. On every path the request carries its principal to the
+ * face's servers (request-principal.ts), whose listings and requests follow the same scopes.
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateHostHeader } from '@modelcontextprotocol/server';
 import type { FaceAuth, FacePrincipal } from '../auth/face-auth.js';
 import type { McpFace } from '../face/mcp-face.js';
+import { type _CapRefusal, _capMessage } from '../gateway/principal-caps.js';
 import type { BridgeLogger } from '../logger.js';
-import { _jsonRpcError, _refuse, _refuseAuth, _tooMany, _tooManyInFlight } from './http-refusals.js';
+import { _capsKey, type _HttpLimits, _principalKey } from './http-limits.js';
+import { _jsonRpcError, _overCap, _refuse, _refuseAuth, _tooMany } from './http-refusals.js';
 import type { _HttpSession, _HttpSessions } from './http-sessions.js';
 import {
   _batchRefusal,
@@ -51,8 +54,8 @@ export interface _HttpFace {
   auth: FaceAuth | undefined;
   /** Live sessions: one transport and one face server per MCP client. */
   sessions: _HttpSessions;
-  /** Most requests one session may have in flight. */
-  maxInFlight: number;
+  /** The caps on sessions and requests in flight, per principal and in all. */
+  limits: _HttpLimits;
   /** 2026-07-28 requests: no session, a server per request (modern-http.ts). */
   modern: _ModernFace;
 }
@@ -92,8 +95,10 @@ export async function _handleHttpRequest(
     return _serveModernRequest(http, request, response, body, caller.principal);
   const session = await _sessionOf(http, request, response, body, caller.principal);
   if (!session) return;
-  if (!(await _sessionChecksPass(http, session, request, response, body, caller.principal))) return;
-  return _runInSession(session, request, response, body, http.logger);
+  // A refused `initialize` leaves no session behind (settle forgets one that got no id).
+  if (!(await _sessionChecksPass(http, session, request, response, body, caller.principal)))
+    return http.sessions.settle(session);
+  return _runInSession(http, session, request, response, body);
 }
 
 /** The OAuth protected resource metadata (RFC 9728). */
@@ -207,14 +212,64 @@ async function _serveModernRequest(
   }
   const mismatch = await _paramHeadersRefusal(face, messages, request);
   if (mismatch) return _refuse(response, mismatch, logger);
-  const limited = await _takeRateLimits(face, _modernBucket(principal), messages);
+  const limited = await _takeRateLimits(face, _principalKey(principal), messages);
   if (limited) return _tooMany(response, limited, 'a 2026-07-28 client', logger);
+  if (!_takeModernInFlight(http, response, body, principal)) return;
   return http.modern.serve(request, response, body.value);
 }
 
-/** The rate-limit bucket of 2026-07-28 clients, which have no session: one per principal. */
-function _modernBucket(principal: FacePrincipal | undefined): string {
-  return `modern:${principal?.id ?? ''}`;
+/**
+ * Counts a 2026-07-28 request in flight until its answer ends: against its principal's
+ * 2026-07-28 requests (held to the cap of one session) and the principal's and the face's
+ * requests in flight. Over a cap, the `429` or `503` is answered and false returned.
+ */
+function _takeModernInFlight(
+  http: _HttpFace,
+  response: ServerResponse,
+  body: _RequestBody,
+  principal: FacePrincipal | undefined,
+): boolean {
+  const count = body.requestIds.length;
+  if (count === 0) return true;
+  const { modernInFlight, inFlight } = http.limits;
+  const key = _principalKey(principal);
+  const share = _capsKey(principal);
+  const id = body.requestIds[0] ?? null;
+  const asOneSession = modernInFlight.take(key, count);
+  if (asOneSession) {
+    const message = `too many 2026-07-28 requests in flight for this principal: ${asOneSession.held} running, at most ${asOneSession.limit} (mcp_server.max_requests_in_flight); send more when some are answered`;
+    _overCap(response, { scope: 'session', message, retryAfter: 1 }, id, undefined, http.logger);
+    return false;
+  }
+  const shared = inFlight.take(share, count);
+  if (shared) {
+    modernInFlight.give(key, count);
+    _overCap(response, _inFlightRefusal(shared), id, undefined, http.logger);
+    return false;
+  }
+  response.once('close', () => {
+    modernInFlight.give(key, count);
+    inFlight.give(share, count);
+  });
+  return true;
+}
+
+/** A refusal of the caps on requests in flight per principal and in all. */
+function _inFlightRefusal(refusal: _CapRefusal): {
+  scope: 'principal' | 'total';
+  message: string;
+  retryAfter: number;
+} {
+  const message = _capMessage(
+    refusal,
+    'requests in flight',
+    {
+      perPrincipal: 'mcp_server.max_requests_in_flight_per_principal',
+      total: 'mcp_server.max_requests_in_flight_total',
+    },
+    'send more when some are answered',
+  );
+  return { scope: refusal.scope, message, retryAfter: 1 };
 }
 
 /**
@@ -235,7 +290,12 @@ async function _sessionOf(
       _refuse(response, initRefusal, http.logger);
       return undefined;
     }
-    return http.sessions.open(principal?.id);
+    const opened = await http.sessions.open(principal);
+    if (!opened.ok) {
+      _overCap(response, _sessionRefusal(opened.refusal), body.requestIds[0] ?? null, undefined, http.logger);
+      return undefined;
+    }
+    return opened.session;
   }
   if (typeof sessionId === 'string') {
     const current = http.sessions.get(sessionId);
@@ -279,46 +339,82 @@ async function _sessionChecksPass(
       return false;
     }
   }
-  const sessionId = session.transport.sessionId;
-  const limited = await _takeRateLimits(face, sessionId ?? '', messages);
+  const limited = await _takeRateLimits(face, _principalKey(principal), messages);
   if (limited) {
-    _tooMany(response, limited, sessionId, logger);
-    return false;
-  }
-  const { requestIds } = body;
-  const running = session.inFlight.size;
-  if (requestIds.length > 0 && running + requestIds.length > http.maxInFlight) {
-    _tooManyInFlight(response, running, http.maxInFlight, sessionId, requestIds[0] ?? null, logger);
+    _tooMany(response, limited, session.transport.sessionId, logger);
     return false;
   }
   return true;
 }
 
+/** A refusal of a new session: the principal's share is full of busy sessions (`429`), or the face's (`503`). */
+function _sessionRefusal(refusal: _CapRefusal): {
+  scope: 'principal' | 'total';
+  message: string;
+  retryAfter: number;
+} {
+  const advice =
+    refusal.scope === 'principal'
+      ? 'each of them has a request in flight; end one (DELETE with its Mcp-Session-Id) or retry in 5 s'
+      : "this principal has no session without a request in flight to end, and another principal's session is never ended for it; retry in 5 s";
+  const message = _capMessage(
+    refusal,
+    'MCP sessions',
+    { perPrincipal: 'mcp_server.max_sessions_per_principal', total: 'mcp_server.max_sessions' },
+    advice,
+  );
+  return { scope: refusal.scope, message, retryAfter: 5 };
+}
+
 /**
- * Reserves the body's request ids for this POST (`400` for an id already in flight), then hands
- * the request to the session: a `tools/call` answered directly, a direct stream resumed, or the
- * SDK transport. Ids the transport never delivered are freed when the POST ends.
+ * Reserves the body's request ids for this POST — `429` past the session's requests in flight,
+ * `429`/`503` past the principal's or the face's (checked and taken at once, so a burst cannot
+ * pass them), `400` for an id already in flight — then hands the request to the session: a
+ * `tools/call` answered directly, a direct stream resumed, or the SDK transport. Ids the
+ * transport never delivered are freed when the POST ends; a session whose `initialize` got no id
+ * is forgotten then.
  */
 async function _runInSession(
+  http: _HttpFace,
   session: _HttpSession,
   request: IncomingMessage,
   response: ServerResponse,
   body: _RequestBody,
-  logger: BridgeLogger,
 ): Promise<void> {
-  const reserved = session.inFlight.reserve(body.requestIds);
-  if (!reserved.ok) {
-    return _refuse(
+  const { logger } = http;
+  const sessionId = session.transport.sessionId;
+  const { requestIds } = body;
+  const running = session.inFlight.size;
+  const max = http.limits.maxInFlight;
+  if (requestIds.length > 0 && running + requestIds.length > max) {
+    const message = `too many requests in flight in this session: ${running} running, at most ${max} (mcp_server.max_requests_in_flight); send more when some are answered`;
+    _overCap(
       response,
-      {
-        status: 400,
-        code: -32600,
-        message: `Invalid Request: the request id ${JSON.stringify(reserved.id)} is already in use by a request in flight in this session; use a new id`,
-        id: reserved.id,
-      },
+      { scope: 'session', message, retryAfter: 1 },
+      requestIds[0] ?? null,
+      sessionId,
       logger,
     );
+    return http.sessions.settle(session);
   }
+  const reserved = session.inFlight.reserve(requestIds);
+  if (!reserved.ok) {
+    if ('refusal' in reserved)
+      _overCap(response, _inFlightRefusal(reserved.refusal), reserved.id, sessionId, logger);
+    else
+      _refuse(
+        response,
+        {
+          status: 400,
+          code: -32600,
+          message: `Invalid Request: the request id ${JSON.stringify(reserved.id)} is already in use by a request in flight in this session; use a new id`,
+          id: reserved.id,
+        },
+        logger,
+      );
+    return http.sessions.settle(session);
+  }
+  if (request.method === 'GET') http.sessions.streaming(session, response);
   try {
     const single = body.batch && !body.batch.batch ? body.batch.messages[0] : undefined;
     if (single && session.direct.takes(request, single, session.revision))
@@ -328,5 +424,6 @@ async function _runInSession(
     else await session.transport.handleRequest(request, response, body.value);
   } finally {
     reserved.release();
+    http.sessions.settle(session);
   }
 }

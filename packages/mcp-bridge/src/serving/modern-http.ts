@@ -12,9 +12,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
-import type { FaceAuth } from '../auth/face-auth.js';
+import type { FaceAuth, FacePrincipal } from '../auth/face-auth.js';
 import type { McpFace } from '../face/mcp-face.js';
 import type { BridgeLogger } from '../logger.js';
+import { _capsKey } from './http-limits.js';
 import { _mayUse } from './request-principal.js';
 import { _capResults } from './result-cap.js';
 
@@ -48,7 +49,12 @@ export function _modernFace(
   const { maxResultBytes, auth, logger } = options;
   const mayUse = auth && _mayUse(auth);
   const handler = createMcpHandler(
-    () => _capped(face.createServer({ era: 'modern', rateLimits: 'caller', mayUse }), maxResultBytes),
+    ({ authInfo }) => {
+      // The principal (attached by request-principal.ts) holds its share of leases and processes.
+      const principal = authInfo?.extra?.principal as FacePrincipal | undefined;
+      const server = face.createServer({ era: 'modern', rateLimits: 'caller', mayUse, principal: _capsKey(principal) });
+      return _capped(server, maxResultBytes);
+    },
     {
       legacy: 'reject',
       onerror: (error) => logger.debug({ error: error.message }, 'MCP 2026-07-28 request refused or failed'),

@@ -1,6 +1,6 @@
 /**
  * The MCP face over Streamable HTTP: the face's settings resolved once (defaults, auth, the
- * allowed names and origins, the sessions, the 2026-07-28 leg), the HTTP listener whose requests
+ * allowed names and origins, the limits, the sessions, the 2026-07-28 leg), the HTTP listener whose requests
  * run the pipeline of http-request.ts, and its shutdown.
  * @module
  */
@@ -11,6 +11,7 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { staticBearerAuth } from '../auth/static-bearer-auth.js';
 import type { McpFace } from '../face/mcp-face.js';
 import type { BridgeLogger } from '../logger.js';
+import { _httpLimits } from './http-limits.js';
 import { _jsonRpcError } from './http-refusals.js';
 import { type _HttpFace, _handleHttpRequest } from './http-request.js';
 import { _HttpSessions } from './http-sessions.js';
@@ -23,8 +24,6 @@ const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PORT = 8767;
 const DEFAULT_PATH = '/mcp';
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-const DEFAULT_MAX_SESSIONS = 64;
-const DEFAULT_MAX_IN_FLIGHT = 32;
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 /** How long the face keeps an idle HTTP connection open, in ms (longer than clients keep theirs). */
 const KEEP_ALIVE_MS = 65_000;
@@ -62,10 +61,13 @@ function _httpFace(
   // Checked before listening: a wrong entry is a configuration error, not a refusal per request.
   _allowedOrigins(allowed, 1, settings.allowedOrigins);
   const maxResultBytes = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const limits = _httpLimits(settings);
   const sessions = new _HttpSessions({
     face,
     auth,
-    maxSessions: settings.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    limits: limits.sessions,
+    idleMs: limits.sessionIdleMs,
+    inFlight: limits.inFlight,
     maxResultBytes,
     logger,
   });
@@ -78,7 +80,7 @@ function _httpFace(
     origins: new Set<string>(),
     auth,
     sessions,
-    maxInFlight: settings.maxRequestsInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    limits,
     modern: _modernFace(face, { maxResultBytes, auth, logger }),
   };
 }

@@ -8,8 +8,11 @@
  * Each HTTP session keeps what it sent in a bounded in-memory event store, so a client whose
  * stream dropped resumes it with `Last-Event-ID`.
  *
- * HTTP serving holds one MCP session per client (`maxSessions`, default 64; beyond it the oldest
- * ends and its client gets `404`, and must initialize again, as the Streamable HTTP spec says).
+ * HTTP serving holds one MCP session per client, and shares sessions and requests in flight
+ * fairly between principals: a cap per principal under a ceiling for all (`maxSessions`, default
+ * 64, a quarter per principal; a principal over its share ends its own least recently used idle
+ * session, whose client gets `404` and must initialize again, as the Streamable HTTP spec says;
+ * otherwise `429` or `503`, never another principal's session ended).
  * With `bearerToken`, every request must carry `Authorization: Bearer <token>` (compared in
  * constant time; `401` otherwise); with `auth: OAuthFaceAuth`, a JWT of the configured
  * authorization server, whose scopes decide which tools it may call (`403 insufficient_scope`),

@@ -16,13 +16,38 @@ export interface McpFaceServeOptions {
   path?: string;
   /** Largest request body accepted, in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
-  /** Most MCP sessions at once (one per HTTP client); beyond it the oldest ends. Default 64. */
+  /**
+   * Most MCP sessions at once, every principal's together (one per HTTP client). A new session
+   * beyond it ends its own principal's least recently used session with no request in flight, if
+   * it has one; otherwise it is refused `503`. Default 64. See docs/security.md, "Fair shares
+   * between principals".
+   */
   maxSessions?: number;
   /**
-   * Most requests one HTTP session may have in flight; more are answered `429` until some are
-   * answered. Default 32.
+   * Most MCP sessions one principal may hold; beyond it the principal's least recently used
+   * session with no request in flight ends, or when all are busy the new one is refused `429`.
+   * Default a quarter of `maxSessions`. The face's one principal (no auth, or the static token)
+   * is held to `maxSessions` only.
+   */
+  maxSessionsPerPrincipal?: number | undefined;
+  /**
+   * Most requests one HTTP session may have in flight, and the 2026-07-28 requests of one
+   * principal together; more are answered `429` until some are answered. Default 32.
    */
   maxRequestsInFlight?: number;
+  /**
+   * Most requests one principal may have in flight across its sessions and its 2026-07-28
+   * requests (`429` beyond it). Default a quarter of `maxRequestsInFlightTotal`; the face's one
+   * principal is held to `maxRequestsInFlightTotal` only.
+   */
+  maxRequestsInFlightPerPrincipal?: number | undefined;
+  /** Most requests in flight on the face, every principal's together (`503` beyond it). Default 256. */
+  maxRequestsInFlightTotal?: number | undefined;
+  /**
+   * A session with no request in flight and no open stream ends after this long unused, in ms
+   * (its client gets `404` and initializes again). Default 30 minutes.
+   */
+  sessionIdleMs?: number | undefined;
   /** Largest result sent to a client, in bytes of JSON; a bigger one becomes an error. Default 16 MiB. */
   maxResultBytes?: number;
   /** When set, HTTP requests must send `Authorization: Bearer <this>`; a non-empty string. */
