@@ -14,7 +14,8 @@ import { _GatewaySession, type GatewayUpstream } from '../gateway/gateway-sessio
 import { _STATELESS_CLIENT } from '../gateway/gateway-stateless-client.js';
 import { _Leases } from '../gateway/leases.js';
 import type { BridgeLogger } from '../logger.js';
-import type { McpFaceOptions } from './face-options.js';
+import { ListingScreen } from '../policy/listing-screen.js';
+import type { LocalToolSource, McpFaceOptions } from './face-options.js';
 
 /** What the face's servers share in gateway mode: routes, the 2026-07-28 links and leases. */
 export class _FaceGateway {
@@ -26,6 +27,8 @@ export class _FaceGateway {
   #sharedLinks: _LinkSet | undefined;
   /** Calls of 2026-07-28 clients on 2025 servers, waiting for the clients' input. */
   #leasedCalls: _Leases | undefined;
+  /** Description linting of each local source's instructions and listings, by source name. */
+  readonly #screens = new Map<string, ListingScreen>();
 
   constructor(options: McpFaceOptions, logger: BridgeLogger) {
     this.#o = options;
@@ -42,6 +45,7 @@ export class _FaceGateway {
               transport: local.gateway.transport,
               capabilities: local.gateway.capabilities,
               ...(local.gateway.toolTimeoutMs && { toolTimeoutMs: local.gateway.toolTimeoutMs }),
+              admits: (method, entry) => this.#screen(local).admits(method, entry),
             },
           ]
         : [],
@@ -50,11 +54,12 @@ export class _FaceGateway {
 
   /**
    * The upstreams' `instructions` (gateway passthrough): one upstream's as they are; several
-   * upstreams' each under a `## <source>` heading, in configuration order.
+   * upstreams' each under a `## <source>` heading, in configuration order. Instructions that
+   * description linting flags are left out (unless the source says `description_lint: warn`).
    */
   instructions(): string | undefined {
     const given = (this.#o.localSources ?? []).flatMap((local) => {
-      const text = local.gateway?.instructions?.();
+      const text = this.#screen(local).instructions(local.gateway?.instructions?.());
       return text ? [{ name: local.name, text }] : [];
     });
     if (given.length === 0) return undefined;
@@ -86,6 +91,16 @@ export class _FaceGateway {
     });
     gateway.install(capabilities);
     return gateway;
+  }
+
+  /** The description lint of `local`'s instructions and listings. */
+  #screen(local: LocalToolSource): ListingScreen {
+    let screen = this.#screens.get(local.name);
+    if (!screen) {
+      screen = new ListingScreen({ source: local.name, mode: local.descriptionLint, logger: this.#logger });
+      this.#screens.set(local.name, screen);
+    }
+    return screen;
   }
 
   /** Ends the links and leases of 2026-07-28 requests (the face is closing). */
