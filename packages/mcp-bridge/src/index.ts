@@ -49,6 +49,7 @@ export {
   MAX_PADDING_RUN,
 } from './policy/description-lint.js';
 export { escapeForDisplay } from './policy/display-escape.js';
+export type { DescriptionLintMode } from './policy/listing-screen.js';
 export {
   applyToolPins,
   type PinnedListing,
