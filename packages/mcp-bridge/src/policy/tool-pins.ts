@@ -94,6 +94,21 @@ function _sha256(value: Readonly<Record<string, unknown>>): string {
     .digest('hex');
 }
 
+/** Findings by definition hash: a refresh relists the same definitions, and the lint reads every string. */
+const _lintCache = new Map<string, DescriptionFinding[]>();
+const _LINT_CACHE_SIZE = 4096;
+
+/** The lint findings of `tool`, whose whole-definition hash is `hash`. */
+function _findingsOf(hash: string, tool: Readonly<Record<string, unknown>>): DescriptionFinding[] {
+  let findings = _lintCache.get(hash);
+  if (findings === undefined) {
+    findings = lintToolDefinition(tool);
+    if (_lintCache.size >= _LINT_CACHE_SIZE) _lintCache.clear();
+    _lintCache.set(hash, findings);
+  }
+  return findings;
+}
+
 /**
  * The hash `pin` stands for today: its own, or for a pin written with the five-field hash (its
  * hash is the five-field hash of its stored definition), the whole-definition hash of that
@@ -130,7 +145,7 @@ export function applyToolPins(options: {
     const hash = toolDefinitionHash(tool);
     const pin = pins.get(name);
     const pinnedHash = _pinnedHash(pin);
-    const findings = lintToolDefinition(tool);
+    const findings = _findingsOf(hash, tool);
     if (pinnedHash === hash && pin?.definition !== undefined) {
       // The server went back to the pinned definition: a change it had made no longer waits.
       // A five-field pin of this very definition is rewritten under the whole-definition hash.
