@@ -174,8 +174,9 @@ describe('tool pinning against a rug pull', () => {
     const dry = await procs.cli(['approve', 'fixture', 'add', '--config', configPath, '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(
-      /^fixture add: pinned [0-9a-f]{12} → [0-9a-f]{12}\n {2}finding INSTRUCTION_BLOCK: /,
+      /^fixture add: pinned [0-9a-f]{12} → [0-9a-f]{12}\n {2}hash [0-9a-f]{64}\n {2}finding INSTRUCTION_BLOCK: /,
     );
+    const hash = /^ {2}hash ([0-9a-f]{64})$/m.exec(dry.stdout)![1]!;
     expect(dry.stdout).toContain('--- pinned\n+++ new\n');
     expect(dry.stdout).toContain(`-   "description": ${JSON.stringify(ADD.description)},`);
     expect(dry.stdout).toContain(`+   "description": ${JSON.stringify(RUG_PULLED.description)},`);
@@ -184,10 +185,19 @@ describe('tool pinning against a rug pull', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500)); // a refresh passes: still pinned
     expect((await catalog()).get('com.test.pin.add')!.description).toBe(ADD.description);
 
-    const approved = await procs.cli(['approve', 'fixture', 'add', '--config', configPath]);
+    // The first 12 digits, as the summary line shows them, are enough.
+    const approved = await procs.cli([
+      'approve',
+      'fixture',
+      'add',
+      '--config',
+      configPath,
+      '--hash',
+      hash.slice(0, 12),
+    ]);
     expect(approved.code).toBe(0);
     expect(approved.stderr).toContain(
-      'approved 1 tool of fixture (add); a running adapter publishes it at its next refresh of the source (within 1 s) or on restart',
+      'approved 1 tool of fixture ("add"); a running adapter publishes it at its next refresh of the source (within 1 s) or on restart',
     );
     await until(
       async () => (await catalog()).get('com.test.pin.add')!.description === RUG_PULLED.description,
@@ -199,17 +209,27 @@ describe('tool pinning against a rug pull', () => {
   }, 60_000);
 
   it('approve publishes a flagged new tool; a tool with nothing waiting is an error', async () => {
-    const approved = await procs.cli(['approve', 'fixture', 'subtract', '--config', configPath]);
+    const dry = await procs.cli(['approve', 'fixture', 'subtract', '--config', configPath, '--dry-run']);
+    const hash = /^ {2}hash ([0-9a-f]{64})$/m.exec(dry.stdout)![1]!;
+    const approved = await procs.cli([
+      'approve',
+      'fixture',
+      'subtract',
+      '--config',
+      configPath,
+      '--hash',
+      hash,
+    ]);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toMatch(
-      /^fixture subtract: not published yet → [0-9a-f]{12}\n {2}finding INVISIBLE_CHARACTERS: /,
+      /^fixture subtract: not published yet → [0-9a-f]{12}\n {2}hash [0-9a-f]{64}\n {2}finding INVISIBLE_CHARACTERS: /,
     );
     await until(async () => (await catalog()).has('com.test.pin.subtract'));
     expect((await catalog()).has('com.test.pin.multiply')).toBe(false);
-    const none = await procs.cli(['approve', 'fixture', 'add', '--config', configPath]);
+    const none = await procs.cli(['approve', 'fixture', 'add', '--config', configPath, '--hash', hash]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(
-      'nothing waits for approval for tool "add" of source fixture; waiting: multiply',
+      'nothing waits for approval for tool "add" of source fixture; waiting: "multiply"',
     );
   }, 60_000);
 });

@@ -50,10 +50,13 @@ export { type ArgumentCheck, compileArgumentValidator } from './policy/argument-
 export {
   type DescriptionFinding,
   type DescriptionFindingCode,
+  lintListedValue,
   lintToolDefinition,
   MAX_DESCRIPTION_CHARACTERS,
   MAX_PADDING_RUN,
 } from './policy/description-lint.js';
+export { escapeForDisplay } from './policy/display-escape.js';
+export type { DescriptionLintMode } from './policy/listing-screen.js';
 export {
   applyToolPins,
   type PinnedListing,

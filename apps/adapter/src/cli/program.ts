@@ -87,14 +87,23 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   program
     .command('approve')
     .description(
-      'adopt tool definitions held back by tool pinning (a changed or flagged tool): show each diff, then pin it',
+      'adopt tool definitions held back by tool pinning (a changed or flagged tool): --dry-run shows each diff and its hash, --hash pins exactly that definition',
     )
     .argument('<source>', 'the mcp_sources entry')
     .argument('[tool]', 'one tool of that source (default: every tool waiting)')
     .requiredOption('-c, --config <file>', 'the YAML configuration')
-    .option('--dry-run', 'show what would be approved, change nothing')
-    .action(async (source: string, tool: string | undefined, options: { config: string; dryRun?: boolean }) =>
-      approve(source, tool, options, io),
+    .option('--dry-run', 'show what waits, with the hash to approve it by; change nothing')
+    .option(
+      '--hash <hash>',
+      'approve the definition with this hash, as --dry-run printed it (repeat for several)',
+      collect,
+    )
+    .action(
+      async (
+        source: string,
+        tool: string | undefined,
+        options: { config: string; dryRun?: boolean; hash?: string[] },
+      ) => approve(source, tool, options, io),
     );
 
   program

@@ -115,6 +115,8 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
     contracts: () => registry.contractsOf(source.name),
     // The same limit as for XProtocol callers, per principal of the face.
     requestsPerMinute: source.rateLimit.requestsPerMinute,
+    // Flagged instructions, prompts and resources are withheld unless `description_lint: warn`.
+    descriptionLint: source.descriptionLint,
     // A quarantined tool refuses arguments its pinned definition does not name.
     checkArguments: (kind: string, args: Record<string, unknown>) => sources.checkArguments(kind, args),
     call: (kind: string, args: Record<string, unknown>) => {

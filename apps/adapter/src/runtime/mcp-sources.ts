@@ -179,7 +179,13 @@ export class McpSources implements EndpointCatalog {
           tools: listed,
           quarantineFlagged: source.descriptionLint === 'quarantine',
         })
-      : { tools: listed, quarantined: [], findings: new Map() };
+      : { tools: listed, quarantined: [], findings: new Map(), migrated: [] };
+    if (pinned.migrated.length > 0) {
+      this.#o.logger.info(
+        { source: source.name, tools: pinned.migrated },
+        `tool pins rewritten under the whole-definition hash (each listing is identical to its pinned definition): ${pinned.migrated.join(', ')}`,
+      );
+    }
     const tools = pinned.tools;
     const heldNew = new Set(pinned.quarantined.filter((q) => q.state === 'new').map((q) => q.tool));
     this.#listed.set(source.name, new Map(tools.map((tool) => [tool.name as string, tool])));

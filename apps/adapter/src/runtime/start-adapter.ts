@@ -230,7 +230,11 @@ function _createEndpoint(
     catalog: sources,
     upstreams: sources.upstreams,
     // xp.mcp.request: routed among the sources in this order, guarded by <namespace>.mcp.* grants.
-    mcpSources: config.mcpSources.map((s) => ({ name: s.name, namespace: s.namespace })),
+    mcpSources: config.mcpSources.map((s) => ({
+      name: s.name,
+      namespace: s.namespace,
+      descriptionLint: s.descriptionLint,
+    })),
     access: new AccessPolicy(config.access),
     requestsPerMinute: new Map(config.mcpSources.map((s) => [s.name, s.rateLimit.requestsPerMinute])),
     callTimeoutMs: config.callTimeoutMs,

@@ -55,6 +55,7 @@ export class XpEndpoint {
         upstreams: options.upstreams,
         routes: new _GatewayRoutes(options.identity.keys.ed25519, (data) => options.cipher.sha256(data)),
         access: options.access,
+        logger,
       }),
       sessions: new _XpMcpSessions({
         ...options.mcpSessions,

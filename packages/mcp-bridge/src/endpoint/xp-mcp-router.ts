@@ -25,7 +25,9 @@ import {
 import { BridgeError } from '../errors.js';
 import { _aggregatePage, _decodeCursor } from '../gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from '../gateway/gateway-routes.js';
+import type { BridgeLogger } from '../logger.js';
 import type { AccessPolicy } from '../policy/access.js';
+import { type DescriptionLintMode, ListingScreen } from '../policy/listing-screen.js';
 import type { UpstreamSession } from '../upstream/upstream-session.js';
 import type { _XpCallerSession } from './xp-mcp-caller-session.js';
 
@@ -33,6 +35,8 @@ import type { _XpCallerSession } from './xp-mcp-caller-session.js';
 export interface _XpMcpSource {
   name: string;
   namespace: string;
+  /** Whether its prompts and resources that description linting flags are withheld (default) or passed on. */
+  descriptionLint?: DescriptionLintMode;
 }
 
 /** What one request needs from the endpoint. */
@@ -96,17 +100,26 @@ export class _XpMcpRouter {
   readonly #upstreams: ReadonlyMap<string, UpstreamSession>;
   readonly #routes: _GatewayRoutes;
   readonly #access: AccessPolicy;
+  /** Description linting of each source's listings (docs/security.md, "Tool pinning"), by name. */
+  readonly #screens: ReadonlyMap<string, ListingScreen>;
 
   constructor(options: {
     sources: readonly _XpMcpSource[];
     upstreams: ReadonlyMap<string, UpstreamSession>;
     routes: _GatewayRoutes;
     access: AccessPolicy;
+    logger: BridgeLogger;
   }) {
     this.#sources = options.sources;
     this.#upstreams = options.upstreams;
     this.#routes = options.routes;
     this.#access = options.access;
+    this.#screens = new Map(
+      options.sources.map((s) => [
+        s.name,
+        new ListingScreen({ source: s.name, mode: s.descriptionLint, logger: options.logger }),
+      ]),
+    );
   }
 
   /** Answers one request (never throws). */
@@ -240,15 +253,31 @@ export class _XpMcpRouter {
     }
     const source = sources[position.index]!;
     const { cursor: _given, ...rest } = params ?? {};
-    const page = await this.#forward(
-      source.name,
+    const page = this.#admitted(
       method,
-      { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
-      ctx,
+      source.name,
+      await this.#forward(
+        source.name,
+        method,
+        { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
+        ctx,
+      ),
     );
     return _aggregatePage(page, key, position.index, sources.length, (item) =>
       this.#routes.noteListed(method, source.name, item),
     );
+  }
+
+  /** `page` of `source`'s `method` listing without the entries description linting withholds. */
+  #admitted(method: _ListMethod, source: string, page: Record<string, unknown>): Record<string, unknown> {
+    const screen = this.#screens.get(source);
+    const key = _SERVER[method].key;
+    const entries = page[key];
+    if (!screen || !Array.isArray(entries)) return page;
+    return {
+      ...page,
+      [key]: entries.filter((entry: Record<string, unknown>) => screen.admits(method, entry)),
+    };
   }
 
   /** Reads every listing of `method` (the adapter's own requests), so the routes know every entry. */
@@ -259,9 +288,13 @@ export class _XpMcpRouter {
       if (!upstream) continue;
       let cursor: string | undefined;
       for (let page = 0; page < _MAX_PAGES; page++) {
-        const result = await upstream.request(method, cursor === undefined ? undefined : { cursor }, {
-          timeoutMs: ctx.timeoutMs,
-        });
+        const result = this.#admitted(
+          method,
+          source.name,
+          await upstream.request(method, cursor === undefined ? undefined : { cursor }, {
+            timeoutMs: ctx.timeoutMs,
+          }),
+        );
         for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
           this.#routes.noteListed(method, source.name, item);
         cursor =

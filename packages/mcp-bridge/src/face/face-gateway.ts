@@ -15,7 +15,8 @@ import { _STATELESS_CLIENT } from '../gateway/gateway-stateless-client.js';
 import { _Leases } from '../gateway/leases.js';
 import { _capMessage, _fairShare, _PrincipalCaps } from '../gateway/principal-caps.js';
 import type { BridgeLogger } from '../logger.js';
-import type { McpFaceOptions } from './face-options.js';
+import { ListingScreen } from '../policy/listing-screen.js';
+import type { LocalToolSource, McpFaceOptions } from './face-options.js';
 
 /** Upstream processes per stdio source that clients may hold at once, by default. */
 const _MAX_UPSTREAM_PROCESSES = 32;
@@ -36,6 +37,8 @@ export class _FaceGateway {
   readonly #leaseCaps: _PrincipalCaps;
   /** The upstream processes clients hold, by stdio source, then by principal. */
   readonly #processes = new Map<string, _PrincipalCaps>();
+  /** Description linting of each local source's instructions and listings, by source name. */
+  readonly #screens = new Map<string, ListingScreen>();
 
   constructor(options: McpFaceOptions, logger: BridgeLogger, leaseCaps: _PrincipalCaps) {
     this.#o = options;
@@ -53,6 +56,7 @@ export class _FaceGateway {
               transport: local.gateway.transport,
               capabilities: local.gateway.capabilities,
               ...(local.gateway.toolTimeoutMs && { toolTimeoutMs: local.gateway.toolTimeoutMs }),
+              admits: (method, entry) => this.#screen(local).admits(method, entry),
             },
           ]
         : [],
@@ -61,11 +65,12 @@ export class _FaceGateway {
 
   /**
    * The upstreams' `instructions` (gateway passthrough): one upstream's as they are; several
-   * upstreams' each under a `## <source>` heading, in configuration order.
+   * upstreams' each under a `## <source>` heading, in configuration order. Instructions that
+   * description linting flags are left out (unless the source says `description_lint: warn`).
    */
   instructions(): string | undefined {
     const given = (this.#o.localSources ?? []).flatMap((local) => {
-      const text = local.gateway?.instructions?.();
+      const text = this.#screen(local).instructions(local.gateway?.instructions?.());
       return text ? [{ name: local.name, text }] : [];
     });
     if (given.length === 0) return undefined;
@@ -108,6 +113,16 @@ export class _FaceGateway {
     });
     gateway.install(capabilities);
     return gateway;
+  }
+
+  /** The description lint of `local`'s instructions and listings. */
+  #screen(local: LocalToolSource): ListingScreen {
+    let screen = this.#screens.get(local.name);
+    if (!screen) {
+      screen = new ListingScreen({ source: local.name, mode: local.descriptionLint, logger: this.#logger });
+      this.#screens.set(local.name, screen);
+    }
+    return screen;
   }
 
   /** Ends the links and leases of 2026-07-28 requests (the face is closing). */

@@ -8,6 +8,7 @@ import type { ServerCapabilities } from '@modelcontextprotocol/server';
 import type { ContractLike, JsonLimits } from '@xprotocol/translate';
 import type { XpCaller } from '../caller/xp-caller.js';
 import type { BridgeLogger } from '../logger.js';
+import type { DescriptionLintMode } from '../policy/listing-screen.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 import type { FaceMayUse } from './request-scopes.js';
@@ -54,6 +55,11 @@ export interface LocalToolSource {
    * "Tool pinning"). Refused like a schema violation.
    */
   checkArguments?: (kind: string, args: Record<string, unknown>) => string | undefined;
+  /**
+   * `description_lint`: whether the server's instructions, prompts and resources that description
+   * linting flags are withheld from clients (`quarantine`, the default) or passed on (`warn`).
+   */
+  descriptionLint?: DescriptionLintMode;
   /**
    * Passthrough: how each MCP client of the face gets its own session with the server, and the
    * server's capabilities. With it the face forwards everything MCP carries (tools with progress,

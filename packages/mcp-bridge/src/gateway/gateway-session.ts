@@ -35,6 +35,11 @@ export interface GatewayUpstream {
   capabilities: () => ServerCapabilities | undefined;
   /** The timeout of the server's tool `name`, in ms, when it has its own; else the session's. */
   toolTimeoutMs?: (name: string) => number | undefined;
+  /**
+   * False for a prompt, resource or template the client must not see (description linting,
+   * docs/security.md "Tool pinning"): it is left out of the list and of the routes. Default: all.
+   */
+  admits?: (method: GatewayListMethod, entry: Readonly<Record<string, unknown>>) => boolean;
 }
 
 /**
@@ -87,7 +92,9 @@ const _LISTS = {
   'resources/list': { capability: 'resources', key: 'resources' },
   'resources/templates/list': { capability: 'resources', key: 'resourceTemplates' },
 } as const;
-type _ListMethod = keyof typeof _LISTS;
+/** A list the gateway aggregates across upstreams. */
+export type GatewayListMethod = keyof typeof _LISTS;
+type _ListMethod = GatewayListMethod;
 
 /** The most pages one walk reads from one upstream (a cursor that never ends is refused). */
 const _MAX_PAGES = 1000;
@@ -310,14 +317,27 @@ export class _GatewaySession {
     const position = _decodeCursor(params?.cursor as string | undefined, sources.length);
     const source = sources[position.index]!;
     const { cursor: _faceCursor, ...rest } = params ?? {};
-    const page = await (await this.#link(source)).request(
+    const page = this.#admitted(
       method,
-      this.#params({ ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) }, ctx),
-      this.#forward(ctx),
+      source,
+      await (await this.#link(source)).request(
+        method,
+        this.#params({ ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) }, ctx),
+        this.#forward(ctx),
+      ),
     );
     return _aggregatePage(page, key, position.index, sources.length, (item) =>
       this.#o.routes.noteListed(method, source, item),
     );
+  }
+
+  /** `page` of `source`'s `method` listing without the entries the client must not see. */
+  #admitted(method: _ListMethod, source: string, page: Record<string, unknown>): Record<string, unknown> {
+    const admits = this.#o.upstreams.find((u) => u.name === source)?.admits;
+    const { key } = _LISTS[method];
+    const entries = page[key];
+    if (!admits || !Array.isArray(entries)) return page;
+    return { ...page, [key]: entries.filter((entry: Record<string, unknown>) => admits(method, entry)) };
   }
 
   /** Reads every page of `method` from every upstream, so the routes know every entry. */
@@ -327,10 +347,14 @@ export class _GatewaySession {
       const link = await this.#link(source);
       let cursor: string | undefined;
       for (let page = 0; page < _MAX_PAGES; page++) {
-        const result = await link.request(
+        const result = this.#admitted(
           method,
-          this.#params(cursor === undefined ? {} : { cursor }, ctx),
-          this.#forward(ctx),
+          source,
+          await link.request(
+            method,
+            this.#params(cursor === undefined ? {} : { cursor }, ctx),
+            this.#forward(ctx),
+          ),
         );
         for (const item of Array.isArray(result[key]) ? (result[key] as Record<string, unknown>[]) : [])
           this.#o.routes.noteListed(method, source, item);

@@ -354,15 +354,39 @@ export class StateDatabase implements NameStore, ToolPinStore {
   }
 
   /**
-   * Approves what waits in `source` (one `tool`, or all): each pending definition becomes the
-   * pinned one. Returns the pins as they were before, one per approved tool.
+   * Approves exactly the definitions a reviewer was shown: each `{ tool, hash }` pins the pending
+   * definition of `tool` only while its hash is still `hash`. All of them or none, in one
+   * transaction: when one no longer waits with that hash (the server changed it again since it was
+   * shown), nothing is approved and that tool is returned with the hash that waits now (`undefined`
+   * when nothing waits).
    */
-  approveTools(source: string, tool?: string): ToolPin[] {
-    const waiting = [...this.toolPins(source).values()].filter(
-      (pin) => pin.pending !== undefined && (tool === undefined || pin.tool === tool),
+  approveTools(
+    source: string,
+    reviewed: readonly { tool: string; hash: string }[],
+  ): { ok: true } | { ok: false; tool: string; waiting: string | undefined } {
+    this.#assertOpen();
+    const pin = this.#prepared(
+      `UPDATE tool_pins SET hash = pending_hash, definition_json = pending_json, pinned_at = ?,
+         pending_hash = NULL, pending_json = NULL, pending_findings_json = NULL, pending_since = NULL
+       WHERE source = ? AND tool = ? AND pending_hash = ? AND pending_json IS NOT NULL`,
     );
-    for (const pin of waiting) this.pinTool(source, pin.tool, pin.pending!.hash, pin.pending!.definition);
-    return waiting;
+    const run = this.#db.transaction(() => {
+      for (const { tool, hash } of reviewed) {
+        if (pin.run(Date.now(), source, tool, hash).changes !== 1) {
+          const waiting = this.toolPins(source).get(tool)?.pending?.hash;
+          throw new _StaleApproval(tool, waiting);
+        }
+      }
+    });
+    try {
+      run.immediate();
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof _StaleApproval) return { ok: false, tool: error.tool, waiting: error.waiting };
+      throw new BridgeError('STATE_DATABASE', `state database write failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 
   /** The journal mode and synchronous level in force (synchronous 2 is FULL). */
@@ -442,5 +466,15 @@ export class StateDatabase implements NameStore, ToolPinStore {
 
   #assertOpen(): void {
     if (this.#closed) throw new BridgeError('CLOSED', 'the state database is closed');
+  }
+}
+
+/** A reviewed definition no longer waits: rolls the approval transaction back. */
+class _StaleApproval extends Error {
+  constructor(
+    readonly tool: string,
+    readonly waiting: string | undefined,
+  ) {
+    super(`tool ${tool} no longer waits with the reviewed hash`);
   }
 }
