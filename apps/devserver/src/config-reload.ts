@@ -72,8 +72,11 @@ function _loadChanged(
   file: string,
   state: _ReloadState,
 ): LoadedConfig | undefined {
+  // The devserver always supplies the key (config-file.ts), so its running adapter has one.
+  const keyFile = running.config.identity.keyFile;
+  if (keyFile === undefined) throw new Error('internal: the devserver runs an adapter without a key file');
   try {
-    return _loadConfigFile(file, running.config.identity.keyFile);
+    return _loadConfigFile(file, keyFile);
   } catch (error) {
     if (error instanceof ConfigError) {
       ctx.err(`xprotocol-devserver: ${_configFailure(ctx, error, file).message}\n`);
