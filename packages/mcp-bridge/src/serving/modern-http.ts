@@ -52,7 +52,12 @@ export function _modernFace(
     ({ authInfo }) => {
       // The principal (attached by request-principal.ts) holds its share of leases and processes.
       const principal = authInfo?.extra?.principal as FacePrincipal | undefined;
-      const server = face.createServer({ era: 'modern', rateLimits: 'caller', mayUse, principal: _capsKey(principal) });
+      const server = face.createServer({
+        era: 'modern',
+        rateLimits: 'caller',
+        mayUse,
+        principal: _capsKey(principal),
+      });
       return _capped(server, maxResultBytes);
     },
     {
