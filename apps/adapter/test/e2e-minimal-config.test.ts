@@ -2,7 +2,7 @@
 // creates its key file, warns that access is empty, and retries unreachable hosts with a clear
 // message. The relay URL is the one change: tests never reach outside this machine, so it points at
 // a loopback port where nothing listens; npm runs offline so `npx my-mcp-server` downloads nothing.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Processes } from './support/processes.js';
@@ -36,11 +36,12 @@ describe('the minimal configuration (docs/design.md §13)', () => {
   it('starts, creates the key file 0600, and retries the unreachable relay and server with clear messages', async () => {
     const home = join(procs.dir, 'home');
     const config = procs.file('minimal-start.yml', MINIMAL);
-    const { logs, child } = await procs.adapter(config, {
-      HOME: home,
-      npm_config_offline: 'true',
-      npm_config_yes: 'true',
-    });
+    // The child gets HOME but not npm_config_* (only a default environment reaches it): its npm
+    // reads this file. Offline, from no registry, npx fails to fetch and is retried; with the
+    // network it would get the registry's 404 for this made-up package, which is not retried.
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, '.npmrc'), 'registry=http://127.0.0.1:9/\noffline=true\nyes=true\n');
+    const { logs, child } = await procs.adapter(config, { HOME: home });
     const keyFile = join(home, '.xprotocol', 'adapter.key');
     expect(existsSync(keyFile)).toBe(true);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);

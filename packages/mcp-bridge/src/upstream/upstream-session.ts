@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ChildProcess } from 'node:child_process';
 import {
   Client,
   SdkError,
@@ -71,6 +72,8 @@ const _OUTPUT_VALIDATOR = new _LinearSchemaValidator();
 
 /** How long an exited child's stderr gets to be read to its end, in ms. */
 const _STDERR_SETTLE_MS = 1000;
+/** How long a child whose connection closed gets to report its exit, in ms. */
+const _EXIT_SETTLE_MS = 2000;
 
 /** Deeper than any argument limit the adapter accepts, far shallower than a serializer's stack. */
 const _SENDABLE = { maxDepth: 1000, maxBytes: Number.POSITIVE_INFINITY };
@@ -508,6 +511,9 @@ export class UpstreamSession {
     this.#nextAttemptAt = Date.now() + backoff;
     // How the child ended, read before close() ends a child that is still running.
     const child = _childOf(transport);
+    // Its pipes can close before its `exit` event comes: a closed connection waits for it a little.
+    if (child && SdkError.isInstance(error) && error.code === SdkErrorCode.ConnectionClosed)
+      await _exitWithin(child, _EXIT_SETTLE_MS);
     const exited =
       child && this.#broken(client) === undefined && (child.exitCode !== null || child.signalCode !== null)
         ? describeExit(child.exitCode, child.signalCode)
@@ -675,3 +681,18 @@ const _LENIENT_TOOLS_PAGE = {
     },
   },
 };
+
+/** Resolves when `child` has exited, or after `ms` (a child still running is left to close()). */
+function _exitWithin(child: ChildProcess, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    child.once('exit', done);
+    function done(): void {
+      clearTimeout(timer);
+      child.off('exit', done);
+      resolve();
+    }
+  });
+}
