@@ -44,6 +44,7 @@ import {
   xpError,
 } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
+import { _sealDelegationTag } from './xp-delegation-tag.js';
 import { _sealSessionTag } from './xp-mcp-session-tag.js';
 
 /** The shared answer subscription closes after this long without a call waiting. */
@@ -82,6 +83,12 @@ export interface CallRequest {
   mcp?: McpSessionContext;
   /** The event this request belongs to (an `e` tag), e.g. the call a server request is part of. */
   replyTo?: string;
+  /**
+   * The caller's delegation chain (links root first, as `xprotocol-adapter register` writes it),
+   * sent in the encrypted `delegation` tag so an endpoint that trusts its root can serve this key
+   * (docs/protocol.md §11.7).
+   */
+  delegation?: readonly { id: string }[];
   /** Called with the sealed request right before it is published. */
   sent?: (request: XpEvent) => void;
 }
@@ -159,6 +166,11 @@ export class XpCaller {
   async call(request: CallRequest): Promise<CallOutcome> {
     const nowSeconds = Math.floor(this.#now() / 1000);
     const expiration = nowSeconds + Math.max(1, Math.ceil(request.timeoutMs / 1000));
+    const { identity, cipher } = this.#o;
+    const tags = [
+      ...(request.mcp ? [_sealSessionTag(request.mcp, identity, request.to, cipher)] : []),
+      ...(request.delegation ? [_sealDelegationTag(request.delegation, identity, request.to, cipher)] : []),
+    ];
     const sealed = sealEvent(
       {
         kind: request.kind,
@@ -166,9 +178,7 @@ export class XpCaller {
         created_at: nowSeconds,
         expiration,
         ...(request.replyTo !== undefined && { replyTo: request.replyTo }),
-        ...(request.mcp && {
-          tags: [_sealSessionTag(request.mcp, this.#o.identity, request.to, this.#o.cipher)],
-        }),
+        ...(tags.length > 0 && { tags }),
       },
       this.#o.identity,
       request.to,

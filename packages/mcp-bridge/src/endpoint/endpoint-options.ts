@@ -12,6 +12,7 @@ import type { AccessPolicy } from '../policy/access.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamSession } from '../upstream/upstream-session.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
+import { DEFAULT_REVOCATION_REQUERY_SECONDS, DEFAULT_REVOCATION_WAIT_MS } from './revocation-watch.js';
 import type { _XpMcpSource } from './xp-mcp-router.js';
 import type { McpSessionLimits } from './xp-mcp-sessions.js';
 
@@ -41,6 +42,13 @@ export interface XpEndpointOptions {
   callTimeoutFor?: (source: string, tool: string) => number | undefined;
   /** Clock skew allowed for `created_at`, in s. Default 300. */
   maxFutureSeconds?: number;
+  /**
+   * How often the subscription to revocations (docs/protocol.md §11.2) is made again, in s: the
+   * bound on honouring one a relay did not deliver live. Default 60.
+   */
+  revocationRequerySeconds?: number;
+  /** How long a call under a chain with an issuer not watched yet waits for its stored revocations, in ms. Default 5000. */
+  revocationWaitMs?: number;
   /** Dedupe retention: older events are dropped as stale, in s. Default 3600. */
   retentionSeconds?: number;
   /** Lifetime of the answers the endpoint publishes when the request had no expiration, in s. Default 3600. */
@@ -78,6 +86,8 @@ export type _ResolvedOptions = Required<
 export function _resolveOptions(options: XpEndpointOptions): _ResolvedOptions {
   return {
     callTimeoutMs: 30_000,
+    revocationRequerySeconds: DEFAULT_REVOCATION_REQUERY_SECONDS,
+    revocationWaitMs: DEFAULT_REVOCATION_WAIT_MS,
     maxFutureSeconds: 300,
     retentionSeconds: 3600,
     answerTtlSeconds: 3600,

@@ -1,8 +1,8 @@
 /**
  * The inbound checks of docs/protocol.md §4 from step 5 on, in their documented order:
  * freshness (future or stale: dropped; expired: `EXPIRED`) → the discovery and `xp.mcp.request`
- * kinds, which have checks of their own → kind lookup (`NOT_FOUND`) → authority
- * (`AUTHORIZATION_INSUFFICIENT`) → rate limit (`RATE_LIMITED`) → decrypt (dropped) → depth and
+ * kinds, which have checks of their own → kind lookup (`NOT_FOUND`) → authority: the signer's
+ * grant or its delegation chain (`AUTHORIZATION_INSUFFICIENT`, `REVOKED`) → rate limit (`RATE_LIMITED`) → decrypt (dropped) → depth and
  * size limits, then schema (`SCHEMA_VIOLATION`) → the caller's MCP session → the upstream call.
  * What fails early never reaches the MCP server. Steps 1–4 run before (xp-endpoint.ts).
  * @module
@@ -10,6 +10,8 @@
 import { checkFreshness, getExpiration, isExpired, type XpEvent } from '@xprotocol/crypto';
 import { checkJsonLimits, type JsonObject } from '@xprotocol/translate';
 import { CATALOG_KIND, DESCRIBE_KIND, MCP_REQUEST_KIND, type XpErrorPayload, xpError } from '@xprotocol/wire';
+import type { AuthorityVerdict } from '../policy/delegated-access.js';
+import { _authorityError } from './caller-authority.js';
 import type { EndpointTool } from './endpoint-catalog.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _openJson } from './inbound.js';
@@ -29,8 +31,13 @@ export async function _processRequest(inbound: _Inbound, event: XpEvent): Promis
   if ('outcome' in checked) return checked.outcome;
   const session = _session(inbound, event);
   if ('outcome' in session) return session.outcome;
-  const { tool, payload } = checked;
-  return _runToolCall(inbound, event, tool.source, tool.upstreamName, payload, session);
+  const { tool, payload, grant } = checked;
+  return _runToolCall(
+    inbound,
+    event,
+    { source: tool.source, name: tool.upstreamName, args: payload, grant },
+    session,
+  );
 }
 
 /** Step 5: an event from the future or older than the retention is dropped; an expired one answered `EXPIRED`. */
@@ -56,34 +63,24 @@ function _freshnessRefusal(
 async function _checkToolCall(
   inbound: _Inbound,
   event: XpEvent,
-): Promise<{ tool: EndpointTool; payload: Record<string, unknown> } | { outcome: InboundOutcome }> {
+): Promise<
+  | { tool: EndpointTool; payload: Record<string, unknown>; grant: AuthorityVerdict & { ok: true } }
+  | { outcome: InboundOutcome }
+> {
   const { answers } = inbound;
   const tool = inbound.o.catalog.tool(event.kind);
   if (!tool)
     return { outcome: await answers.error(event, xpError('NOT_FOUND', `no schema ${event.kind} here`)) };
-  const refused =
-    _authorityRefusal(inbound, event, tool) ??
-    inbound.rateLimits.take(tool.source, event.pubkey, inbound.now());
-  if (refused) return { outcome: await answers.error(event, refused) };
+  const required = tool.contract.auth.required_capability;
+  const grant = (await inbound.chains.authorityOf(event))(required);
+  if (!grant.ok) return { outcome: await answers.error(event, _authorityError(required, grant)) };
+  const limited = inbound.rateLimits.take(tool.source, event.pubkey, inbound.now());
+  if (limited) return { outcome: await answers.error(event, limited) };
   const opened = await _openJson(inbound, event);
   if ('outcome' in opened) return opened;
   const invalid = _payloadRefusal(inbound, tool, opened.value);
   if (invalid) return { outcome: await answers.error(event, invalid) };
-  return { tool, payload: opened.value as Record<string, unknown> };
-}
-
-/** Step 7: the caller's grant of the tool's capability; `AUTHORIZATION_INSUFFICIENT` without it. */
-function _authorityRefusal(
-  inbound: _Inbound,
-  event: XpEvent,
-  tool: EndpointTool,
-): XpErrorPayload | undefined {
-  const required = tool.contract.auth.required_capability;
-  const access = inbound.o.access.check(event.pubkey, required);
-  if (access.ok) return undefined;
-  return xpError('AUTHORIZATION_INSUFFICIENT', `${required} is required: ${access.reason}`, {
-    details: { required_capability: required },
-  });
+  return { tool, payload: opened.value as Record<string, unknown>, grant };
 }
 
 /** Step 10: the payload within the depth and size limits, then against the tool's schema. */

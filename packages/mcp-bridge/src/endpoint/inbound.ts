@@ -1,12 +1,13 @@
 /**
  * What every handler of an inbound request shares: the endpoint's options, clock, answers, limits,
- * MCP router and the callers' MCP sessions; opening a sealed request (step 9 of docs/protocol.md
+ * MCP router, the callers' MCP sessions and their authority; opening a sealed request (step 9 of docs/protocol.md
  * §4: what cannot be opened is dropped, no oracle); and how long an upstream request may run.
  * @module
  */
 import { decryptVerifiedEvent, getExpiration, type XpEvent } from '@xprotocol/crypto';
 import { xpError } from '@xprotocol/wire';
 import type { BridgeLogger } from '../logger.js';
+import type { _CallerChains } from './caller-authority.js';
 import type { _EndpointAnswers } from './endpoint-answers.js';
 import type { _CallSlots, _SourceRateLimits } from './endpoint-limits.js';
 import type { _ResolvedOptions, InboundOutcome } from './endpoint-options.js';
@@ -28,6 +29,8 @@ export interface _Inbound {
   mcp: _XpMcpRouter;
   /** The callers' MCP sessions: what lets a server talk back to a client across XProtocol. */
   sessions: _XpMcpSessions;
+  /** What each caller may do: its grants, or the delegation chain it presents (docs/protocol.md §11.7). */
+  chains: _CallerChains;
 }
 
 /**

@@ -15,13 +15,15 @@ import {
   parseMcpSessionMessage,
   xpError,
 } from '@xprotocol/wire';
+import { type _Authority, _attribution } from './caller-authority.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _openJson, _timeoutMs } from './inbound.js';
 import { _sessionTag } from './request-session.js';
 import type { _XpMcpRouter } from './xp-mcp-router.js';
 
 /**
- * `xp.mcp.request` (docs/protocol.md §10.4): decrypt → shape → route → authority → rate limit →
+ * `xp.mcp.request` (docs/protocol.md §10.4): decrypt → shape → route → authority (the signer's
+ * grants or its delegation chain) → rate limit →
  * upstream. The capability depends on the source the request is routed to, so the payload is
  * opened first; nothing reaches a server before the caller's grant and rate limit were checked.
  * Recorded as started before the first upstream request, like a tool call (at most once).
@@ -46,15 +48,23 @@ export async function _answerMcpRequest(inbound: _Inbound, event: XpEvent): Prom
       ),
     );
   }
+  const authorityOf = await inbound.chains.authorityOf(event);
+  // The attribution of the served request: a chain's, when one of its capabilities needed it.
+  let attribution: Record<string, string> = {};
+  const authority: _Authority = (required) => {
+    const verdict = authorityOf(required);
+    if (verdict.ok && verdict.chain) attribution = _attribution(verdict);
+    return verdict;
+  };
   await inbound.slots.acquire();
   let outcome: Awaited<ReturnType<_XpMcpRouter['handle']>>;
   try {
     outcome = await inbound.mcp.handle(parsed.payload, {
-      sender: event.pubkey,
+      authority,
       timeoutMs: _timeoutMs(inbound, event),
       ...(session.open && { session: session.open, event, progress: session.progress }),
       limit: (source) => inbound.rateLimits.take(source, event.pubkey, inbound.now()),
-      started: () => _recordStarted(inbound, event, parsed.payload.method),
+      started: () => _recordStarted(inbound, event, parsed.payload.method, attribution),
     });
   } finally {
     inbound.slots.release();
@@ -64,11 +74,16 @@ export async function _answerMcpRequest(inbound: _Inbound, event: XpEvent): Prom
 }
 
 /** Records the request as started, before its first upstream request. */
-async function _recordStarted(inbound: _Inbound, event: XpEvent, method: string): Promise<void> {
+async function _recordStarted(
+  inbound: _Inbound,
+  event: XpEvent,
+  method: string,
+  attribution: Record<string, string>,
+): Promise<void> {
   // From here on the request is never run again, whatever happens to this process.
   await inbound.o.state.recordStarted(event, Math.floor(inbound.now() / 1000));
   inbound.logger.info(
-    { id: event.id, kind: event.kind, sender: event.pubkey, method },
+    { id: event.id, kind: event.kind, sender: event.pubkey, ...attribution, method },
     'forwarding an MCP request upstream',
   );
 }

@@ -8,20 +8,30 @@
 import type { XpEvent } from '@xprotocol/crypto';
 import { type XpErrorPayload, xpError } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
+import type { AuthorityVerdict } from '../policy/delegated-access.js';
+import { _attribution } from './caller-authority.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _timeoutMs } from './inbound.js';
 import type { _SessionOf } from './request-session.js';
 import { _upstreamError } from './xp-mcp-router.js';
 
-/** Calls tool `upstreamName` of `source` with `args` for `event`, and answers it. */
+/** A tool call that passed its checks: which tool, its arguments, and the authority it runs under. */
+export interface _CheckedCall {
+  source: string;
+  /** The tool's name at the server. */
+  name: string;
+  args: Record<string, unknown>;
+  grant: AuthorityVerdict & { ok: true };
+}
+
+/** Calls the tool for `event`, and answers it. */
 export async function _runToolCall(
   inbound: _Inbound,
   event: XpEvent,
-  source: string,
-  upstreamName: string,
-  args: Record<string, unknown>,
+  call: _CheckedCall,
   session: _SessionOf,
 ): Promise<InboundOutcome> {
+  const { source, name: upstreamName, args } = call;
   const { o, answers, slots } = inbound;
   const upstream = o.upstreams.get(source);
   if (!upstream) return answers.error(event, xpError('NOT_FOUND', `source ${source} is not running`));
@@ -32,7 +42,7 @@ export async function _runToolCall(
     // From here on the call is never run again, whatever happens to this process.
     await o.state.recordStarted(event, Math.floor(inbound.now() / 1000));
     inbound.logger.info(
-      { id: event.id, kind: event.kind, sender: event.pubkey, source },
+      { id: event.id, kind: event.kind, sender: event.pubkey, ..._attribution(call.grant), source },
       'calling upstream tool',
     );
     result = session.session

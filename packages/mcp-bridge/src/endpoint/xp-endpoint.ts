@@ -2,7 +2,8 @@
  * Direction 1: the XProtocol endpoint in front of the wrapped MCP servers.
  *
  * Every event addressed to the adapter runs the checks of docs/protocol.md §4 in this order:
- * size/shape → id → signature → dedupe → freshness → kind lookup → authority → rate limit →
+ * size/shape → id → signature → dedupe → freshness → kind lookup → authority (a grant, or a
+ * delegation chain from a trusted issuer) → rate limit →
  * decrypt → schema, and only then the upstream `tools/call`. What fails early never reaches the
  * MCP server. Refusals that could serve as an oracle or an amplifier (bad shape, id, signature or
  * encryption; duplicates; stale events) are dropped and logged; everything else is answered with
@@ -20,12 +21,16 @@ import { isUnansweredKind, MCP_NOTIFICATION_KIND, MCP_SESSION_END_KIND, xpError 
 import { XpCaller } from '../caller/xp-caller.js';
 import { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import { silentLogger } from '../logger.js';
+import { DelegatedAccess } from '../policy/delegated-access.js';
+import { RevocationSet } from '../policy/revocation-set.js';
+import { _CallerChains } from './caller-authority.js';
 import { _EndpointAnswers } from './endpoint-answers.js';
 import { _CallSlots, _SourceRateLimits } from './endpoint-limits.js';
 import { _resolveOptions, type InboundOutcome, type XpEndpointOptions } from './endpoint-options.js';
 import type { _Inbound } from './inbound.js';
 import { _processRequest } from './inbound-checks.js';
 import { _sessionMessage } from './mcp-requests.js';
+import { _RevocationWatch } from './revocation-watch.js';
 import { _XpMcpRouter } from './xp-mcp-router.js';
 import { _XpMcpSessions } from './xp-mcp-sessions.js';
 
@@ -37,11 +42,22 @@ export class XpEndpoint {
   readonly #inflight = new Set<Promise<unknown>>();
   /** Ids being processed right now (before anything about them is stored). */
   readonly #processing = new Set<string>();
+  /** Revocations from the relays, for the chains callers present. */
+  readonly #revocationWatch: _RevocationWatch;
 
   constructor(options: XpEndpointOptions) {
     const o = _resolveOptions(options);
     const logger = options.logger ?? silentLogger;
     const now = options.now ?? Date.now;
+    const revocations = new RevocationSet({ signatures: options.signatures });
+    this.#revocationWatch = new _RevocationWatch({
+      pool: options.pool,
+      revocations,
+      issuers: options.access.trustedIssuers,
+      requerySeconds: o.revocationRequerySeconds,
+      waitMs: o.revocationWaitMs,
+      logger,
+    });
     this.#inbound = {
       o,
       logger,
@@ -54,8 +70,18 @@ export class XpEndpoint {
           options.mcpSources ?? [...options.upstreams.keys()].map((name) => ({ name, namespace: name })),
         upstreams: options.upstreams,
         routes: new _GatewayRoutes(options.identity.keys.ed25519, (data) => options.cipher.sha256(data)),
-        access: options.access,
         logger,
+      }),
+      chains: new _CallerChains({
+        identity: options.identity,
+        cipher: options.cipher,
+        delegated: new DelegatedAccess({
+          access: options.access,
+          revocations,
+          signatures: options.signatures,
+        }),
+        watch: this.#revocationWatch,
+        now,
       }),
       sessions: new _XpMcpSessions({
         ...options.mcpSessions,
@@ -92,6 +118,7 @@ export class XpEndpoint {
    */
   async start(): Promise<void> {
     await this.recover();
+    this.#revocationWatch.start();
     const { o, logger } = this.#inbound;
     this.#subscription = o.pool.subscribe([{ '#p': [o.identity.keys.ed25519] }], {
       // The pool delivers only events whose shape, id and signature it verified.
@@ -106,6 +133,7 @@ export class XpEndpoint {
   async stop(): Promise<void> {
     this.#subscription?.close();
     this.#subscription = undefined;
+    this.#revocationWatch.stop();
     await Promise.allSettled([...this.#inflight]);
     await this.#inbound.sessions.close();
   }

@@ -26,9 +26,9 @@ import { BridgeError } from '../errors.js';
 import { _aggregatePage, _decodeCursor } from '../gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import type { BridgeLogger } from '../logger.js';
-import type { AccessPolicy } from '../policy/access.js';
 import { type DescriptionLintMode, ListingScreen } from '../policy/listing-screen.js';
 import type { UpstreamSession } from '../upstream/upstream-session.js';
+import { type _Authority, _authorityError } from './caller-authority.js';
 import type { _XpCallerSession } from './xp-mcp-caller-session.js';
 
 /** A wrapped server as the router sees it: its `mcp_sources` name and XProtocol namespace. */
@@ -41,8 +41,8 @@ export interface _XpMcpSource {
 
 /** What one request needs from the endpoint. */
 export interface _XpMcpContext {
-  /** The caller's `ed25519:` key. */
-  sender: string;
+  /** What the caller may do: its own grants, or the delegation chain it presented. */
+  authority: _Authority;
   /** Longest one upstream request may take, in ms. */
   timeoutMs: number;
   /** Takes a token of `source`'s rate limit for the caller; an error payload refuses. */
@@ -99,7 +99,6 @@ export class _XpMcpRouter {
   readonly #sources: readonly _XpMcpSource[];
   readonly #upstreams: ReadonlyMap<string, UpstreamSession>;
   readonly #routes: _GatewayRoutes;
-  readonly #access: AccessPolicy;
   /** Description linting of each source's listings (docs/security.md, "Tool pinning"), by name. */
   readonly #screens: ReadonlyMap<string, ListingScreen>;
 
@@ -107,13 +106,11 @@ export class _XpMcpRouter {
     sources: readonly _XpMcpSource[];
     upstreams: ReadonlyMap<string, UpstreamSession>;
     routes: _GatewayRoutes;
-    access: AccessPolicy;
     logger: BridgeLogger;
   }) {
     this.#sources = options.sources;
     this.#upstreams = options.upstreams;
     this.#routes = options.routes;
-    this.#access = options.access;
     this.#screens = new Map(
       options.sources.map((s) => [
         s.name,
@@ -164,26 +161,18 @@ export class _XpMcpRouter {
   }
 
   /** The offering sources the caller holds the capability for; refuses when there are none. */
-  #granted(method: McpRequestMethod, sender: string): _XpMcpSource[] {
+  #granted(method: McpRequestMethod, authority: _Authority): _XpMcpSource[] {
     const offering = this.#offering(method);
-    const granted = offering.filter(
-      (s) => this.#access.check(sender, mcpRequestCapability(s.namespace, method)).ok,
-    );
-    if (granted.length === 0 && offering.length > 0) this.#authorize(offering[0]!, method, sender);
+    const granted = offering.filter((s) => authority(mcpRequestCapability(s.namespace, method)).ok);
+    if (granted.length === 0 && offering.length > 0) this.#authorize(offering[0]!, method, authority);
     return granted;
   }
 
-  /** Refuses with AUTHORIZATION_INSUFFICIENT unless the caller may use `method` of `source`. */
-  #authorize(source: _XpMcpSource, method: McpRequestMethod, sender: string): void {
+  /** Refuses (AUTHORIZATION_INSUFFICIENT, or REVOKED under a revoked chain) unless the caller may use `method` of `source`. */
+  #authorize(source: _XpMcpSource, method: McpRequestMethod, authority: _Authority): void {
     const required = mcpRequestCapability(source.namespace, method);
-    const verdict = this.#access.check(sender, required);
-    if (!verdict.ok) {
-      throw new _Refusal(
-        xpError('AUTHORIZATION_INSUFFICIENT', `${required} is required: ${verdict.reason}`, {
-          details: { required_capability: required },
-        }),
-      );
-    }
+    const verdict = authority(required);
+    if (!verdict.ok) throw new _Refusal(_authorityError(required, verdict));
   }
 
   /** Checks the caller's grant and rate limit on `source`, then sends the request upstream. */
@@ -196,7 +185,7 @@ export class _XpMcpRouter {
     const entry = this.#sources.find((s) => s.name === source);
     const upstream = this.#upstreams.get(source);
     if (!entry || !upstream) throw new _Refusal(xpError('NOT_FOUND', `source ${source} is not running`));
-    this.#authorize(entry, method, ctx.sender);
+    this.#authorize(entry, method, ctx.authority);
     const limited = ctx.limit(source);
     if (limited) throw new _Refusal(limited);
     const session = this.#openSession(ctx);
@@ -220,7 +209,7 @@ export class _XpMcpRouter {
     params: Record<string, unknown> | undefined,
     ctx: _XpMcpContext,
   ): Promise<Record<string, unknown>> {
-    const sources = this.#granted('logging/setLevel', ctx.sender);
+    const sources = this.#granted('logging/setLevel', ctx.authority);
     if (sources.length === 0) throw new _Refusal(_noServer('logging'));
     const session = this.#openSession(ctx);
     if (session) session.links.level = String(params?.level);
@@ -242,7 +231,7 @@ export class _XpMcpRouter {
     ctx: _XpMcpContext,
   ): Promise<Record<string, unknown>> {
     const key = _SERVER[method].key;
-    const sources = this.#granted(method, ctx.sender);
+    const sources = this.#granted(method, ctx.authority);
     if (sources.length === 0) return { [key]: [] };
     let position: ReturnType<typeof _decodeCursor>;
     try {

@@ -2,8 +2,8 @@
  * Who may call what (docs/design.md §4): deny by default; a grant gives a signing key a list
  * of capabilities, where `a.b.*` matches `a.b.x` and deeper but not `a.b`, and `*` matches all.
  * `default: allow` opens the endpoint to every key (the adapter warns about it at startup).
- * Delegation chains from `trusted_issuers` come with a later issue; until then only direct grants
- * count.
+ * A key without a grant of its own may still be served under a delegation chain from one of
+ * `trusted_issuers`; that is `DelegatedAccess`, which reads the grants and issuers kept here.
  * @module
  */
 import { anyCapabilityMatches } from '@xprotocol/translate';
@@ -12,6 +12,7 @@ import { anyCapabilityMatches } from '@xprotocol/translate';
 export interface AccessConfig {
   default: 'deny' | 'allow';
   grants: readonly { key: string; capabilities: readonly string[] }[];
+  /** Keys whose delegation chains are honoured; each holds what its own grant gives it. */
   trustedIssuers?: readonly string[];
 }
 
@@ -22,9 +23,11 @@ export type AccessVerdict = { ok: true } | { ok: false; reason: string };
 export class AccessPolicy {
   readonly #default: 'deny' | 'allow';
   readonly #grants = new Map<string, string[]>();
+  readonly #trustedIssuers: readonly string[];
 
   constructor(config: AccessConfig) {
     this.#default = config.default;
+    this.#trustedIssuers = [...new Set(config.trustedIssuers ?? [])];
     for (const grant of config.grants) {
       const list = this.#grants.get(grant.key) ?? [];
       list.push(...grant.capabilities);
@@ -45,6 +48,11 @@ export class AccessPolicy {
         ? `this key's grants (${granted.join(', ')}) do not include it`
         : 'this key has no grants here',
     };
+  }
+
+  /** The keys trusted as the roots of callers' delegation chains. */
+  get trustedIssuers(): readonly string[] {
+    return this.#trustedIssuers;
   }
 
   /** The capabilities granted to `sender` (empty when none). */

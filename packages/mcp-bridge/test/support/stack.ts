@@ -10,6 +10,7 @@ import { type Relay, startRelay } from '@xprotocol/relay';
 import { RelayPool } from '@xprotocol/relay-client';
 import { translateSource } from '@xprotocol/translate';
 import {
+  type AccessConfig,
   AccessPolicy,
   compileArgumentValidator,
   type EndpointCatalog,
@@ -57,6 +58,8 @@ export async function startStack(
     grants?: string[];
     /** The upstream server's command line, wrapped as `com.test.fs`; default: the filesystem server. */
     command?: string[];
+    /** The endpoint's access section; default: the client granted `grants`. */
+    access?: AccessConfig;
   } = {},
 ): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'xp-bridge-'));
@@ -116,10 +119,12 @@ export async function startStack(
     tool: (kind) => byKind.get(kind),
     page: (request) => catalogPage(translation.contracts, parseCatalogRequest(request)),
   };
-  const access = new AccessPolicy({
-    default: 'deny',
-    grants: [{ key: client.keys.ed25519, capabilities: options.grants ?? ['com.test.fs.read'] }],
-  });
+  const access = new AccessPolicy(
+    options.access ?? {
+      default: 'deny',
+      grants: [{ key: client.keys.ed25519, capabilities: options.grants ?? ['com.test.fs.read'] }],
+    },
+  );
   const makeEndpoint = (s: StateDatabase, pool: RelayPool) =>
     new XpEndpoint({
       identity: adapter,

@@ -1,0 +1,142 @@
+// A caller served under a delegation chain through the real relay (docs/protocol.md §11.7): the
+// endpoint trusts an organisation's root and grants it `com.test.fs.*`; the caller, with no grant
+// of its own, presents root → department → caller giving `com.test.fs.read` in the encrypted
+// `delegation` tag. A covered tool runs, an uncovered one is refused, and once the department
+// publishes a revocation of the caller's link on the relay, the very next call is `REVOKED`: the
+// relay hands the revocation to the endpoint's live subscription before it relays that call.
+import {
+  canonicalJson,
+  createEventTemplate,
+  type Delegation,
+  generateIdentity,
+  signDelegation,
+  signEvent,
+  signRevocation,
+} from '@xprotocol/crypto';
+import { nodeSignatures } from '@xprotocol/crypto/node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from './support/stack.js';
+
+let stack: Stack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+const READ = 'com.test.fs.read_text_file';
+const WRITE = 'com.test.fs.write_file';
+const root = generateIdentity();
+const dept = generateIdentity();
+
+function chainFor(caller: string): Delegation[] {
+  const now = Math.floor(Date.now() / 1000);
+  const top = signDelegation(
+    {
+      delegated_key: dept.keys.ed25519,
+      capabilities: ['com.test.*'],
+      not_before: now - 60,
+      expires_at: now + 3600,
+    },
+    root.ed25519.secretKey,
+    nodeSignatures,
+  );
+  const own = signDelegation(
+    {
+      delegated_key: caller as Delegation['delegated_key'],
+      capabilities: ['com.test.fs.read'],
+      not_before: now - 60,
+      expires_at: now + 3600,
+      proof: top.id,
+    },
+    dept.ed25519.secretKey,
+    nodeSignatures,
+  );
+  return [top, own];
+}
+
+describe('a caller with a delegation chain from a trusted issuer', () => {
+  it('is served within the chain, refused outside it, and REVOKED after a revocation reaches the relay', async () => {
+    stack = await startStack({
+      access: {
+        default: 'deny',
+        grants: [{ key: root.keys.ed25519, capabilities: ['com.test.fs.*'] }],
+        trustedIssuers: [root.keys.ed25519],
+      },
+    });
+    const s = stack;
+    const delegation = chainFor(s.client.keys.ed25519);
+    const call = (kind: string, payload: unknown, withChain = true) =>
+      s.caller.call({
+        to: s.adapter.keys,
+        kind,
+        payload,
+        timeoutMs: 10_000,
+        ...(withChain && { delegation }),
+      });
+
+    const without = await call(READ, { path: `${s.dir}/hello.txt` }, false);
+    expect(without).toMatchObject({ ok: false, error: { code: 'AUTHORIZATION_INSUFFICIENT' } });
+
+    const read = await call(READ, { path: `${s.dir}/hello.txt` });
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect((read.payload as { content: { text: string }[] }).content[0]!.text).toBe(
+      'hello from the filesystem\n',
+    );
+    // The chain is in the tag, encrypted: a relay sees its id, never the keys or capabilities.
+    const sent = await new Promise<string>((resolve) => {
+      void s.caller.call({
+        to: s.adapter.keys,
+        kind: READ,
+        payload: { path: `${s.dir}/hello.txt` },
+        timeoutMs: 10_000,
+        delegation,
+        sent: (event) => resolve(JSON.stringify(event.tags)),
+      });
+    });
+    expect(sent).not.toContain(root.keys.ed25519.slice(8));
+    expect(sent).not.toContain('com.test.fs.read');
+
+    const write = await call(WRITE, { path: `${s.dir}/x.txt`, content: 'no' });
+    expect(write).toMatchObject({
+      ok: false,
+      error: {
+        code: 'AUTHORIZATION_INSUFFICIENT',
+        message: expect.stringContaining(
+          'its delegation chain gives com.test.fs.read, which do not include it',
+        ),
+        details: { required_capability: 'com.test.fs.write' },
+      },
+    });
+
+    const now = Math.floor(Date.now() / 1000);
+    const revocation = signRevocation(
+      { revoked: delegation[1]!.id, created_at: now },
+      dept.ed25519.secretKey,
+      nodeSignatures,
+    );
+    const event = signEvent(
+      createEventTemplate({
+        kind: 'xp.key.revoke',
+        content: canonicalJson(revocation),
+        tags: [],
+        created_at: now,
+        expiration: now + 3600,
+      }),
+      dept.ed25519.secretKey,
+      nodeSignatures,
+    );
+    await s.clientPool.publish(event);
+
+    const revoked = await call(READ, { path: `${s.dir}/hello.txt` });
+    expect(revoked).toMatchObject({
+      ok: false,
+      error: {
+        code: 'REVOKED',
+        message: expect.stringContaining('its delegation chain was refused (revoked at link 1)'),
+        details: { required_capability: 'com.test.fs.read', chain_code: 'revoked', chain_link: 1 },
+      },
+    });
+    expect(s.upstreamCalls()).toBe(2);
+  });
+});
