@@ -332,3 +332,53 @@ describe('xprotocol-adapter revoke', () => {
     );
   });
 });
+
+describe('the chain flags of call and revoke --relay', () => {
+  it('refuses call --delegation with a chain that delegates to another key, before connecting', async () => {
+    const { code, stdout, stderr } = await procs.cli([
+      'call',
+      '--key',
+      user.path,
+      '--relay',
+      'ws://127.0.0.1:9',
+      '--to',
+      root.ed25519,
+      '--kind',
+      'com.acme.docs.read',
+      '--payload',
+      '{}',
+      '--delegation',
+      deptChain,
+    ]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toContain(
+      `--delegation ${deptChain}: the chain delegates to ${dept.ed25519}, but --key is ${user.ed25519}`,
+    );
+  });
+
+  it('refuses revoke --relay that is not a ws:// URL, and names a relay that did not take the revocation', async () => {
+    const bad = await procs.cli([
+      'revoke',
+      '--key',
+      root.path,
+      '--delegation',
+      deptChain,
+      '--relay',
+      'http://x',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--relay: expected a ws:// or wss:// URL, got "http://x"');
+    const down = await procs.cli([
+      'revoke',
+      '--key',
+      root.path,
+      '--delegation',
+      deptChain,
+      '--relay',
+      'ws://127.0.0.1:9',
+    ]);
+    expect(down.code).toBe(1);
+    expect(JSON.parse(down.stdout)).toMatchObject({ kind: 'xp.key.revoke', issuer: root.ed25519 });
+    expect(down.stderr).toContain('the revocation was signed but not published to ws://127.0.0.1:9 (');
+  });
+});

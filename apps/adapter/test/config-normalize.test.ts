@@ -324,7 +324,7 @@ describe('warnings', () => {
       'config.yml:16:3 mcp_server.auth: ignored: transport is "stdio" (it applies to "streamable_http" and "sse")',
     ]);
   });
-  it('later-issue keys: publish_dns, parent_key, parent_delegation_event, trusted_issuers', () => {
+  it('later-issue keys: publish_dns, parent_key, parent_delegation_event', () => {
     const text = base('discovery:', '  publish_dns: true')
       .replace(
         '  key_file: ./adapter.key',
@@ -334,10 +334,16 @@ describe('warnings', () => {
     expect(load(text).warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
       'NOT_IMPLEMENTED identity.parent_key',
       'NOT_IMPLEMENTED identity.parent_delegation_event',
-      'NOT_IMPLEMENTED access.trusted_issuers',
+      'TRUSTED_ISSUER_WITHOUT_GRANT access.trusted_issuers[0]',
       'NOT_IMPLEMENTED discovery.publish_dns',
     ]);
     expect(load(base('discovery:', '  publish_dns: false')).warnings).toEqual([]);
+  });
+  it('trusted issuers: honoured; one without a grant of its own is warned, since its chains give nothing', () => {
+    const granted = base().replace('access:\n', `access:\n  trusted_issuers: [${KEY_A}, ${KEY_B}]\n`);
+    expect(load(granted).warnings.map(formatConfigIssue)).toEqual([
+      `config.yml:6:95 access.trusted_issuers[1]: ${KEY_B} has no grant in access.grants: the delegation chains it issues give nothing here (a chain holds what both it and its root's grant cover)`,
+    ]);
   });
   it('keys without effect', () => {
     const text = base(

@@ -1,6 +1,7 @@
 /**
  * `xprotocol-adapter call --key FILE --relay URL --to ed25519:… --kind KIND --payload JSON
- * [--timeout-ms N]`: one signed, encrypted call through the relays ({@link callEndpoint}).
+ * [--timeout-ms N] [--delegation CHAIN]`: one signed, encrypted call through the relays
+ * ({@link callEndpoint}), presenting the caller's delegation chain when given one.
  *
  * Output (docs/cli.md): the answer's payload as JSON and exit 0; `{"error":{"code","message"}}`
  * and exit 1 (`RELAY_UNREACHABLE` at once when no relay accepts a connection, `NOT_FOUND` when the
@@ -8,10 +9,11 @@
  * `isError: true` is printed as a payload with exit 3; usage errors exit 2.
  * @module
  */
-import { CryptoError, isKeyString } from '@xprotocol/crypto';
+import { CryptoError, type Delegation, isKeyString } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { callEndpoint } from '../runtime/call-endpoint.js';
 import { CliError, type CliIo, EXIT, usageError } from './cli-shape.js';
+import { readChainFile } from './delegation-files.js';
 import { expandHome } from './paths.js';
 
 /** Options of {@link call}. */
@@ -22,6 +24,8 @@ export interface CallOptions {
   kind: string;
   payload: string;
   timeoutMs: number;
+  /** A chain file whose last link delegates to `key` (docs/protocol.md §11.7). */
+  delegation?: string;
 }
 
 /** Runs the call; returns the exit code. */
@@ -50,8 +54,11 @@ export async function call(options: CallOptions, io: CliIo): Promise<number> {
     if (error instanceof CryptoError) throw new CliError(error.message, EXIT.failure, { cause: error });
     throw error;
   }
+  const delegation =
+    options.delegation === undefined ? undefined : _chainFor(options.delegation, identity.keys.ed25519);
   const result = await callEndpoint({
     identity,
+    ...(delegation && { delegation }),
     relays: [...new Set(options.relay)],
     to: options.to,
     kind: options.kind,
@@ -65,4 +72,16 @@ export async function call(options: CallOptions, io: CliIo): Promise<number> {
   io.out(`${JSON.stringify(result.payload)}\n`);
   const isError = (result.payload as { isError?: unknown } | null)?.isError === true;
   return isError ? EXIT.toolError : EXIT.ok;
+}
+
+/** The chain file's links, checked one by one, and refused unless its last link delegates to the caller's key. */
+function _chainFor(path: string, callerKey: string): Delegation[] {
+  const chain = readChainFile('--delegation', path);
+  const last = chain[chain.length - 1]!;
+  if (last.delegated_key !== callerKey) {
+    throw new CliError(
+      `--delegation ${path}: the chain delegates to ${last.delegated_key}, but --key is ${callerKey}: give the chain that register wrote for this key`,
+    );
+  }
+  return chain;
 }

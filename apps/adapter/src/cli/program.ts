@@ -115,6 +115,10 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .requiredOption('--kind <kind>', 'the schema kind to call')
     .requiredOption('-p, --payload <json>', 'the call payload as JSON')
     .option('--timeout-ms <n>', 'give up after this many milliseconds', positiveInteger, 30_000)
+    .option(
+      '--delegation <file>',
+      'present your chain file (from register) to an endpoint that trusts its root',
+    )
     .action(
       async (options: {
         key: string;
@@ -123,6 +127,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         kind: string;
         payload: string;
         timeoutMs: number;
+        delegation?: string;
       }) => setExit(await call(options, io)),
     );
   return program;

@@ -1,8 +1,10 @@
 /**
- * `xprotocol-adapter revoke --key K --delegation FILE|ID [--output FILE [--force]]`: K signs a
- * revocation (docs/protocol.md §11.2) of a delegation — the last link of a chain file, a single
- * delegation file, or a delegation id. Given a file, it refuses a key that verifiers would ignore
- * (anyone but the link's issuer or a key above it); given only an id, it cannot check that and says so.
+ * `xprotocol-adapter revoke --key K --delegation FILE|ID [--output FILE [--force]] [--relay URL…]`:
+ * K signs a revocation (docs/protocol.md §11.2) of a delegation — the last link of a chain file, a
+ * single delegation file, or a delegation id. Given a file, it refuses a key that verifiers would
+ * ignore (anyone but the link's issuer or a key above it); given only an id, it cannot check that
+ * and says so. With `--relay`, it also publishes the revocation there, where running endpoints
+ * that watch K pick it up.
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -10,12 +12,21 @@ import {
   type Delegation,
   type Ed25519KeyString,
   nodeSignatures,
+  type Revocation,
   signRevocation,
 } from '@xprotocol/crypto/node';
 import type { Command } from 'commander';
-import { CliError, type CliIo } from './cli-shape.js';
-import { jsonKind, readFlagJson, readFlagKeyFile, verifiedLinks, writeResult } from './delegation-files.js';
+import { CliError, type CliIo, usageError } from './cli-shape.js';
+import {
+  jsonKind,
+  readFlagJson,
+  readFlagKeyFile,
+  verifiedLinks,
+  when,
+  writeResult,
+} from './delegation-files.js';
 import { expandHome } from './paths.js';
+import { publishRevocation } from './revocation-publish.js';
 
 /** Options of {@link revoke}. */
 export interface RevokeOptions {
@@ -23,6 +34,7 @@ export interface RevokeOptions {
   delegation: string;
   output?: string;
   force?: boolean;
+  relay?: string[];
 }
 
 const DELEGATION_ID = /^[0-9a-f]{64}$/;
@@ -42,11 +54,20 @@ export function addRevokeCommand(program: Command, io: CliIo): void {
     )
     .option('-o, --output <file>', 'write the revocation to this file instead of stdout')
     .option('--force', 'replace an existing --output file')
+    .option(
+      '-r, --relay <url>',
+      'also publish the revocation to this relay, where endpoints that trust the key pick it up (repeat for several)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .action(async (options: RevokeOptions) => revoke(options, io));
 }
 
 /** Runs the command. */
 export async function revoke(options: RevokeOptions, io: CliIo, nowMs: number = Date.now()): Promise<void> {
+  for (const url of options.relay ?? []) {
+    if (!/^wss?:\/\/[^\s/]+/.test(url))
+      throw usageError(`--relay: expected a ws:// or wss:// URL, got ${JSON.stringify(url)}`);
+  }
   const revoker = await readFlagKeyFile('--key', options.key);
   const target = _target(options.delegation);
   const key = revoker.keys.ed25519;
@@ -69,6 +90,34 @@ export async function revoke(options: RevokeOptions, io: CliIo, nowMs: number = 
   if (target.chain === undefined) {
     io.err(
       `note: not checked that ${key} may revoke it (only the delegation's issuer or a key above it in its chain may; verifiers ignore anyone else's revocation): give the chain file to check\n`,
+    );
+  }
+  if (options.relay?.length) {
+    const nowSeconds = Math.floor(nowMs / 1000);
+    // Relays keep it while the revoked delegation could still be presented (as their limits allow).
+    const expiration = Math.max(link?.expires_at ?? nowSeconds + DEFAULT_KEEP_SECONDS, nowSeconds + 3600);
+    await _publish(revocation, revoker.ed25519.secretKey, options.relay, expiration, io);
+  }
+}
+
+/** How long relays are asked to keep a revocation of a delegation known only by its id: a year. */
+const DEFAULT_KEEP_SECONDS = 365 * 86_400;
+
+/** Publishes to every relay; a relay that does not take it fails the command, naming it and why. */
+async function _publish(
+  revocation: Revocation,
+  secretKey: Uint8Array,
+  relays: readonly string[],
+  expiration: number,
+  io: CliIo,
+): Promise<void> {
+  const outcomes = await publishRevocation(revocation, secretKey, relays, expiration);
+  for (const outcome of outcomes.filter((o) => o.ok))
+    io.err(`published to ${outcome.relay} (relays keep it until ${when(expiration)} at most)\n`);
+  const failed = outcomes.filter((o) => !o.ok);
+  if (failed.length > 0) {
+    throw new CliError(
+      `the revocation was signed but not published to ${failed.map((o) => `${o.relay} (${o.reason})`).join(', ')}: run the command again with --relay once the relay is reachable`,
     );
   }
 }

@@ -546,14 +546,25 @@ function _access(c: _Collector, root: Obj, mcpSourceCount: number, onFace: boole
       }
     });
   });
-  if (_list(access.trusted_issuers).length > 0) {
-    c.warn(
-      'NOT_IMPLEMENTED',
-      ['access', 'trusted_issuers'],
-      'delegation chains are not implemented yet: only direct grants are honoured',
-      'key',
-    );
-  }
+  _trustedIssuers(c, access);
+}
+
+/**
+ * A trusted issuer holds here only what its own grant gives it, and its chains no more (docs/config.md,
+ * `access`): one without a grant makes every chain it issues give nothing.
+ */
+function _trustedIssuers(c: _Collector, access: Obj): void {
+  if (access.default === 'allow') return;
+  const granted = new Set(_list(access.grants).map((g) => _str(_obj(g)?.key)));
+  _list(access.trusted_issuers).forEach((key, i) => {
+    if (typeof key === 'string' && !granted.has(key)) {
+      c.warn(
+        'TRUSTED_ISSUER_WITHOUT_GRANT',
+        ['access', 'trusted_issuers', i],
+        `${key} has no grant in access.grants: the delegation chains it issues give nothing here (a chain holds what both it and its root's grant cover)`,
+      );
+    }
+  });
 }
 
 /**

@@ -29,6 +29,8 @@ export type ConfigWarningCode =
   | 'WILDCARD_GRANT'
   /** A granted capability that no tool of the `mcp_sources` can require (a typo, most often). */
   | 'GRANT_MATCHES_NOTHING'
+  /** A trusted issuer without a grant of its own: its delegation chains give nothing. */
+  | 'TRUSTED_ISSUER_WITHOUT_GRANT'
   /** A key that has no effect with the other settings (it is ignored). */
   | 'IGNORED_KEY'
   /** An MCP face whose exposed lists are all empty: it lists only `search_tools`. */

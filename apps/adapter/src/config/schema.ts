@@ -572,7 +572,9 @@ const accessSchema = z
       .describe('Keys allowed to call, with their capabilities.'),
     trusted_issuers: stringList(ed25519Key(), 'a list of ed25519 keys')
       .default([])
-      .describe('Keys whose delegations are trusted (delegation chains are not implemented yet).'),
+      .describe(
+        "Roots whose delegation chains callers may present: a caller without a grant of its own holds what both its chain and the root's own grant in grants cover (docs/config.md).",
+      ),
   })
   .describe('Who may call the wrapped MCP servers.');
 

@@ -25,6 +25,8 @@ export interface CallEndpointOptions {
   timeoutMs: number;
   /** Aborting ends the call at its current step (`INTERRUPTED`). */
   signal?: AbortSignal;
+  /** The caller's delegation chain, root first, sent in the request's encrypted `delegation` tag. */
+  delegation?: readonly { id: string }[];
   /** Called once the announce is found, just before the request is sent. */
   onResolved?: (announce: Announce) => void;
 }
@@ -92,6 +94,7 @@ export async function callEndpoint(options: CallEndpointOptions): Promise<CallEn
         payload: options.payload,
         timeoutMs: left(),
         ...(options.signal && { signal: options.signal }),
+        ...(options.delegation && { delegation: options.delegation }),
       }),
       options.signal,
     );
