@@ -4,17 +4,28 @@
 // `delegation` tag. A covered tool runs, an uncovered one is refused, and once the department
 // publishes a revocation of the caller's link on the relay, the very next call is `REVOKED`: the
 // relay hands the revocation to the endpoint's live subscription before it relays that call.
+// An `xp.mcp.request` (injected below the relay, to the conformance fixture) is authorized the same
+// way, per routed server.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   canonicalJson,
   createEventTemplate,
   type Delegation,
   generateIdentity,
+  openEvent,
+  sealEvent,
   signDelegation,
   signEvent,
   signRevocation,
 } from '@xprotocol/crypto';
-import { nodeSignatures } from '@xprotocol/crypto/node';
+import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { startRelay } from '@xprotocol/relay';
+import { RelayPool } from '@xprotocol/relay-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { _sealDelegationTag } from '../src/caller/xp-delegation-tag.js';
+import { AccessPolicy, StateDatabase, UpstreamSession, XpEndpoint } from '../src/index.js';
 import { type Stack, startStack } from './support/stack.js';
 
 let stack: Stack | undefined;
@@ -28,7 +39,7 @@ const WRITE = 'com.test.fs.write_file';
 const root = generateIdentity();
 const dept = generateIdentity();
 
-function chainFor(caller: string): Delegation[] {
+function chainFor(caller: string, capabilities = ['com.test.fs.read']): Delegation[] {
   const now = Math.floor(Date.now() / 1000);
   const top = signDelegation(
     {
@@ -43,7 +54,7 @@ function chainFor(caller: string): Delegation[] {
   const own = signDelegation(
     {
       delegated_key: caller as Delegation['delegated_key'],
-      capabilities: ['com.test.fs.read'],
+      capabilities,
       not_before: now - 60,
       expires_at: now + 3600,
       proof: top.id,
@@ -138,5 +149,82 @@ describe('a caller with a delegation chain from a trusted issuer', () => {
       },
     });
     expect(s.upstreamCalls()).toBe(2);
+  });
+});
+
+describe('an xp.mcp.request under a delegation chain', () => {
+  it("is routed to the server the chain covers, and refused for a capability outside it, naming the chain's grant", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xp-chain-mcp-'));
+    const relay = await startRelay({ port: 0 });
+    const fixture = join(import.meta.dirname, 'fixtures', 'conformance-server.mjs');
+    const upstream = new UpstreamSession({
+      name: 'one',
+      transport: { type: 'stdio', command: [process.execPath, fixture, 'stdio'] },
+    });
+    const pool = await RelayPool.open({ urls: [relay.url] });
+    const state = new StateDatabase(join(dir, 'state.db'));
+    const adapter = generateIdentity();
+    const client = generateIdentity();
+    const backends = { signatures: nodeSignatures, cipher: nodeCipher };
+    const endpoint = new XpEndpoint({
+      identity: adapter,
+      pool,
+      state,
+      catalog: { tool: () => undefined, page: () => ({ contracts: [] }) as never, describe: () => [] },
+      upstreams: new Map([['one', upstream]]),
+      mcpSources: [{ name: 'one', namespace: 'com.test.one' }],
+      access: new AccessPolicy({
+        default: 'deny',
+        grants: [{ key: root.keys.ed25519, capabilities: ['com.test.one.mcp.*'] }],
+        trustedIssuers: [root.keys.ed25519],
+      }),
+      ...backends,
+    });
+    try {
+      await upstream.connect();
+      await endpoint.start();
+      const chain = chainFor(client.keys.ed25519, ['com.test.one.mcp.resources.read']);
+      const ask = async (payload: unknown) => {
+        const now = Math.floor(Date.now() / 1000);
+        const event = sealEvent(
+          {
+            kind: 'xp.mcp.request',
+            payload,
+            created_at: now,
+            expiration: now + 30,
+            tags: [_sealDelegationTag(chain, client, adapter.keys, nodeCipher)],
+          },
+          client,
+          adapter.keys,
+          backends,
+        );
+        const outcome = await endpoint.handleEvent(event);
+        if (outcome.action !== 'answered') throw new Error(`not answered: ${JSON.stringify(outcome)}`);
+        return {
+          kind: outcome.answer.kind,
+          payload: JSON.parse(openEvent(outcome.answer, client, backends).plaintext),
+        };
+      };
+      const read = await ask({ method: 'resources/read', params: { uri: 'test://static-text' } });
+      expect(read.kind).toBe('xp.mcp.request.result');
+      expect(read.payload.contents[0].text).toBe('This is the content of the static text resource.');
+      const prompt = await ask({ method: 'prompts/get', params: { name: 'test_simple_prompt' } });
+      expect(prompt).toEqual({
+        kind: 'xp.error',
+        payload: {
+          code: 'AUTHORIZATION_INSUFFICIENT',
+          message:
+            'com.test.one.mcp.prompts.get is required: this key has no grants here, and its delegation chain gives com.test.one.mcp.resources.read, which do not include it',
+          details: { required_capability: 'com.test.one.mcp.prompts.get' },
+        },
+      });
+    } finally {
+      await endpoint.stop();
+      await pool.close();
+      await state.close();
+      await upstream.close();
+      await relay.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
