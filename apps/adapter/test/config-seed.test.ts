@@ -34,8 +34,6 @@ describe('the full example file, as printed', () => {
     });
     expect(warnings.map(formatConfigIssue)).toEqual([
       '/etc/xp/adapter.yml:4:1 access: no access section: every call XProtocol clients make to the mcp_sources is refused with AUTHORIZATION_INSUFFICIENT until access.grants give keys capabilities (access.default is "deny")',
-      '/etc/xp/adapter.yml:13:3 identity.parent_key: organizational trust chains are not implemented yet: the key is checked and otherwise ignored',
-      '/etc/xp/adapter.yml:14:3 identity.parent_delegation_event: delegation events are not implemented yet: the path is ignored',
       '/etc/xp/adapter.yml:44:5 mcp_sources[0].capabilities: ignored: capability_inference is "auto" (capabilities are used by "explicit")',
       '/etc/xp/adapter.yml:126:3 mcp_server.sse_port: ignored: transport is "stdio" (it applies to "streamable_http" and "sse")',
       '/etc/xp/adapter.yml:127:3 mcp_server.sse_host: ignored: transport is "stdio" (it applies to "streamable_http" and "sse")',
@@ -43,17 +41,18 @@ describe('the full example file, as printed', () => {
     ]);
     expect(warnings.map((w) => w.code)).toEqual([
       'ACCESS_NO_GRANTS',
-      'NOT_IMPLEMENTED',
-      'NOT_IMPLEMENTED',
       'IGNORED_KEY',
       'IGNORED_KEY',
       'IGNORED_KEY',
       'PUBLIC_BIND',
     ]);
     expect(config.file).toBe('/etc/xp/adapter.yml');
+    // The chain file is loaded when the adapter starts (runtime/adapter-chain.ts), not here.
     expect(config.identity).toEqual({
       keyFile: '/home/ada/.xprotocol/adapter.key',
       displayName: 'Acme Corp XProtocol Adapter',
+      parentKey: KEY_A,
+      parentDelegationEvent: '/path/to/delegation.json',
     });
     expect(config.relay).toEqual({
       urls: ['wss://relay.xprotocol.ai', 'wss://relay2.xprotocol.ai'],
@@ -108,6 +107,7 @@ describe('the full example file, as printed', () => {
         relays: [],
         mcpToolPrefix: 'weather_',
         schemaFilter: ['weather.current.get', 'weather.forecast.get'],
+        trustRoots: [],
       },
       {
         name: 'xprotocol-chat',
@@ -116,6 +116,7 @@ describe('the full example file, as printed', () => {
         relays: [],
         mcpToolPrefix: 'chat_',
         schemaFilter: [],
+        trustRoots: [],
       },
     ]);
     expect(config.mcpServer).toEqual({

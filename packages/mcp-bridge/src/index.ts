@@ -9,6 +9,12 @@ export type { FaceAuth, FaceAuthRefusal, FaceAuthVerdict, FacePrincipal } from '
 export { OAuthFaceAuth, type OAuthFaceAuthOptions } from './auth/oauth-face-auth.js';
 export { staticBearerAuth } from './auth/static-bearer-auth.js';
 export {
+  type EndpointVouch,
+  type EndpointVouchOptions,
+  type EndpointVouchRefusal,
+  vouchForEndpoint,
+} from './caller/endpoint-vouching.js';
+export {
   type CallOutcome,
   type CallRequest,
   XpCaller,

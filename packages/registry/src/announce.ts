@@ -13,6 +13,7 @@ import {
   createEventTemplate,
   getTag,
   type Identity,
+  MAX_CHAIN_LINKS,
   type PublicIdentity,
   type SignatureBackend,
   signEvent,
@@ -75,6 +76,12 @@ export interface AnnounceInput {
   readonly relays: readonly string[];
   readonly mcp_sources: readonly AnnounceMcpSource[];
   readonly xprotocol_sources: readonly AnnounceXpSource[];
+  /**
+   * The adapter's delegation chain (docs/protocol.md §11.3), the chain file's array as it is, root
+   * first; disclosed as `delegation_chain` so a caller can check who vouches for the key. Absent:
+   * no field, and the payload is exactly what it was without chains.
+   */
+  readonly delegation_chain?: readonly unknown[] | undefined;
 }
 
 /** Options: the scoring seam (default: `@xprotocol/semantic`'s `descriptionQualityScore`). */
@@ -106,7 +113,12 @@ export interface AnnouncePayload {
     low_quality_schemas: number;
   };
   low_quality_schemas: LowQualitySchema[];
+  /** The endpoint's delegation chain, root first, when it has one (docs/protocol.md §10.3). */
+  delegation_chain?: unknown[];
 }
+
+/** The most links a disclosed chain may have (`MAX_CHAIN_LINKS` of docs/protocol.md §11.4). */
+const MAX_DISCLOSED_LINKS = MAX_CHAIN_LINKS;
 
 const X25519 = /^x25519:[0-9a-f]{64}$/;
 const ED25519 = /^ed25519:[0-9a-f]{64}$/;
@@ -151,7 +163,33 @@ export function buildAnnouncePayload(
       low_quality_schemas: lowQuality.length,
     },
     low_quality_schemas: lowQuality,
+    ...(input.delegation_chain !== undefined && {
+      delegation_chain: _disclosedChain(input.delegation_chain),
+    }),
   };
+}
+
+/**
+ * The chain as it is disclosed: 1 to 8 objects, copied. Whether it is a valid chain is the
+ * verifier's question (docs/protocol.md §11.4); the adapter checked it when it started.
+ */
+function _disclosedChain(chain: readonly unknown[]): unknown[] {
+  const problem = _chainProblem(chain);
+  if (problem !== undefined) throw new RegistryError('INVALID_ANNOUNCE', problem);
+  return structuredClone([...chain]);
+}
+
+/** What is wrong with a `delegation_chain` value, or `undefined`: 1 to 8 delegation objects. */
+function _chainProblem(chain: unknown): string | undefined {
+  const expected = `expected an array of 1 to ${MAX_DISCLOSED_LINKS} delegations, root first (a chain file as register writes it)`;
+  if (!Array.isArray(chain)) return `delegation_chain: ${expected}, got ${_aKindOf(chain)}`;
+  if (chain.length === 0) return `delegation_chain: ${expected}, got an empty array`;
+  if (chain.length > MAX_DISCLOSED_LINKS)
+    return `delegation_chain: ${expected}, got an array of ${chain.length}`;
+  const at = chain.findIndex((link) => !_isRecord(link));
+  return at === -1
+    ? undefined
+    : `delegation_chain[${at}]: expected a delegation (a JSON object), got ${_aKindOf(chain[at])}`;
 }
 
 /** What the MCP sources add up to while their entries are built. */
@@ -489,7 +527,7 @@ function _payloadProblem(value: unknown): string | undefined {
     )
       return `low_quality_schemas[${i}]: expected {kind, description_quality_score, issue}`;
   }
-  return undefined;
+  return value.delegation_chain === undefined ? undefined : _chainProblem(value.delegation_chain);
 }
 
 function _isRecord(value: unknown): value is Record<string, unknown> {
@@ -502,6 +540,12 @@ function _isCount(value: unknown): boolean {
 
 function _kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+/** `_kindOf` as a phrase: `an object`, `a string`, `null`. */
+function _aKindOf(value: unknown): string {
+  const kind = _kindOf(value);
+  return kind === 'object' ? 'an object' : kind === 'null' || kind === 'an array' ? kind : `a ${kind}`;
 }
 
 /**

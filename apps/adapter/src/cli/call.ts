@@ -1,12 +1,15 @@
 /**
  * `xprotocol-adapter call --key FILE --relay URL --to ed25519:… --kind KIND --payload JSON
- * [--timeout-ms N] [--delegation CHAIN]`: one signed, encrypted call through the relays
- * ({@link callEndpoint}), presenting the caller's delegation chain when given one.
+ * [--timeout-ms N] [--delegation CHAIN] [--trust-root ed25519:…]…`: one signed, encrypted call
+ * through the relays ({@link callEndpoint}), presenting the caller's delegation chain when given
+ * one; with `--trust-root`, only to an endpoint whose announce carries a delegation chain from one
+ * of those roots, valid now, for the announce's own key.
  *
  * Output (docs/cli.md): the answer's payload as JSON and exit 0; `{"error":{"code","message"}}`
  * and exit 1 (`RELAY_UNREACHABLE` at once when no relay accepts a connection, `NOT_FOUND` when the
- * endpoint has no announce on the relays, or the endpoint's own error code); a tool result with
- * `isError: true` is printed as a payload with exit 3; usage errors exit 2.
+ * endpoint has no announce on the relays, `UNTRUSTED_ENDPOINT` with `details` when no trust root
+ * vouches for it, or the endpoint's own error code); a tool result with `isError: true` is
+ * printed as a payload with exit 3; usage errors exit 2.
  * @module
  */
 import { CryptoError, type Delegation, isKeyString } from '@xprotocol/crypto';
@@ -26,6 +29,8 @@ export interface CallOptions {
   timeoutMs: number;
   /** A chain file whose last link delegates to `key` (docs/protocol.md §11.7). */
   delegation?: string;
+  /** `--trust-root`, repeated: the endpoint must be vouched for by one of them. */
+  trustRoot?: string[] | undefined;
 }
 
 /** Runs the call; returns the exit code. */
@@ -34,6 +39,12 @@ export async function call(options: CallOptions, io: CliIo): Promise<number> {
     throw usageError(
       `--to: expected ed25519: followed by 64 lowercase hex digits, got ${JSON.stringify(options.to)}`,
     );
+  }
+  for (const root of options.trustRoot ?? []) {
+    if (!isKeyString(root, 'ed25519'))
+      throw usageError(
+        `--trust-root: expected ed25519: followed by 64 lowercase hex digits, got ${JSON.stringify(root)}`,
+      );
   }
   for (const url of options.relay) {
     if (!/^wss?:\/\/[^\s/]+/.test(url))
@@ -64,6 +75,9 @@ export async function call(options: CallOptions, io: CliIo): Promise<number> {
     kind: options.kind,
     payload,
     timeoutMs: options.timeoutMs,
+    ...(options.trustRoot !== undefined && {
+      trust: { roots: [...new Set(options.trustRoot)], label: '--trust-root' },
+    }),
   });
   if (!result.ok) {
     io.out(`${JSON.stringify({ error: result.error })}\n`);

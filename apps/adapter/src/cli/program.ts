@@ -119,6 +119,11 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       '--delegation <file>',
       'present your chain file (from register) to an endpoint that trusts its root',
     )
+    .option(
+      '--trust-root <ed25519>',
+      "a root key whose delegation chain must vouch for the endpoint (repeat for several); without it the endpoint's chain is not asked for",
+      collect,
+    )
     .action(
       async (options: {
         key: string;
@@ -128,6 +133,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         payload: string;
         timeoutMs: number;
         delegation?: string;
+        trustRoot?: string[];
       }) => setExit(await call(options, io)),
     );
   return program;

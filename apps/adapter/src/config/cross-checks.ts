@@ -69,20 +69,15 @@ export function _crossChecks(c: _Collector, env: Readonly<Record<string, string 
   if (!gateway) _access(c, root, mcpSources.length, faceServesSources);
 }
 
+/**
+ * `parent_key` is checked against the last link of the chain file (at start, runtime/adapter-chain.ts):
+ * alone, there is nothing to check it against.
+ */
 function _identity(c: _Collector, identity: Obj | undefined): void {
-  if (_has(identity, 'parent_key')) {
-    c.warn(
-      'NOT_IMPLEMENTED',
+  if (_has(identity, 'parent_key') && !_has(identity, 'parent_delegation_event')) {
+    c.error(
       ['identity', 'parent_key'],
-      'organizational trust chains are not implemented yet: the key is checked and otherwise ignored',
-      'key',
-    );
-  }
-  if (_has(identity, 'parent_delegation_event')) {
-    c.warn(
-      'NOT_IMPLEMENTED',
-      ['identity', 'parent_delegation_event'],
-      'delegation events are not implemented yet: the path is ignored',
+      'set without identity.parent_delegation_event: expected the chain file (xprotocol-adapter register --output) whose last link parent_key issued',
       'key',
     );
   }

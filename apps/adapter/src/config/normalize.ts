@@ -42,6 +42,13 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
           ? undefined
           : expandConfigPath(file.identity.key_file, where),
       displayName: file.identity?.display_name ?? _DEFAULT_DISPLAY_NAME,
+      // A pure MCP gateway has no key to vouch for (a warning says these keys are ignored).
+      ...(file.identity !== undefined &&
+        mode !== 'mcp_gateway' &&
+        file.identity.parent_delegation_event !== undefined && {
+          parentKey: file.identity.parent_key,
+          parentDelegationEvent: expandConfigPath(file.identity.parent_delegation_event, where),
+        }),
     },
     relay: {
       urls: [...file.relay.urls],
@@ -171,6 +178,8 @@ function _xprotocolSource(s: ConfigFile['xprotocol_sources'][number]): Xprotocol
     relays: s.relay === undefined ? [] : typeof s.relay === 'string' ? [s.relay] : [...s.relay],
     mcpToolPrefix: s.mcp_tool_prefix,
     schemaFilter: [...s.schema_filter],
+    trustRoots:
+      s.trust_root === undefined ? [] : typeof s.trust_root === 'string' ? [s.trust_root] : [...s.trust_root],
   };
 }
 

@@ -209,10 +209,10 @@ const identitySchema = z
       .default(_DEFAULT_DISPLAY_NAME)
       .describe('Human-readable name published in xp.endpoint.announce.'),
     parent_key: ed25519Key().describe(
-      'Not implemented yet (accepted with a warning): parent key of the organizational trust chain.',
+      'The key that issued the last link of the chain in parent_delegation_event (checked at start).',
     ),
     parent_delegation_event: filePath().describe(
-      'Not implemented yet (accepted with a warning): path of the delegation event signed by parent_key.',
+      'The chain file xprotocol-adapter register wrote for this key: checked at start, disclosed in the announce.',
     ),
   })
   .partial({ parent_key: true, parent_delegation_event: true })
@@ -395,8 +395,14 @@ const xprotocolSourceSchema = z
     schema_filter: stringList(kind(), 'a list of kinds')
       .default([])
       .describe('Kinds to expose as tools; empty exposes all.'),
+    trust_root: phrased(
+      z.union([ed25519Key(), z.array(ed25519Key()).min(1)]),
+      `${ED25519_PHRASE} or a non-empty list of them`,
+    ).describe(
+      'Root key(s) whose delegation chain must vouch for the endpoint: without one, or outside its capabilities, nothing is listed.',
+    ),
   })
-  .partial({ endpoint: true, key: true, relay: true })
+  .partial({ endpoint: true, key: true, relay: true, trust_root: true })
   .describe('An XProtocol endpoint to expose as MCP tools.');
 
 const oauthSchema = z

@@ -24,6 +24,16 @@ export interface AdapterConfig {
     keyFile: string | undefined;
     /** Published in the announce; default `XProtocol MCP Adapter`. */
     displayName: string;
+    /**
+     * `parent_key`: the key that must have issued the last link of the chain in
+     * `parentDelegationEvent` (checked at start; docs/config.md).
+     */
+    parentKey?: string | undefined;
+    /**
+     * `parent_delegation_event`: absolute path of the adapter's chain file (what `register
+     * --output` writes), loaded and checked at start and disclosed in the announce.
+     */
+    parentDelegationEvent?: string | undefined;
   };
   relay: {
     /** ws:// or wss:// URLs, in the order written (may be empty when nothing needs a relay). */
@@ -177,6 +187,11 @@ export interface XprotocolSourceConfig {
   mcpToolPrefix: string;
   /** Kinds to expose; `[]` exposes all. */
   schemaFilter: string[];
+  /**
+   * `trust_root`: keys one of which must root the endpoint's delegation chain (its announce's
+   * `delegation_chain`); `[]`: the endpoint is not asked for a chain.
+   */
+  trustRoots: string[];
 }
 
 /** What `loadConfig` / `parseConfig` return. */

@@ -9,13 +9,17 @@ import type { AdapterConfig } from '../config/index.js';
 import type { AdapterLogger } from './logger.js';
 import type { McpSources } from './mcp-sources.js';
 
-/** Serves discovery, or returns `undefined` when no port is configured. */
+/**
+ * Serves discovery, or returns `undefined` when no port is configured. `chain`, the adapter's
+ * delegation chain as its file holds it, is disclosed as `delegation_chain` (as in the announce).
+ */
 export async function _serveAdapterDiscovery(
   config: AdapterConfig,
   identity: Identity,
   relayUrls: string[],
   sources: McpSources,
   logger: AdapterLogger,
+  chain?: readonly unknown[],
 ): Promise<DiscoveryServer | undefined> {
   if (config.discovery.wellKnownPort === undefined) return undefined;
   return serveDiscovery({
@@ -30,6 +34,7 @@ export async function _serveAdapterDiscovery(
       display_name: config.identity.displayName,
       mcp_sources: config.mcpSources.map((s) => s.name),
       xprotocol_sources: config.xprotocolSources.map((s) => s.name),
+      ...(chain !== undefined && { delegation_chain: [...chain] }),
     }),
     page: (request) => sources.page(request),
     logger,

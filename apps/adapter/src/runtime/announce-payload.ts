@@ -11,7 +11,8 @@ import { ADAPTER_VERSION } from '../version.js';
 
 /**
  * The announce payload for this adapter right now. `refusals` holds each source's refusals from
- * its last translation, `flagged` its linted and quarantined tools (by source name).
+ * its last translation, `flagged` its linted and quarantined tools (by source name), `chain` the
+ * links of its delegation chain as the chain file holds them (none: no `delegation_chain`).
  */
 export function announcePayload(
   config: AdapterConfig,
@@ -20,6 +21,7 @@ export function announcePayload(
   faceTools: ReadonlyMap<string, number>,
   refusals: ReadonlyMap<string, readonly Refusal[]> = new Map(),
   flagged: ReadonlyMap<string, readonly { kind: string; issue: string }[]> = new Map(),
+  chain?: readonly unknown[],
 ): AnnouncePayload {
   return buildAnnouncePayload(
     {
@@ -45,6 +47,7 @@ export function announcePayload(
         key: source.key,
         tool_count: faceTools.get(source.name) ?? 0,
       })),
+      delegation_chain: chain,
     },
     registry,
   );

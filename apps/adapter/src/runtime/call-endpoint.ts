@@ -1,8 +1,9 @@
 /**
  * `callEndpoint(options)`: one signed, encrypted call to an XProtocol endpoint through relays, as
  * a one-shot client makes it — connect (failing fast when no relay can be reached), find the
- * endpoint's X25519 key in its `xp.endpoint.announce`, seal, sign, publish, await the sealed
- * answer, close. `xprotocol-adapter call` and the devserver's `--demo` are both this function.
+ * endpoint's X25519 key in its `xp.endpoint.announce`, check that a trust root vouches for it
+ * when roots are given, seal, sign, publish, await the sealed answer, close.
+ * `xprotocol-adapter call` and the devserver's `--demo` are both this function.
  * @module
  */
 import type { Identity, XpEvent } from '@xprotocol/crypto';
@@ -29,16 +30,25 @@ export interface CallEndpointOptions {
   delegation?: readonly { id: string }[];
   /** Called once the announce is found, just before the request is sent. */
   onResolved?: (announce: Announce) => void;
+  /**
+   * Trust roots: the announce's delegation chain must come from one of `roots` and vouch for the
+   * endpoint, at this machine's time (`XpCaller.vouch`); `label` names them in the refusal
+   * (`--trust-root`). Absent: the chain is not asked for.
+   */
+  trust?: { roots: readonly string[]; label: string };
 }
 
 /**
  * Why a call failed: an XProtocol error code from the endpoint (`AUTHORIZATION_INSUFFICIENT`,
  * `TIMEOUT`, …), or a local one: `RELAY_UNREACHABLE` (no relay accepted a connection; the message
- * names each URL and why), `NOT_FOUND` (no announce of that key on the relays), `INTERRUPTED`.
+ * names each URL and why), `NOT_FOUND` (no announce of that key on the relays),
+ * `UNTRUSTED_ENDPOINT` (no trust root vouches for it; nothing was sent), `INTERRUPTED`.
  */
 export interface CallFailure {
   code: string;
   message: string;
+  /** With `UNTRUSTED_ENDPOINT`: the chain check's code (or `no_chain`, `not_the_signer`) and the link. */
+  details?: { refusal: string; link?: number };
 }
 
 /** The outcome of {@link callEndpoint}. */
@@ -60,9 +70,9 @@ export async function callEndpoint(options: CallEndpointOptions): Promise<CallEn
   const left = () => Math.max(1, deadline - Date.now());
   const pool = await RelayPool.open({ urls: options.relays, reconnect: { initialMs: 250, maxMs: 2000 } });
   let announce: Announce | undefined;
-  const fail = (code: string, message: string): CallEndpointResult => ({
+  const fail = (code: string, message: string, details?: CallFailure['details']): CallEndpointResult => ({
     ok: false,
-    error: { code, message },
+    error: { code, message, ...(details && { details }) },
     announce,
   });
   try {
@@ -84,6 +94,14 @@ export async function callEndpoint(options: CallEndpointOptions): Promise<CallEn
     } catch (error) {
       if (error instanceof BridgeError) return fail('NOT_FOUND', error.message);
       throw error;
+    }
+    if (options.trust) {
+      const vouched = caller.vouch(announce, options.trust.roots, options.trust.label);
+      if (!vouched.ok)
+        return fail('UNTRUSTED_ENDPOINT', vouched.message, {
+          refusal: vouched.refusal,
+          ...(vouched.link !== undefined && { link: vouched.link }),
+        });
     }
     options.onResolved?.(announce);
     const started = performance.now();

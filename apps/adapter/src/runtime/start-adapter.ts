@@ -25,6 +25,7 @@ import {
 import { Registry, type VersionStore } from '@xprotocol/registry';
 import { AddressPolicy, type RelayPool } from '@xprotocol/relay-client';
 import type { AdapterConfig, ConfigWarning } from '../config/index.js';
+import { _chainExpiryWarning, _loadAdapterChain, type AdapterChain } from './adapter-chain.js';
 import { _serveAdapterDiscovery } from './adapter-discovery.js';
 import { _createFace, _exposes, _serveFace } from './adapter-face.js';
 import { _loadIdentity } from './adapter-identity.js';
@@ -81,10 +82,12 @@ export async function startAdapter(
   const relayUrls = gateway ? [] : _relayUrls(config);
   _logMode(config, relayUrls, logger);
   const identity = gateway ? undefined : await _loadIdentity(config, logger);
+  // Checked before anything starts: an adapter whose chain callers would refuse does not run.
+  const chain = identity && _checkedChain(config, identity, logger);
   // Everything started so far, stopped in reverse order on failure or stop().
   const started = new _StartedComponents(logger);
   try {
-    return await _startComponents({ config, options, logger, identity, relayUrls, started });
+    return await _startComponents({ config, options, logger, identity, chain, relayUrls, started });
   } catch (error) {
     await started.stopAll();
     throw error;
@@ -98,6 +101,8 @@ interface _Start {
   readonly logger: AdapterLogger;
   /** None in a pure MCP gateway. */
   readonly identity: Identity | undefined;
+  /** The adapter's delegation chain, when `identity.parent_delegation_event` names one. */
+  readonly chain: AdapterChain | undefined;
   readonly relayUrls: string[];
   readonly started: _StartedComponents;
 }
@@ -164,7 +169,8 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     started.add(() => announcer.stop());
   }
   const faceServer = await _startFace(start, face, announcer);
-  const discovery = xp && (await _serveAdapterDiscovery(config, xp.identity, relayUrls, sources, logger));
+  const discovery =
+    xp && (await _serveAdapterDiscovery(config, xp.identity, relayUrls, sources, logger, start.chain?.links));
   if (discovery) started.add(() => discovery.close());
 
   await _reportReady({
@@ -180,6 +186,29 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     alwaysLogReady: start.options.alwaysLogReady,
   });
   return _runningAdapter(start, { statePath, sources, face, faceServer, discovery, announcer });
+}
+
+/**
+ * The adapter's delegation chain, loaded and checked (a configuration error otherwise), logged
+ * with its root and window, and warned about when it ends within 7 days.
+ */
+function _checkedChain(
+  config: AdapterConfig,
+  identity: Identity,
+  logger: AdapterLogger,
+): AdapterChain | undefined {
+  const now = Math.floor(Date.now() / 1000);
+  const chain = _loadAdapterChain(config, identity.keys.ed25519, now);
+  if (chain === undefined) return undefined;
+  const { root, capabilities, expiresAt } = chain.verdict;
+  logger.info(
+    { chain: chain.file, root, links: chain.links.length, capabilities, expiresAt },
+    `loaded the delegation chain: ${chain.links.length} link${chain.links.length === 1 ? '' : 's'} from root ${root}`,
+  );
+  const warning = _chainExpiryWarning(chain, now);
+  if (warning !== undefined)
+    logger.warn({ code: 'CHAIN_EXPIRES_SOON', chain: chain.file, expiresAt }, warning);
+  return chain;
 }
 
 /** The wrapped MCP servers; their changes re-announce and, in gateway mode, refresh the face. */
@@ -268,6 +297,7 @@ function _createAnnouncer(
         new Map((face?.status() ?? []).map((s) => [s.name, s.tools])),
         new Map(sources.status().map((s) => [s.name, s.refusals])),
         new Map(sources.status().map((s) => [s.name, s.flagged])),
+        start.chain?.links,
       ),
     signatures: nodeSignatures,
     logger,

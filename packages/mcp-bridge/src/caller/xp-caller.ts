@@ -13,6 +13,7 @@
 import {
   type CipherBackend,
   createEventTemplate,
+  DelegationChainChecker,
   decryptVerifiedEvent,
   getTag,
   type Identity,
@@ -44,6 +45,7 @@ import {
   xpError,
 } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
+import { type EndpointVouch, vouchForEndpoint } from './endpoint-vouching.js';
 import { _sealDelegationTag } from './xp-delegation-tag.js';
 import { _sealSessionTag } from './xp-mcp-session-tag.js';
 
@@ -114,10 +116,13 @@ export class XpCaller {
   /** One subscription to everything addressed to this caller, open while answers are awaited. */
   #answers: Subscription | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
+  /** Remembers the chains of the endpoints it checked: a signature per link, once per chain. */
+  readonly #chains: DelegationChainChecker;
 
   constructor(options: XpCallerOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
+    this.#chains = new DelegationChainChecker({ backend: options.signatures });
   }
 
   /** The caller's own public keys. */
@@ -160,6 +165,20 @@ export class XpCaller {
     if (!read.ok)
       throw new BridgeError('CALL_FAILED', `the announce of ${ed25519Key} is not usable: ${read.reason}`);
     return read.announce;
+  }
+
+  /**
+   * Whether one of `trustRoots` vouches for the endpoint of `announce` now: {@link vouchForEndpoint}
+   * at this caller's clock, through a checker that remembers the chains it walked. `rootsLabel`
+   * names the roots in a refusal (`--trust-root`).
+   */
+  vouch(announce: Announce, trustRoots: readonly string[], rootsLabel?: string): EndpointVouch {
+    return vouchForEndpoint(announce, {
+      trustRoots,
+      at: Math.floor(this.#now() / 1000),
+      checker: this.#chains,
+      ...(rootsLabel !== undefined && { rootsLabel }),
+    });
   }
 
   /** Sends a sealed request and resolves with its answer, or a `TIMEOUT` error. Never rejects on a remote error. */

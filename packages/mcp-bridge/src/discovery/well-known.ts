@@ -35,6 +35,11 @@ export interface WellKnownDocument {
   display_name?: string;
   mcp_sources?: string[];
   xprotocol_sources?: string[];
+  /**
+   * The endpoint's delegation chain, root first, as its announce discloses it (docs/protocol.md
+   * §10.3): a convenience for people and tools; a caller checks the one in the signed announce.
+   */
+  delegation_chain?: unknown[];
 }
 
 /** The path of the well-known document. */
@@ -122,6 +127,16 @@ export async function resolveXpEndpoint(
     !doc.relays.every((r) => typeof r === 'string' && /^wss?:\/\/\S+$/.test(r))
   ) {
     problems.push('relays: expected a non-empty list of ws:// or wss:// URLs');
+  }
+  if (
+    doc.delegation_chain !== undefined &&
+    (!Array.isArray(doc.delegation_chain) ||
+      doc.delegation_chain.length === 0 ||
+      !doc.delegation_chain.every(
+        (link) => typeof link === 'object' && link !== null && !Array.isArray(link),
+      ))
+  ) {
+    problems.push('delegation_chain: expected a non-empty array of delegations, root first');
   }
   if (problems.length > 0) throw new BridgeError('CALL_FAILED', `${url}: ${problems.join('; ')}`);
   return doc as WellKnownDocument;
