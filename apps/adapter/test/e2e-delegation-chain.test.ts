@@ -5,7 +5,9 @@
  * outsider; two `register` calls make root → department → B. B starts with that chain (warning
  * that it ends within 7 days) and discloses it in its announce and well-known document;
  * `call --trust-root <root>` gets its answer, `call --trust-root <outsider>` is refused naming
- * the link. A chain that has expired, and a chain for another key, stop B from starting.
+ * the link, and an MCP face lists B's tools through a source whose `trust_root` is the root, and
+ * none through one whose `trust_root` is the outsider. A chain that has expired, and a chain for
+ * another key, stop B from starting.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -141,14 +143,54 @@ describe('call --trust-root', () => {
   }, 40_000);
 });
 
+describe('xprotocol_sources[].trust_root', () => {
+  it("lists the endpoint's tools only through the source that trusts its root", async () => {
+    const config = procs.file(
+      'face.yml',
+      `identity:
+  key_file: ./caller.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+${[
+  ['trusted', root.ed25519],
+  ['untrusted', outsider.ed25519],
+]
+  .map(
+    ([name, key]) =>
+      `  - name: ${name}\n    key: ${b.ed25519}\n    relay: ${relayUrl}\n    mcp_tool_prefix: ${name}_\n    trust_root: ${key}\n`,
+  )
+  .join('')}mcp_server:
+  transport: stdio
+state_database: ./face.db
+logging:
+  level: error
+`,
+    );
+    const client = await procs.mcpClient(config);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('trusted_test_simple_text');
+      expect(names.filter((name) => name.startsWith('untrusted_'))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 40_000);
+});
+
 describe('an adapter whose chain does not hold does not start', () => {
   it('a chain that has expired: exit 1 naming the link, its id and what to do', async () => {
     const short = shortChain;
     const link = (JSON.parse(readFileSync(short, 'utf8')) as { id: string; expires_at: number }[])[1]!;
     // Until the clock passes the link's last second (a bound, not a measurement).
     while (Date.now() / 1000 <= link.expires_at + 1) await new Promise((r) => setTimeout(r, 100));
-    const { code, stderr } = await procs.cli(['start', '--config', configWith('short', short)]);
+    const config = configWith('short', short);
+    const { code, stderr } = await procs.cli(['start', '--config', config]);
     expect(code).toBe(1);
+    // validate checks the chain as start does.
+    const validated = await procs.cli(['validate', '--config', config]);
+    expect(validated.code).toBe(1);
+    expect(validated.stderr).toContain(`link 1 (${link.id.slice(0, 8)}…) expired at ${link.expires_at} (`);
     expect(stderr).toContain(
       `identity.parent_delegation_event: ${short}: link 1 (${link.id.slice(0, 8)}…) expired at ${link.expires_at} (`,
     );

@@ -3,6 +3,8 @@
  * serving loop `start` runs ({@link serveConfig}), which `gateway` runs too.
  * @module
  */
+import { existsSync } from 'node:fs';
+import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { UpstreamSession } from '@xprotocol/mcp-bridge';
 import { MemoryVersionStore, Registry } from '@xprotocol/registry';
 import type { SchemaContract } from '@xprotocol/translate';
@@ -13,6 +15,7 @@ import {
   type LoadedConfig,
   loadConfig,
 } from '../config/index.js';
+import { _loadAdapterChain } from '../runtime/adapter-chain.js';
 import { startIdleCollector } from '../runtime/idle-collector.js';
 import { createLogger } from '../runtime/logger.js';
 import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
@@ -39,9 +42,13 @@ export function readConfig(path: string, io: CliIo): LoadedConfig {
   }
 }
 
-/** `validate --config FILE [--connect]`: exit 0 when the file is valid (and, with --connect, every source translates). */
+/**
+ * `validate --config FILE [--connect]`: exit 0 when the file is valid, its chain file (if any)
+ * checks as at start, and, with --connect, every source translates.
+ */
 export async function validate(options: { config: string; connect?: boolean }, io: CliIo): Promise<void> {
   const { config } = readConfig(options.config, io);
+  await _validateChain(config, options.config);
   if (options.connect) {
     const problems: string[] = [];
     for (const source of config.mcpSources) {
@@ -58,6 +65,26 @@ export async function validate(options: { config: string; connect?: boolean }, i
   io.err(
     `${config.file}: valid${mode} (${config.mcpSources.length} mcp_sources, ${config.xprotocolSources.length} xprotocol_sources${options.connect ? ', every source reached and translated' : ''})\n`,
   );
+}
+
+/**
+ * Checks the chain file as `start` will (runtime/adapter-chain.ts); the check that it names the
+ * adapter's own key needs the key file, so it is skipped while that does not exist yet.
+ */
+async function _validateChain(config: AdapterConfig, path: string): Promise<void> {
+  const { keyFile, parentDelegationEvent } = config.identity;
+  if (parentDelegationEvent === undefined) return;
+  const ownKey =
+    keyFile !== undefined && existsSync(keyFile)
+      ? (await readKeyFile(keyFile, { signatures: nodeSignatures, cipher: nodeCipher })).keys.ed25519
+      : undefined;
+  try {
+    _loadAdapterChain(config, ownKey, Math.floor(Date.now() / 1000));
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new CliError(`${error.message}\n1 problem in ${path}`, EXIT.failure, { cause: error });
+    throw error;
+  }
 }
 
 /** Connects to one source, lists and translates its tools. */

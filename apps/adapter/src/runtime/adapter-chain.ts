@@ -30,12 +30,13 @@ const REGISTER = 'xprotocol-adapter register';
 
 /**
  * Loads and checks the chain file of `config.identity.parent_delegation_event` for the adapter
- * whose key is `ownKey`, at `nowSeconds`; `undefined` when none is configured. Throws
+ * whose key is `ownKey`, at `nowSeconds`; `undefined` when none is configured. `ownKey`
+ * `undefined` (`validate` before the key file exists) skips the one check that needs it. Throws
  * {@link ConfigError} `CONFIG_INVALID` saying what is wrong and what to do.
  */
 export function _loadAdapterChain(
   config: Pick<AdapterConfig, 'file' | 'identity'>,
-  ownKey: string,
+  ownKey: string | undefined,
   nowSeconds: number,
 ): AdapterChain | undefined {
   const { parentDelegationEvent: file, parentKey, keyFile } = config.identity;
@@ -52,7 +53,7 @@ export function _loadAdapterChain(
   );
   if (!verdict.ok) return fail(`${file}: ${_refusalMessage(verdict, links, nowSeconds)}`);
   const last = `link ${links.length - 1} (${_idPrefix(links[links.length - 1])})`;
-  if (verdict.delegatedKey !== ownKey) {
+  if (ownKey !== undefined && verdict.delegatedKey !== ownKey) {
     fail(
       `${file}: ${last} delegates to ${verdict.delegatedKey}, expected this adapter's key ${ownKey} (identity.key_file ${keyFile}): register this adapter's key with ${REGISTER} --key ${keyFile}`,
     );

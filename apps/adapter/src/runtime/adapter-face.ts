@@ -75,6 +75,8 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
         label: source.endpoint ?? source.key ?? source.name,
         prefix: source.mcpToolPrefix,
         schemaFilter: source.schemaFilter,
+        // An endpoint must be vouched for by one of these roots; its chain limits its tools.
+        trustRoots: source.trustRoots,
       }),
     ),
     // xp:// endpoints: the well-known document gives the key; its relays join the pool

@@ -3,7 +3,9 @@
  * relays, becomes MCP tools in one tool table — namespace stripped, sanitized, prefixed, long or
  * taken names hashed, every name persisted in the state database so that a refresh or a restart
  * never renames a tool — beside the contracts of the local sources (gateway mode), with the search
- * index over all of them. A source whose fetch fails keeps its previous tools.
+ * index over all of them. A source whose fetch fails keeps its previous tools; a source with trust
+ * roots lists only what its endpoint's delegation chain grants, and nothing when no root vouches
+ * for it (face-trust.ts).
  * @module
  */
 import type { PublicIdentity } from '@xprotocol/crypto';
@@ -12,6 +14,7 @@ import type { ContractLike, McpToolDefinition } from '@xprotocol/translate';
 import { SchemaSearch, toolSearchDocument } from '../discovery/schema-search.js';
 import type { BridgeLogger } from '../logger.js';
 import { _callerOf, type LocalToolSource, type McpFaceOptions, type XpToolSource } from './face-options.js';
+import { _FaceTrust, type _TrustRefusal } from './face-trust.js';
 import { _searchToolDefinition, _searchTools, SEARCH_TOOL } from './search-tool.js';
 
 /** What the face knows of one XProtocol source. */
@@ -34,12 +37,14 @@ export class _FaceCatalog {
   readonly #sources = new Map<string, _SourceState>();
   readonly #table: McpToolTable;
   readonly #search = new SchemaSearch();
+  readonly #trust: _FaceTrust;
   #firstRefresh: Promise<void> | undefined;
 
   constructor(options: McpFaceOptions, logger: BridgeLogger, changed: () => Promise<void>) {
     this.#o = options;
     this.#logger = logger;
     this.#changed = changed;
+    this.#trust = new _FaceTrust(options.sources, () => _callerOf(options));
     // The state database is the name store: a refresh or a restart never renames a tool.
     this.#table = new McpToolTable({ sha256: options.sha256, nameStore: options.state });
   }
@@ -84,9 +89,37 @@ export class _FaceCatalog {
     return this.#sources.get(source)?.namespaces ?? [];
   }
 
+  /**
+   * Why a call of the face tool `name` is refused by its source's trust roots now (docs/security.md,
+   * "Trust roots"); `undefined` when it is not (or the source has none).
+   */
+  trustRefusal(name: string): _TrustRefusal | undefined {
+    const target = this.#table.resolve(name);
+    const capability = this.requiredCapability(name);
+    if (target?.type !== 'xprotocol' || capability === undefined) return undefined;
+    return this.#trust.callRefusal(target.source, name, capability);
+  }
+
+  /** Why the sources that list nothing because of their trust roots do so, one sentence each. */
+  untrustedSources(): string[] {
+    return this.#o.sources.flatMap((source) => {
+      const why = this.#trust.refusal(source.name);
+      return why === undefined ? [] : [`xprotocol source ${source.name} lists nothing: ${why}`];
+    });
+  }
+
+  /** Whether the face tool `name` is listed: always, unless its source's chain does not grant it. */
+  #granted(name: string): boolean {
+    const target = this.#table.resolve(name);
+    const capability = this.requiredCapability(name);
+    if (target?.type !== 'xprotocol' || capability === undefined) return true;
+    return this.#trust.grants(target.source, capability);
+  }
+
   /** The tools currently listed; only those `visible` lets a caller see, when given. */
   tools(visible?: (name: string) => boolean): McpToolDefinition[] {
-    const table = visible ? this.#table.list().filter((tool) => visible(tool.name)) : this.#table.list();
+    const shown = (name: string) => this.#granted(name) && (visible?.(name) ?? true);
+    const table = this.#table.list().filter((tool) => shown(tool.name));
     const tools = table.map((tool) => this.#asListed(tool));
     return this.searchEnabled() ? [...tools, _searchToolDefinition(tools.length)] : tools;
   }
@@ -107,7 +140,8 @@ export class _FaceCatalog {
 
   /** Answers a `search_tools` call over the tools of the table (those `visible` accepts, when given). */
   searchTools(args: Record<string, unknown>, visible?: (name: string) => boolean): Record<string, unknown> {
-    return _searchTools(this.#search, this.#table.list(), args, visible);
+    const shown = (name: string) => this.#granted(name) && (visible?.(name) ?? true);
+    return _searchTools(this.#search, this.#table.list(), args, shown);
   }
 
   /** Per-source status: tool count and the last error. */
@@ -153,8 +187,12 @@ export class _FaceCatalog {
     try {
       state.key ??= await this.#discover(source);
       const caller = _callerOf(this.#o);
-      if (!state.keys) {
+      // With trust roots, every fetch reads the announce again: a renewed chain is taken up.
+      const checks = this.#trust.checks(source.name);
+      if (!state.keys || checks) {
         const announce = await caller.resolve(state.key, timeout);
+        const refused = checks ? this.#trust.admit(source.name, announce) : undefined;
+        if (refused !== undefined) return this.#untrusted(source.name, state, refused);
         state.namespaces = announce.payload.mcp_sources.map((wrapped) => wrapped.namespace);
         state.keys = announce.keys;
       }
@@ -173,7 +211,15 @@ export class _FaceCatalog {
       for (const { kind, reason } of update.refused) {
         this.#logger.warn({ source: source.name, kind }, `not exposed: ${reason}`);
       }
-      state.tools = update.tools.length;
+      const withheld = update.tools.filter((tool) => !this.#granted(tool.name));
+      for (const tool of withheld) {
+        const capability = this.requiredCapability(tool.name) ?? tool.name;
+        this.#logger.warn(
+          { source: source.name, tool: tool.name },
+          `not exposed: ${this.#trust.notGranted(source.name, tool.name, capability)}`,
+        );
+      }
+      state.tools = update.tools.length - withheld.length;
       state.error = undefined;
       return update.changed;
     } catch (error) {
@@ -184,6 +230,22 @@ export class _FaceCatalog {
       );
       return false;
     }
+  }
+
+  /**
+   * A source no trust root vouches for: its tools leave the table and its keys are forgotten, so
+   * nothing of it is listed or called until a later fetch admits it. Whether its tools changed.
+   */
+  #untrusted(name: string, state: _SourceState, why: string): boolean {
+    state.keys = undefined;
+    state.namespaces = [];
+    state.tools = 0;
+    state.error = why;
+    this.#logger.warn(
+      { source: name, error: why },
+      'an XProtocol source is not vouched for by its trust_root: none of its tools are listed',
+    );
+    return this.#table.removeSource(name);
   }
 
   /** Puts a local source's current contracts in the table; whether its tools changed. */

@@ -26,6 +26,13 @@ export interface XpToolSource {
   prefix: string;
   /** `schema_filter`: kinds to expose; empty exposes all. */
   schemaFilter: readonly string[];
+  /**
+   * `trust_root`: the endpoint's announce must carry a delegation chain from one of these keys
+   * that vouches for it (caller/endpoint-vouching.ts), checked at each catalog fetch and each
+   * call; only tools whose capability the chain grants are listed and called. Absent or empty:
+   * no chain is asked for.
+   */
+  trustRoots?: readonly string[] | undefined;
 }
 
 /**

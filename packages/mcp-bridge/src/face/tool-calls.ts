@@ -32,6 +32,7 @@ import { _modernRequest } from '../gateway/modern-request.js';
 import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
 import type { _FaceCatalog } from './face-catalog.js';
 import { _callerOf, type McpFaceOptions } from './face-options.js';
+import type { _TrustRefusal } from './face-trust.js';
 import { _insufficientScope } from './request-scopes.js';
 import { SEARCH_TOOL } from './search-tool.js';
 
@@ -96,11 +97,19 @@ export class _FaceToolCalls {
     if (name === SEARCH_TOOL && this.#catalog.searchEnabled())
       return this.#catalog.searchTools(args, mayUse && this.#catalog.visibleTo(mayUse));
     const target = this.#catalog.resolve(name) ?? (await this.#catalog.afterFailedFetch(name));
-    if (!target) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    if (!target) {
+      // A source that lists nothing for its trust roots says why: its tools may be the ones meant.
+      const untrusted = this.#catalog.untrustedSources();
+      throw new ProtocolError(
+        -32602,
+        `Unknown tool: ${name}${untrusted.length > 0 ? ` (${untrusted.join('; ')})` : ''}`,
+      );
+    }
     // The HTTP face refused most such calls before (403); a tool learnt only now is checked here.
     const capability = this.#catalog.requiredCapability(name);
     if (mayUse && capability !== undefined && !mayUse(capability))
       throw _insufficientScope([capability], `the tool ${name}`);
+    _refuseUntrusted(this.#catalog.trustRefusal(name));
     const refused = this.#schemaRefusal(name, target.contract, args);
     if (refused) return refused;
     if (target.type === 'mcp') return this.#callLocal(target, args, through);
@@ -216,6 +225,20 @@ async function _sendSealed(call: _SealedCall, across?: _AcrossSession): Promise<
   const face = xpErrorToMcp(outcome.error);
   if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
   throw new ProtocolError(face.error.code, face.error.message, face.error.data);
+}
+
+/**
+ * Refuses a call its source's trust roots do not allow (docs/security.md, "Trust roots"): a tool
+ * the endpoint's chain does not grant is a refusal (`-32600`); an endpoint no root vouches for any
+ * longer is unavailable (`-32603`). Nothing is sent either way.
+ */
+function _refuseUntrusted(refusal: _TrustRefusal | undefined): void {
+  if (refusal === undefined) return;
+  const granted = refusal.reason === 'not_granted';
+  throw new ProtocolError(granted ? -32600 : -32603, refusal.message, {
+    xp_code: granted ? 'AUTHORIZATION_INSUFFICIENT' : 'ENDPOINT_UNAVAILABLE',
+    trust: refusal.reason,
+  });
 }
 
 /**
