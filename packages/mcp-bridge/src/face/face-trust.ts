@@ -9,6 +9,7 @@
  */
 import { type AcceptedChain, anyCapabilityMatches } from '@xprotocol/crypto';
 import type { Announce } from '@xprotocol/registry';
+import type { EndpointVouch } from '../caller/endpoint-vouching.js';
 import type { XpCaller } from '../caller/xp-caller.js';
 import type { XpToolSource } from './face-options.js';
 
@@ -85,18 +86,24 @@ export class _FaceTrust {
     const verdict = this.#vouch(name, admitted.announce);
     if (!verdict.ok) return { reason: 'not_vouched', message: verdict.message };
     if (anyCapabilityMatches(verdict.chain.capabilities, capability)) return undefined;
-    return { reason: 'not_granted', message: this.notGranted(name, tool, capability) ?? '' };
+    return { reason: 'not_granted', message: _notGranted(name, tool, capability, admitted) };
   }
 
-  /** The sentence saying that the chain of source `name` does not grant `capability` to `tool`. */
-  notGranted(name: string, tool: string, capability: string): string | undefined {
+  /** The sentence saying that the chain of admitted source `name` does not grant `capability` to `tool`. */
+  notGranted(name: string, tool: string, capability: string): string {
     const admitted = this.#admitted.get(name);
-    if (admitted === undefined) return undefined;
-    return `the tool ${tool} needs ${capability}, which the delegation chain of endpoint ${admitted.announce.keys.ed25519} (xprotocol source ${name}) does not grant: it grants ${admitted.chain.capabilities.join(', ')}`;
+    return admitted === undefined
+      ? `the tool ${tool} needs ${capability}, and xprotocol source ${name} is not vouched for`
+      : _notGranted(name, tool, capability, admitted);
   }
 
-  #vouch(name: string, announce: Announce) {
+  /** The caller's verdict on `announce` with the roots of source `name`, at the caller's clock. */
+  #vouch(name: string, announce: Announce): EndpointVouch {
     const roots = this.#sources.get(name)?.trustRoots ?? [];
     return this.#caller().vouch(announce, roots, `trust_root (xprotocol source ${name})`);
   }
+}
+
+function _notGranted(name: string, tool: string, capability: string, admitted: _Admitted): string {
+  return `the tool ${tool} needs ${capability}, which the delegation chain of endpoint ${admitted.announce.keys.ed25519} (xprotocol source ${name}) does not grant: it grants ${admitted.chain.capabilities.join(', ')}`;
 }
