@@ -1,7 +1,8 @@
 // The running adapter's status record in the state database: written by StateDatabase (through
 // its writer thread, for a file), read by another process's read-only connection while the writer
 // is open, replaced rather than appended, and never creating a database that is not there.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
@@ -60,6 +61,21 @@ describe('the status record', () => {
     await state.saveStatus({ pid: 7, startedAt: 1, writtenAt: 2, snapshot: {} });
     await state.close();
     expect(readStatusRecord(path)).toMatchObject({ pid: 7 });
+  });
+
+  it('starts no writer thread for the status alone (a pure gateway writes nothing else through it)', async () => {
+    const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    const state = new StateDatabase(join(folder(), 'state.db'));
+    // libuv starts its thread pool on the first asynchronous file operation: have it running already.
+    await readFile('/proc/self/status');
+    const before = threads();
+    for (let i = 0; i < 3; i++) await state.saveStatus({ pid: 1, startedAt: 1, writtenAt: i, snapshot: {} });
+    expect(threads()).toBe(before);
+    // The journal's first record starts the thread; from then on the status rides on it too.
+    await state.outbox().add({ event: { id: 'a'.repeat(64) } as never, expiresAt: 2 ** 31 });
+    expect(threads()).toBeGreaterThan(before);
+    await state.saveStatus({ pid: 1, startedAt: 1, writtenAt: 9, snapshot: {} });
+    await state.close();
   });
 
   it('never creates a database: a missing file is an error that names it', () => {

@@ -393,18 +393,27 @@ export class StateDatabase implements NameStore, ToolPinStore {
   }
 
   /**
-   * Replaces the adapter's status record (state-status.ts); resolves once committed. Written by the
-   * group commit without an fsync: losing the last one to a power cut loses nothing, the adapter
-   * writes it again every few seconds.
+   * Replaces the adapter's status record (state-status.ts); resolves once committed. Without an
+   * fsync: losing the last record to a power cut loses nothing, the adapter writes it again every
+   * few seconds. Through the writer thread once it runs, so the event loop never waits behind a
+   * batch's fsync; until then on this connection, so an adapter that writes nothing else there (a
+   * pure MCP gateway) starts no thread for its status.
    */
   async saveStatus(record: StatusRecord): Promise<void> {
     this.#assertOpen();
+    const statement = { sql: _STATUS_SAVE, params: _statusParams(record) };
     let result: _EntryResult;
     try {
-      result = await this.#writer.write({
-        statements: [{ sql: _STATUS_SAVE, params: _statusParams(record) }],
-        sync: false,
-      });
+      if (!this.#writer.running) {
+        this.#db.pragma('synchronous = NORMAL');
+        try {
+          this.#prepared(statement.sql).run(...statement.params);
+        } finally {
+          this.#db.pragma('synchronous = FULL');
+        }
+        return;
+      }
+      result = await this.#writer.write({ statements: [statement], sync: false });
     } catch (error) {
       throw new BridgeError('STATE_DATABASE', `status write failed: ${(error as Error).message}`, {
         cause: error,
