@@ -11,7 +11,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/runtime/logger.js';
 import { tapProblems } from '../src/runtime/logger-tap.js';
 import { StatusReporter, type StatusSources } from '../src/runtime/status-reporter.js';
-import { CallTally, RecentProblems, type StatusSnapshot } from '../src/runtime/status-snapshot.js';
+import {
+  CallTally,
+  RecentProblems,
+  STATUS_HEARTBEAT_MS,
+  type StatusSnapshot,
+} from '../src/runtime/status-snapshot.js';
 
 const answer = {} as XpEvent;
 const request = (kind: string) => ({ kind }) as XpEvent;
@@ -252,5 +257,42 @@ describe('StatusReporter', () => {
     }
     expect(readStatusRecord(path)).toMatchObject({ pid: 4242, stoppedAt: 10_000 });
     expect((readStatusRecord(path)!.snapshot as StatusSnapshot).phase).toBe('stopping');
+  });
+
+  it('rewrites a snapshot that did not change only every 5 s, to say it is alive', async () => {
+    const saves: { writtenAt: number; stoppedAt?: number | undefined }[] = [];
+    let reads = 0;
+    let clock = 100_000;
+    const reporter = new StatusReporter({
+      mode: 'mcp_gateway',
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      now: () => clock,
+      refreshMs: 1,
+    });
+    await reporter.start({
+      state: { saveStatus: async (record) => void saves.push(record) },
+      key: undefined,
+      health: () => {
+        reads++;
+        return { sources: [], xprotocolSources: [], relays: [] };
+      },
+    });
+    const until = async (what: string, condition: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!condition()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    try {
+      await until('ten reads of the health', () => reads >= 10);
+      expect(saves.map((s) => s.writtenAt)).toEqual([100_000]);
+      clock += STATUS_HEARTBEAT_MS;
+      await until('a second write', () => saves.length === 2);
+      expect(saves[1]!.writtenAt).toBe(100_000 + STATUS_HEARTBEAT_MS);
+    } finally {
+      await reporter.stop();
+    }
+    expect(saves.at(-1)).toMatchObject({ stoppedAt: clock });
   });
 });

@@ -2,11 +2,12 @@
  * Writes the running adapter's status snapshot (status-snapshot.ts) into its state database, where
  * `xprotocol-adapter status` reads it: no listener, no port — what may read the status is what
  * may read the state file. It is written when the adapter starts, within
- * {@link STATUS_SETTLE_MS} of a change (a call answered, a problem logged, the phase), at least
- * every {@link STATUS_REFRESH_MS} (relays and sources are read afresh each time, and the write
- * time says the adapter is alive), and once more on stop, with the time it stopped. One write at a
- * time; changes meanwhile go into the next one. A write that fails is logged once, until one
- * succeeds again.
+ * {@link STATUS_SETTLE_MS} of a change (a call answered, a problem logged, the phase), every
+ * {@link STATUS_REFRESH_MS} when what the relays and sources report changed, at least every
+ * {@link STATUS_HEARTBEAT_MS} (the write time says the adapter is alive; an idle adapter so writes
+ * one page of WAL every few seconds, not its whole snapshot every tick), and once more on stop,
+ * with the time it stopped. One write at a time; changes meanwhile go into the next one. A write
+ * that fails is logged once, until one succeeds again.
  * @module
  */
 import type { XpEvent } from '@xprotocol/crypto';
@@ -16,6 +17,7 @@ import {
   CallTally,
   healthSnapshot,
   RecentProblems,
+  STATUS_HEARTBEAT_MS,
   STATUS_REFRESH_MS,
   STATUS_SETTLE_MS,
   type StatusHealth,
@@ -66,6 +68,8 @@ export class StatusReporter {
   #again = false;
   #stopped = false;
   #failing = false;
+  /** The last snapshot written, as JSON, and when. */
+  #written: { json: string; at: number } | undefined;
 
   constructor(options: StatusReporterOptions) {
     this.#o = options;
@@ -142,17 +146,23 @@ export class StatusReporter {
     return this.#writing;
   }
 
+  /** Writes the snapshot, unless it is the one written last and that is recent enough. */
   async #save(stoppedAt: number | undefined): Promise<void> {
     const on = this.#on!;
     try {
       const writtenAt = this.#now();
+      const snapshot = this.#snapshot(on);
+      const json = JSON.stringify(snapshot);
+      const last = this.#written;
+      if (stoppedAt === undefined && last?.json === json && writtenAt - last.at < STATUS_HEARTBEAT_MS) return;
       await on.state.saveStatus({
         pid: this.#o.pid ?? process.pid,
         startedAt: this.#startedAt,
         writtenAt,
         stoppedAt,
-        snapshot: this.#snapshot(on),
+        snapshot,
       });
+      this.#written = { json, at: writtenAt };
       this.#failing = false;
     } catch (error) {
       if (!this.#failing) {

@@ -15,12 +15,14 @@ import type { RelayStatus } from '@xprotocol/relay-client';
 import type { AdapterConfig } from '../config/index.js';
 import type { SourceStatus } from './mcp-sources.js';
 
-/** A running adapter writes its snapshot at least this often (milliseconds). */
+/** The sources and relays are read this often, and a snapshot that changed is written (milliseconds). */
 export const STATUS_REFRESH_MS = 2_000;
+/** A snapshot that did not change is written again this often, to say the adapter is alive (milliseconds). */
+export const STATUS_HEARTBEAT_MS = 5_000;
 /** After a change (a call answered, a problem logged) the snapshot is written within this (milliseconds). */
 export const STATUS_SETTLE_MS = 250;
-/** A snapshot older than this is not a running adapter's (milliseconds). */
-export const STATUS_STALE_MS = 15_000;
+/** A snapshot older than this (four heartbeats) is not a running adapter's (milliseconds). */
+export const STATUS_STALE_MS = 20_000;
 /** Warnings and errors kept. */
 const ERRORS_KEPT = 20;
 /** Refused calls kept with their message (all are counted). */

@@ -36,8 +36,14 @@ CREATE TABLE IF NOT EXISTS adapter_status (
 );
 `;
 
-export const _STATUS_SAVE = `INSERT OR REPLACE INTO adapter_status
-  (id, pid, started_at, written_at, stopped_at, snapshot_json) VALUES (1, ?, ?, ?, ?, ?)`;
+/**
+ * An upsert, not a replace: rewriting the row in place lets SQLite write only the pages that
+ * changed, so a snapshot that did not change costs one page of WAL, not the whole row.
+ */
+export const _STATUS_SAVE = `INSERT INTO adapter_status
+  (id, pid, started_at, written_at, stopped_at, snapshot_json) VALUES (1, ?, ?, ?, ?, ?)
+  ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, started_at = excluded.started_at,
+    written_at = excluded.written_at, stopped_at = excluded.stopped_at, snapshot_json = excluded.snapshot_json`;
 
 /** The parameters of {@link _STATUS_SAVE} for `record`. */
 export function _statusParams(record: StatusRecord): unknown[] {
