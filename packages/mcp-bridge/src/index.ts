@@ -74,6 +74,7 @@ export {
 export { serveMcpFace } from './serving/serve-mcp-face.js';
 export type { McpFaceServeOptions, McpFaceServer } from './serving/serve-options.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state/state-database.js';
+export { readStatusRecord, type StatusRecord } from './state/state-status.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
 export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';
 export { describeExit, type SupervisionOptions } from './upstream/supervisor.js';

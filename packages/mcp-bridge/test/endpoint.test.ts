@@ -1,5 +1,6 @@
 import { createEventTemplate, sealEvent, signEvent, type XpEvent } from '@xprotocol/crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { InboundOutcome } from '../src/index.js';
 import { backends, type Stack, startStack } from './support/stack.js';
 
 let stack: Stack | undefined;
@@ -226,5 +227,36 @@ describe('Direction 1: events injected below the relay', () => {
       stack.client.ed25519.secretKey,
     );
     expect(await stack.endpoint.handleEvent(result)).toMatchObject({ action: 'ignored' });
+  });
+});
+
+describe('what the endpoint reports of each event', () => {
+  it('hands every outcome to onOutcome with its request, and a refusal with its code and message', async () => {
+    const seen: { outcome: InboundOutcome; kind: string | undefined }[] = [];
+    stack = await startStack({
+      onOutcome: (outcome, request) => seen.push({ outcome, kind: request?.kind }),
+    });
+    const served = request(stack, READ, { path: `${stack.dir}/hello.txt` });
+    const refused = request(stack, 'com.test.fs.write_file', { path: 'x', content: 'y' });
+    const tampered = { ...served, id: served.id.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) };
+    await stack.endpoint.handleEvent(served);
+    await stack.endpoint.handleEvent(refused);
+    await stack.endpoint.handleEvent(tampered);
+    expect(seen).toEqual([
+      {
+        outcome: expect.objectContaining({ action: 'answered', kind: `${READ}.result`, code: undefined }),
+        kind: READ,
+      },
+      {
+        outcome: expect.objectContaining({
+          action: 'answered',
+          kind: 'xp.error',
+          code: 'AUTHORIZATION_INSUFFICIENT',
+          message: expect.stringMatching(/com\.test\.fs\.write is required/),
+        }),
+        kind: 'com.test.fs.write_file',
+      },
+      { outcome: expect.objectContaining({ action: 'dropped' }), kind: undefined },
+    ]);
   });
 });

@@ -9,12 +9,11 @@
  * source (or on restart).
  * @module
  */
-import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { escapeForDisplay, StateDatabase, type ToolPin } from '@xprotocol/mcp-bridge';
-import type { AdapterConfig } from '../config/index.js';
-import { stateDatabasePath, stateFileStem } from '../runtime/state-path.js';
+import { stateDatabasePath } from '../runtime/state-path.js';
 import { CliError, type CliIo, usageError } from './cli-shape.js';
 import { readConfig } from './config-commands.js';
+import { stateStemOf } from './state-stem.js';
 
 /** What a reviewer may pass to `--hash`: the hash `--dry-run` printed, or its first 12 digits or more. */
 const _HASH = /^[0-9a-f]{12,64}$/;
@@ -48,7 +47,7 @@ export async function approve(
       `no mcp_sources entry named ${JSON.stringify(source)} in ${config.file}; have ${config.mcpSources.map((s) => s.name).join(', ') || 'none'}`,
     );
   }
-  const state = new StateDatabase(stateDatabasePath(config.stateDatabase, await _stateStem(config)));
+  const state = new StateDatabase(stateDatabasePath(config.stateDatabase, await stateStemOf(config)));
   try {
     const pins = [...state.toolPins(source).values()];
     const waiting = pins.filter(
@@ -177,17 +176,4 @@ function _lineDiff(a: readonly string[], b: readonly string[]): string[] {
     }
   }
   return out;
-}
-
-/**
- * The default state file's stem, as `start` derives it: from the key in `identity.key_file`, or
- * in a pure MCP gateway from its sources; unused when `state_database` is set.
- */
-async function _stateStem(config: AdapterConfig): Promise<string> {
-  const { keyFile } = config.identity;
-  // state_database names the file: the stem goes unused.
-  if (config.stateDatabase !== undefined) return '';
-  if (keyFile === undefined) return stateFileStem(config);
-  const { keys } = await readKeyFile(keyFile, { signatures: nodeSignatures, cipher: nodeCipher });
-  return stateFileStem(config, keys.ed25519);
 }

@@ -11,9 +11,9 @@ import type { Command } from 'commander';
 /**
  * Exit codes: 0 success (or a clean stop on SIGINT/SIGTERM), 1 failure (a call that failed, a
  * config that is wrong, a server that cannot start), 2 usage errors, 3 a tool result with
- * `isError: true`.
+ * `isError: true` (`call`) or no adapter running for the config (`status`).
  */
-export const EXIT = { ok: 0, failure: 1, usage: 2, toolError: 3 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, toolError: 3, notRunning: 3 } as const;
 
 /** The `code` of every {@link CliError}: how {@link runProgram} knows one from any copy of this package. */
 const CLI_ERROR_CODE = 'XPROTOCOL_CLI_ERROR';

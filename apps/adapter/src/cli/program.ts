@@ -14,6 +14,7 @@ import { gatewayCommand } from './gateway.js';
 import { keygen } from './keygen.js';
 import { addRegisterCommand } from './register.js';
 import { addRevokeCommand } from './revoke.js';
+import { status } from './status.js';
 
 function positiveInteger(value: string): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < 1)
@@ -105,6 +106,15 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         options: { config: string; dryRun?: boolean; hash?: string[] },
       ) => approve(source, tool, options, io),
     );
+
+  program
+    .command('status')
+    .description(
+      'show what the adapter running with this config reports: its key, chain, sources, relays, calls and last errors; exit 3 when none runs',
+    )
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .option('--json', 'print the status as JSON')
+    .action(async (options: { config: string; json?: boolean }) => setExit(await status(options, io)));
 
   program
     .command('call')

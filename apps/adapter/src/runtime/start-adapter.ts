@@ -5,10 +5,12 @@
  * `mcp_server` is configured. A pure MCP gateway (`config.mode` `mcp_gateway`: no relay, no
  * xprotocol_sources) starts only the state database, the wrapped servers and the face: no
  * identity, relay, endpoint, announce or discovery. It logs which mode runs first, and
- * `{"event":"ready",…}` once it serves. When a step fails, what was already started is stopped (in
- * reverse order) before the error is thrown. Each step that is a concern of its own has its file:
- * `adapter-mode.ts`, `adapter-identity.ts`, `adapter-relays.ts`, `adapter-face.ts`,
- * `adapter-discovery.ts`, `ready-report.ts`, `started-components.ts`.
+ * `{"event":"ready",…}` once it serves. From the moment its state database is open it keeps its
+ * status there for `xprotocol-adapter status` (status-reporter.ts): every warning and error it
+ * logs and every inbound call's outcome go into it. When a step fails, what was already started is
+ * stopped (in reverse order) before the error is thrown. Each step that is a concern of its own has
+ * its file: `adapter-mode.ts`, `adapter-identity.ts`, `adapter-relays.ts`, `adapter-face.ts`,
+ * `adapter-discovery.ts`, `ready-report.ts`, `started-components.ts`, `status-reporter.ts`.
  * @module
  */
 import type { Identity, PublicIdentity } from '@xprotocol/crypto';
@@ -34,10 +36,12 @@ import { _openRelayPool, _relayUrls } from './adapter-relays.js';
 import { announcePayload } from './announce-payload.js';
 import { _argumentLimits, _callTimeoutOf } from './call-limits.js';
 import { type AdapterLogger, createLogger } from './logger.js';
+import { tapProblems } from './logger-tap.js';
 import { McpSources } from './mcp-sources.js';
 import { _reportReady } from './ready-report.js';
 import { _StartedComponents } from './started-components.js';
 import { stateDatabasePath, stateFileStem } from './state-path.js';
+import { StatusReporter } from './status-reporter.js';
 
 /** Options of {@link startAdapter}. */
 export interface StartAdapterOptions {
@@ -75,7 +79,10 @@ export async function startAdapter(
   config: AdapterConfig,
   options: StartAdapterOptions = {},
 ): Promise<RunningAdapter> {
-  const logger = options.logger ?? createLogger(config.logging);
+  const baseLogger = options.logger ?? createLogger(config.logging);
+  const status = new StatusReporter({ mode: config.mode, logger: baseLogger });
+  // Every warning and error, from here on, is also kept for `xprotocol-adapter status`.
+  const logger = tapProblems(baseLogger, (level, fields, message) => status.problem(level, fields, message));
   for (const warning of options.warnings ?? []) logger.warn({ code: warning.code }, warning.message);
   // A pure MCP gateway signs nothing and reaches no relay: no key is loaded or created.
   const gateway = config.mode === 'mcp_gateway';
@@ -87,7 +94,7 @@ export async function startAdapter(
   // Everything started so far, stopped in reverse order on failure or stop().
   const started = new _StartedComponents(logger);
   try {
-    return await _startComponents({ config, options, logger, identity, chain, relayUrls, started });
+    return await _startComponents({ config, options, logger, identity, chain, relayUrls, started, status });
   } catch (error) {
     await started.stopAll();
     throw error;
@@ -105,6 +112,8 @@ interface _Start {
   readonly chain: AdapterChain | undefined;
   readonly relayUrls: string[];
   readonly started: _StartedComponents;
+  /** The status `xprotocol-adapter status` reads. */
+  readonly status: StatusReporter;
 }
 
 /** The XProtocol side of a start: the identity and its relays (none in a pure MCP gateway). */
@@ -120,6 +129,38 @@ interface _Xp {
 interface _LateParts {
   face?: McpFace | undefined;
   announcer?: Announcer | undefined;
+  /** Read by the status from its first write, before the sources exist. */
+  sources?: McpSources | undefined;
+}
+
+/**
+ * Starts writing the status into the state database: the key, and what the relays, the sources
+ * and the face's XProtocol endpoints report at each write (nothing while they do not exist yet).
+ */
+async function _startStatus(
+  start: _Start,
+  state: StateDatabase,
+  pool: RelayPool | undefined,
+  late: _LateParts,
+): Promise<void> {
+  const endpoints = new Set(start.config.xprotocolSources.map((s) => s.name));
+  await start.status.start({
+    state,
+    key: start.identity?.keys.ed25519,
+    chain: start.chain && {
+      root: start.chain.verdict.root,
+      links: start.chain.links.length,
+      capabilities: start.chain.verdict.capabilities,
+      expiresAt: start.chain.verdict.expiresAt,
+    },
+    health: () => ({
+      sources: late.sources?.status() ?? [],
+      xprotocolSources: (late.face?.status() ?? []).filter((s) => endpoints.has(s.name)),
+      relays: pool?.relays() ?? [],
+    }),
+  });
+  // Stopped after everything else (it was started before them): its last write says when.
+  start.started.add(() => start.status.stop());
 }
 
 /**
@@ -136,12 +177,14 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   started.add(() => state.close());
   const xp = identity && { identity, pool: await _openRelayPool(config, relayUrls, state, logger) };
   if (xp) started.add(() => xp.pool.close());
+  const late: _LateParts = {};
+  await _startStatus(start, state, xp?.pool, late);
 
   const registry = new Registry({ versionStore: _versionStore(state) });
   const addressPolicy = new AddressPolicy({ allow: config.network.allowPrivate });
   const argumentLimits = _argumentLimits(config);
-  const late: _LateParts = {};
   const sources = _createSources(start, { registry, addressPolicy, state }, late);
+  late.sources = sources;
   started.add(() => sources.stop());
   const endpoint = xp && _createEndpoint(start, xp, { state, sources, argumentLimits });
   const face = _createFace({
@@ -185,6 +228,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     discovery,
     alwaysLogReady: start.options.alwaysLogReady,
   });
+  start.status.ready();
   return _runningAdapter(start, { statePath, sources, face, faceServer, discovery, announcer });
 }
 
@@ -272,6 +316,7 @@ function _createEndpoint(
     answerTtlSeconds: config.relay.eventTtlSeconds,
     retentionSeconds: config.relay.eventTtlSeconds,
     logger,
+    onOutcome: (outcome, request) => start.status.outcome(outcome, request),
     signatures: nodeSignatures,
     cipher: nodeCipher,
   });
@@ -343,6 +388,7 @@ function _runningAdapter(
       await parts.announcer?.publish();
     },
     stop: () => {
+      start.status.stopping();
       stopping ??= started.stopAll().then(() => logger.info({ event: 'stopped' }, 'adapter stopped'));
       return stopping;
     },

@@ -22,9 +22,14 @@ export function stateDatabasePath(
   stem: string,
   home: string = homedir(),
 ): string {
-  const path = configured ?? join(home, '.xprotocol', 'state', `${stem}.db`);
+  const path = statePathOf(configured, stem, home);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   return path;
+}
+
+/** {@link stateDatabasePath} without creating anything: for a command that only reads. */
+export function statePathOf(configured: string | undefined, stem: string, home: string = homedir()): string {
+  return configured ?? join(home, '.xprotocol', 'state', `${stem}.db`);
 }
 
 /**

@@ -46,7 +46,8 @@ export class _EndpointAnswers {
       { id: request.id, kind: request.kind, sender: request.pubkey, code: error.code },
       error.message,
     );
-    return this.answer(request, ERROR_KIND, error, error.code);
+    const outcome = await this.answer(request, ERROR_KIND, error, error.code);
+    return outcome.action === 'answered' ? { ...outcome, message: error.message } : outcome;
   }
 
   /** Answers `request` with `result` under `kind`, or `TOO_LARGE` when it does not fit in one event. */

@@ -64,6 +64,12 @@ export interface XpEndpointOptions {
   signatures: SignatureBackend;
   cipher: CipherBackend;
   logger?: BridgeLogger;
+  /**
+   * Hears what became of each event the relays delivered or `handleEvent` was given, once it is
+   * settled; `request` is the event once its shape, id and signature were verified. For counts
+   * and status: it must return quickly, and what it throws is ignored.
+   */
+  onOutcome?: (outcome: InboundOutcome, request: XpEvent | undefined) => void;
   /** The clock, in ms. */
   now?: () => number;
 }
@@ -72,13 +78,21 @@ export interface XpEndpointOptions {
 export type InboundOutcome =
   | { action: 'dropped'; reason: string }
   | { action: 'ignored'; reason: string }
-  | { action: 'answered'; kind: string; code: XpErrorCode | undefined; answer: XpEvent };
+  | {
+      action: 'answered';
+      kind: string;
+      /** The `xp.error` code of a refusal; `undefined` for a result. */
+      code: XpErrorCode | undefined;
+      /** The `xp.error` message of a refusal. */
+      message?: string;
+      answer: XpEvent;
+    };
 
 /** The options with every default filled in. */
 export type _ResolvedOptions = Required<
   Omit<
     XpEndpointOptions,
-    'requestsPerMinute' | 'logger' | 'now' | 'mcpSources' | 'mcpSessions' | 'clientInfo'
+    'requestsPerMinute' | 'logger' | 'now' | 'mcpSources' | 'mcpSessions' | 'clientInfo' | 'onOutcome'
   >
 >;
 

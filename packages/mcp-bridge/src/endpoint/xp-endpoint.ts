@@ -44,9 +44,11 @@ export class XpEndpoint {
   readonly #processing = new Set<string>();
   /** Revocations from the relays, for the chains callers present. */
   readonly #revocationWatch: _RevocationWatch;
+  readonly #onOutcome: XpEndpointOptions['onOutcome'];
 
   constructor(options: XpEndpointOptions) {
     const o = _resolveOptions(options);
+    this.#onOutcome = options.onOutcome;
     const logger = options.logger ?? silentLogger;
     const now = options.now ?? Date.now;
     const revocations = new RevocationSet({ signatures: options.signatures });
@@ -123,7 +125,7 @@ export class XpEndpoint {
     this.#subscription = o.pool.subscribe([{ '#p': [o.identity.keys.ed25519] }], {
       // The pool delivers only events whose shape, id and signature it verified.
       onEvent: (event) => {
-        this.#track(this.#handleVerified(event));
+        this.#track(this.#reported(this.#handleVerified(event), event));
       },
       onClosed: (relay, reason) => logger.warn({ relay, reason }, 'relay closed the inbound subscription'),
     });
@@ -171,8 +173,23 @@ export class XpEndpoint {
    */
   async handleEvent(raw: unknown): Promise<InboundOutcome> {
     const verdict = verifyEvent(raw, this.#inbound.o.signatures);
-    if (!verdict.ok) return this.#inbound.answers.drop(`${verdict.code}: ${verdict.message}`);
-    return this.#handleVerified(verdict.event);
+    if (!verdict.ok)
+      return this.#reported(
+        Promise.resolve(this.#inbound.answers.drop(`${verdict.code}: ${verdict.message}`)),
+        undefined,
+      );
+    return this.#reported(this.#handleVerified(verdict.event), verdict.event);
+  }
+
+  /** `outcome`, once `onOutcome` heard it (a listener that throws changes nothing). */
+  async #reported(outcome: Promise<InboundOutcome>, request: XpEvent | undefined): Promise<InboundOutcome> {
+    const settled = await outcome;
+    try {
+      this.#onOutcome?.(settled, request);
+    } catch {
+      // Counting must never change what the endpoint does.
+    }
+    return settled;
   }
 
   /** {@link XpEndpoint.handleEvent} after steps 1–3 (shape, id, signature). Never throws. */

@@ -23,8 +23,9 @@
  * cut only re-sends an answer the relays already have.
  *
  * The same file also holds Direction 2's assigned MCP tool names (it is the registry's
- * `NameStore`), the registry's schema versions, the tool pins and the relay outbox: this class is
- * the file's one owner, nothing else opens it (its writer thread's connection is its own).
+ * `NameStore`), the registry's schema versions, the tool pins, the relay outbox and the running
+ * adapter's status record: this class is the file's one writer, nothing else opens it for writing
+ * (its writer thread's connection is its own; `readStatusRecord` of state-status.ts only reads).
  * @module
  */
 import type { XpEvent } from '@xprotocol/crypto';
@@ -36,6 +37,7 @@ import { BridgeError } from '../errors.js';
 import type { DescriptionFinding } from '../policy/description-lint.js';
 import type { ToolPin, ToolPinStore } from '../policy/tool-pins.js';
 import { _OUTBOX_ADD, _StateOutbox } from './state-outbox.js';
+import { _STATUS_SAVE, _STATUS_SCHEMA, _statusParams, type StatusRecord } from './state-status.js';
 import { type _EntryResult, _StateWriter, type _WriteEntry } from './state-writer.js';
 
 /** Where an inbound call is. */
@@ -129,6 +131,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
       this.#db.pragma('synchronous = FULL');
       this.#db.pragma('busy_timeout = 5000');
       this.#db.exec(SCHEMA);
+      this.#db.exec(_STATUS_SCHEMA);
       this.#writer = new _StateWriter(path, this.#db);
     } catch (error) {
       throw new BridgeError(
@@ -387,6 +390,37 @@ export class StateDatabase implements NameStore, ToolPinStore {
         cause: error,
       });
     }
+  }
+
+  /**
+   * Replaces the adapter's status record (state-status.ts); resolves once committed. Without an
+   * fsync: losing the last record to a power cut loses nothing, the adapter writes it again every
+   * few seconds. Through the writer thread once it runs, so the event loop never waits behind a
+   * batch's fsync; until then on this connection, so an adapter that writes nothing else there (a
+   * pure MCP gateway) starts no thread for its status.
+   */
+  async saveStatus(record: StatusRecord): Promise<void> {
+    this.#assertOpen();
+    const statement = { sql: _STATUS_SAVE, params: _statusParams(record) };
+    let result: _EntryResult;
+    try {
+      if (!this.#writer.running) {
+        this.#db.pragma('synchronous = NORMAL');
+        try {
+          this.#prepared(statement.sql).run(...statement.params);
+        } finally {
+          this.#db.pragma('synchronous = FULL');
+        }
+        return;
+      }
+      result = await this.#writer.write({ statements: [statement], sync: false });
+    } catch (error) {
+      throw new BridgeError('STATE_DATABASE', `status write failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (!result.ok && 'error' in result)
+      throw new BridgeError('STATE_DATABASE', `status write failed: ${result.error}`);
   }
 
   /** The journal mode and synchronous level in force (synchronous 2 is FULL). */

@@ -222,6 +222,11 @@ export class _StateWriter {
     this.#db = db;
   }
 
+  /** True once a write has made the runner (a worker thread, for a file). */
+  get running(): boolean {
+    return this.#runner !== undefined;
+  }
+
   /** Queues an entry; resolves once the transaction holding it committed. */
   write(entry: _WriteEntry): Promise<_EntryResult> {
     if (this.#closed) return Promise.reject(new Error('the state database writer is closed'));

@@ -20,6 +20,7 @@ import {
   UpstreamSession,
   XpCaller,
   XpEndpoint,
+  type XpEndpointOptions,
 } from '../../src/index.js';
 
 export const FS_SERVER = join(
@@ -60,6 +61,8 @@ export async function startStack(
     command?: string[];
     /** The endpoint's access section; default: the client granted `grants`. */
     access?: AccessConfig;
+    /** Hears what became of each event (XpEndpointOptions.onOutcome). */
+    onOutcome?: XpEndpointOptions['onOutcome'];
   } = {},
 ): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'xp-bridge-'));
@@ -134,6 +137,7 @@ export async function startStack(
       upstreams: new Map([['fs', upstream]]),
       access,
       requestsPerMinute: new Map([['fs', options.requestsPerMinute ?? 600]]),
+      ...(options.onOutcome && { onOutcome: options.onOutcome }),
       ...backends,
     });
   let endpoint = makeEndpoint(state, adapterPool);
