@@ -67,6 +67,7 @@ export {
 } from './policy/tool-pins.js';
 export { serveMcpFace } from './serving/serve-mcp-face.js';
 export type { McpFaceServeOptions, McpFaceServer } from './serving/serve-options.js';
+export type { ReplayForgetting, ReplayMemoryOptions } from './state/replay-memory.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state/state-database.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
 export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';
