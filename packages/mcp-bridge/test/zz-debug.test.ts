@@ -1,0 +1,22 @@
+import { it } from 'vitest';
+import { StateDatabase, XpEndpoint, AccessPolicy } from '../src/index.js';
+import { generateIdentity, createEventTemplate, signEvent } from '@xprotocol/crypto';
+import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+it('dbg', async () => {
+  const adapter = generateIdentity(), client = generateIdentity();
+  const path = join(mkdtempSync(join(tmpdir(), 'dbg-')), 's.db');
+  const state = new StateDatabase(path);
+  const pool = { enqueue: async () => {}, subscribe: () => ({ id: 's', close() {} }) } as never;
+  const log = (level: string) => (o: unknown, m: string) => { if (level === 'warn') console.log(level, m, o); };
+  const logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') } as never;
+  const e = new XpEndpoint({ identity: adapter, pool, state, catalog: { tool: () => undefined } as never, upstreams: new Map(), access: new AccessPolicy({ default: 'deny', grants: [] }), signatures: nodeSignatures, cipher: nodeCipher, maxRememberedIds: 1000, logger });
+  const now = Math.floor(Date.now() / 1000);
+  const evs = Array.from({ length: 1100 }, (_, i) => signEvent(createEventTemplate({ kind: `a.b${i}`, content: '', tags: [['p', adapter.keys.ed25519], ['x25519', client.keys.x25519]], created_at: now - 2000 + i }), client.ed25519.secretKey, nodeSignatures));
+  await Promise.all(evs.map((ev) => e.handleEvent(ev)));
+  await new Promise((r) => setTimeout(r, 500));
+  console.log('floor', state.replayFloor - now);
+  await state.close();
+});
