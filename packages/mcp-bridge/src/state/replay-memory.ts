@@ -21,7 +21,7 @@ import type Database from 'libsql';
 import type { _EntryResult, _WriteEntry } from './state-writer.js';
 
 /** The floor's own table (one row); `floor` NULL: a new memory whose clock has not started yet. */
-export const _REPLAY_SCHEMA = `
+const _REPLAY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS replay_memory (
   one INTEGER PRIMARY KEY CHECK (one = 1),
   floor INTEGER
@@ -100,7 +100,10 @@ export class _ReplayMemory {
     if (!columns.some((column) => column.name === 'created_at')) {
       db.exec('ALTER TABLE inbound_calls ADD COLUMN created_at INTEGER');
     }
-    db.exec('CREATE INDEX IF NOT EXISTS inbound_calls_done ON inbound_calls (status, created_at)');
+    // One index serves the forgetting (finished ids by created_at) and the calls left unfinished;
+    // the two of earlier versions only cost space.
+    db.exec(`CREATE INDEX IF NOT EXISTS inbound_calls_done ON inbound_calls (status, created_at);
+      DROP INDEX IF EXISTS inbound_calls_received; DROP INDEX IF EXISTS inbound_calls_status;`);
     db.exec(_REPLAY_SCHEMA);
     // In memory only: the floor is the endpoint's clock when it opens the memory (NULL until then).
     // A new file: 0. A file of an earlier version has no row: it never forgot anything, so its

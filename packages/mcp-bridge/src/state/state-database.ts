@@ -63,8 +63,6 @@ CREATE TABLE IF NOT EXISTS inbound_calls (
   request_json TEXT,
   answer_json TEXT
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS inbound_calls_received ON inbound_calls (received_at);
-CREATE INDEX IF NOT EXISTS inbound_calls_status ON inbound_calls (status);
 CREATE TABLE IF NOT EXISTS mcp_tool_names (
   source TEXT NOT NULL,
   kind TEXT NOT NULL,
