@@ -217,6 +217,46 @@ const CASES: [string, string, string[]][] = [
     ['config.yml:4:31 relay.urls[1]: "ws://127.0.0.1:8765" is already listed at relay.urls[0]'],
   ],
   [
+    'replay window of zero',
+    base().replace(
+      '  urls: [ws://127.0.0.1:8765]\n',
+      '  urls: [ws://127.0.0.1:8765]\n  replay_window_seconds: 0\n',
+    ),
+    [
+      'config.yml:5:26 relay.replay_window_seconds: expected a whole number of seconds from 1 to 86400, got 0',
+    ],
+  ],
+  [
+    'negative clock skew',
+    base().replace(
+      '  urls: [ws://127.0.0.1:8765]\n',
+      '  urls: [ws://127.0.0.1:8765]\n  max_clock_skew_seconds: -5\n',
+    ),
+    [
+      'config.yml:5:27 relay.max_clock_skew_seconds: expected a whole number of seconds from 0 to 3600, got -5',
+    ],
+  ],
+  [
+    'clock skew as a fraction',
+    base().replace(
+      '  urls: [ws://127.0.0.1:8765]\n',
+      '  urls: [ws://127.0.0.1:8765]\n  max_clock_skew_seconds: 1.5\n',
+    ),
+    [
+      'config.yml:5:27 relay.max_clock_skew_seconds: expected a whole number of seconds from 0 to 3600, got 1.5',
+    ],
+  ],
+  [
+    'replay memory too small',
+    base().replace(
+      '  urls: [ws://127.0.0.1:8765]\n',
+      '  urls: [ws://127.0.0.1:8765]\n  replay_memory_max_ids: 10\n',
+    ),
+    [
+      'config.yml:5:26 relay.replay_memory_max_ids: expected a whole number of ids from 1000 to 100000000, got 10',
+    ],
+  ],
+  [
     'mcp_sources without a relay',
     base().replace('  urls: [ws://127.0.0.1:8765]\n', '  reconnect_interval_seconds: 2\n'),
     [

@@ -24,7 +24,14 @@ describe('defaults', () => {
       file: '/etc/xp/a.yml',
       mode: 'xprotocol',
       identity: { keyFile: '/etc/xp/keys/a.key', displayName: 'XProtocol MCP Adapter' },
-      relay: { urls: [], reconnectIntervalSeconds: 5, eventTtlSeconds: 3600 },
+      relay: {
+        urls: [],
+        reconnectIntervalSeconds: 5,
+        eventTtlSeconds: 3600,
+        replayWindowSeconds: 3600,
+        maxClockSkewSeconds: 300,
+        replayMemoryMaxIds: 1_000_000,
+      },
       mcpSources: [],
       xprotocolSources: [],
       mcpServer: undefined,
@@ -57,6 +64,28 @@ describe('defaults', () => {
 });
 
 describe('values', () => {
+  it('takes the replay window from event_ttl_seconds unless it is given, and the skew and memory as written', () => {
+    const follows = load(
+      base().replace(
+        '  urls: [ws://127.0.0.1:8765]\n',
+        '  urls: [ws://127.0.0.1:8765]\n  event_ttl_seconds: 600\n',
+      ),
+    );
+    expect(follows.config.relay).toMatchObject({ eventTtlSeconds: 600, replayWindowSeconds: 600 });
+    const given = load(
+      base().replace(
+        '  urls: [ws://127.0.0.1:8765]\n',
+        '  urls: [ws://127.0.0.1:8765]\n  replay_window_seconds: 120\n  max_clock_skew_seconds: 0\n  replay_memory_max_ids: 1000\n',
+      ),
+    );
+    expect(given.config.relay).toMatchObject({
+      eventTtlSeconds: 3600,
+      replayWindowSeconds: 120,
+      maxClockSkewSeconds: 0,
+      replayMemoryMaxIds: 1000,
+    });
+  });
+
   it('takes sse_port and sse_host as aliases of port and host, and unbrackets IPv6', () => {
     const { config } = load(
       base('mcp_server:', '  transport: sse', '  sse_port: 9001', '  sse_host: "[::1]"'),

@@ -58,6 +58,9 @@ describe('the full example file, as printed', () => {
       urls: ['wss://relay.xprotocol.ai', 'wss://relay2.xprotocol.ai'],
       reconnectIntervalSeconds: 5,
       eventTtlSeconds: 3600,
+      replayWindowSeconds: 3600,
+      maxClockSkewSeconds: 300,
+      replayMemoryMaxIds: 1_000_000,
     });
     expect(config.mcpSources.map((s) => [s.name, s.namespace, s.transport])).toEqual([
       ['filesystem', 'com.acme.filesystem', 'stdio'],
@@ -150,7 +153,14 @@ describe('the minimal example file (docs/design.md §13)', () => {
       mode: 'xprotocol',
       file: `${process.cwd()}/${MINIMAL}`,
       identity: { keyFile: '/home/ada/.xprotocol/adapter.key', displayName: 'My Adapter' },
-      relay: { urls: ['wss://relay.xprotocol.ai'], reconnectIntervalSeconds: 5, eventTtlSeconds: 3600 },
+      relay: {
+        urls: ['wss://relay.xprotocol.ai'],
+        reconnectIntervalSeconds: 5,
+        eventTtlSeconds: 3600,
+        replayWindowSeconds: 3600,
+        maxClockSkewSeconds: 300,
+        replayMemoryMaxIds: 1_000_000,
+      },
       mcpSources: [
         {
           name: 'my-server',

@@ -73,6 +73,7 @@ export {
 } from './policy/tool-pins.js';
 export { serveMcpFace } from './serving/serve-mcp-face.js';
 export type { McpFaceServeOptions, McpFaceServer } from './serving/serve-options.js';
+export type { ReplayForgetting, ReplayMemoryOptions } from './state/replay-memory.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state/state-database.js';
 export { readStatusRecord, type StatusRecord } from './state/state-status.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';

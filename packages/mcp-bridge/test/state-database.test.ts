@@ -25,6 +25,25 @@ const answer = sealEvent(
   alice.keys,
 );
 
+/** A request of alice's created at `createdAt`. */
+function requestAt(createdAt: number) {
+  return sealEvent(
+    { kind: 'com.test.fs.read_text_file', payload: { path: 'a' }, created_at: createdAt },
+    alice,
+    bob.keys,
+  );
+}
+
+/** The first column of a query's rows, read on a connection of the test's own. */
+function column(path: string, sql: string): unknown[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare(sql).raw().all() as unknown[][]).map((row) => row[0]);
+  } finally {
+    db.close();
+  }
+}
+
 describe('StateDatabase', () => {
   it('moves a call started → answered → done, and keeps the id for dedupe', async () => {
     const state = new StateDatabase(':memory:');
@@ -82,13 +101,99 @@ describe('StateDatabase', () => {
     }
   });
 
-  it('prunes finished calls older than the cutoff only', async () => {
+  it('forgets an id that left the window only by raising the floor above it, in the same commit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xp-state-'));
+    try {
+      const path = join(dir, 'state.db');
+      const began = now - 10_000;
+      const memory = { windowSeconds: 3600, maxFutureSeconds: 300, maxIds: 1_000_000 };
+      const first = new StateDatabase(path);
+      first.openReplayMemory({ ...memory, nowSeconds: began });
+      // A new file has forgotten nothing.
+      expect(first.replayFloor).toBe(0);
+      const old = requestAt(began + 5);
+      await first.recordAnswer(old, answer, began + 5);
+      await first.markDone(old.id);
+      await first.close();
+
+      const second = new StateDatabase(path);
+      expect(second.isKnown(old.id)).toBe(true);
+      second.openReplayMemory({ ...memory, nowSeconds: now });
+      // Raised at once, before the row is deleted.
+      expect(second.replayFloor).toBe(began + 6);
+      await second.close();
+      expect(column(path, 'SELECT floor FROM replay_memory')).toEqual([began + 6]);
+      expect(column(path, 'SELECT id FROM inbound_calls')).toEqual([]);
+
+      const third = new StateDatabase(path);
+      expect(third.replayFloor).toBe(began + 6);
+      expect(third.isKnown(old.id)).toBe(false);
+      await third.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('in memory only, answers for nothing created before it began (an earlier run may have run it)', async () => {
     const state = new StateDatabase(':memory:');
-    await state.recordAnswer(request, answer, now - 7200);
-    await state.markDone(request.id);
-    expect(state.prune(now - 3600)).toBe(1);
-    expect(state.isKnown(request.id)).toBe(false);
+    expect(state.replayFloor).toBe(0);
+    state.openReplayMemory({ nowSeconds: now, windowSeconds: 3600, maxFutureSeconds: 300, maxIds: 1000 });
+    expect(state.replayFloor).toBe(now);
     await state.close();
+  });
+
+  it('reads a file of an earlier version: floor 0, and each row created at the latest its request could have been', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xp-state-'));
+    try {
+      const path = join(dir, 'state.db');
+      const received = now - 5000;
+      const legacy = new Database(path);
+      legacy.exec(`CREATE TABLE inbound_calls (id TEXT PRIMARY KEY, sender TEXT NOT NULL, kind TEXT NOT NULL,
+        received_at INTEGER NOT NULL, status TEXT NOT NULL, request_json TEXT, answer_json TEXT) WITHOUT ROWID`);
+      legacy
+        .prepare(
+          `INSERT INTO inbound_calls (id, sender, kind, received_at, status) VALUES (?, ?, ?, ?, 'done')`,
+        )
+        .run(request.id, request.pubkey, request.kind, received);
+      legacy.close();
+
+      const state = new StateDatabase(path);
+      expect(state.replayFloor).toBe(0);
+      state.openReplayMemory({
+        nowSeconds: received + 10,
+        windowSeconds: 3600,
+        maxFutureSeconds: 300,
+        maxIds: 1000,
+      });
+      expect(state.replayFloor).toBe(0);
+      expect(state.isKnown(request.id)).toBe(true);
+      await state.close();
+      expect(column(path, 'SELECT created_at FROM inbound_calls')).toEqual([received + 300]);
+
+      // Its request could have been created up to 300 s after it was received: it is kept until
+      // that created_at leaves the window.
+      const later = new StateDatabase(path);
+      later.openReplayMemory({
+        nowSeconds: received + 300 + 3600,
+        windowSeconds: 3600,
+        maxFutureSeconds: 300,
+        maxIds: 1000,
+      });
+      expect(later.isKnown(request.id)).toBe(true);
+      await later.close();
+      const last = new StateDatabase(path);
+      last.openReplayMemory({
+        nowSeconds: received + 300 + 3601,
+        windowSeconds: 3600,
+        maxFutureSeconds: 300,
+        maxIds: 1000,
+      });
+      expect(last.replayFloor).toBe(received + 301);
+      await last.close();
+      expect(column(path, 'SELECT id FROM inbound_calls')).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is the one owner of its file: the relay outbox lives on its connection and survives a reopen', async () => {

@@ -68,7 +68,7 @@ function admit(
     refuse(context, connection, event.id, why, event);
     return;
   }
-  const until = expiresAt(context, check.expiration, nowMs);
+  const until = expiresAt(context, check.expiration, event.created_at, nowMs);
   // The text the store keeps and fan-out sends (computed once per event): its UTF-8 bytes are what
   // the event costs.
   const bytes = Buffer.byteLength(_eventJson(event));
@@ -106,11 +106,25 @@ async function refuseOverQuota(
   answerDuplicate(context, connection, event.id);
 }
 
-/** When a stored event goes: its own `expiration`, else after the retention; never past the maximum. */
-function expiresAt(context: _RelayContext, expiration: number | undefined, nowMs: number): number {
+/**
+ * When a stored event goes (the first second it is no longer kept): its own `expiration`, else
+ * once its `created_at` (or its arrival, when that is later) is older than the retention; never
+ * past the maximum. Kept that long, an event created ahead of the relay's clock is remembered for
+ * as long as freshness would accept it again, so a copy is answered `duplicate:` and never stored
+ * and fanned out a second time.
+ */
+function expiresAt(
+  context: _RelayContext,
+  expiration: number | undefined,
+  createdAt: number,
+  nowMs: number,
+): number {
   const { retentionSeconds, maxRetentionSeconds } = context.settings;
   const nowSeconds = Math.floor(nowMs / 1000);
-  return Math.min(expiration ?? nowSeconds + retentionSeconds, nowSeconds + maxRetentionSeconds);
+  // An event is valid during its expiration second, and fresh while created_at = now − retention:
+  // either way it goes the second after.
+  const until = expiration === undefined ? Math.max(nowSeconds, createdAt) + retentionSeconds : expiration;
+  return Math.min(until + 1, nowSeconds + maxRetentionSeconds);
 }
 
 /** Answers a second copy of an in-flight event once the first one's batch has committed. */

@@ -1,6 +1,6 @@
 /**
  * `node dist/bin.js [--quick] [--suite id,…] [--json FILE] [--update-docs] [--markdown FILE]`:
- * runs the suites (gateway, xp, relay, memory, startup), printing each table on stdout as it
+ * runs the suites (gateway, xp, relay, memory, startup, chain), printing each table on stdout as it
  * completes; writes the JSON document (to results/performance.json unless `--json`, and to
  * docs/performance.json with `--update-docs`: see outputs.ts) and a Markdown file of the tables
  * when asked. Progress goes to stderr.

@@ -239,7 +239,28 @@ export const _relaySchema = z
     )
       .default(3600)
       .describe('The expiration the adapter puts on what it publishes, in seconds.'),
+    replay_window_seconds: phrased(
+      z.number().int().min(1).max(86400),
+      'a whole number of seconds from 1 to 86400',
+    ).describe(
+      'Requests created longer ago are dropped as stale; ids are remembered for dedupe while inside it (default: event_ttl_seconds).',
+    ),
+    max_clock_skew_seconds: phrased(
+      z.number().int().min(0).max(3600),
+      'a whole number of seconds from 0 to 3600',
+    )
+      .default(300)
+      .describe('How far ahead of the adapter clock a request created_at may be.'),
+    replay_memory_max_ids: phrased(
+      z.number().int().min(1000).max(100_000_000),
+      'a whole number of ids from 1000 to 100000000',
+    )
+      .default(1_000_000)
+      .describe(
+        'Most request ids remembered for dedupe; past it the oldest are forgotten and requests created before them dropped as stale.',
+      ),
   })
+  .partial({ replay_window_seconds: true })
   .describe('XProtocol relay connection.');
 
 const semanticSchema = z
@@ -625,7 +646,13 @@ export const configFileSchema = phrased(
   z
     .strictObject({
       identity: identitySchema,
-      relay: _relaySchema.default({ urls: [], reconnect_interval_seconds: 5, event_ttl_seconds: 3600 }),
+      relay: _relaySchema.default({
+        urls: [],
+        reconnect_interval_seconds: 5,
+        event_ttl_seconds: 3600,
+        max_clock_skew_seconds: 300,
+        replay_memory_max_ids: 1_000_000,
+      }),
       mcp_sources: phrased(z.array(mcpSourceSchema), 'a list of MCP sources')
         .default([])
         .describe('MCP servers to expose as XProtocol endpoints.'),

@@ -42,6 +42,15 @@ export interface AdapterConfig {
     reconnectIntervalSeconds: number;
     /** The `expiration` put on published events, in seconds from now; default 3600. */
     eventTtlSeconds: number;
+    /**
+     * The replay window (docs/protocol.md §4): older requests are dropped as stale, and ids are
+     * remembered while inside it; default `eventTtlSeconds`.
+     */
+    replayWindowSeconds: number;
+    /** How far ahead of the adapter's clock a request's `created_at` may be; default 300. */
+    maxClockSkewSeconds: number;
+    /** Most request ids the dedupe memory keeps; default 1,000,000. */
+    replayMemoryMaxIds: number;
   };
   mcpSources: McpSourceConfig[];
   xprotocolSources: XprotocolSourceConfig[];

@@ -314,7 +314,10 @@ function _createEndpoint(
     argumentLimits: parts.argumentLimits,
     callTimeoutFor: (source, tool) => _callTimeoutOf(config, source, tool),
     answerTtlSeconds: config.relay.eventTtlSeconds,
-    retentionSeconds: config.relay.eventTtlSeconds,
+    // docs/protocol.md §4: the freshness window and the dedupe memory that covers it.
+    retentionSeconds: config.relay.replayWindowSeconds,
+    maxFutureSeconds: config.relay.maxClockSkewSeconds,
+    maxRememberedIds: config.relay.replayMemoryMaxIds,
     logger,
     onOutcome: (outcome, request) => start.status.outcome(outcome, request),
     signatures: nodeSignatures,

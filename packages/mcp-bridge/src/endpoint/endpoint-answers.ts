@@ -34,9 +34,15 @@ export class _EndpointAnswers {
     this.#now = now;
   }
 
-  /** Drops an event with no answer. Nothing is stored: a copy of it is dropped again by the same check. */
-  drop(reason: string): InboundOutcome {
-    this.#logger.debug({ reason }, 'inbound event dropped');
+  /**
+   * Drops an event with no answer (logged with the event's id and sender when it is given). Nothing
+   * is stored: a copy of it is dropped again by the same check.
+   */
+  drop(reason: string, event?: XpEvent): InboundOutcome {
+    this.#logger.debug(
+      event ? { id: event.id, kind: event.kind, sender: event.pubkey, reason } : { reason },
+      'inbound event dropped',
+    );
     return { action: 'dropped', reason };
   }
 

@@ -40,7 +40,7 @@ export interface XpEndpointOptions {
    * `callTimeoutMs`). Still bounded by the request's expiration.
    */
   callTimeoutFor?: (source: string, tool: string) => number | undefined;
-  /** Clock skew allowed for `created_at`, in s. Default 300. */
+  /** Clock skew allowed for `created_at`: later is dropped as from the future, in s. Default 300. */
   maxFutureSeconds?: number;
   /**
    * How often the subscription to revocations (docs/protocol.md §11.2) is made again, in s: the
@@ -49,8 +49,16 @@ export interface XpEndpointOptions {
   revocationRequerySeconds?: number;
   /** How long a call under a chain with an issuer not watched yet waits for its stored revocations, in ms. Default 5000. */
   revocationWaitMs?: number;
-  /** Dedupe retention: older events are dropped as stale, in s. Default 3600. */
+  /**
+   * The replay window: a request whose `created_at` is older is dropped as stale, and ids are
+   * remembered for dedupe while their `created_at` is inside it, in s. Default 3600.
+   */
   retentionSeconds?: number;
+  /**
+   * Most request ids the dedupe memory keeps (docs/protocol.md §4). Past it the oldest are
+   * forgotten and every request created at or before them is refused as stale. Default 1,000,000.
+   */
+  maxRememberedIds?: number;
   /** Lifetime of the answers the endpoint publishes when the request had no expiration, in s. Default 3600. */
   answerTtlSeconds?: number;
   /** Calls run at once; more wait in line. Default 32. */
@@ -104,6 +112,7 @@ export function _resolveOptions(options: XpEndpointOptions): _ResolvedOptions {
     revocationWaitMs: DEFAULT_REVOCATION_WAIT_MS,
     maxFutureSeconds: 300,
     retentionSeconds: 3600,
+    maxRememberedIds: 1_000_000,
     answerTtlSeconds: 3600,
     maxConcurrentCalls: 32,
     argumentLimits: DEFAULT_ARGUMENT_LIMITS,

@@ -1,10 +1,12 @@
 /**
  * The inbound checks of docs/protocol.md §4 from step 5 on, in their documented order:
- * freshness (future or stale: dropped; expired: `EXPIRED`) → the discovery and `xp.mcp.request`
- * kinds, which have checks of their own → kind lookup (`NOT_FOUND`) → authority: the signer's
- * grant or its delegation chain (`AUTHORIZATION_INSUFFICIENT`, `REVOKED`) → rate limit (`RATE_LIMITED`) → decrypt (dropped) → depth and
- * size limits, then schema (`SCHEMA_VIOLATION`) → the caller's MCP session → the upstream call.
- * What fails early never reaches the MCP server. Steps 1–4 run before (xp-endpoint.ts).
+ * freshness (future, stale or older than the dedupe memory's floor: dropped; expired: `EXPIRED`)
+ * → the discovery and `xp.mcp.request` kinds, which have checks of their own → kind lookup
+ * (`NOT_FOUND`) → authority: the signer's grant or its delegation chain
+ * (`AUTHORIZATION_INSUFFICIENT`, `REVOKED`) → rate limit (`RATE_LIMITED`) → decrypt (dropped) →
+ * depth and size limits, then schema (`SCHEMA_VIOLATION`) → the caller's MCP session → the
+ * upstream call. What fails early never reaches the MCP server. Steps 1–4 run before
+ * (xp-endpoint.ts).
  * @module
  */
 import { checkFreshness, getExpiration, isExpired, type XpEvent } from '@xprotocol/crypto';
@@ -40,7 +42,10 @@ export async function _processRequest(inbound: _Inbound, event: XpEvent): Promis
   );
 }
 
-/** Step 5: an event from the future or older than the retention is dropped; an expired one answered `EXPIRED`. */
+/**
+ * Step 5: an event from the future, older than the window or older than the dedupe memory's floor
+ * is dropped; an expired one answered `EXPIRED`.
+ */
 function _freshnessRefusal(
   inbound: _Inbound,
   event: XpEvent,
@@ -51,7 +56,14 @@ function _freshnessRefusal(
     maxAgeSeconds: inbound.o.retentionSeconds,
   });
   if (freshness !== 'ok') {
-    return inbound.answers.drop(`${freshness}: created_at ${event.created_at}, now ${nowSeconds}`);
+    return inbound.answers.drop(`${freshness}: created_at ${event.created_at}, now ${nowSeconds}`, event);
+  }
+  const floor = inbound.o.state.replayFloor;
+  if (event.created_at < floor) {
+    return inbound.answers.drop(
+      `stale: created_at ${event.created_at} is before ${floor}, the oldest the dedupe memory still answers for`,
+      event,
+    );
   }
   if (isExpired(event, nowSeconds)) {
     return inbound.answers.error(event, xpError('EXPIRED', `the request expired at ${getExpiration(event)}`));

@@ -51,6 +51,21 @@ export class XpEndpoint {
     this.#onOutcome = options.onOutcome;
     const logger = options.logger ?? silentLogger;
     const now = options.now ?? Date.now;
+    o.state.openReplayMemory({
+      nowSeconds: Math.floor(now() / 1000),
+      windowSeconds: o.retentionSeconds,
+      maxFutureSeconds: o.maxFutureSeconds,
+      maxIds: o.maxRememberedIds,
+      onForget: ({ why, ids, floor }) => {
+        // Over capacity, requests still inside the window are refused from now on: worth a warning.
+        if (why === 'capacity') {
+          logger.warn(
+            { forgotten: ids, floor, max_remembered_ids: o.maxRememberedIds },
+            'the dedupe memory is full: it forgot its oldest request ids; requests created before the floor are dropped as stale',
+          );
+        } else logger.debug({ forgotten: ids, floor }, 'the dedupe memory forgot ids older than its window');
+      },
+    });
     const revocations = new RevocationSet({ signatures: options.signatures });
     this.#revocationWatch = new _RevocationWatch({
       pool: options.pool,
@@ -205,7 +220,7 @@ export class XpEndpoint {
         return { action: 'ignored', reason: `${event.kind} is never answered` };
       // One delivery at a time per id: a second copy arriving meanwhile is a duplicate.
       if (this.#processing.has(event.id) || inbound.o.state.isKnown(event.id)) {
-        return inbound.answers.drop(`duplicate of ${event.id}; its answer is already on the relay`);
+        return inbound.answers.drop(`duplicate of ${event.id}; its answer is already on the relay`, event);
       }
       this.#processing.add(event.id);
       try {

@@ -10,7 +10,8 @@
  *   when the adapter resubscribes.
  * - `answered`: the signed answer (a result or an error) is stored *before* it is handed to the
  *   relay outbox; on restart it is handed over again (relays deduplicate by id).
- * - `done`: the answer is durably in the outbox. Rows are pruned after the dedupe retention.
+ * - `done`: the answer is durably in the outbox. Its id stays, for dedupe, until the dedupe memory
+ *   forgets it (replay-memory.ts): only after raising its floor above the request's `created_at`.
  * When this database's own outbox is the relay pool's ({@link StateDatabase.outbox}), the answer
  * and its outbox entry are written in ONE transaction that leaves the call `done` at once: there is
  * no moment where one is durable without the other, and nothing reaches a relay before it is.
@@ -36,6 +37,7 @@ import Database from 'libsql';
 import { BridgeError } from '../errors.js';
 import type { DescriptionFinding } from '../policy/description-lint.js';
 import type { ToolPin, ToolPinStore } from '../policy/tool-pins.js';
+import { _ReplayMemory, type ReplayMemoryOptions } from './replay-memory.js';
 import { _OUTBOX_ADD, _StateOutbox } from './state-outbox.js';
 import { _STATUS_SAVE, _STATUS_SCHEMA, _statusParams, type StatusRecord } from './state-status.js';
 import { type _EntryResult, _StateWriter, type _WriteEntry } from './state-writer.js';
@@ -63,8 +65,6 @@ CREATE TABLE IF NOT EXISTS inbound_calls (
   request_json TEXT,
   answer_json TEXT
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS inbound_calls_received ON inbound_calls (received_at);
-CREATE INDEX IF NOT EXISTS inbound_calls_status ON inbound_calls (status);
 CREATE TABLE IF NOT EXISTS mcp_tool_names (
   source TEXT NOT NULL,
   kind TEXT NOT NULL,
@@ -96,11 +96,11 @@ CREATE TABLE IF NOT EXISTS relay_outbox (
 ) WITHOUT ROWID;
 `;
 
-const RECORD_STARTED = `INSERT OR IGNORE INTO inbound_calls (id, sender, kind, received_at, status, request_json)
-  VALUES (?, ?, ?, ?, 'started', ?)`;
+const RECORD_STARTED = `INSERT OR IGNORE INTO inbound_calls (id, sender, kind, received_at, created_at, status, request_json)
+  VALUES (?, ?, ?, ?, ?, 'started', ?)`;
 /** An answer after `started`, or directly (a refusal): `status` is 'answered' or 'done'. */
-const RECORD_ANSWER = `INSERT INTO inbound_calls (id, sender, kind, received_at, status, answer_json)
-  VALUES (?, ?, ?, ?, ?, ?)
+const RECORD_ANSWER = `INSERT INTO inbound_calls (id, sender, kind, received_at, created_at, status, answer_json)
+  VALUES (?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (id) DO UPDATE SET status = excluded.status, request_json = NULL, answer_json = excluded.answer_json
   WHERE inbound_calls.status = 'started'`;
 const MARK_DONE = `UPDATE inbound_calls SET status = 'done', request_json = NULL, answer_json = NULL WHERE id = ?`;
@@ -117,6 +117,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #writer: _StateWriter;
+  readonly #replay: _ReplayMemory;
   #outbox: _StateOutbox | undefined;
   readonly #statements = new Map<string, Database.Statement<unknown[]>>();
   #closed = false;
@@ -130,9 +131,15 @@ export class StateDatabase implements NameStore, ToolPinStore {
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = FULL');
       this.#db.pragma('busy_timeout = 5000');
+      const existed =
+        this.#db
+          .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'inbound_calls'`)
+          .get() !== undefined;
       this.#db.exec(SCHEMA);
       this.#db.exec(_STATUS_SCHEMA);
+      _ReplayMemory._prepare(this.#db, existed, path === ':memory:');
       this.#writer = new _StateWriter(path, this.#db);
+      this.#replay = new _ReplayMemory(this.#db, (entry) => this.#writer.write(entry));
     } catch (error) {
       throw new BridgeError(
         'STATE_DATABASE',
@@ -158,12 +165,20 @@ export class StateDatabase implements NameStore, ToolPinStore {
       statements: [
         {
           sql: RECORD_STARTED,
-          params: [request.id, request.pubkey, request.kind, nowSeconds, JSON.stringify(request)],
+          params: [
+            request.id,
+            request.pubkey,
+            request.kind,
+            nowSeconds,
+            request.created_at,
+            JSON.stringify(request),
+          ],
           mustChange: true,
         },
       ],
       sync: true,
     });
+    this.#replay.remembered(nowSeconds, 1);
   }
 
   /**
@@ -176,6 +191,8 @@ export class StateDatabase implements NameStore, ToolPinStore {
   async recordAnswer(request: XpEvent, answer: XpEvent, nowSeconds: number): Promise<{ inOutbox: boolean }> {
     const outbox = this.#outbox;
     const answerJson = JSON.stringify(answer);
+    // A refusal is a new row; the answer of a started call is not.
+    const added = this.isKnown(request.id) ? 0 : 1;
     const record = {
       sql: RECORD_ANSWER,
       params: [
@@ -183,6 +200,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
         request.pubkey,
         request.kind,
         nowSeconds,
+        request.created_at,
         outbox ? 'done' : 'answered',
         outbox ? null : answerJson,
       ],
@@ -196,6 +214,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
       sync: true,
     });
     outbox?._present(answer.id);
+    this.#replay.remembered(nowSeconds, added);
     return { inOutbox: outbox !== undefined };
   }
 
@@ -236,9 +255,29 @@ export class StateDatabase implements NameStore, ToolPinStore {
     }));
   }
 
-  /** Forgets finished calls received before `cutoff` (unix seconds); returns how many. */
-  prune(cutoff: number): number {
-    return this.#run(`DELETE FROM inbound_calls WHERE status = 'done' AND received_at < ?`, cutoff).changes;
+  /**
+   * The dedupe memory's floor (unix seconds): a request created before it is refused as stale,
+   * since the memory may have forgotten its id (docs/protocol.md §4).
+   */
+  get replayFloor(): number {
+    return this.#replay.floor;
+  }
+
+  /**
+   * Starts the dedupe memory on the endpoint's clock (once, by the endpoint that reads this
+   * database): the floor of a `:memory:` database becomes now (it remembers no earlier run), and
+   * from then on ids are forgotten when they leave the window or pass the capacity — each only
+   * after the floor went above it.
+   */
+  openReplayMemory(options: ReplayMemoryOptions): void {
+    this.#assertOpen();
+    try {
+      this.#replay.open(options);
+    } catch (error) {
+      throw new BridgeError('STATE_DATABASE', `state database write failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 
   /** The MCP tool names assigned for a face source, by kind (the registry's `NameStore.load`). */

@@ -1,5 +1,6 @@
 /** Every suite by id, in the order `pnpm bench` runs them. */
 import type { SuiteOptions, SuiteResult } from '../suite.js';
+import { chainSuite } from './chain.js';
 import { gatewaySuite } from './gateway.js';
 import { memorySuite } from './memory.js';
 import { relaySuite } from './relay.js';
@@ -12,4 +13,5 @@ export const SUITES: Record<string, (options: SuiteOptions) => Promise<SuiteResu
   relay: relaySuite,
   memory: memorySuite,
   startup: startupSuite,
+  chain: chainSuite,
 };
