@@ -113,12 +113,12 @@ describe('judgeStatus', () => {
 
 describe('statusText', () => {
   it('says what runs: pid, uptime, key, chain, each source and relay, the calls and the last errors', () => {
-    const text = statusText(judgeStatus(record(), NOW, pidAlive), '/tmp/state.db', NOW);
+    const text = statusText(judgeStatus(record(), NOW, pidAlive), 'data/state.db', NOW);
     expect(text.split('\n')).toEqual([
       `running: pid ${process.pid}, up 2 min 5 s (since 2026-05-01T11:57:55.000Z), last report 1 s ago`,
       `key: ${KEY}`,
       'chain: no chain',
-      'state database: /tmp/state.db',
+      'state database: data/state.db',
       'mcp sources:',
       '  fs (stdio): connected, 14 tools',
       '  api (streamable_http https://api.example/mcp): not connected, 0 tools, 2 waiting for approval; last error: cannot connect: \\u{001B}[2Jclear screen',
@@ -143,7 +143,7 @@ describe('statusText', () => {
         expires_at: '2026-05-11T12:00:00.000Z',
       },
     });
-    const text = statusText(judgeStatus(record({ snapshot: chained }), NOW, pidAlive), '/tmp/state.db', NOW);
+    const text = statusText(judgeStatus(record({ snapshot: chained }), NOW, pidAlive), 'data/state.db', NOW);
     expect(text).toContain(
       `chain: 2 links from root ed25519:${'c'.repeat(64)}, capabilities com.a.read, com.b.*; expires 2026-05-11T12:00:00.000Z (in 10 d)`,
     );
@@ -174,9 +174,9 @@ describe('statusText', () => {
 
 describe('statusJson', () => {
   it('is the snapshot with the verdict, the pid and the times', () => {
-    expect(statusJson(judgeStatus(record(), NOW, pidAlive), '/tmp/state.db')).toEqual({
+    expect(statusJson(judgeStatus(record(), NOW, pidAlive), 'data/state.db')).toEqual({
       running: true,
-      state_database: '/tmp/state.db',
+      state_database: 'data/state.db',
       pid: process.pid,
       started_at: '2026-05-01T11:57:55.000Z',
       written_at: '2026-05-01T11:59:59.000Z',

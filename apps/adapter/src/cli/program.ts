@@ -116,6 +116,12 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--json', 'print the status as JSON')
     .action(async (options: { config: string; json?: boolean }) => setExit(await status(options, io)));
 
+  addCallCommand(program, io, setExit);
+  return program;
+}
+
+/** `call`: one call to an XProtocol endpoint, its answer's exit code handed to `setExit`. */
+function addCallCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
     .command('call')
     .description('call an XProtocol endpoint once; prints the answer payload as JSON')
@@ -146,7 +152,6 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         trustRoot?: string[];
       }) => setExit(await call(options, io)),
     );
-  return program;
 }
 
 /**
