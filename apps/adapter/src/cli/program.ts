@@ -1,6 +1,6 @@
 /**
- * The `xprotocol-adapter` command line (seed Appendix A plus `call` and `approve`). One entry point maps every
- * failure to an exit code; stdout carries only data, help goes to stdout only when asked for, and
+ * The `xprotocol-adapter` command line (docs/cli.md lists every command). One entry point maps
+ * every failure to an exit code; stdout carries only data, help goes to stdout only when asked for, and
  * errors with usage hints go to stderr.
  * @module
  */
