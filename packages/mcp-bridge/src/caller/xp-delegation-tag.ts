@@ -9,17 +9,13 @@
 import {
   type CipherBackend,
   canonicalJson,
-  conversationKey,
-  decryptPayload,
   delegationChainId,
-  encryptPayload,
   getTags,
   type Identity,
-  isKeyString,
   type PublicIdentity,
-  parseKey,
   type XpEvent,
 } from '@xprotocol/crypto';
+import { _openTagValue, _sealTagValue } from './sealed-tag.js';
 
 /** The tag's name. */
 export const DELEGATION_TAG = 'delegation';
@@ -31,20 +27,13 @@ export function _sealDelegationTag(
   recipient: PublicIdentity,
   cipher: CipherBackend,
 ): string[] {
-  const key = conversationKey(
-    sender.x25519.secretKey,
-    parseKey(recipient.x25519, 'x25519').bytes,
-    sender.ed25519.publicKey,
-    parseKey(recipient.ed25519, 'ed25519').bytes,
-    cipher,
-  );
   return [
     DELEGATION_TAG,
     delegationChainId(
       chain.map((link) => link.id),
       cipher,
     ),
-    encryptPayload(canonicalJson(chain), key, { backend: cipher }),
+    _sealTagValue(canonicalJson(chain), sender, recipient, cipher),
   ];
 }
 
@@ -79,21 +68,9 @@ export function _openDelegationTag(
   const chainId = _delegationTagChainId(event);
   if (chainId === undefined)
     return refuse('expected one ["delegation", <chain id: 64 lowercase hex>, <encrypted chain>] tag');
-  const senderX = getTags(event, 'x25519')[0]?.[1];
-  if (!isKeyString(senderX, 'x25519')) return refuse("the delegation tag needs the sender's x25519 tag");
-  let text: string;
-  try {
-    const key = conversationKey(
-      recipient.x25519.secretKey,
-      parseKey(senderX as string, 'x25519').bytes,
-      recipient.ed25519.publicKey,
-      parseKey(event.pubkey, 'ed25519').bytes,
-      cipher,
-    );
-    text = decryptPayload(tags[0]![2]!, key, { backend: cipher });
-  } catch (error) {
-    return refuse(`the delegation tag does not decrypt: ${(error as Error).message}`);
-  }
+  const opened = _openTagValue(event, DELEGATION_TAG, tags[0]![2]!, recipient, cipher);
+  if (!opened.ok) return refuse(opened.reason);
+  const text = opened.text;
   let chain: unknown;
   try {
     chain = JSON.parse(text);

@@ -6,17 +6,13 @@
  */
 import {
   type CipherBackend,
-  conversationKey,
-  decryptPayload,
-  encryptPayload,
   getTags,
   type Identity,
-  isKeyString,
   type PublicIdentity,
-  parseKey,
   type XpEvent,
 } from '@xprotocol/crypto';
 import { MCP_SESSION_TAG, type McpSessionContext, parseMcpSessionContext } from '@xprotocol/wire';
+import { _openTagValue, _sealTagValue } from './sealed-tag.js';
 
 /** The `["mcp", <ciphertext>]` tag for `context`, from `sender` to `recipient`. */
 export function _sealSessionTag(
@@ -25,14 +21,7 @@ export function _sealSessionTag(
   recipient: PublicIdentity,
   cipher: CipherBackend,
 ): string[] {
-  const key = conversationKey(
-    sender.x25519.secretKey,
-    parseKey(recipient.x25519, 'x25519').bytes,
-    sender.ed25519.publicKey,
-    parseKey(recipient.ed25519, 'ed25519').bytes,
-    cipher,
-  );
-  return [MCP_SESSION_TAG, encryptPayload(JSON.stringify(context), key, { backend: cipher })];
+  return [MCP_SESSION_TAG, _sealTagValue(JSON.stringify(context), sender, recipient, cipher)];
 }
 
 /** What {@link _openSessionTag} found. */
@@ -54,22 +43,9 @@ export function _openSessionTag(
   if (tags.length === 0) return { ok: true, context: undefined };
   if (tags.length > 1 || tags[0]!.length !== 2)
     return { ok: false, reason: 'expected one ["mcp", <encrypted session context>] tag' };
-  const senderX = getTags(event, 'x25519')[0]?.[1];
-  if (!isKeyString(senderX, 'x25519'))
-    return { ok: false, reason: "the mcp tag needs the sender's x25519 tag" };
-  let text: string;
-  try {
-    const key = conversationKey(
-      recipient.x25519.secretKey,
-      parseKey(senderX as string, 'x25519').bytes,
-      recipient.ed25519.publicKey,
-      parseKey(event.pubkey, 'ed25519').bytes,
-      cipher,
-    );
-    text = decryptPayload(tags[0]![1]!, key, { backend: cipher });
-  } catch (error) {
-    return { ok: false, reason: `the mcp tag does not decrypt: ${(error as Error).message}` };
-  }
+  const opened = _openTagValue(event, MCP_SESSION_TAG, tags[0]![1]!, recipient, cipher);
+  if (!opened.ok) return { ok: false, reason: opened.reason };
+  const text = opened.text;
   let value: unknown;
   try {
     value = JSON.parse(text);
