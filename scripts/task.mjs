@@ -3,7 +3,7 @@
 // A fresh machine has only Node and npm, so this script brings pnpm (from the npm registry, pinned
 // to the version in package.json#packageManager), installs the frozen lockfile, builds every
 // package, and then runs the task. Nothing here needs a global install.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,19 +22,53 @@ if (major < 20 || (major === 20 && minor < 19) || major === 21 || (major === 22 
   process.exit(1);
 }
 
-/** Runs pnpm with the pinned version: the one on PATH when it matches, else through npx. */
-function pnpm(args) {
-  const onPath = spawnSync('pnpm', ['--version'], { encoding: 'utf8', shell: false });
-  const usePath = onPath.status === 0 && onPath.stdout.trim() === pnpmVersion;
-  const [cmd, cmdArgs] = usePath ? ['pnpm', args] : ['npx', ['-y', `pnpm@${pnpmVersion}`, ...args]];
+let pinnedPnpmOnPath;
+/** The command line that runs pnpm with the pinned version: the one on PATH when it matches, else npx. */
+function pnpmCommand(args) {
+  if (pinnedPnpmOnPath === undefined) {
+    const onPath = spawnSync('pnpm', ['--version'], { encoding: 'utf8', shell: false });
+    pinnedPnpmOnPath = onPath.status === 0 && onPath.stdout.trim() === pnpmVersion;
+  }
   console.error(`> pnpm ${args.join(' ')}`);
-  const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
-  const result = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
+  return pinnedPnpmOnPath ? ['pnpm', args] : ['npx', ['-y', `pnpm@${pnpmVersion}`, ...args]];
+}
+const pnpmEnv = () => ({ ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' });
+
+/** Runs pnpm and exits with its status when it fails. */
+function pnpm(args) {
+  const [cmd, cmdArgs] = pnpmCommand(args);
+  const result = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env: pnpmEnv() });
   if (result.error) throw result.error;
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * Runs pnpm beside other work and resolves with its exit status. With `quiet`, its output is held
+ * and printed only when it fails, so two lanes running at once do not interleave their logs.
+ */
+function pnpmLane(args, { quiet = false } = {}) {
+  const [cmd, cmdArgs] = pnpmCommand(args);
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, cmdArgs, {
+      cwd: root,
+      env: pnpmEnv(),
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    const held = [];
+    child.stdout?.on('data', (chunk) => held.push(chunk));
+    child.stderr?.on('data', (chunk) => held.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const status = code ?? (signal ? 1 : 0);
+      if (status !== 0 && quiet) process.stderr.write(Buffer.concat(held));
+      resolve(status);
+    });
+  });
+}
+
 const testReport = '.vitest-report.json';
+// The repository-wide checks (tools/checks), run as a lane of their own.
+const CHECKS_PACKAGE = '@xprotocol/repo-checks';
 const workspaceDirs = () =>
   ['packages', 'apps', 'tools']
     .filter((d) => existsSync(join(root, d)))
@@ -60,21 +94,30 @@ function summarizeTests() {
 // another user), pnpm wants to purge it and, with no TTY to ask, aborts; a task must not stop there.
 const tasks = {
   // The whole suite: build, typecheck, lint, every package's tests.
-  test: () => {
+  test: async () => {
     pnpm(['install', '--frozen-lockfile', '--config.confirmModulesPurge=false']);
     for (const dir of workspaceDirs()) rmSync(join(dir, testReport), { force: true });
-    // --force: a cached test task would leave no report behind to count.
-    pnpm([
-      'exec',
-      'turbo',
-      'run',
-      'build',
-      'typecheck',
-      'test',
-      '--force',
-      '--concurrency=1',
-      '--output-logs=errors-only',
+    pnpm(['exec', 'turbo', 'run', 'build', 'typecheck', '--force', '--output-logs=errors-only']);
+    // Two lanes on one build: the repository checks (packing, installing and running the
+    // tarballs: mostly waiting on npm and the disk) beside every package's own tests, one package
+    // at a time. `--only`: the build above is shared, never redone under a running lane.
+    // `--force`: a cached test task would leave no report behind to count.
+    const statuses = await Promise.all([
+      pnpmLane([
+        'exec',
+        'turbo',
+        'run',
+        'test',
+        '--only',
+        '--force',
+        '--concurrency=1',
+        '--output-logs=errors-only',
+        `--filter=!${CHECKS_PACKAGE}`,
+      ]),
+      pnpmLane(['--filter', CHECKS_PACKAGE, 'run', 'test'], { quiet: true }),
     ]);
+    const failedLane = statuses.find((status) => status !== 0);
+    if (failedLane !== undefined) process.exit(failedLane);
     pnpm(['exec', 'biome', 'check', '.']);
     const { passed, failed, skipped } = summarizeTests();
     if (passed === 0) {
@@ -108,4 +151,4 @@ if (!task) {
   );
   process.exit(2);
 }
-task();
+await task();

@@ -4,6 +4,7 @@
  * adapter's answers — events naming the request in an `e` tag (docs/protocol.md §2.2, §6.3).
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import {
   createEventTemplate,
   getTag,
@@ -196,7 +197,11 @@ export class XpClient {
         createEventTemplate({
           kind: 'xp.schema.catalog',
           content: JSON.stringify(cursor === undefined ? { limit: 500 } : { cursor, limit: 500 }),
-          tags: [['p', to]],
+          // Two pages asked the same second must stay two events (docs/protocol.md §4.1).
+          tags: [
+            ['p', to],
+            ['nonce', randomBytes(16).toString('hex')],
+          ],
           created_at: now,
           expiration: now + 60,
         }),

@@ -1,6 +1,6 @@
 import { createEventTemplate, sealEvent, signEvent, type XpEvent } from '@xprotocol/crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InboundOutcome } from '../src/index.js';
+import { type InboundOutcome, XpCaller } from '../src/index.js';
 import { backends, type Stack, startStack } from './support/stack.js';
 
 let stack: Stack | undefined;
@@ -104,6 +104,22 @@ describe('Direction 1 through the real relay', () => {
     const contracts = await stack.caller.catalog(stack.adapter.keys.ed25519, 10_000);
     expect(contracts.map((c) => c.kind)).toContain(READ);
     expect(contracts).toHaveLength(14);
+  });
+
+  it('answers two catalog requests made in the same second: each request is its own event', async () => {
+    stack = await startStack();
+    // A frozen clock: two requests with the same content, kind and second would otherwise share
+    // one event id, and the endpoint would drop the second as a replay.
+    const frozen = Date.now();
+    const caller = new XpCaller({
+      identity: stack.client,
+      pool: stack.clientPool,
+      now: () => frozen,
+      ...backends,
+    });
+    const first = await caller.catalog(stack.adapter.keys.ed25519, 10_000);
+    const second = await caller.catalog(stack.adapter.keys.ed25519, 10_000);
+    expect(second).toEqual(first);
   });
 });
 

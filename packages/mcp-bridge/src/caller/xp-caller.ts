@@ -10,6 +10,8 @@
  * waiting client (see docs/protocol.md §10.6).
  * @module
  */
+
+import { randomBytes } from 'node:crypto';
 import {
   type CipherBackend,
   createEventTemplate,
@@ -246,7 +248,13 @@ export class XpCaller {
         createEventTemplate({
           kind: CATALOG_KIND,
           content: JSON.stringify(cursor === undefined ? {} : { cursor }),
-          tags: [['p', to]],
+          // A plaintext request has no random ciphertext, so without the nonce two requests for
+          // the same page in the same second would be one event id, the second dropped as a
+          // replay (docs/protocol.md §4.1).
+          tags: [
+            ['p', to],
+            ['nonce', randomBytes(16).toString('hex')],
+          ],
           created_at: nowSeconds,
           expiration: nowSeconds + Math.max(1, Math.ceil(timeoutMs / 1000)),
         }),
