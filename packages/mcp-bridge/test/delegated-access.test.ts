@@ -268,4 +268,27 @@ describe('RevocationSet', () => {
     });
     expect(set.size).toBe(0);
   });
+
+  it('keeps at most its limit from one issuer, and names that issuer as saturated', () => {
+    const set = new RevocationSet({ signatures: nodeSignatures, maxPerIssuer: 2 });
+    const byDept = [1, 2, 3].map((n) =>
+      signRevocation({ revoked: chain[1]!.id, created_at: now + n }, dept.ed25519.secretKey, nodeSignatures),
+    );
+    expect(set.add(byDept[0], dept.keys.ed25519)).toMatchObject({ ok: true, added: true });
+    expect(set.saturatedIssuer([root.keys.ed25519, dept.keys.ed25519])).toBeUndefined();
+    expect(set.add(byDept[1], dept.keys.ed25519)).toMatchObject({ ok: true, added: true });
+    expect(set.add(byDept[2], dept.keys.ed25519)).toEqual({
+      ok: false,
+      reason: `this endpoint holds 2 revocations by ${dept.keys.ed25519} already, its limit for one key`,
+    });
+    expect(set.saturatedIssuer([root.keys.ed25519, dept.keys.ed25519])).toBe(dept.keys.ed25519);
+    // Another issuer is not held back by this one.
+    const byRoot = signRevocation(
+      { revoked: chain[0]!.id, created_at: now },
+      root.ed25519.secretKey,
+      nodeSignatures,
+    );
+    expect(set.add(byRoot, root.keys.ed25519)).toMatchObject({ ok: true, added: true });
+    expect(set.size).toBe(3);
+  });
 });

@@ -152,6 +152,60 @@ describe('a caller with a delegation chain from a trusted issuer', () => {
   });
 });
 
+describe('a revocation the endpoint received', () => {
+  it('still refuses the chain after a restart, once no relay holds it any more', async () => {
+    stack = await startStack({
+      access: {
+        default: 'deny',
+        grants: [{ key: root.keys.ed25519, capabilities: ['com.test.fs.*'] }],
+        trustedIssuers: [root.keys.ed25519],
+      },
+    });
+    const s = stack;
+    const delegation = chainFor(s.client.keys.ed25519);
+    const read = () =>
+      s.caller.call({
+        to: s.adapter.keys,
+        kind: READ,
+        payload: { path: `${s.dir}/hello.txt` },
+        timeoutMs: 10_000,
+        delegation,
+      });
+    expect((await read()).ok).toBe(true);
+
+    // Published with an expiration two seconds out: the relay stops serving it after that, so
+    // only the endpoint's own state can remember it across the restart.
+    const now = Math.floor(Date.now() / 1000);
+    const revocation = signRevocation(
+      { revoked: delegation[1]!.id, created_at: now },
+      dept.ed25519.secretKey,
+      nodeSignatures,
+    );
+    await s.clientPool.publish(
+      signEvent(
+        createEventTemplate({
+          kind: 'xp.key.revoke',
+          content: canonicalJson(revocation),
+          tags: [],
+          created_at: now,
+          expiration: now + 2,
+        }),
+        dept.ed25519.secretKey,
+        nodeSignatures,
+      ),
+    );
+    expect(await read()).toMatchObject({ ok: false, error: { code: 'REVOKED' } });
+
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await (await s.restart()).start();
+    expect(await read()).toMatchObject({
+      ok: false,
+      error: { code: 'REVOKED', details: { chain_code: 'revoked', chain_link: 1 } },
+    });
+    expect(s.upstreamCalls()).toBe(1);
+  });
+});
+
 describe('an xp.mcp.request under a delegation chain', () => {
   it("is routed to the server the chain covers, and refused for a capability outside it, naming the chain's grant", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xp-chain-mcp-'));

@@ -65,6 +65,13 @@ export class _CallerChains {
       };
     }
     await watched;
+    const saturated = delegated.saturatedIssuer(issuers);
+    if (saturated !== undefined) {
+      return {
+        problem: `${saturated} has issued as many revocations as this endpoint keeps for one key, so a new one could be missed`,
+        code: 'unwatched',
+      };
+    }
     return { verdict: delegated.checkChain(chain.links, at()) };
   }
 

@@ -6,9 +6,12 @@
  * {@link DEFAULT_REVOCATION_REQUERY_SECONDS} the subscription is made again, so one that was missed
  * (a relay that dropped it from the live feed) counts at most that much later. When a chain brings
  * an issuer not watched yet, its call waits for the relays' stored revocations of that issuer
- * (at most {@link DEFAULT_REVOCATION_WAIT_MS}) before the chain is judged.
+ * (at most {@link DEFAULT_REVOCATION_WAIT_MS}) before the chain is judged. Each revocation newly
+ * accepted is kept in the state database, which the endpoint reads back when it starts: a relay
+ * holds a revocation only for so long, the endpoint for good.
  * @module
  */
+import type { Revocation } from '@xprotocol/crypto';
 import type { RelayPool, Subscription } from '@xprotocol/relay-client';
 import { type Filter, REVOKE_KIND } from '@xprotocol/wire';
 import type { BridgeLogger } from '../logger.js';
@@ -28,6 +31,8 @@ export interface _RevocationWatchOptions {
   revocations: RevocationSet;
   /** The keys watched from the start: the trusted issuers. */
   issuers: readonly string[];
+  /** Keeps each revocation newly accepted, so that it counts after a restart too. */
+  keep: (revocation: Revocation) => void;
   requerySeconds: number;
   waitMs: number;
   logger: BridgeLogger;
@@ -148,6 +153,7 @@ export class _RevocationWatch {
       return;
     }
     if (added.added) {
+      this.#o.keep(added.revocation);
       this.#o.logger.info(
         { revoked: added.revocation.revoked, issuer: added.revocation.issuer },
         'revocation received: chains with this delegation are refused from now on',

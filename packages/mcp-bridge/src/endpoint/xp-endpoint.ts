@@ -20,7 +20,7 @@ import type { Subscription } from '@xprotocol/relay-client';
 import { isUnansweredKind, MCP_NOTIFICATION_KIND, MCP_SESSION_END_KIND, xpError } from '@xprotocol/wire';
 import { XpCaller } from '../caller/xp-caller.js';
 import { _GatewayRoutes } from '../gateway/gateway-routes.js';
-import { silentLogger } from '../logger.js';
+import { type BridgeLogger, silentLogger } from '../logger.js';
 import { DelegatedAccess } from '../policy/delegated-access.js';
 import { RevocationSet } from '../policy/revocation-set.js';
 import { _CallerChains } from './caller-authority.js';
@@ -66,10 +66,11 @@ export class XpEndpoint {
         } else logger.debug({ forgotten: ids, floor }, 'the dedupe memory forgot ids older than its window');
       },
     });
-    const revocations = new RevocationSet({ signatures: options.signatures });
+    const revocations = _keptRevocations(options, logger);
     this.#revocationWatch = new _RevocationWatch({
       pool: options.pool,
       revocations,
+      keep: (revocation) => options.state.saveRevocation(revocation, now()),
       issuers: options.access.trustedIssuers,
       requerySeconds: o.revocationRequerySeconds,
       waitMs: o.revocationWaitMs,
@@ -238,4 +239,19 @@ export class XpEndpoint {
     this.#inflight.add(promise);
     void promise.finally(() => this.#inflight.delete(promise));
   }
+}
+
+/**
+ * The revocations this endpoint accepted before (its state database), each verified again: one
+ * that no longer verifies (an edited file) is skipped with a warning, never trusted.
+ */
+function _keptRevocations(options: XpEndpointOptions, logger: BridgeLogger): RevocationSet {
+  const revocations = new RevocationSet({ signatures: options.signatures });
+  for (const kept of options.state.revocations()) {
+    const issuer = (kept as { issuer?: unknown } | null)?.issuer;
+    const added = revocations.add(kept, typeof issuer === 'string' ? issuer : '');
+    if (!added.ok)
+      logger.warn({ reason: added.reason }, 'a kept revocation was skipped: it no longer verifies');
+  }
+  return revocations;
 }

@@ -104,6 +104,14 @@ export class DelegatedAccess {
   }
 
   /**
+   * The first of `issuers` (a chain's) whose revocations fill what this endpoint keeps for one key:
+   * a chain through it is refused `unwatched`, since its next revocation could be missed.
+   */
+  saturatedIssuer(issuers: readonly string[]): string | undefined {
+    return this.#revocations.saturatedIssuer(issuers);
+  }
+
+  /**
    * Whether `sender` may use `required`: by its own grant (or `default: allow`), else by the chain
    * it `presented`. The chain is read only when the sender's own grants fall short.
    */

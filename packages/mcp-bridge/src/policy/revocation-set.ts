@@ -9,6 +9,11 @@ import { type Revocation, type SignatureBackend, verifyRevocation } from '@xprot
 
 /** The most revocations one endpoint holds by default. */
 export const DEFAULT_MAX_REVOCATIONS = 100_000;
+/**
+ * The most revocations held from one issuer by default: any key a trusted issuer delegated to can
+ * sign revocations, and one such key must not fill the whole set and so stop every chain.
+ */
+export const DEFAULT_MAX_REVOCATIONS_PER_ISSUER = 1_000;
 
 /** Options of {@link RevocationSet}. */
 export interface RevocationSetOptions {
@@ -16,6 +21,8 @@ export interface RevocationSetOptions {
   signatures?: SignatureBackend;
   /** How many it holds at most (default {@link DEFAULT_MAX_REVOCATIONS}). */
   maxRevocations?: number;
+  /** How many it holds from one issuer at most (default {@link DEFAULT_MAX_REVOCATIONS_PER_ISSUER}). */
+  maxPerIssuer?: number;
 }
 
 /** What {@link RevocationSet.add} did. */
@@ -27,12 +34,15 @@ export type RevocationAdded =
 export class RevocationSet {
   readonly #signatures: SignatureBackend | undefined;
   readonly #max: number;
+  readonly #maxPerIssuer: number;
   readonly #byRevoked = new Map<string, Revocation[]>();
   readonly #ids = new Set<string>();
+  readonly #perIssuer = new Map<string, number>();
 
   constructor(options: RevocationSetOptions = {}) {
     this.#signatures = options.signatures;
     this.#max = options.maxRevocations ?? DEFAULT_MAX_REVOCATIONS;
+    this.#maxPerIssuer = options.maxPerIssuer ?? DEFAULT_MAX_REVOCATIONS_PER_ISSUER;
   }
 
   /**
@@ -62,6 +72,14 @@ export class RevocationSet {
         reason: `this endpoint holds ${this.#max} revocations already, its limit`,
       };
     }
+    const fromIssuer = this.#perIssuer.get(revocation.issuer) ?? 0;
+    if (fromIssuer >= this.#maxPerIssuer) {
+      return {
+        ok: false,
+        reason: `this endpoint holds ${this.#maxPerIssuer} revocations by ${revocation.issuer} already, its limit for one key`,
+      };
+    }
+    this.#perIssuer.set(revocation.issuer, fromIssuer + 1);
     this.#ids.add(revocation.id);
     const list = this.#byRevoked.get(revocation.revoked) ?? [];
     list.push(revocation);
@@ -81,6 +99,14 @@ export class RevocationSet {
   /** Whether the set is at its limit: a new revocation would not be kept. */
   get full(): boolean {
     return this.#ids.size >= this.#max;
+  }
+
+  /**
+   * The first of `issuers` whose revocations are at the limit for one key: a new one by it would
+   * not be kept, so a chain through it cannot be judged safely.
+   */
+  saturatedIssuer(issuers: readonly string[]): string | undefined {
+    return issuers.find((issuer) => (this.#perIssuer.get(issuer) ?? 0) >= this.#maxPerIssuer);
   }
 
   /** How many revocations it holds. */

@@ -24,12 +24,13 @@
  * cut only re-sends an answer the relays already have.
  *
  * The same file also holds Direction 2's assigned MCP tool names (it is the registry's
- * `NameStore`), the registry's schema versions, the tool pins, the relay outbox and the running
+ * `NameStore`), the registry's schema versions, the tool pins, the revocations the endpoint
+ * accepted, the relay outbox and the running
  * adapter's status record: this class is the file's one writer, nothing else opens it for writing
  * (its writer thread's connection is its own; `readStatusRecord` of state-status.ts only reads).
  * @module
  */
-import type { XpEvent } from '@xprotocol/crypto';
+import type { Revocation, XpEvent } from '@xprotocol/crypto';
 import { getExpiration } from '@xprotocol/crypto';
 import type { NameStore } from '@xprotocol/registry';
 import type { Outbox } from '@xprotocol/relay-client';
@@ -87,6 +88,11 @@ CREATE TABLE IF NOT EXISTS tool_pins (
   pending_findings_json TEXT,
   pending_since INTEGER,
   PRIMARY KEY (source, tool)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS revocations (
+  id TEXT PRIMARY KEY,
+  json TEXT NOT NULL,
+  received_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS relay_outbox (
   id TEXT PRIMARY KEY,
@@ -317,6 +323,32 @@ export class StateDatabase implements NameStore, ToolPinStore {
       version,
       contractJson,
     );
+  }
+
+  /**
+   * Keeps a revocation the endpoint verified and accepted (docs/protocol.md §11.2): relays hold one
+   * only for so long, the endpoint for good. Committed before this returns; a second copy of the
+   * same revocation changes nothing.
+   */
+  saveRevocation(revocation: Revocation, nowMs: number): void {
+    this.#run(
+      'INSERT OR IGNORE INTO revocations (id, json, received_at) VALUES (?, ?, ?)',
+      revocation.id,
+      JSON.stringify(revocation),
+      nowMs,
+    );
+  }
+
+  /**
+   * Every revocation kept by {@link StateDatabase.saveRevocation}, oldest first, as stored: the
+   * reader verifies each again before it counts (a file can be edited).
+   */
+  revocations(): unknown[] {
+    this.#assertOpen();
+    const rows = this.#prepared('SELECT json FROM revocations ORDER BY received_at, id').all() as {
+      json: string;
+    }[];
+    return rows.map((row) => JSON.parse(row.json) as unknown);
   }
 
   /** Every tool pin of `source`, by tool name (docs/security.md, "Tool pinning"). */
