@@ -3,7 +3,8 @@
 // built CLI for everything else. B trusts an organisation's root (`access.trusted_issuers`) and
 // grants it `com.test.fs.*`; the caller has no grant of its own, only a chain from the root that
 // `register` made with `com.test.fs.read`. `call --delegation` is served for a read, refused for a
-// write; `revoke --relay` publishes a revocation while B runs, and the very next call is REVOKED.
+// write; an adapter running under that key and chain is served the same way through its MCP face;
+// `revoke --relay` publishes a revocation while B runs, and the very next call is REVOKED.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FS_SERVER, Processes } from './support/processes.js';
 
@@ -115,6 +116,50 @@ describe('a caller with a chain from a trusted issuer', () => {
         ),
       },
     });
+  });
+
+  it("an adapter's MCP face presents the adapter's own chain when it calls B: served within it", async () => {
+    // Adapter A runs under the caller's key and chain (identity.parent_delegation_event) and
+    // lists B's tools on its MCP face; an MCP client's calls reach B under A's chain.
+    const aConfig = procs.file(
+      'a.yml',
+      `identity:
+  key_file: ./caller.key
+  parent_delegation_event: ./caller.chain.json
+  parent_key: ${root.ed25519}
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: b
+    key: ${b.ed25519}
+    relay: ${relayUrl}
+mcp_server:
+  transport: stdio
+state_database: ./a-state.db
+logging:
+  level: warn
+`,
+    );
+    const mcp = await procs.mcpClient(aConfig);
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((t) => t.name)).toContain('read_text_file');
+      const read = await mcp.callTool({
+        name: 'read_text_file',
+        arguments: { path: `${procs.dir}/hello.txt` },
+      });
+      expect(read.isError).toBeFalsy();
+      expect((read.content as { text: string }[])[0]!.text).toBe('hello under a delegation\n');
+      const write = await mcp
+        .callTool({ name: 'write_file', arguments: { path: `${procs.dir}/y.txt`, content: 'no' } })
+        .then(
+          (result) => JSON.stringify(result),
+          (error: Error & { data?: unknown }) => JSON.stringify({ message: error.message, data: error.data }),
+        );
+      expect(write).toContain('AUTHORIZATION_INSUFFICIENT');
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('is refused REVOKED on the next call once the root publishes a revocation to the relay', async () => {

@@ -33,6 +33,8 @@ export interface _FaceParts {
   readonly config: AdapterConfig;
   /** The XProtocol side: none in a pure MCP gateway (no relay, no identity). */
   readonly xprotocol: { readonly identity: Identity; readonly pool: RelayPool } | undefined;
+  /** The adapter's delegation chain, presented when the face calls an XProtocol source. */
+  readonly ownChain?: readonly { id: string }[] | undefined;
   /** Hashed into shortened names of the gateway's tools: the adapter's key, or its state file's stem. */
   readonly localKey: string;
   readonly logger: AdapterLogger;
@@ -61,6 +63,8 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
         pool: xprotocol.pool,
         signatures: nodeSignatures,
         cipher: nodeCipher,
+        // An endpoint that trusts the adapter's root serves it on the strength of its chain.
+        ...(parts.ownChain && { delegation: parts.ownChain }),
       }),
     state: parts.state,
     // Gateway mode: the wrapped servers' own tools, called directly (no relay in between).

@@ -190,6 +190,8 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const face = _createFace({
     config,
     xprotocol: xp,
+    // Links the chain check accepted at start: each is a delegation, with its id.
+    ownChain: start.chain?.links as readonly { id: string }[] | undefined,
     localKey: identity?.keys.ed25519 ?? stateStem,
     logger,
     state,

@@ -65,6 +65,12 @@ export interface XpCallerOptions {
   cipher: CipherBackend;
   /** The clock, in ms. */
   now?: () => number;
+  /**
+   * This caller's own delegation chain (links root first), presented in every sealed request that
+   * names none of its own ({@link CallRequest.delegation}): an adapter's MCP face calls its
+   * XProtocol sources under the adapter's chain (docs/protocol.md §11.7).
+   */
+  delegation?: readonly { id: string }[];
 }
 
 /** The outcome of a call: the answer's payload, or an XProtocol error. */
@@ -188,9 +194,10 @@ export class XpCaller {
     const nowSeconds = Math.floor(this.#now() / 1000);
     const expiration = nowSeconds + Math.max(1, Math.ceil(request.timeoutMs / 1000));
     const { identity, cipher } = this.#o;
+    const delegation = request.delegation ?? this.#o.delegation;
     const tags = [
       ...(request.mcp ? [_sealSessionTag(request.mcp, identity, request.to, cipher)] : []),
-      ...(request.delegation ? [_sealDelegationTag(request.delegation, identity, request.to, cipher)] : []),
+      ...(delegation ? [_sealDelegationTag(delegation, identity, request.to, cipher)] : []),
     ];
     const sealed = sealEvent(
       {
