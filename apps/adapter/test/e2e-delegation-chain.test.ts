@@ -7,7 +7,8 @@
  * `call --trust-root <root>` gets its answer, `call --trust-root <outsider>` is refused naming
  * the link, and an MCP face lists B's tools through a source whose `trust_root` is the root, and
  * none through one whose `trust_root` is the outsider. A chain that has expired, and a chain for
- * another key, stop B from starting.
+ * another key, stop B from starting. Once the department revokes B's link on the relay, both
+ * `call --trust-root` and the face refuse B (the caller reads the chain's revocations first).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -204,4 +205,58 @@ describe('an adapter whose chain does not hold does not start', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(`delegates to ${outsider.ed25519}, expected this adapter's key ${b.ed25519}`);
   }, 30_000);
+});
+
+describe("a caller consults the revocations of the endpoint's chain", () => {
+  it('refuses B once the department revoked its link, through call --trust-root and a face source', async () => {
+    const bChain = join(procs.dir, 'b.chain.json');
+    const revoked = await procs.cli([
+      'revoke',
+      '--key',
+      dept.path,
+      '--delegation',
+      bChain,
+      '--relay',
+      relayUrl,
+    ]);
+    expect({ code: revoked.code, stderr: revoked.stderr }).toMatchObject({ code: 0 });
+
+    const { code, stdout } = await call(root.ed25519);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({
+      error: {
+        code: 'UNTRUSTED_ENDPOINT',
+        message: expect.stringContaining(`not vouched for by a trusted root (revoked, link 1)`),
+        details: { refusal: 'revoked', link: 1 },
+      },
+    });
+    expect(JSON.parse(stdout).error.message).toContain(`revoked by ${dept.ed25519}`);
+
+    const config = procs.file(
+      'face-revoked.yml',
+      `identity:
+  key_file: ./caller.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: trusted
+    key: ${b.ed25519}
+    relay: ${relayUrl}
+    mcp_tool_prefix: trusted_
+    trust_root: ${root.ed25519}
+mcp_server:
+  transport: stdio
+state_database: ./face-revoked.db
+logging:
+  level: error
+`,
+    );
+    const client = await procs.mcpClient(config);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names.filter((name) => name.startsWith('trusted_'))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });

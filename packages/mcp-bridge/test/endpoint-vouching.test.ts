@@ -66,6 +66,22 @@ describe('vouchForEndpoint', () => {
     });
   });
 
+  it('refuses a chain whose link is revoked by the revocations it is given, naming the link', () => {
+    const revoked = VECTORS.cases.find((c) => c.name === 'revoked') as unknown as {
+      at: number;
+      revocations: unknown[];
+    };
+    const announce = announceOf(adapter, CHAIN);
+    const options = { trustRoots: [ROOT], at: revoked.at, rootsLabel: '--trust-root' };
+    expect(vouchForEndpoint(announce, options).ok).toBe(true);
+    expect(vouchForEndpoint(announce, { ...options, revocations: revoked.revocations })).toMatchObject({
+      ok: false,
+      refusal: 'revoked',
+      link: 1,
+      message: expect.stringContaining('is not vouched for by a trusted root (revoked, link 1)'),
+    });
+  });
+
   it('refuses an announce without a chain', () => {
     expect(vouch(announceOf(adapter), [ROOT])).toEqual({
       ok: false,

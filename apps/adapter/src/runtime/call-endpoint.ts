@@ -96,7 +96,8 @@ export async function callEndpoint(options: CallEndpointOptions): Promise<CallEn
       throw error;
     }
     if (options.trust) {
-      const vouched = caller.vouch(announce, options.trust.roots, options.trust.label);
+      const revocations = await _abortable(caller.chainRevocations(announce, left()), options.signal);
+      const vouched = caller.vouch(announce, options.trust.roots, options.trust.label, revocations);
       if (!vouched.ok)
         return fail('UNTRUSTED_ENDPOINT', vouched.message, {
           refusal: vouched.refusal,

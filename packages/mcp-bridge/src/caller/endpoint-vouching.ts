@@ -45,6 +45,11 @@ export interface EndpointVouchOptions {
   readonly rootsLabel?: string;
   /** A remembering checker (the same verdicts, faster for a chain seen before). */
   readonly checker?: DelegationChainChecker;
+  /**
+   * Revocations to check the chain against, as relays hold them (`XpCaller.chainRevocations`):
+   * the chain check verifies each and counts only those by a key allowed to revoke the link.
+   */
+  readonly revocations?: readonly unknown[];
 }
 
 /**
@@ -66,7 +71,12 @@ export function vouchForEndpoint(announce: Announce, options: EndpointVouchOptio
       message: `${notVouched}: its announce has no delegation_chain, expected a chain from one of ${roots}`,
     };
   }
-  const input = { chain, trustedRoots: options.trustRoots, at: options.at };
+  const input = {
+    chain,
+    trustedRoots: options.trustRoots,
+    at: options.at,
+    ...(options.revocations && { revocations: options.revocations }),
+  };
   const verdict = options.checker ? options.checker.check(input) : checkDelegationChain(input);
   if (!verdict.ok) {
     const index = verdict.link?.index;

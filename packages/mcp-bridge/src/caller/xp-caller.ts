@@ -43,6 +43,7 @@ import {
   type Filter,
   type McpSessionContext,
   parseXpErrorPayload,
+  REVOKE_KIND,
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
@@ -180,13 +181,50 @@ export class XpCaller {
    * at this caller's clock, through a checker that remembers the chains it walked. `rootsLabel`
    * names the roots in a refusal (`--trust-root`).
    */
-  vouch(announce: Announce, trustRoots: readonly string[], rootsLabel?: string): EndpointVouch {
+  vouch(
+    announce: Announce,
+    trustRoots: readonly string[],
+    rootsLabel?: string,
+    revocations?: readonly unknown[],
+  ): EndpointVouch {
     return vouchForEndpoint(announce, {
       trustRoots,
       at: Math.floor(this.#now() / 1000),
       checker: this.#chains,
       ...(rootsLabel !== undefined && { rootsLabel }),
+      ...(revocations && { revocations }),
     });
+  }
+
+  /**
+   * The revocations the caller's relays hold against the delegation chain of `announce`
+   * (docs/protocol.md §11.2, "On relays"): the contents of `xp.key.revoke` events by the chain's
+   * issuers, each published by its own issuer. Waits until every open relay has sent its stored
+   * events, at most `timeoutMs`; `[]` for an announce without a chain. Pass them to
+   * {@link XpCaller.vouch}: the chain check verifies each and ignores those that do not count.
+   */
+  async chainRevocations(announce: Announce, timeoutMs: number): Promise<unknown[]> {
+    const chain = announce.payload.delegation_chain ?? [];
+    const issuers = [
+      ...new Set(
+        chain
+          .map((link) => (link as { issuer?: unknown } | null)?.issuer)
+          .filter((issuer): issuer is string => isKeyString(issuer, 'ed25519')),
+      ),
+    ];
+    if (issuers.length === 0) return [];
+    const events: XpEvent[] = [];
+    await this.#stored([{ kinds: [REVOKE_KIND], authors: issuers, limit: 500 }], timeoutMs, events);
+    const revocations: unknown[] = [];
+    for (const event of events) {
+      try {
+        const value = JSON.parse(event.content) as { issuer?: unknown } | null;
+        if (value?.issuer === event.pubkey) revocations.push(value);
+      } catch {
+        // Not JSON: not a revocation (§11.2); nothing to count.
+      }
+    }
+    return revocations;
   }
 
   /** Sends a sealed request and resolves with its answer, or a `TIMEOUT` error. Never rejects on a remote error. */
@@ -387,6 +425,33 @@ export class XpCaller {
           error: xpError('ENDPOINT_UNAVAILABLE', `the request was not published: ${message}`),
           answer: undefined,
         });
+      });
+    });
+  }
+
+  /**
+   * Collects the stored events matching `filters`: stops once every relay open when it started
+   * has sent EOSE, or at `timeoutMs`. Finding nothing is an answer here, not a reason to wait.
+   */
+  #stored(filters: object[], timeoutMs: number, into: XpEvent[]): Promise<void> {
+    return new Promise((resolve) => {
+      const open = this.#o.pool.relays().filter((relay) => relay.state === 'open').length;
+      let ended = 0;
+      let finished = false;
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        subscription.close();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const subscription = this.#o.pool.subscribe(filters, {
+        onEvent: (event) => into.push(event),
+        onEose: () => {
+          ended += 1;
+          if (ended >= Math.max(1, open)) done();
+        },
       });
     });
   }

@@ -191,7 +191,9 @@ export class _FaceCatalog {
       const checks = this.#trust.checks(source.name);
       if (!state.keys || checks) {
         const announce = await caller.resolve(state.key, timeout);
-        const refused = checks ? this.#trust.admit(source.name, announce) : undefined;
+        const refused = checks
+          ? this.#trust.admit(source.name, announce, await caller.chainRevocations(announce, timeout))
+          : undefined;
         if (refused !== undefined) return this.#untrusted(source.name, state, refused);
         state.namespaces = announce.payload.mcp_sources.map((wrapped) => wrapped.namespace);
         state.keys = announce.keys;

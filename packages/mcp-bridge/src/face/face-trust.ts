@@ -4,7 +4,9 @@
  * (caller/endpoint-vouching.ts, through the caller's clock and remembering checker), and then only
  * its tools whose required capability the chain's capabilities cover are listed and callable. A
  * call checks the chain again at the caller's time, so a chain that ends while the face runs stops
- * its calls. A source without trust roots is not asked for a chain.
+ * its calls. Each fetch also asks the relays for revocations of the chain's links (one that is
+ * revoked admits nothing until a chain that holds is announced). A source without trust roots is
+ * not asked for a chain.
  * @module
  */
 import { type AcceptedChain, anyCapabilityMatches } from '@xprotocol/crypto';
@@ -24,6 +26,8 @@ export interface _TrustRefusal {
 interface _Admitted {
   readonly announce: Announce;
   readonly chain: AcceptedChain;
+  /** The revocations the relays held against its chain at that fetch. */
+  readonly revocations: readonly unknown[];
 }
 
 /** The trust state of the face's XProtocol sources. */
@@ -48,10 +52,10 @@ export class _FaceTrust {
    * Checks the announce of source `name` now: `undefined` when a root vouches for it (remembered
    * for its tools and calls), else why not (the source lists nothing until a later fetch admits it).
    */
-  admit(name: string, announce: Announce): string | undefined {
-    const verdict = this.#vouch(name, announce);
+  admit(name: string, announce: Announce, revocations: readonly unknown[] = []): string | undefined {
+    const verdict = this.#vouch(name, announce, revocations);
     if (verdict.ok) {
-      this.#admitted.set(name, { announce, chain: verdict.chain });
+      this.#admitted.set(name, { announce, chain: verdict.chain, revocations });
       this.#refused.delete(name);
       return undefined;
     }
@@ -83,7 +87,7 @@ export class _FaceTrust {
       const why = this.#refused.get(name) ?? 'its endpoint was not checked yet';
       return { reason: 'not_vouched', message: `xprotocol source ${name} lists nothing: ${why}` };
     }
-    const verdict = this.#vouch(name, admitted.announce);
+    const verdict = this.#vouch(name, admitted.announce, admitted.revocations);
     if (!verdict.ok) return { reason: 'not_vouched', message: verdict.message };
     if (anyCapabilityMatches(verdict.chain.capabilities, capability)) return undefined;
     return { reason: 'not_granted', message: _notGranted(name, tool, capability, admitted) };
@@ -98,9 +102,9 @@ export class _FaceTrust {
   }
 
   /** The caller's verdict on `announce` with the roots of source `name`, at the caller's clock. */
-  #vouch(name: string, announce: Announce): EndpointVouch {
+  #vouch(name: string, announce: Announce, revocations: readonly unknown[]): EndpointVouch {
     const roots = this.#sources.get(name)?.trustRoots ?? [];
-    return this.#caller().vouch(announce, roots, `trust_root (xprotocol source ${name})`);
+    return this.#caller().vouch(announce, roots, `trust_root (xprotocol source ${name})`, revocations);
   }
 }
 
