@@ -100,6 +100,8 @@ CREATE TABLE IF NOT EXISTS relay_outbox (
   expires_at INTEGER NOT NULL,
   added_seq INTEGER NOT NULL
 ) WITHOUT ROWID;
+-- Every add reads max(added_seq): without this index, one scan per add (quadratic in a backlog).
+CREATE INDEX IF NOT EXISTS relay_outbox_seq ON relay_outbox (added_seq);
 `;
 
 const RECORD_STARTED = `INSERT OR IGNORE INTO inbound_calls (id, sender, kind, received_at, created_at, status, request_json)
