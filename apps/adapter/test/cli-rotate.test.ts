@@ -23,10 +23,9 @@ const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
   procs = new Processes();
-  [oldKey, newKey] = (await Promise.all(['old.key', 'new.key'].map((name) => procs.keygen(name)))) as [
-    Key,
-    Key,
-  ];
+  [oldKey, newKey] = (await Promise.all(
+    ['old.key', 'new.key'].map((name) => procs.keygen(name)),
+  )) as unknown as [Key, Key];
   ({ url: relayUrl } = await procs.relay());
 }, 60_000);
 
