@@ -23,6 +23,7 @@ import {
   type OpenedEvent,
   openEvent,
   type PublicIdentity,
+  type Rotation,
   type SignatureBackend,
   sealEvent,
   signEvent,
@@ -43,11 +44,13 @@ import {
   type Filter,
   type McpSessionContext,
   parseXpErrorPayload,
+  ROTATE_KIND,
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
 import { type EndpointVouch, vouchForEndpoint } from './endpoint-vouching.js';
+import { newestRotation } from './key-rotation.js';
 import { _sealDelegationTag } from './xp-delegation-tag.js';
 import { _sealSessionTag } from './xp-mcp-session-tag.js';
 
@@ -167,6 +170,17 @@ export class XpCaller {
     if (!read.ok)
       throw new BridgeError('CALL_FAILED', `the announce of ${ed25519Key} is not usable: ${read.reason}`);
     return read.announce;
+  }
+
+  /**
+   * The rotation of `ed25519Key` on the relays (docs/protocol.md §11.8): the stored
+   * `xp.key.rotate` events by that key, read by {@link newestRotation}; `undefined` when there is
+   * none. Waits until every open relay has sent its stored events, at most `timeoutMs`.
+   */
+  async findRotation(ed25519Key: string, timeoutMs: number): Promise<Rotation | undefined> {
+    const events: XpEvent[] = [];
+    await this.#stored([{ kinds: [ROTATE_KIND], authors: [ed25519Key], limit: 20 }], timeoutMs, events);
+    return newestRotation(events, ed25519Key, this.#o.signatures);
   }
 
   /**
@@ -389,6 +403,30 @@ export class XpCaller {
    * once every relay sent EOSE with something found. When the stored events hold nothing (an
    * endpoint that is just starting), it keeps listening for a live one until `timeoutMs`.
    */
+  /** Collects the stored events of `filters` until every open relay has sent them (at most `timeoutMs`). */
+  #stored(filters: Filter[], timeoutMs: number, into: XpEvent[]): Promise<void> {
+    const relays = Math.max(1, this.#o.pool.relays().filter((relay) => relay.state === 'open').length);
+    return new Promise((resolve) => {
+      let ended = 0;
+      let finished = false;
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        subscription.close();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const subscription = this.#o.pool.subscribe(filters, {
+        onEvent: (event) => into.push(event),
+        onEose: () => {
+          ended += 1;
+          if (ended >= relays) done();
+        },
+      });
+    });
+  }
+
   #collect(filters: object[], timeoutMs: number, into: XpEvent[]): Promise<void> {
     return new Promise((resolve) => {
       let finished = false;
