@@ -15,6 +15,7 @@ export type CryptoErrorCode =
   | 'KEY_FILE'
   | 'INVALID_DELEGATION'
   | 'INVALID_REVOCATION'
+  | 'INVALID_ROTATION'
   | 'UNSUPPORTED';
 
 /** The one base class for errors thrown by this package. */

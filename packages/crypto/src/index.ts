@@ -129,5 +129,18 @@ export {
   type VerifyRevocationResult,
   verifyRevocation,
 } from './revocation.js';
+export {
+  parseRotation,
+  ROTATION_DOMAIN,
+  ROTATION_KIND,
+  type Rotation,
+  type RotationRefusal,
+  type RotationTemplate,
+  rotationInGrace,
+  rotationPreimage,
+  signRotation,
+  type VerifyRotationResult,
+  verifyRotation,
+} from './rotation.js';
 export type { SignatureBackend } from './signature-backend.js';
 export { utf8Length } from './utf8-length.js';

@@ -82,6 +82,11 @@ export interface AnnounceInput {
    * no field, and the payload is exactly what it was without chains.
    */
   readonly delegation_chain?: readonly unknown[] | undefined;
+  /**
+   * The rotation (docs/protocol.md §11.8) that names this endpoint's key as another key's
+   * successor, as its file holds it; disclosed as `rotated_from`. Absent: no field.
+   */
+  readonly rotated_from?: unknown;
 }
 
 /** Options: the scoring seam (default: `@xprotocol/semantic`'s `descriptionQualityScore`). */
@@ -115,6 +120,8 @@ export interface AnnouncePayload {
   low_quality_schemas: LowQualitySchema[];
   /** The endpoint's delegation chain, root first, when it has one (docs/protocol.md §10.3). */
   delegation_chain?: unknown[];
+  /** The rotation naming this key as a successor, when it has one (docs/protocol.md §11.8). */
+  rotated_from?: Record<string, unknown>;
 }
 
 /** The most links a disclosed chain may have (`MAX_CHAIN_LINKS` of docs/protocol.md §11.4). */
@@ -166,7 +173,22 @@ export function buildAnnouncePayload(
     ...(input.delegation_chain !== undefined && {
       delegation_chain: _disclosedChain(input.delegation_chain),
     }),
+    ...(input.rotated_from !== undefined && { rotated_from: _disclosedRotation(input.rotated_from) }),
   };
+}
+
+/** The rotation as it is disclosed: an object, copied; its signatures are the reader's to check. */
+function _disclosedRotation(rotation: unknown): Record<string, unknown> {
+  const problem = _rotationProblem(rotation);
+  if (problem !== undefined) throw new RegistryError('INVALID_ANNOUNCE', problem);
+  return structuredClone(rotation as Record<string, unknown>);
+}
+
+/** What is wrong with a `rotated_from` value, or `undefined`. */
+function _rotationProblem(rotation: unknown): string | undefined {
+  return _isRecord(rotation)
+    ? undefined
+    : `rotated_from: expected a rotation (a JSON object), got ${_aKindOf(rotation)}`;
 }
 
 /**
@@ -526,6 +548,10 @@ function _payloadProblem(value: unknown): string | undefined {
       typeof s.description_quality_score !== 'number'
     )
       return `low_quality_schemas[${i}]: expected {kind, description_quality_score, issue}`;
+  }
+  if (value.rotated_from !== undefined) {
+    const problem = _rotationProblem(value.rotated_from);
+    if (problem !== undefined) return problem;
   }
   return value.delegation_chain === undefined ? undefined : _chainProblem(value.delegation_chain);
 }

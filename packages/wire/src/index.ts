@@ -41,6 +41,7 @@ export {
   REFRESH_KIND,
   RESERVED_KINDS,
   REVOKE_KIND,
+  ROTATE_KIND,
 } from './kinds.js';
 export {
   isMcpRequestMethod,

@@ -23,6 +23,8 @@ export const ERROR_KIND = 'xp.error';
 export const DELEGATE_KIND = 'xp.key.delegate';
 /** A key revocation. */
 export const REVOKE_KIND = 'xp.key.revoke';
+/** A key rotation: an old key names its successor (docs/protocol.md §11.8). */
+export const ROTATE_KIND = 'xp.key.rotate';
 /** An MCP request without a tool shape (resources, prompts, completion); docs/protocol.md §10.4. */
 export const MCP_REQUEST_KIND = 'xp.mcp.request';
 /** The answer to an {@link MCP_REQUEST_KIND}: the MCP result as the upstream returned it. */
@@ -53,6 +55,7 @@ export const RESERVED_KINDS: readonly string[] = Object.freeze([
   ERROR_KIND,
   DELEGATE_KIND,
   REVOKE_KIND,
+  ROTATE_KIND,
   MCP_REQUEST_KIND,
   MCP_REQUEST_RESULT_KIND,
   MCP_NOTIFICATION_KIND,

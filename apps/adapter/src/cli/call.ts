@@ -3,7 +3,8 @@
  * [--timeout-ms N] [--delegation CHAIN] [--trust-root ed25519:…]…`: one signed, encrypted call
  * through the relays ({@link callEndpoint}), presenting the caller's delegation chain when given
  * one; with `--trust-root`, only to an endpoint whose announce carries a delegation chain from one
- * of those roots, valid now, for the announce's own key.
+ * of those roots, valid now, for the announce's own key. A key rotated on the relays
+ * (docs/protocol.md §11.8) is followed to its successor, with a warning to update `--to`.
  *
  * Output (docs/cli.md): the answer's payload as JSON and exit 0; `{"error":{"code","message"}}`
  * and exit 1 (`RELAY_UNREACHABLE` at once when no relay accepts a connection, `NOT_FOUND` when the
@@ -75,6 +76,7 @@ export async function call(options: CallOptions, io: CliIo): Promise<number> {
     kind: options.kind,
     payload,
     timeoutMs: options.timeoutMs,
+    onRotation: (notice) => io.err(`warning: ${notice}\n`),
     ...(options.trustRoot !== undefined && {
       trust: { roots: [...new Set(options.trustRoot)], label: '--trust-root' },
     }),

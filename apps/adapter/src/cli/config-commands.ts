@@ -16,6 +16,7 @@ import {
   loadConfig,
 } from '../config/index.js';
 import { _loadAdapterChain } from '../runtime/adapter-chain.js';
+import { _loadAdapterRotation } from '../runtime/adapter-rotation.js';
 import { startIdleCollector } from '../runtime/idle-collector.js';
 import { createLogger } from '../runtime/logger.js';
 import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
@@ -68,18 +69,20 @@ export async function validate(options: { config: string; connect?: boolean }, i
 }
 
 /**
- * Checks the chain file as `start` will (runtime/adapter-chain.ts); the check that it names the
- * adapter's own key needs the key file, so it is skipped while that does not exist yet.
+ * Checks the chain file and the rotation file as `start` will (runtime/adapter-chain.ts,
+ * runtime/adapter-rotation.ts); the check that they name the adapter's own key needs the key
+ * file, so it is skipped while that does not exist yet.
  */
 async function _validateChain(config: AdapterConfig, path: string): Promise<void> {
-  const { keyFile, parentDelegationEvent } = config.identity;
-  if (parentDelegationEvent === undefined) return;
+  const { keyFile, parentDelegationEvent, rotatedFrom } = config.identity;
+  if (parentDelegationEvent === undefined && rotatedFrom === undefined) return;
   const ownKey =
     keyFile !== undefined && existsSync(keyFile)
       ? (await readKeyFile(keyFile, { signatures: nodeSignatures, cipher: nodeCipher })).keys.ed25519
       : undefined;
   try {
     _loadAdapterChain(config, ownKey, Math.floor(Date.now() / 1000));
+    _loadAdapterRotation(config, ownKey);
   } catch (error) {
     if (error instanceof ConfigError)
       throw new CliError(`${error.message}\n1 problem in ${path}`, EXIT.failure, { cause: error });

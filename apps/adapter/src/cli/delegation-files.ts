@@ -1,5 +1,5 @@
 /**
- * What `register` and `revoke` share (docs/cli.md; docs/protocol.md §11): reading key files and
+ * What `register`, `revoke` and `rotate` share (docs/cli.md; docs/protocol.md §11): reading key files and
  * chain files with errors that name the flag and the file, and writing a result to stdout or to a
  * file that is never half-written and never replaced unless asked.
  * @module
@@ -135,6 +135,26 @@ export async function writeResult(
     await unlink(temporary).catch(() => undefined);
   }
   return path;
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800, y: 31_536_000 };
+
+/**
+ * A time flag (`--expires`, `--grace`): a duration from `now` (`3600s`, `30m`, `12h`, `90d`, `2w`,
+ * `1y`) or unix seconds; a usage error naming the flag otherwise. Whether it may be in the past is
+ * the command's rule.
+ */
+export function parseTimeFlag(flag: string, value: string, now: number): number {
+  const duration = /^([1-9][0-9]*)([smhdwy])$/.exec(value);
+  let at: number;
+  if (duration) at = now + Number(duration[1]) * UNIT_SECONDS[duration[2]!]!;
+  else if (/^[0-9]+$/.test(value)) at = Number(value);
+  else
+    throw usageError(
+      `${flag}: expected a duration (3600s, 30m, 12h, 90d, 2w, 1y) or unix seconds, got ${JSON.stringify(value)}`,
+    );
+  if (!Number.isSafeInteger(at)) throw usageError(`${flag}: ${value} is too far in the future`);
+  return at;
 }
 
 /** Unix seconds as `1767225600 (2026-01-01T00:00:00Z)`. */

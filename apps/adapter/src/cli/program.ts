@@ -14,6 +14,7 @@ import { gatewayCommand } from './gateway.js';
 import { keygen } from './keygen.js';
 import { addRegisterCommand } from './register.js';
 import { addRevokeCommand } from './revoke.js';
+import { addRotateCommand } from './rotate.js';
 import { status } from './status.js';
 
 function positiveInteger(value: string): number {
@@ -44,6 +45,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
 
   addRegisterCommand(program, io);
   addRevokeCommand(program, io);
+  addRotateCommand(program, io);
 
   program
     .command('start')

@@ -22,6 +22,7 @@ import type { Command } from 'commander';
 import { CliError, type CliIo, usageError } from './cli-shape.js';
 import {
   parseKeyFlag,
+  parseTimeFlag,
   readChainFile,
   readFlagKeyFile,
   readFlagPublicKey,
@@ -43,8 +44,6 @@ export interface RegisterOptions {
 
 /** The default lifetime of a delegation: 90 days. */
 const DEFAULT_EXPIRES = '90d';
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800, y: 31_536_000 };
-
 /** Adds the command to the program (docs/cli.md, "register"). */
 export function addRegisterCommand(program: Command, io: CliIo): void {
   program
@@ -161,15 +160,7 @@ function parseCapabilities(csv: string): string[] {
 
 /** A duration from now (`90d`) or unix seconds, in the future. */
 function parseExpires(value: string, now: number): number {
-  const duration = /^([1-9][0-9]*)([smhdwy])$/.exec(value);
-  let at: number;
-  if (duration) at = now + Number(duration[1]) * UNIT_SECONDS[duration[2]!]!;
-  else if (/^[0-9]+$/.test(value)) at = Number(value);
-  else
-    throw usageError(
-      `--expires: expected a duration (3600s, 30m, 12h, 90d, 2w, 1y) or unix seconds, got ${JSON.stringify(value)}`,
-    );
-  if (!Number.isSafeInteger(at)) throw usageError(`--expires: ${value} is too far in the future`);
+  const at = parseTimeFlag('--expires', value, now);
   if (at <= now) {
     throw new CliError(
       `--expires ${value} is in the past (now is ${when(now)}); a plain number is unix seconds: write a duration such as ${value}s for that many seconds from now`,

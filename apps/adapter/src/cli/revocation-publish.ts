@@ -1,8 +1,10 @@
 /**
- * `revoke --relay URL`: a revocation put on relays (docs/protocol.md §11.2, "On relays") as a
- * public `xp.key.revoke` event signed by the revoker, its content the revocation object, so that
- * running endpoints subscribed to the revoker's key refuse the revoked delegation from their next
- * call on. Each relay is asked on its own connection and answers for itself.
+ * `revoke --relay URL` and `rotate --relay URL`: a signed key object put on relays as a public
+ * event signed by its signer, its content the object in canonical JSON — a revocation as
+ * `xp.key.revoke` (docs/protocol.md §11.2, "On relays"), so that running endpoints subscribed to
+ * the revoker's key refuse the revoked delegation from their next call on; a rotation as
+ * `xp.key.rotate` (§11.8), so that callers of the old key find its successor. Each relay is asked
+ * on its own connection and answers for itself.
  * @module
  */
 import {
@@ -10,15 +12,16 @@ import {
   createEventTemplate,
   nodeSignatures,
   type Revocation,
+  type Rotation,
   signEvent,
 } from '@xprotocol/crypto/node';
 import { RelayClientError, RelayPool } from '@xprotocol/relay-client';
-import { REVOKE_KIND } from '@xprotocol/wire';
+import { REVOKE_KIND, ROTATE_KIND } from '@xprotocol/wire';
 
 /** How long one relay has to take the event, in ms. */
 const PUBLISH_TIMEOUT_MS = 10_000;
 
-/** What one relay did with the revocation event. */
+/** What one relay did with the event. */
 export interface RevocationPublished {
   relay: string;
   ok: boolean;
@@ -31,16 +34,39 @@ export interface RevocationPublished {
  * to each relay. It expires at `expiration` (unix seconds): a relay keeps it until then, or as
  * long as its own limit allows. Never rejects; each relay's outcome is in the result.
  */
-export async function publishRevocation(
+export function publishRevocation(
   revocation: Revocation,
+  secretKey: Uint8Array,
+  relays: readonly string[],
+  expiration: number,
+): Promise<RevocationPublished[]> {
+  return _publishObject(REVOKE_KIND, revocation, secretKey, relays, expiration);
+}
+
+/**
+ * Signs the `xp.key.rotate` event for `rotation` with the old key's secret key and publishes it
+ * to each relay, as {@link publishRevocation} does.
+ */
+export function publishRotation(
+  rotation: Rotation,
+  oldSecretKey: Uint8Array,
+  relays: readonly string[],
+  expiration: number,
+): Promise<RevocationPublished[]> {
+  return _publishObject(ROTATE_KIND, rotation, oldSecretKey, relays, expiration);
+}
+
+async function _publishObject(
+  kind: string,
+  object: Revocation | Rotation,
   secretKey: Uint8Array,
   relays: readonly string[],
   expiration: number,
 ): Promise<RevocationPublished[]> {
   const event = signEvent(
     createEventTemplate({
-      kind: REVOKE_KIND,
-      content: canonicalJson(revocation),
+      kind,
+      content: canonicalJson(object),
       tags: [],
       created_at: Math.floor(Date.now() / 1000),
       expiration,

@@ -49,6 +49,11 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
           parentKey: file.identity.parent_key,
           parentDelegationEvent: expandConfigPath(file.identity.parent_delegation_event, where),
         }),
+      ...(file.identity !== undefined &&
+        mode !== 'mcp_gateway' &&
+        file.identity.rotated_from !== undefined && {
+          rotatedFrom: expandConfigPath(file.identity.rotated_from, where),
+        }),
     },
     relay: {
       urls: [...file.relay.urls],

@@ -1,5 +1,6 @@
 /**
  * Paths in the configuration (`identity.key_file`, `identity.parent_delegation_event`,
+ * `identity.rotated_from`,
  * `logging.output`, `state_database`): `~` and `~/…` expand to the home directory; a relative
  * path is taken from the folder of the configuration file, so the adapter finds the same files
  * whatever directory it starts in.

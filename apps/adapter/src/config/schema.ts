@@ -214,8 +214,11 @@ const identitySchema = z
     parent_delegation_event: filePath().describe(
       'The chain file xprotocol-adapter register wrote for this key: checked at start, disclosed in the announce.',
     ),
+    rotated_from: filePath().describe(
+      'The rotation file xprotocol-adapter rotate wrote naming this key as the successor of an old key: checked at start, disclosed in the announce.',
+    ),
   })
-  .partial({ parent_key: true, parent_delegation_event: true })
+  .partial({ parent_key: true, parent_delegation_event: true, rotated_from: true })
   .describe('The adapter identity (not needed by a pure MCP gateway: no relay, no xprotocol_sources).');
 phrased(identitySchema, 'a mapping with key_file (and display_name)');
 

@@ -34,6 +34,11 @@ export interface AdapterConfig {
      * --output` writes), loaded and checked at start and disclosed in the announce.
      */
     parentDelegationEvent?: string | undefined;
+    /**
+     * `rotated_from`: absolute path of the rotation file (what `rotate --output` writes) naming
+     * this key as an old key's successor, checked at start and disclosed in the announce.
+     */
+    rotatedFrom?: string | undefined;
   };
   relay: {
     /** ws:// or wss:// URLs, in the order written (may be empty when nothing needs a relay). */

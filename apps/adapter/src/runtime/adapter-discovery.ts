@@ -3,7 +3,7 @@
  * (its keys, relays and sources) and the catalog pages of its wrapped servers.
  * @module
  */
-import type { Identity } from '@xprotocol/crypto';
+import type { Identity, Rotation } from '@xprotocol/crypto';
 import { type DiscoveryServer, serveDiscovery } from '@xprotocol/mcp-bridge';
 import type { AdapterConfig } from '../config/index.js';
 import type { AdapterLogger } from './logger.js';
@@ -11,7 +11,8 @@ import type { McpSources } from './mcp-sources.js';
 
 /**
  * Serves discovery, or returns `undefined` when no port is configured. `chain`, the adapter's
- * delegation chain as its file holds it, is disclosed as `delegation_chain` (as in the announce).
+ * delegation chain as its file holds it, is disclosed as `delegation_chain`, and `rotatedFrom` as
+ * `rotated_from` (as in the announce).
  */
 export async function _serveAdapterDiscovery(
   config: AdapterConfig,
@@ -20,6 +21,7 @@ export async function _serveAdapterDiscovery(
   sources: McpSources,
   logger: AdapterLogger,
   chain?: readonly unknown[],
+  rotatedFrom?: Rotation,
 ): Promise<DiscoveryServer | undefined> {
   if (config.discovery.wellKnownPort === undefined) return undefined;
   return serveDiscovery({
@@ -35,6 +37,7 @@ export async function _serveAdapterDiscovery(
       mcp_sources: config.mcpSources.map((s) => s.name),
       xprotocol_sources: config.xprotocolSources.map((s) => s.name),
       ...(chain !== undefined && { delegation_chain: [...chain] }),
+      ...(rotatedFrom !== undefined && { rotated_from: rotatedFrom }),
     }),
     page: (request) => sources.page(request),
     logger,

@@ -4,6 +4,7 @@
  * credentials; stdio commands and environments are not disclosed.
  * @module
  */
+import type { Rotation } from '@xprotocol/crypto';
 import { type AnnouncePayload, buildAnnouncePayload, type Registry } from '@xprotocol/registry';
 import type { Refusal } from '@xprotocol/translate';
 import type { AdapterConfig } from '../config/index.js';
@@ -12,7 +13,8 @@ import { ADAPTER_VERSION } from '../version.js';
 /**
  * The announce payload for this adapter right now. `refusals` holds each source's refusals from
  * its last translation, `flagged` its linted and quarantined tools (by source name), `chain` the
- * links of its delegation chain as the chain file holds them (none: no `delegation_chain`).
+ * links of its delegation chain as the chain file holds them (none: no `delegation_chain`),
+ * `rotatedFrom` the rotation naming this key as an old key's successor (none: no `rotated_from`).
  */
 export function announcePayload(
   config: AdapterConfig,
@@ -22,6 +24,7 @@ export function announcePayload(
   refusals: ReadonlyMap<string, readonly Refusal[]> = new Map(),
   flagged: ReadonlyMap<string, readonly { kind: string; issue: string }[]> = new Map(),
   chain?: readonly unknown[],
+  rotatedFrom?: Rotation,
 ): AnnouncePayload {
   return buildAnnouncePayload(
     {
@@ -48,6 +51,7 @@ export function announcePayload(
         tool_count: faceTools.get(source.name) ?? 0,
       })),
       delegation_chain: chain,
+      rotated_from: rotatedFrom,
     },
     registry,
   );

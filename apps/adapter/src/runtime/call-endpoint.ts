@@ -1,12 +1,13 @@
 /**
  * `callEndpoint(options)`: one signed, encrypted call to an XProtocol endpoint through relays, as
- * a one-shot client makes it — connect (failing fast when no relay can be reached), find the
- * endpoint's X25519 key in its `xp.endpoint.announce`, check that a trust root vouches for it
- * when roots are given, seal, sign, publish, await the sealed answer, close.
+ * a one-shot client makes it — connect (failing fast when no relay can be reached), follow a
+ * rotation of the endpoint's key (docs/protocol.md §11.8), find the endpoint's X25519 key in its
+ * `xp.endpoint.announce`, check that a trust root vouches for it when roots are given, seal,
+ * sign, publish, await the sealed answer, close.
  * `xprotocol-adapter call` and the devserver's `--demo` are both this function.
  * @module
  */
-import type { Identity, XpEvent } from '@xprotocol/crypto';
+import { type Identity, type Rotation, rotationInGrace, type XpEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { BridgeError, XpCaller } from '@xprotocol/mcp-bridge';
 import type { Announce } from '@xprotocol/registry';
@@ -28,6 +29,11 @@ export interface CallEndpointOptions {
   signal?: AbortSignal;
   /** The caller's delegation chain, root first, sent in the request's encrypted `delegation` tag. */
   delegation?: readonly { id: string }[];
+  /**
+   * Told, in words for the operator, that the endpoint's key was rotated and where the call goes
+   * instead (once per call; `call` prints it as a warning).
+   */
+  onRotation?: (notice: string, rotation: Rotation) => void;
   /** Called once the announce is found, just before the request is sent. */
   onResolved?: (announce: Announce) => void;
   /**
@@ -41,7 +47,8 @@ export interface CallEndpointOptions {
 /**
  * Why a call failed: an XProtocol error code from the endpoint (`AUTHORIZATION_INSUFFICIENT`,
  * `TIMEOUT`, …), or a local one: `RELAY_UNREACHABLE` (no relay accepted a connection; the message
- * names each URL and why), `NOT_FOUND` (no announce of that key on the relays),
+ * names each URL and why), `NOT_FOUND` (no announce of that key on the relays, or its key was
+ * rotated, the grace period is over and the new key has no announce),
  * `UNTRUSTED_ENDPOINT` (no trust root vouches for it; nothing was sent), `INTERRUPTED`.
  */
 export interface CallFailure {
@@ -89,12 +96,9 @@ export async function callEndpoint(options: CallEndpointOptions): Promise<CallEn
       signatures: nodeSignatures,
       cipher: nodeCipher,
     });
-    try {
-      announce = await _abortable(caller.resolve(options.to, left()), options.signal);
-    } catch (error) {
-      if (error instanceof BridgeError) return fail('NOT_FOUND', error.message);
-      throw error;
-    }
+    const found = await _abortable(_resolveFollowingRotation(caller, options, left), options.signal);
+    if (!found.ok) return fail('NOT_FOUND', found.message);
+    announce = found.announce;
     if (options.trust) {
       const revocations = await _abortable(caller.chainRevocations(announce, left()), options.signal);
       const vouched = caller.vouch(announce, options.trust.roots, options.trust.label, revocations);
@@ -131,6 +135,57 @@ export async function callEndpoint(options: CallEndpointOptions): Promise<CallEn
   } finally {
     await pool.close();
   }
+}
+
+/** How long a call waits for the relays' stored rotations of the key, at most. */
+const ROTATION_LOOKUP_MS = 5_000;
+/** How long a call looks for the new key's announce, at most, before it considers the old key. */
+const SUCCESSOR_LOOKUP_MS = 5_000;
+
+/**
+ * The announce to send to: the new key's when the relays hold a rotation of `options.to`; within
+ * the grace period the old key's when the new key has none; never the old key's after it.
+ */
+async function _resolveFollowingRotation(
+  caller: XpCaller,
+  options: CallEndpointOptions,
+  left: () => number,
+): Promise<{ ok: true; announce: Announce } | { ok: false; message: string }> {
+  const resolve = async (key: string, timeoutMs: number) => {
+    try {
+      return { ok: true as const, announce: await caller.resolve(key, timeoutMs) };
+    } catch (error) {
+      if (error instanceof BridgeError) return { ok: false as const, message: error.message };
+      throw error;
+    }
+  };
+  const rotation = await caller.findRotation(options.to, Math.min(left(), ROTATION_LOOKUP_MS));
+  if (rotation === undefined) return resolve(options.to, left());
+  const rotated = `${options.to} was rotated to ${rotation.new_key} (rotation ${rotation.id.slice(0, 8)}…, grace until ${_when(rotation.grace_until)})`;
+  const successor = await resolve(rotation.new_key, Math.min(left(), SUCCESSOR_LOOKUP_MS));
+  if (successor.ok) {
+    options.onRotation?.(
+      `${rotated}: sending to ${rotation.new_key}; update the configuration to --to ${rotation.new_key}`,
+      rotation,
+    );
+    return successor;
+  }
+  if (!rotationInGrace(rotation, Math.floor(Date.now() / 1000))) {
+    return {
+      ok: false,
+      message: `${rotated}, its grace period ended, and ${successor.message}: a rotated key is never sent to after its grace period; start the new key's endpoint, or update the configuration`,
+    };
+  }
+  options.onRotation?.(
+    `${rotated}, but there is no announce of ${rotation.new_key} on the relays: sending to the old key until its grace period ends; update the configuration to --to ${rotation.new_key}`,
+    rotation,
+  );
+  return resolve(options.to, left());
+}
+
+/** Unix seconds with their UTC date: `1767225600 (2026-01-01T00:00:00Z)`. */
+function _when(seconds: number): string {
+  return `${seconds} (${new Date(seconds * 1000).toISOString().replace('.000Z', 'Z')})`;
 }
 
 class _Interrupted extends Error {}

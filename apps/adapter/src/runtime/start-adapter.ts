@@ -13,7 +13,7 @@
  * `adapter-discovery.ts`, `ready-report.ts`, `started-components.ts`, `status-reporter.ts`.
  * @module
  */
-import type { Identity, PublicIdentity } from '@xprotocol/crypto';
+import type { Identity, PublicIdentity, Rotation } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import {
   AccessPolicy,
@@ -33,6 +33,7 @@ import { _createFace, _exposes, _serveFace } from './adapter-face.js';
 import { _loadIdentity } from './adapter-identity.js';
 import { _logMode } from './adapter-mode.js';
 import { _openRelayPool, _relayUrls } from './adapter-relays.js';
+import { _checkedRotation } from './adapter-rotation.js';
 import { announcePayload } from './announce-payload.js';
 import { _argumentLimits, _callTimeoutOf } from './call-limits.js';
 import { type AdapterLogger, createLogger } from './logger.js';
@@ -91,10 +92,21 @@ export async function startAdapter(
   const identity = gateway ? undefined : await _loadIdentity(config, logger);
   // Checked before anything starts: an adapter whose chain callers would refuse does not run.
   const chain = identity && _checkedChain(config, identity, logger);
+  const rotation = identity && _checkedRotation(config, identity.keys.ed25519, logger);
   // Everything started so far, stopped in reverse order on failure or stop().
   const started = new _StartedComponents(logger);
   try {
-    return await _startComponents({ config, options, logger, identity, chain, relayUrls, started, status });
+    return await _startComponents({
+      config,
+      options,
+      logger,
+      identity,
+      chain,
+      rotation,
+      relayUrls,
+      started,
+      status,
+    });
   } catch (error) {
     await started.stopAll();
     throw error;
@@ -110,6 +122,8 @@ interface _Start {
   readonly identity: Identity | undefined;
   /** The adapter's delegation chain, when `identity.parent_delegation_event` names one. */
   readonly chain: AdapterChain | undefined;
+  /** The rotation naming this key as a successor, when `identity.rotated_from` names one. */
+  readonly rotation: Rotation | undefined;
   readonly relayUrls: string[];
   readonly started: _StartedComponents;
   /** The status `xprotocol-adapter status` reads. */
@@ -215,7 +229,16 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   }
   const faceServer = await _startFace(start, face, announcer);
   const discovery =
-    xp && (await _serveAdapterDiscovery(config, xp.identity, relayUrls, sources, logger, start.chain?.links));
+    xp &&
+    (await _serveAdapterDiscovery(
+      config,
+      xp.identity,
+      relayUrls,
+      sources,
+      logger,
+      start.chain?.links,
+      start.rotation,
+    ));
   if (discovery) started.add(() => discovery.close());
 
   await _reportReady({
@@ -348,6 +371,7 @@ function _createAnnouncer(
         new Map(sources.status().map((s) => [s.name, s.refusals])),
         new Map(sources.status().map((s) => [s.name, s.flagged])),
         start.chain?.links,
+        start.rotation,
       ),
     signatures: nodeSignatures,
     logger,

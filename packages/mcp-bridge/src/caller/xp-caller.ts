@@ -23,6 +23,7 @@ import {
   type OpenedEvent,
   openEvent,
   type PublicIdentity,
+  type Rotation,
   type SignatureBackend,
   sealEvent,
   signEvent,
@@ -44,11 +45,13 @@ import {
   type McpSessionContext,
   parseXpErrorPayload,
   REVOKE_KIND,
+  ROTATE_KIND,
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
 import { type EndpointVouch, vouchForEndpoint } from './endpoint-vouching.js';
+import { newestRotation } from './key-rotation.js';
 import { _sealDelegationTag } from './xp-delegation-tag.js';
 import { _sealSessionTag } from './xp-mcp-session-tag.js';
 
@@ -174,6 +177,17 @@ export class XpCaller {
     if (!read.ok)
       throw new BridgeError('CALL_FAILED', `the announce of ${ed25519Key} is not usable: ${read.reason}`);
     return read.announce;
+  }
+
+  /**
+   * The rotation of `ed25519Key` on the relays (docs/protocol.md §11.8): the stored
+   * `xp.key.rotate` events by that key, read by {@link newestRotation}; `undefined` when there is
+   * none. Waits until every open relay has sent its stored events, at most `timeoutMs`.
+   */
+  async findRotation(ed25519Key: string, timeoutMs: number): Promise<Rotation | undefined> {
+    const events: XpEvent[] = [];
+    await this.#stored([{ kinds: [ROTATE_KIND], authors: [ed25519Key], limit: 20 }], timeoutMs, events);
+    return newestRotation(events, ed25519Key, this.#o.signatures);
   }
 
   /**
@@ -433,7 +447,7 @@ export class XpCaller {
    * Collects the stored events matching `filters`: stops once every relay open when it started
    * has sent EOSE, or at `timeoutMs`. Finding nothing is an answer here, not a reason to wait.
    */
-  #stored(filters: object[], timeoutMs: number, into: XpEvent[]): Promise<void> {
+  #stored(filters: Filter[], timeoutMs: number, into: XpEvent[]): Promise<void> {
     return new Promise((resolve) => {
       const open = this.#o.pool.relays().filter((relay) => relay.state === 'open').length;
       let ended = 0;
@@ -445,13 +459,16 @@ export class XpCaller {
         subscription.close();
         resolve();
       };
+      const relayEnded = () => {
+        ended += 1;
+        if (ended >= Math.max(1, open)) done();
+      };
       const timer = setTimeout(done, timeoutMs);
       const subscription = this.#o.pool.subscribe(filters, {
         onEvent: (event) => into.push(event),
-        onEose: () => {
-          ended += 1;
-          if (ended >= Math.max(1, open)) done();
-        },
+        onEose: relayEnded,
+        // A relay that refuses the subscription has nothing more to send either.
+        onClosed: relayEnded,
       });
     });
   }
