@@ -1,4 +1,4 @@
-// Keys published in DNS TXT (docs/protocol.md §10.4), end to end with real processes: a relay,
+// Keys published in DNS TXT (docs/protocol.md §10.3, "Keys in DNS TXT"), end to end with real processes: a relay,
 // adapter B serving its well-known document (behind an HTTPS front with a test certificate),
 // the strict test DNS server on loopback, and adapter A whose xprotocol_sources reach B by
 // xp://<name>:<port> — each name with its own TXT records and A's own `dns` policy per source.

@@ -1,4 +1,4 @@
-// The `_xprotocol.<domain>` TXT record (docs/protocol.md §10.4): formatting, parsing, and the
+// The `_xprotocol.<domain>` TXT record (docs/protocol.md §10.3, "Keys in DNS TXT"): formatting, parsing, and the
 // caller's check against the key of the well-known document under each `dns` policy.
 import { describe, expect, it } from 'vitest';
 import { checkDnsKey, dnsRecordName, formatDnsRecord, parseDnsRecords } from '../src/index.js';

@@ -1,7 +1,7 @@
 /**
  * `xprotocol-adapter dns-record (--config FILE | --key FILE) [--domain DOMAIN] [--json]`: prints
  * the DNS TXT record that publishes the adapter's key at `_xprotocol.<domain>` (docs/protocol.md
- * §10.4), without starting anything and without talking to DNS. With `--config`, the key is
+ * §10.3, "Keys in DNS TXT"), without starting anything and without talking to DNS. With `--config`, the key is
  * `identity.key_file` and the domain `discovery.dns_name` unless `--domain` is given.
  *
  * Output (docs/cli.md): one zone-file line, `_xprotocol.<domain>. IN TXT "v=xp1; k=…"`, or with

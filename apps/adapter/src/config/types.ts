@@ -207,7 +207,7 @@ export interface XprotocolSourceConfig {
    * `delegation_chain`); `[]`: the endpoint is not asked for a chain.
    */
   trustRoots: string[];
-  /** `dns` (with `endpoint`): the DNS TXT step's policy (docs/protocol.md §10.4). */
+  /** `dns` (with `endpoint`): the DNS TXT step's policy (docs/protocol.md §10.3, "Keys in DNS TXT"). */
   dns: 'required' | 'if_published' | 'off';
 }
 

@@ -2,7 +2,7 @@
  * Discovery of the adapter: over HTTP when `discovery.well_known_port` is set (the well-known
  * document, its keys, relays and sources, and the catalog pages of its wrapped servers), and the
  * DNS TXT record the operator publishes when `discovery.publish_dns` is true (docs/protocol.md
- * §10.4): printed once at start, never sent to a DNS provider.
+ * §10.3, "Keys in DNS TXT"): printed once at start, never sent to a DNS provider.
  * @module
  */
 import type { Identity } from '@xprotocol/crypto';

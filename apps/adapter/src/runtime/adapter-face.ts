@@ -43,7 +43,7 @@ export interface _FaceParts {
   readonly registry: Registry;
   readonly sources: McpSources;
   readonly addressPolicy: AddressPolicy;
-  /** Asked for the `_xprotocol.<host>` TXT records of xp:// endpoints (docs/protocol.md §10.4). */
+  /** Asked for the `_xprotocol.<host>` TXT records of xp:// endpoints (docs/protocol.md §10.3, "Keys in DNS TXT"). */
   readonly dns: _AdapterDns;
   readonly argumentLimits: { maxDepth: number; maxBytes: number };
 }

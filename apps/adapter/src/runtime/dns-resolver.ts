@@ -1,7 +1,7 @@
 /**
  * The adapter's DNS resolver (docs/config.md, `discovery.dns_servers`): node:dns's `Resolver`,
  * pointed at the configured servers or, without them, the system's. It answers the TXT queries of
- * the DNS step (docs/protocol.md §10.4) and, when servers are configured, the addresses of host
+ * the DNS step (docs/protocol.md §10.3, "Keys in DNS TXT") and, when servers are configured, the addresses of host
  * names the address policy checks, so one set of servers decides both.
  * @module
  */

@@ -10,7 +10,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** What the server answers for one name (lowercase, no trailing dot). */
-export interface DnsZoneEntry {
+interface DnsZoneEntry {
   /** TXT records, each the text of one record (split into 255-byte character-strings). */
   txt?: string[];
   /** IPv4 addresses (A records). */
@@ -156,7 +156,7 @@ function ipv6Bytes(address: string): Buffer {
     ...groups(tail),
   ];
   const out = Buffer.alloc(16);
-  all.forEach((group, i) => out.writeUInt16BE(Number.parseInt(group, 16), i * 2));
+  for (const [i, group] of all.entries()) out.writeUInt16BE(Number.parseInt(group, 16), i * 2);
   return out;
 }
 

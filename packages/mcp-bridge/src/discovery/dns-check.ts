@@ -1,5 +1,5 @@
 /**
- * The caller's DNS step for an `xp://<domain>` endpoint (docs/protocol.md §10.4, docs/security.md
+ * The caller's DNS step for an `xp://<domain>` endpoint (docs/protocol.md §10.3, "Keys in DNS TXT", docs/security.md
  * "Keys published in DNS"): the key of the well-known document must be one the domain publishes
  * at `_xprotocol.<domain>`, under a per-source policy. The resolver is given (node:dns's
  * `Resolver#resolveTxt`, pointed at the configured servers), so this module holds only the rules.

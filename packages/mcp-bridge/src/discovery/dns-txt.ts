@@ -1,5 +1,5 @@
 /**
- * The DNS TXT record that publishes an endpoint's key (docs/protocol.md §10.4): its name
+ * The DNS TXT record that publishes an endpoint's key (docs/protocol.md §10.3, "Keys in DNS TXT"): its name
  * (`_xprotocol.<domain>`), its value (`v=xp1; k=ed25519:<64 hex>`) and how a reader parses the
  * records found there. No DNS traffic here: see dns-check.ts.
  * @module
@@ -7,7 +7,7 @@
 import { isKeyString } from '@xprotocol/crypto';
 
 /** The label under which the records are published. */
-export const DNS_RECORD_LABEL = '_xprotocol';
+const DNS_RECORD_LABEL = '_xprotocol';
 
 /** What a reader found at `_xprotocol.<domain>`. */
 export interface ParsedDnsRecords {
