@@ -105,14 +105,13 @@ describe('interpolation in the configuration', () => {
         '  port: ${MCP_PORT}',
         'discovery:',
         '  publish_dns: ${DNS}',
+        '  dns_name: acme.example',
       ),
       { env: { MCP_PORT: '9123', DNS: 'true' }, homeDir: '/h' },
     );
     expect(config.mcpServer?.port).toBe(9123);
-    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
-      'FACE_EXPOSES_NOTHING mcp_server',
-      'NOT_IMPLEMENTED discovery.publish_dns',
-    ]);
+    expect(config.discovery.publishDns).toBe(true);
+    expect(warnings.map((w) => `${w.code} ${w.path}`)).toEqual(['FACE_EXPOSES_NOTHING mcp_server']);
   });
   it('still refuses an interpolated value that is not a number', () => {
     expect(

@@ -35,7 +35,13 @@ describe('defaults', () => {
       mcpSources: [],
       xprotocolSources: [],
       mcpServer: undefined,
-      discovery: { wellKnownPort: undefined, wellKnownHost: '127.0.0.1' },
+      discovery: {
+        wellKnownPort: undefined,
+        wellKnownHost: '127.0.0.1',
+        publishDns: false,
+        dnsName: undefined,
+        dnsServers: [],
+      },
       logging: { level: 'info', format: 'auto', output: 'stderr' },
       access: { default: 'deny', grants: [], trustedIssuers: [] },
       stateDatabase: undefined,
@@ -146,6 +152,7 @@ describe('values', () => {
         mcpToolPrefix: '',
         schemaFilter: [],
         trustRoots: [],
+        dns: 'if_published',
       },
       {
         name: 'two',
@@ -155,6 +162,7 @@ describe('values', () => {
         mcpToolPrefix: 'two_',
         schemaFilter: ['com.test.fs.read_text_file'],
         trustRoots: [],
+        dns: 'if_published',
       },
     ]);
   });
@@ -322,7 +330,7 @@ describe('warnings', () => {
       'config.yml:19:20 discovery.well_known_host: :: listens on every network interface: discovery is reachable from other machines',
     ]);
     expect(config.mcpServer?.host).toBe('0.0.0.0');
-    expect(config.discovery).toEqual({ wellKnownPort: 8766, wellKnownHost: '::' });
+    expect(config.discovery).toMatchObject({ wellKnownPort: 8766, wellKnownHost: '::' });
   });
   it('mcp_server.auth: the token comes from the variable token_env names, and is redacted', () => {
     const text = base(
@@ -355,8 +363,8 @@ describe('warnings', () => {
       'config.yml:16:3 mcp_server.auth: ignored: transport is "stdio" (it applies to "streamable_http" and "sse")',
     ]);
   });
-  it('later-issue keys: publish_dns (parent_key and parent_delegation_event are implemented)', () => {
-    const text = base('discovery:', '  publish_dns: true')
+  it('parent_key and parent_delegation_event load without a warning of their own', () => {
+    const text = base()
       .replace(
         '  key_file: ./adapter.key',
         `  key_file: ./adapter.key\n  parent_key: ${KEY_B}\n  parent_delegation_event: d.json`,
@@ -364,9 +372,65 @@ describe('warnings', () => {
       .replace('access:\n', `access:\n  trusted_issuers: [${KEY_B}]\n`);
     expect(load(text).warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
       'TRUSTED_ISSUER_WITHOUT_GRANT access.trusted_issuers[0]',
-      'NOT_IMPLEMENTED discovery.publish_dns',
     ]);
-    expect(load(base('discovery:', '  publish_dns: false')).warnings).toEqual([]);
+  });
+  it('discovery DNS keys: publish_dns with dns_name, dns_servers, and the dns policy of each source', () => {
+    const { config, warnings } = load(
+      base(
+        'discovery:',
+        '  publish_dns: true',
+        '  dns_name: Acme.Example.',
+        '  dns_servers: ["127.0.0.1:53535", "[::1]:53", 192.0.2.53]',
+        'xprotocol_sources:',
+        '  - name: strict',
+        '    endpoint: xp://acme.example',
+        '    dns: required',
+        '  - name: usual',
+        '    endpoint: xp://other.example',
+      ),
+    );
+    expect(warnings).toEqual([]);
+    expect(config.discovery).toMatchObject({
+      publishDns: true,
+      dnsName: 'acme.example',
+      dnsServers: ['127.0.0.1:53535', '[::1]:53', '192.0.2.53'],
+    });
+    expect(config.xprotocolSources.map((s) => s.dns)).toEqual(['required', 'if_published']);
+    expect(load(base('discovery:', '  publish_dns: false')).config.discovery).toMatchObject({
+      publishDns: false,
+      dnsName: undefined,
+      dnsServers: [],
+    });
+  });
+  it('discovery DNS keys: what is refused, and dns beside key is ignored with a warning', () => {
+    expect(refusal(base('discovery:', '  publish_dns: true')).message).toContain(
+      'discovery.dns_name: missing, expected the domain callers reach this adapter by (acme.example): publish_dns prints the TXT record to publish at _xprotocol.<dns_name>',
+    );
+    expect(refusal(base('discovery:', '  dns_name: localhost')).message).toContain(
+      'discovery.dns_name: expected a domain name with at least two labels (acme.example), no scheme, no port',
+    );
+    expect(refusal(base('discovery:', '  dns_servers: ["127.0.0.1:99999"]')).message).toContain(
+      'discovery.dns_servers[0]: expected an IP address with an optional port (192.0.2.53, 127.0.0.1:53535, [::1]:53), got "127.0.0.1:99999"',
+    );
+    expect(refusal(base('discovery:', '  dns_servers: [ns.example]')).message).toContain(
+      'discovery.dns_servers[0]: expected an IP address with an optional port',
+    );
+    expect(
+      refusal(base('xprotocol_sources:', '  - name: w', '    endpoint: xp://a.example', '    dns: maybe'))
+        .message,
+    ).toContain('xprotocol_sources[0].dns: expected "required" | "if_published" | "off", got "maybe"');
+    const keyed = load(
+      base(
+        'xprotocol_sources:',
+        '  - name: w',
+        `    key: ${KEY_B}`,
+        '    relay: ws://127.0.0.1:8765',
+        '    dns: required',
+      ),
+    );
+    expect(keyed.warnings.map((w) => `${w.code} ${w.path}`)).toEqual([
+      'IGNORED_KEY xprotocol_sources[0].dns',
+    ]);
   });
   it('trusted issuers: honoured; one without a grant of its own is warned, since its chains give nothing', () => {
     const granted = base().replace('access:\n', `access:\n  trusted_issuers: [${KEY_A}, ${KEY_B}]\n`);

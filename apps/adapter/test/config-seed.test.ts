@@ -111,6 +111,7 @@ describe('the full example file, as printed', () => {
         mcpToolPrefix: 'weather_',
         schemaFilter: ['weather.current.get', 'weather.forecast.get'],
         trustRoots: [],
+        dns: 'if_published',
       },
       {
         name: 'xprotocol-chat',
@@ -120,6 +121,7 @@ describe('the full example file, as printed', () => {
         mcpToolPrefix: 'chat_',
         schemaFilter: [],
         trustRoots: [],
+        dns: 'if_published',
       },
     ]);
     expect(config.mcpServer).toEqual({
@@ -136,7 +138,7 @@ describe('the full example file, as printed', () => {
       maxUpstreamProcesses: 32,
       maxResultBytes: 16 * 1024 * 1024,
     });
-    expect(config.discovery).toEqual({ wellKnownPort: 8766, wellKnownHost: '0.0.0.0' });
+    expect(config.discovery).toMatchObject({ wellKnownPort: 8766, wellKnownHost: '0.0.0.0' });
     expect(config.logging).toEqual({ level: 'info', format: 'json', output: { file: '/var/log/xp.log' } });
     expect(config.access).toEqual({ default: 'deny', grants: [], trustedIssuers: [] });
   });
@@ -185,7 +187,13 @@ describe('the minimal example file (docs/design.md §13)', () => {
       ],
       xprotocolSources: [],
       mcpServer: undefined,
-      discovery: { wellKnownPort: undefined, wellKnownHost: '127.0.0.1' },
+      discovery: {
+        wellKnownPort: undefined,
+        wellKnownHost: '127.0.0.1',
+        publishDns: false,
+        dnsName: undefined,
+        dnsServers: [],
+      },
       logging: { level: 'info', format: 'auto', output: 'stderr' },
       access: { default: 'deny', grants: [], trustedIssuers: [] },
       stateDatabase: undefined,

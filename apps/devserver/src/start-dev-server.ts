@@ -141,7 +141,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     discovery:
       options.wellKnownPort === undefined
         ? config.discovery
-        : { wellKnownPort: options.wellKnownPort, wellKnownHost: RELAY_HOST },
+        : { ...config.discovery, wellKnownPort: options.wellKnownPort, wellKnownHost: RELAY_HOST },
     access: { ...config.access, grants: [...config.access.grants, ...(options.extraGrants ?? [])] },
   });
   const launch = async (config: AdapterConfig): Promise<_DevAdapter> => {

@@ -22,6 +22,18 @@ export {
 } from './caller/xp-caller.js';
 export { ANNOUNCE_INTERVAL_MS, Announcer } from './discovery/announce.js';
 export { addDiscoveredRelays, type DiscoveredRelays } from './discovery/discovered-relays.js';
+export {
+  checkDnsKey,
+  type DnsCheckOptions,
+  type DnsCheckOutcome,
+  type DnsPolicy,
+} from './discovery/dns-check.js';
+export {
+  dnsRecordName,
+  formatDnsRecord,
+  type ParsedDnsRecords,
+  parseDnsRecords,
+} from './discovery/dns-txt.js';
 export { SchemaSearch, type SearchEntry } from './discovery/schema-search.js';
 export {
   type DiscoveryServer,

@@ -10,6 +10,7 @@ import { approve } from './approve.js';
 import { call } from './call.js';
 import { type CliIo, cliProgram, EXIT, processIo, runProgram } from './cli-shape.js';
 import { schemas, start, testMcp, validate } from './config-commands.js';
+import { dnsRecord } from './dns-record.js';
 import { gatewayCommand } from './gateway.js';
 import { keygen } from './keygen.js';
 import { addRegisterCommand } from './register.js';
@@ -117,6 +118,19 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .requiredOption('-c, --config <file>', 'the YAML configuration')
     .option('--json', 'print the status as JSON')
     .action(async (options: { config: string; json?: boolean }) => setExit(await status(options, io)));
+
+  program
+    .command('dns-record')
+    .description(
+      'print the DNS TXT record that publishes this key at _xprotocol.<domain> (nothing is sent to DNS)',
+    )
+    .option('-c, --config <file>', 'the YAML configuration: identity.key_file and discovery.dns_name')
+    .option('-k, --key <file>', 'a key file (instead of --config)')
+    .option('-d, --domain <domain>', 'the domain callers reach the endpoint by (default: discovery.dns_name)')
+    .option('--json', 'print {"name","type","value"} instead of a zone-file line')
+    .action(async (options: { config?: string; key?: string; domain?: string; json?: boolean }) =>
+      dnsRecord(options, io),
+    );
 
   addCallCommand(program, io, setExit);
   return program;

@@ -331,6 +331,14 @@ function _xprotocolSource(c: _Collector, src: Obj | undefined, i: number, names:
   } else if (!hasKey && !hasRelay) {
     c.error(at('endpoint'), 'missing, expected an xp://host[:port] endpoint, or key and relay');
   }
+  if (!hasEndpoint && _has(src, 'dns')) {
+    c.warn(
+      'IGNORED_KEY',
+      at('dns'),
+      'ignored: the DNS step checks a key learnt from an endpoint; key is given',
+      'key',
+    );
+  }
 }
 
 /** The variable `auth.token_env` names must hold a token. */
@@ -438,11 +446,10 @@ function _perPrincipalCaps(c: _Collector, server: Obj): void {
 
 function _discovery(c: _Collector, discovery: Obj | undefined, server: Obj | undefined): void {
   if (discovery === undefined) return;
-  if (discovery.publish_dns === true) {
-    c.warn(
-      'NOT_IMPLEMENTED',
-      ['discovery', 'publish_dns'],
-      'DNS TXT publication is not implemented yet: ignored',
+  if (discovery.publish_dns === true && _str(discovery.dns_name) === undefined) {
+    c.error(
+      ['discovery', 'dns_name'],
+      'missing, expected the domain callers reach this adapter by (acme.example): publish_dns prints the TXT record to publish at _xprotocol.<dns_name>',
     );
   }
   const port = discovery.well_known_port;

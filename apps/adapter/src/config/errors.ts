@@ -17,8 +17,6 @@ export type ConfigErrorCode =
 
 /** What a warning is about; stable, so callers and tests can act on it. */
 export type ConfigWarningCode =
-  /** A key a later release implements: accepted, validated, and ignored for now. */
-  | 'NOT_IMPLEMENTED'
   /** A listener bound to every interface (`0.0.0.0` / `::`). */
   | 'PUBLIC_BIND'
   /** `access.default: allow`: any key may call any tool. */

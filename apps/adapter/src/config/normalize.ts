@@ -104,6 +104,9 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
     discovery: {
       wellKnownPort: file.discovery.well_known_port,
       wellKnownHost: _unbracket(file.discovery.well_known_host ?? '127.0.0.1'),
+      publishDns: file.discovery.publish_dns === true,
+      dnsName: file.discovery.dns_name?.replace(/\.$/, '').toLowerCase(),
+      dnsServers: [...(file.discovery.dns_servers ?? [])],
     },
     logging: {
       level: file.logging.level,
@@ -188,6 +191,7 @@ function _xprotocolSource(s: ConfigFile['xprotocol_sources'][number]): Xprotocol
     schemaFilter: [...s.schema_filter],
     trustRoots:
       s.trust_root === undefined ? [] : typeof s.trust_root === 'string' ? [s.trust_root] : [...s.trust_root],
+    dns: s.dns,
   };
 }
 

@@ -13,21 +13,8 @@ import { parseCidr } from '@xprotocol/relay-client';
 import { isContractKind, isValidCapability, isValidGrant } from '@xprotocol/translate';
 import { isReservedKind } from '@xprotocol/wire';
 import { z } from 'zod';
-
-// Keyed by the schema definition: `.describe()` and `.meta()` clone a schema but keep its definition.
-const EXPECTED = new WeakMap<object, string>();
-
-/** Registers the "expected …" phrase of a schema (used by the error map of `load.ts`). */
-function phrased<T extends z.ZodType>(schema: T, phrase: string): T {
-  EXPECTED.set(schema._zod.def, phrase);
-  return schema;
-}
-
-/** The "expected …" phrase registered for a schema, if any. */
-export function _expectedPhrase(schema: unknown): string | undefined {
-  if (!(schema instanceof z.ZodType)) return undefined;
-  return EXPECTED.get(schema._zod.def);
-}
+import { phrased } from './_phrased.js';
+import { DNS_SERVER_PHRASE, dnsName, dnsServer } from './dns-values.js';
 
 // ─── Leaf values ────────────────────────────────────────────────────────────────────────────
 
@@ -425,6 +412,11 @@ const xprotocolSourceSchema = z
     ).describe(
       'Root key(s) whose delegation chain must vouch for the endpoint: without one, or outside its capabilities, nothing is listed.',
     ),
+    dns: phrased(z.enum(['required', 'if_published', 'off']), '"required" | "if_published" | "off"')
+      .default('if_published')
+      .describe(
+        'With endpoint: the key must be one _xprotocol.<host> publishes in DNS TXT (required), only when the host publishes records (if_published), or DNS is not asked (off).',
+      ),
   })
   .partial({ endpoint: true, key: true, relay: true, trust_root: true })
   .describe('An XProtocol endpoint to expose as MCP tools.');
@@ -556,7 +548,11 @@ const mcpServerSchema = z
 const discoverySchema = z
   .strictObject({
     publish_dns: phrased(z.boolean(), 'true or false').describe(
-      'Not implemented yet: true is accepted with a warning.',
+      'Print at start the DNS TXT record to publish at _xprotocol.<dns_name> (needs dns_name).',
+    ),
+    dns_name: dnsName().describe('The domain callers reach this adapter by (xp://<dns_name>).'),
+    dns_servers: phrased(z.array(dnsServer()).min(1), `a non-empty list of ${DNS_SERVER_PHRASE}`).describe(
+      'DNS servers asked for TXT records and for the addresses of xp:// hosts (default: the system resolver).',
     ),
     well_known_port: port().describe(
       'Serve /.well-known/xprotocol-endpoint and /xp/schemas on this port (off when absent).',

@@ -113,6 +113,12 @@ export interface AdapterConfig {
     wellKnownPort: number | undefined;
     /** Default `127.0.0.1`. */
     wellKnownHost: string;
+    /** `publish_dns`: print the TXT record to publish at start (with `dnsName`). */
+    publishDns: boolean;
+    /** `dns_name`: the domain callers reach the adapter by, lowercased, no trailing dot. */
+    dnsName: string | undefined;
+    /** `dns_servers`: asked for TXT records and xp:// hosts' addresses; `[]`: the system's. */
+    dnsServers: string[];
   };
   logging: {
     level: 'debug' | 'info' | 'warn' | 'error';
@@ -206,6 +212,8 @@ export interface XprotocolSourceConfig {
    * `delegation_chain`); `[]`: the endpoint is not asked for a chain.
    */
   trustRoots: string[];
+  /** `dns` (with `endpoint`): the DNS TXT step's policy (docs/protocol.md §10.3, "Keys in DNS TXT"). */
+  dns: 'required' | 'if_published' | 'off';
 }
 
 /** What `loadConfig` / `parseConfig` return. */

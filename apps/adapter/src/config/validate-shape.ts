@@ -9,8 +9,9 @@ import { z } from 'zod';
 import { type _Collector, _render } from './_collector.js';
 import { _homeOf, _keyIndex } from './_key-index.js';
 import type { KeyPath } from './_path.js';
+import { _expectedPhrase } from './_phrased.js';
 import { _nearestKey } from './_suggest.js';
-import { _expectedPhrase, type ConfigFile, configFileSchema } from './schema.js';
+import { type ConfigFile, configFileSchema } from './schema.js';
 
 type RawIssue = Parameters<z.core.$ZodErrorMap>[0];
 

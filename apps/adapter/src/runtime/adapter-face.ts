@@ -24,6 +24,7 @@ import type { AddressPolicy, RelayPool } from '@xprotocol/relay-client';
 import type { AdapterConfig, McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import { _callTimeoutOf } from './call-limits.js';
+import type { _AdapterDns } from './dns-resolver.js';
 import type { AdapterLogger } from './logger.js';
 import type { McpSources } from './mcp-sources.js';
 import { upstreamTransportOf } from './source-translation.js';
@@ -42,6 +43,8 @@ export interface _FaceParts {
   readonly registry: Registry;
   readonly sources: McpSources;
   readonly addressPolicy: AddressPolicy;
+  /** Asked for the `_xprotocol.<host>` TXT records of xp:// endpoints (docs/protocol.md §10.3, "Keys in DNS TXT"). */
+  readonly dns: _AdapterDns;
   readonly argumentLimits: { maxDepth: number; maxBytes: number };
 }
 
@@ -83,11 +86,16 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
         trustRoots: source.trustRoots,
       }),
     ),
-    // xp:// endpoints: the well-known document gives the key; its relays join the pool
-    // through the address policy (docs/security.md, "Outbound addresses").
+    // xp:// endpoints: the well-known document gives the key, checked against the host's DNS TXT
+    // records under the source's `dns` policy; its relays join the pool through the address
+    // policy (docs/security.md, "Outbound addresses" and "Keys published in DNS").
     ...(xprotocol && {
-      discover: async (endpointUrl: string) => {
-        const document = await resolveXpEndpoint(endpointUrl, { policy: addressPolicy });
+      discover: async (endpointUrl: string, sourceName: string) => {
+        const source = config.xprotocolSources.find((s) => s.name === sourceName);
+        const document = await resolveXpEndpoint(endpointUrl, {
+          policy: addressPolicy,
+          dns: { policy: source?.dns ?? 'if_published', resolveTxt: parts.dns.resolveTxt },
+        });
         addDiscoveredRelays(xprotocol.pool, document.relays, addressPolicy, {
           endpoint: endpointUrl,
           logger,

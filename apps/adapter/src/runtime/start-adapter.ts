@@ -28,7 +28,7 @@ import { Registry, type VersionStore } from '@xprotocol/registry';
 import { AddressPolicy, type RelayPool } from '@xprotocol/relay-client';
 import type { AdapterConfig, ConfigWarning } from '../config/index.js';
 import { _chainExpiryWarning, _loadAdapterChain, type AdapterChain } from './adapter-chain.js';
-import { _serveAdapterDiscovery } from './adapter-discovery.js';
+import { _logDnsRecord, _serveAdapterDiscovery } from './adapter-discovery.js';
 import { _createFace, _exposes, _serveFace } from './adapter-face.js';
 import { _loadIdentity } from './adapter-identity.js';
 import { _logMode } from './adapter-mode.js';
@@ -36,6 +36,7 @@ import { _openRelayPool, _relayUrls } from './adapter-relays.js';
 import { _checkedRotation } from './adapter-rotation.js';
 import { announcePayload } from './announce-payload.js';
 import { _argumentLimits, _callTimeoutOf } from './call-limits.js';
+import { _adapterDns } from './dns-resolver.js';
 import { type AdapterLogger, createLogger } from './logger.js';
 import { tapProblems } from './logger-tap.js';
 import { McpSources } from './mcp-sources.js';
@@ -93,6 +94,7 @@ export async function startAdapter(
   // Checked before anything starts: an adapter whose chain callers would refuse does not run.
   const chain = identity && _checkedChain(config, identity, logger);
   const rotation = identity && _checkedRotation(config, identity.keys.ed25519, logger);
+  if (identity) _logDnsRecord(config, identity, logger);
   // Everything started so far, stopped in reverse order on failure or stop().
   const started = new _StartedComponents(logger);
   try {
@@ -195,7 +197,12 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   await _startStatus(start, state, xp?.pool, late);
 
   const registry = new Registry({ versionStore: _versionStore(state) });
-  const addressPolicy = new AddressPolicy({ allow: config.network.allowPrivate });
+  const dns = _adapterDns(config);
+  // With discovery.dns_servers, host names resolve through them too (docs/config.md).
+  const addressPolicy = new AddressPolicy({
+    allow: config.network.allowPrivate,
+    ...(dns.resolveAddresses && { resolve: dns.resolveAddresses }),
+  });
   const argumentLimits = _argumentLimits(config);
   const sources = _createSources(start, { registry, addressPolicy, state }, late);
   late.sources = sources;
@@ -212,6 +219,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     registry,
     sources,
     addressPolicy,
+    dns,
     argumentLimits,
   });
   late.face = face;

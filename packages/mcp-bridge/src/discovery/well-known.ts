@@ -19,6 +19,7 @@ import { AddressPolicy } from '@xprotocol/relay-client';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { readCappedBody } from '../outbound/capped-body.js';
+import { checkDnsKey, type DnsCheckOptions } from './dns-check.js';
 
 /** The well-known document. */
 export interface WellKnownDocument {
@@ -82,12 +83,18 @@ export interface ResolveXpEndpointOptions {
   policy?: AddressPolicy;
   /** Default {@link MAX_DOCUMENT_BYTES}. */
   maxBytes?: number;
+  /**
+   * The DNS step (dns-check.ts): the document's key must be one `_xprotocol.<host>` publishes,
+   * under `policy`. Absent: DNS is not asked.
+   */
+  dns?: DnsCheckOptions;
 }
 
 /**
  * Fetches and checks an endpoint's well-known document. Rejects with `CALL_FAILED` when it cannot
  * be fetched within `timeoutMs`, its host resolves to a refused address, it is larger than
- * `maxBytes` (the read stops there), or it lacks valid keys and relays.
+ * `maxBytes` (the read stops there), it lacks valid keys and relays, or (with `dns`) its key is
+ * not one the host's DNS TXT records publish.
  */
 export async function resolveXpEndpoint(
   endpoint: string,
@@ -139,6 +146,9 @@ export async function resolveXpEndpoint(
     problems.push('delegation_chain: expected a non-empty array of delegations, root first');
   }
   if (problems.length > 0) throw new BridgeError('CALL_FAILED', `${url}: ${problems.join('; ')}`);
+  // The document came over TLS from the host; the TXT record is a second channel the same
+  // operator controls (docs/security.md, "Keys published in DNS").
+  if (options.dns) await checkDnsKey(host, doc.public_key as string, options.dns);
   return doc as WellKnownDocument;
 }
 

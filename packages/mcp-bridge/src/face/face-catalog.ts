@@ -277,7 +277,7 @@ export class _FaceCatalog {
         `xprotocol source ${source.name} has neither a key nor an endpoint that can be discovered`,
       );
     }
-    return (await this.#o.discover(source.endpoint)).key;
+    return (await this.#o.discover(source.endpoint, source.name)).key;
   }
 
   /**

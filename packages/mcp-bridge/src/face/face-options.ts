@@ -108,9 +108,10 @@ export interface McpFaceOptions {
   catalogTimeoutMs?: number;
   /**
    * Resolves an `xp://` endpoint to its key (and makes its relays reachable); required when a
-   * source is configured by `endpoint`.
+   * source is configured by `endpoint`. `source` names the source, whose own checks (its DNS
+   * policy) apply.
    */
-  discover?: (endpoint: string) => Promise<{ key: string }>;
+  discover?: (endpoint: string, source: string) => Promise<{ key: string }>;
   /** SHA-256 for hashed tool names. */
   sha256: (data: Uint8Array) => Uint8Array;
   serverInfo: { name: string; version: string };
