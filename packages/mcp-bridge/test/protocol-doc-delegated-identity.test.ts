@@ -15,7 +15,7 @@ import { expand } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes, hexToBytes, randomBytes } from '@noble/hashes/utils.js';
-import { type Ed25519KeyString, signDelegation, type XpEvent } from '@xprotocol/crypto';
+import { signDelegation, type XpEvent } from '@xprotocol/crypto';
 import { nodeSignatures } from '@xprotocol/crypto/node';
 import canonicalize from 'canonicalize';
 import { afterEach, describe, expect, it } from 'vitest';
