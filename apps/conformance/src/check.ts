@@ -18,10 +18,16 @@ export interface Failure {
 /** The outcome of one check. */
 export interface CheckResult {
   readonly name: string;
-  /** Its number in the spec's list of conformance tests (1 to 11). */
+  /** Its number: 1 to 11 in the spec's list of conformance tests, 12 on for the optional checks. */
   readonly number: number;
   readonly title: string;
-  readonly status: 'pass' | 'fail';
+  /**
+   * `absent` only for an optional check: the behaviour is not there, which is no failure. A
+   * behaviour that is there but wrong is `fail`, optional or not.
+   */
+  readonly status: 'pass' | 'fail' | 'absent';
+  /** Whether the check probes an optional behaviour (the spec's MAY list) rather than a MUST. */
+  readonly optional: boolean;
   readonly failures: readonly Failure[];
   /** What was verified, in a few words each. */
   readonly notes: readonly string[];
@@ -38,6 +44,8 @@ export interface Check {
   readonly name: string;
   readonly number: number;
   readonly title: string;
+  /** The optional behaviour it probes, for an optional check (it may then report `absent`). */
+  readonly optional?: string;
   run(context: CheckContext): Promise<void>;
 }
 
@@ -67,6 +75,8 @@ export class SharedFacts {
 export class CheckContext {
   readonly failures: Failure[] = [];
   readonly notes: string[] = [];
+  /** Why the optional behaviour is not there, once an optional check found it absent. */
+  absentBecause: string | undefined;
 
   constructor(
     readonly target: Target,
@@ -82,6 +92,12 @@ export class CheckContext {
   expect(ok: boolean, failure: Failure): boolean {
     if (!ok) this.fail(failure);
     return ok;
+  }
+
+  /** Records that the optional behaviour a check probes is not there (a note, not a failure). */
+  absent(reason: string): void {
+    this.absentBecause = reason;
+    this.note(`absent: ${reason}`);
   }
 
   /** Records what was verified. */
@@ -127,7 +143,13 @@ export async function runCheck(
     name: check.name,
     number: check.number,
     title: check.title,
-    status: context.failures.length === 0 ? 'pass' : 'fail',
+    status:
+      context.failures.length > 0
+        ? 'fail'
+        : check.optional && context.absentBecause !== undefined
+          ? 'absent'
+          : 'pass',
+    optional: check.optional !== undefined,
     failures: context.failures,
     notes: context.notes,
     must,

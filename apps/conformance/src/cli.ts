@@ -84,6 +84,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         peerRelay: relay,
         mcpPort: Number(values['mcp-port'] ?? 8767),
         stateDatabase: join(keysDir, 'adapter-state.db'),
+        delegation: { trustedIssuer: keys.issuer.keys.ed25519 },
       }),
     );
     return 0;

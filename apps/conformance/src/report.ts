@@ -14,10 +14,13 @@ function _paint(tty: boolean) {
 /** One check's lines: a verdict line, then each failure with what was sent, received and expected. */
 export function formatCheck(result: CheckResult, tty: boolean): string {
   const c = _paint(tty);
-  const mark = result.status === 'pass' ? c.green('✓') : c.red('✗');
+  const mark = result.status === 'pass' ? c.green('✓') : result.status === 'absent' ? c.dim('–') : c.red('✗');
+  const tail = result.optional ? c.dim(` [optional${result.status === 'absent' ? ': absent' : ''}]`) : '';
   const lines = [
-    `${mark} ${String(result.number).padStart(2)}. ${result.name.padEnd(17)} ${result.title} ${c.dim(`(${(result.durationMs / 1000).toFixed(1)} s)`)}`,
+    `${mark} ${String(result.number).padStart(2)}. ${result.name.padEnd(17)} ${result.title}${tail} ${c.dim(`(${(result.durationMs / 1000).toFixed(1)} s)`)}`,
   ];
+  if (result.status === 'absent')
+    lines.push(`      ${c.dim(result.notes.find((n) => n.startsWith('absent: ')) ?? '')}`);
   for (const f of result.failures) {
     lines.push(`      ${c.red('✗')} ${f.what}`);
     lines.push(`        sent:     ${f.sent}`);
@@ -41,10 +44,11 @@ export function formatSummary(report: SuiteReport, tty: boolean): string {
   for (const o of report.optional)
     lines.push(`  ${o.status.padEnd(10)} ${o.behaviour} ${c.dim(`(${o.how})`)}`);
   const passed = report.checks.filter((r) => r.status === 'pass').length;
+  const absent = report.checks.filter((r) => r.status === 'absent').length;
   const verdict = report.passed ? c.green('CONFORMANT') : c.red('NOT CONFORMANT');
   lines.push(
     '',
-    `${verdict}: ${passed}/${report.checks.length} checks passed against ${report.target.adapter} in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${verdict}: ${passed}/${report.checks.length} checks passed${absent > 0 ? ` (${absent} optional absent)` : ''} against ${report.target.adapter} in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   return lines.join('\n');
 }
@@ -61,10 +65,15 @@ function _xml(text: string): string {
 /** JUnit XML: one test case per check, its failures in one `failure` element. */
 export function formatJunit(report: SuiteReport): string {
   const failures = report.checks.filter((r) => r.status === 'fail').length;
+  const skipped = report.checks.filter((r) => r.status === 'absent').length;
   const cases = report.checks.map((r) => {
     const name = _xml(`${r.number}. ${r.name}: ${r.title}`);
     const head = `    <testcase classname="xprotocol-conformance" name="${name}" time="${(r.durationMs / 1000).toFixed(3)}"`;
     if (r.status === 'pass') return `${head}/>`;
+    if (r.status === 'absent') {
+      const why = r.notes.find((n) => n.startsWith('absent: ')) ?? 'absent';
+      return `${head}>\n      <skipped message="${_xml(`optional behaviour ${why}`)}"/>\n    </testcase>`;
+    }
     const body = r.failures
       .map((f) => `${f.what}\n  sent: ${f.sent}\n  received: ${f.received}\n  expected: ${f.expected}`)
       .join('\n');
@@ -73,7 +82,7 @@ export function formatJunit(report: SuiteReport): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="xprotocol-conformance" tests="${report.checks.length}" failures="${failures}" time="${(report.durationMs / 1000).toFixed(3)}">`,
-    `  <testsuite name="xprotocol-conformance" tests="${report.checks.length}" failures="${failures}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="xprotocol-conformance" tests="${report.checks.length}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -1,7 +1,9 @@
 /**
  * The adapter configuration the suite needs (docs/config.md): the suite's test MCP server twice
  * (once rate-limited), the suite's peer endpoint as an XProtocol source, an HTTP MCP face, and a
- * grant for the suite's client key. `--print-config` prints it for someone who runs the adapter.
+ * grant for the suite's client key; with `delegation`, the optional delegated-identity settings
+ * (docs/config.md `identity.parent_delegation_event`, `access.trusted_issuers`).
+ * `--print-config` prints it for someone who runs the adapter.
  * @module
  */
 import { stringify } from 'yaml';
@@ -23,7 +25,12 @@ export interface SuiteConfigInput {
   mcpPort: number;
   stateDatabase: string;
   displayName?: string;
+  /** The optional delegated identity: the adapter's chain file, and the root it trusts for callers. */
+  delegation?: { chainFile?: string | undefined; parentKey?: string | undefined; trustedIssuer: string };
 }
+
+/** What the suite's root is granted, so callers under its chains may read (docs/protocol.md §11.7, step 5). */
+export const ISSUER_CAPABILITIES = [`${TEST_NAMESPACE}.read`] as const;
 
 /** The configuration as a YAML document. */
 export function suiteConfig(input: SuiteConfigInput): string {
@@ -32,7 +39,13 @@ export function suiteConfig(input: SuiteConfigInput): string {
     TEST_TOOLS.map((tool) => [tool.name, { required_capability: tool.capability }]),
   );
   const document = {
-    identity: { key_file: input.keyFile, display_name: input.displayName ?? 'Conformance target' },
+    identity: {
+      key_file: input.keyFile,
+      display_name: input.displayName ?? 'Conformance target',
+      ...(input.delegation?.chainFile
+        ? { parent_delegation_event: input.delegation.chainFile, parent_key: input.delegation.parentKey }
+        : {}),
+    },
     relay: { urls: [...input.relays] },
     mcp_sources: [
       {
@@ -58,7 +71,13 @@ export function suiteConfig(input: SuiteConfigInput): string {
     mcp_server: { transport: 'streamable_http', host: '127.0.0.1', port: input.mcpPort, path: '/mcp' },
     access: {
       default: 'deny',
-      grants: [{ key: input.clientKey, capabilities: [`${TEST_NAMESPACE}.read`, `${RATE_NAMESPACE}.read`] }],
+      grants: [
+        { key: input.clientKey, capabilities: [`${TEST_NAMESPACE}.read`, `${RATE_NAMESPACE}.read`] },
+        ...(input.delegation
+          ? [{ key: input.delegation.trustedIssuer, capabilities: [...ISSUER_CAPABILITIES] }]
+          : []),
+      ],
+      ...(input.delegation ? { trusted_issuers: [input.delegation.trustedIssuer] } : {}),
     },
     state_database: input.stateDatabase,
     logging: { level: 'info', format: 'json' },

@@ -1,5 +1,6 @@
 /**
- * The suite's identities: the granted client, a stranger with no grant, and the peer endpoint.
+ * The suite's identities: the granted client, a stranger with no grant, the peer endpoint, and the
+ * organisation root that issues the delegation chains of the optional delegated-identity checks.
  * With a keys folder they are read from (or created in) it, so that an adapter someone else runs
  * can be configured once with the same keys (`--print-config --keys DIR`).
  * @module
@@ -9,11 +10,13 @@ import { join } from 'node:path';
 import { generateIdentity, type Identity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures, readKeyFile, writeKeyFile } from '@xprotocol/crypto/node';
 
-/** The suite's three identities. */
+/** The suite's four identities. */
 export interface SuiteKeys {
   client: Identity;
   stranger: Identity;
   peer: Identity;
+  /** A delegation root (docs/protocol.md §11.3): the adapter trusts it and is registered under it. */
+  issuer: Identity;
 }
 
 const BACKENDS = { signatures: nodeSignatures, cipher: nodeCipher };
@@ -31,11 +34,13 @@ export async function suiteKeys(dir?: string): Promise<SuiteKeys> {
       client: generateIdentity(BACKENDS),
       stranger: generateIdentity(BACKENDS),
       peer: generateIdentity(BACKENDS),
+      issuer: generateIdentity(BACKENDS),
     };
   }
   return {
     client: await _load(dir, 'client'),
     stranger: await _load(dir, 'stranger'),
     peer: await _load(dir, 'peer'),
+    issuer: await _load(dir, 'issuer'),
   };
 }

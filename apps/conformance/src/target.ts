@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { generateIdentity, type PublicIdentity } from '@xprotocol/crypto';
+import { type Delegation, generateIdentity, type PublicIdentity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures, writeKeyFile } from '@xprotocol/crypto/node';
 import { type Relay, startRelay } from '@xprotocol/relay';
 import { type AdapterProcess, startAdapter } from './adapter-process.js';
@@ -20,6 +20,7 @@ import { splitCommand } from './command-line.js';
 import { InjectorRelay } from './injector-relay.js';
 import { PeerEndpoint } from './peer-endpoint.js';
 import { suiteConfig } from './suite-config.js';
+import { adapterChain } from './suite-delegation.js';
 import { type SuiteKeys, suiteKeys } from './suite-keys.js';
 import { XpClient } from './xp-client.js';
 
@@ -80,6 +81,14 @@ export class Target {
   readonly mcpUrl: string | undefined;
   /** The adapter's identity (its announce gives the X25519 key). */
   adapter!: PublicIdentity;
+  /**
+   * Whether the adapter runs with the delegated-identity settings (its chain file, the suite's root
+   * as a trusted issuer), or why not: an adapter that refuses them is started again without, and the
+   * optional checks report the behaviour absent. Under `--endpoint` the printed configuration has them.
+   */
+  delegation: { configured: true } | { configured: false; reason: string } = { configured: true };
+  /** Command mode, with the delegation settings: the chain file the adapter was given. */
+  adapterChain: readonly Delegation[] | undefined;
   readonly #relay: Relay | undefined;
   readonly #dir: string;
   readonly #argv: string[] | undefined;
@@ -145,11 +154,23 @@ export class Target {
       });
       const identity = generateIdentity(BACKENDS);
       await writeKeyFile(join(dir, 'adapter.key'), identity);
-      target.#config = target.#writeConfig('adapter', mcpPort);
+      target.adapterChain = adapterChain(keys.issuer, identity.keys.ed25519, Math.floor(Date.now() / 1000));
+      writeFileSync(join(dir, 'adapter-chain.json'), JSON.stringify(target.adapterChain));
+      target.#config = target.#writeConfig('adapter', mcpPort, join(dir, 'adapter-chain.json'));
       log(
         `relay ${relay.url}, injector ${injector.url}; starting ${argv.join(' ')} start --config ${target.#config}`,
       );
-      target.#process = await startAdapter(argv, target.#config, dir);
+      try {
+        target.#process = await startAdapter(argv, target.#config, dir);
+      } catch (error) {
+        // Delegated identity is optional: an adapter that refuses its settings is tried without.
+        const reason = `the adapter did not start with identity.parent_delegation_event and access.trusted_issuers: ${(error as Error).message.split('\n').slice(0, 3).join(' ')}`;
+        log(`${reason}; starting it again without them`);
+        target.delegation = { configured: false, reason };
+        target.adapterChain = undefined;
+        target.#config = target.#writeConfig('adapter', mcpPort);
+        target.#process = await startAdapter(argv, target.#config, dir);
+      }
       await target.#awaitAnnounce(identity.keys.ed25519);
       return target;
     }
@@ -177,7 +198,7 @@ export class Target {
     return target;
   }
 
-  #writeConfig(name: string, mcpPort: number): string {
+  #writeConfig(name: string, mcpPort: number, chainFile?: string): string {
     const path = join(this.#dir, `${name}.yml`);
     writeFileSync(
       path,
@@ -191,6 +212,15 @@ export class Target {
         peerRelay: this.relayUrl,
         mcpPort,
         stateDatabase: join(this.#dir, `${name}-state.db`),
+        ...(this.delegation.configured
+          ? {
+              delegation: {
+                chainFile,
+                parentKey: this.keys.issuer.keys.ed25519,
+                trustedIssuer: this.keys.issuer.keys.ed25519,
+              },
+            }
+          : {}),
       }),
     );
     return path;

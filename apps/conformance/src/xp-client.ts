@@ -48,11 +48,17 @@ export function sealRequest(
   to: PublicIdentity,
   kind: string,
   payload: unknown,
-  options: { created_at?: number; expiration?: number } = {},
+  options: { created_at?: number; expiration?: number; tags?: readonly (readonly string[])[] } = {},
 ): XpEvent {
   const created = options.created_at ?? nowSeconds();
   return sealEvent(
-    { kind, payload, created_at: created, expiration: options.expiration ?? created + 60 },
+    {
+      kind,
+      payload,
+      created_at: created,
+      expiration: options.expiration ?? created + 60,
+      ...(options.tags ? { tags: options.tags } : {}),
+    },
     sender,
     to,
     BACKENDS,
@@ -178,8 +184,11 @@ export class XpClient {
     kind: string,
     payload: unknown,
     timeoutMs = 20_000,
+    tags?: readonly (readonly string[])[],
   ): Promise<Exchange> {
-    return this.exchange(sealRequest(sender, to, kind, payload), to.ed25519, sender, { timeoutMs });
+    return this.exchange(sealRequest(sender, to, kind, payload, tags ? { tags } : {}), to.ed25519, sender, {
+      timeoutMs,
+    });
   }
 
   /** Every contract of `to`'s catalog (`xp.schema.catalog`, plaintext request, paged). */

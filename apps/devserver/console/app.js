@@ -1,12 +1,19 @@
 // The console's entry: hash routes (#/catalog, #/catalog/<kind>, #/events, #/call/<kind>,
-// #/config), the header status line, and the "/" shortcut to the catalog search.
+// #/config, #/identity), the header status line, and the "/" shortcut to the catalog search.
 import { getJson, keepCsrfToken, shortKey } from './api.js';
 import { showCatalog } from './catalog.js';
 import { showConfig } from './config.js';
 import { showEvents, startEvents } from './events.js';
+import { showIdentity } from './identity.js';
 import { showCall } from './try-call.js';
 
-const pages = { catalog: showCatalog, events: showEvents, call: showCall, config: showConfig };
+const pages = {
+  catalog: showCatalog,
+  events: showEvents,
+  call: showCall,
+  config: showConfig,
+  identity: showIdentity,
+};
 
 async function route() {
   const [, page = 'catalog', ...rest] = (location.hash || '#/catalog').split('/');

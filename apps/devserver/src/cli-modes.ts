@@ -314,6 +314,19 @@ async function _startWebConsole(
         warnings: () => reloads.warnings,
         lastReload: () => reloads.lastReload,
       },
+      identity: {
+        relayUrl: () => running.relayUrl,
+        endpoints: () => [
+          { name: 'the adapter', key: running.adapter.keys.ed25519 },
+          ...running.config.xprotocolSources.flatMap((s) => (s.key ? [{ name: s.name, key: s.key }] : [])),
+        ],
+        trustRoots: () => [
+          ...new Set([
+            ...running.config.access.trustedIssuers,
+            ...running.config.xprotocolSources.flatMap((s) => s.trustRoots),
+          ]),
+        ],
+      },
       status: () => ({
         adapterKey: running.adapter.keys.ed25519,
         relayUrl: running.relayUrl,

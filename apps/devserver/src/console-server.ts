@@ -2,7 +2,8 @@
  * The devserver's web console (docs/devserver.md, "The web console"): a small HTTP server on
  * loopback that serves the pages shipped in the package's `console/` folder (plain HTML, CSS and
  * JavaScript modules; nothing from a CDN) and their JSON API — the catalog and its search, the
- * live events as server-sent events, Try a call, and the running configuration. Every request is
+ * live events as server-sent events, Try a call, the running configuration, and each endpoint's
+ * delegation chain (`console-identity.ts`). Every request is
  * checked by `checkConsoleRequest` (Host, Origin, the per-run token or this port's cookie, and
  * the CSRF token on anything but GET and HEAD).
  * @module
@@ -26,6 +27,7 @@ import {
 import type { ConsoleCaller, ConsoleSigner } from './console-caller.js';
 import type { ConsoleCatalog } from './console-catalog.js';
 import type { ConsoleEvents } from './console-events.js';
+import { endpointIdentities, type IdentitySource } from './console-identity.js';
 import { RELAY_HOST } from './paths.js';
 
 /** The outcome of the last configuration reload, for the Config page. */
@@ -63,6 +65,8 @@ export interface ConsoleOptions {
   events: ConsoleEvents;
   caller: ConsoleCaller;
   configSource: ConsoleConfigSource;
+  /** The Identity page: whose announces to read, from which relay, against which trust roots. */
+  identity: IdentitySource;
   /** Shown in the header: the adapter key and the relay URL. */
   status: () => { adapterKey: string; relayUrl: string; version: string };
   /** The token; default: a fresh random one. */
@@ -220,6 +224,12 @@ async function _route(
       return _events(site, request, response);
     case 'POST /api/call':
       return _call(options.caller, request, response);
+    case 'GET /api/identity':
+      try {
+        return _json(response, 200, await endpointIdentities(options.identity));
+      } catch (error) {
+        return _json(response, 502, { error: `cannot read the announces: ${(error as Error).message}` });
+      }
     case 'GET /api/config': {
       const source = options.configSource;
       const { file, ...rest } = redactConfig(source.config());

@@ -13,6 +13,13 @@
 //   skip-signatures   an incoming event that fails verification is processed anyway: the proxy
 //                     decrypts it with the adapter's key, re-sends it to the adapter from a key of
 //                     its own (granted everything), and returns the answer to the forged sender
+//   foreign-chain     the announce's delegation_chain becomes a valid chain for another key (re-signed)
+//   accept-any-chain  a request with a delegation tag is served whatever its chain: the proxy
+//                     re-sends it from its own key (granted everything), as skip-signatures does
+//   ignore-revocations  xp.key.revoke events never reach the adapter (the proxy drops them)
+//   no-delegation     an adapter without delegated identity: it refuses a configuration with
+//                     identity.parent_delegation_event or access.trusted_issuers, and otherwise
+//                     runs as it is (no proxy)
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
@@ -26,6 +33,7 @@ import {
   openEvent,
   parseKey,
   sealEvent,
+  signDelegation,
   signEvent,
   verifyEvent,
 } from '@xprotocol/crypto';
@@ -40,6 +48,10 @@ const MODES = [
   'bad-grammar',
   'wrong-errors',
   'skip-signatures',
+  'foreign-chain',
+  'accept-any-chain',
+  'ignore-revocations',
+  'no-delegation',
 ];
 const [mode, ...command] = process.argv.slice(2);
 if (!MODES.includes(mode)) {
@@ -58,10 +70,16 @@ const BACKENDS = { signatures: nodeSignatures, cipher: nodeCipher };
 const launderer = generateIdentity(BACKENDS);
 const laundered = new Map();
 
-/** skip-signatures: a forged request addressed to the adapter, re-sent validly from the launderer. */
+/** Whether this mode launders `event`: a forged one (skip-signatures) or one with a chain (accept-any-chain). */
+function shouldLaunder(event) {
+  if (mode === 'skip-signatures') return !verifyEvent(event, nodeSignatures).ok;
+  return mode === 'accept-any-chain' && getTag(event, 'delegation') !== undefined;
+}
+
+/** skip-signatures, accept-any-chain: a request addressed to the adapter, re-sent validly from the launderer. */
 function launder(event) {
   if (event.pubkey === identity.keys.ed25519 || getTag(event, 'p') !== identity.keys.ed25519) return event;
-  if (verifyEvent(event, nodeSignatures).ok) return event;
+  if (!shouldLaunder(event)) return event;
   const senderX = getTag(event, 'x25519');
   const key = conversationKey(
     identity.x25519.secretKey,
@@ -132,9 +150,31 @@ function breakError(event) {
   return resign(event, encryptPayload(JSON.stringify(payload), key, { backend: nodeCipher }));
 }
 
+/** foreign-chain: a chain that holds on its own but vouches for a key that is not the adapter's. */
+function foreignChain() {
+  const root = generateIdentity(BACKENDS);
+  const now = Math.floor(Date.now() / 1000);
+  const link = signDelegation(
+    {
+      delegated_key: generateIdentity(BACKENDS).keys.ed25519,
+      capabilities: ['*'],
+      not_before: now - 60,
+      expires_at: now + 86_400,
+    },
+    root.ed25519.secretKey,
+    nodeSignatures,
+  );
+  return [link];
+}
+
 /** The one thing this mode breaks, on an event the adapter publishes. */
 function mutate(event) {
   if (event.pubkey !== identity.keys.ed25519) return event;
+  if (mode === 'foreign-chain' && event.kind === 'xp.endpoint.announce') {
+    const payload = JSON.parse(event.content);
+    if (payload.delegation_chain === undefined) return event;
+    return resign(event, JSON.stringify({ ...payload, delegation_chain: foreignChain() }));
+  }
   if (mode === 'no-mcp-sources' && event.kind === 'xp.endpoint.announce') {
     const { mcp_sources: _dropped, ...rest } = JSON.parse(event.content);
     return resign(event, JSON.stringify(rest));
@@ -147,7 +187,7 @@ function mutate(event) {
     return breakCatalog(event, (c) => ({ ...c, gbnf_grammar: 'root ::= ( "{" ' }));
   }
   if (mode === 'wrong-errors' && event.kind === 'xp.error') return breakError(event);
-  if (mode === 'skip-signatures') return unlaunder(event);
+  if (mode === 'skip-signatures' || mode === 'accept-any-chain') return unlaunder(event);
   return event;
 }
 
@@ -168,7 +208,8 @@ function proxy(url) {
           const event = message[0] === 'EVENT' ? message[2] : undefined;
           const x = event && getTag(event, 'x25519');
           if (x) x25519Of.set(event.pubkey, x);
-          if (event && mode === 'skip-signatures')
+          if (event && mode === 'ignore-revocations' && event.kind === 'xp.key.revoke') return;
+          if (event && (mode === 'skip-signatures' || mode === 'accept-any-chain'))
             text = JSON.stringify(['EVENT', message[1], launder(event)]);
         } catch (error) {
           process.stderr.write(`broken-adapter: ${error.message}\n`);
@@ -192,7 +233,17 @@ function proxy(url) {
   });
 }
 
-if (mode === 'allow-all') {
+if (mode === 'no-delegation') {
+  if (
+    config.identity?.parent_delegation_event !== undefined ||
+    config.access?.trusted_issuers !== undefined
+  ) {
+    process.stderr.write(
+      'broken-adapter: unknown configuration keys (this adapter has no delegated identity)\n',
+    );
+    process.exit(1);
+  }
+} else if (mode === 'allow-all') {
   config.access = { default: 'allow' };
 } else {
   const key = JSON.parse(readFileSync(config.identity.key_file, 'utf8'));
@@ -200,7 +251,7 @@ if (mode === 'allow-all') {
     { ed25519: hexToBytes(key.ed25519.secret), x25519: hexToBytes(key.x25519.secret) },
     { signatures: nodeSignatures, cipher: nodeCipher },
   );
-  if (mode === 'skip-signatures') {
+  if (mode === 'skip-signatures' || mode === 'accept-any-chain') {
     config.access.grants = [
       ...(config.access.grants ?? []),
       { key: launderer.keys.ed25519, capabilities: ['*'] },
