@@ -11,7 +11,10 @@ export interface AdapterProcess {
   readonly child: ChildProcess;
   /** Every stderr line so far. */
   readonly logs: string[];
-  /** SIGTERM, then SIGKILL after 10 s (a wrapper may need time to stop what it started); resolves once it exited. */
+  /**
+   * SIGTERM, then SIGKILL after 10 s; resolves once it exited and so did every process that shares
+   * its stderr (the adapter a wrapper such as `npx` started), or at that bound.
+   */
   stop(): Promise<void>;
 }
 
@@ -29,12 +32,22 @@ export async function startAdapter(
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const logs: string[] = [];
+  // The end of stderr: every process that holds it has exited. A wrapper (`npx …`) passes stderr
+  // to the adapter it starts and may exit on SIGTERM before that adapter has stopped.
+  const stderrClosed = new Promise<void>((resolve) => child.stderr!.once('close', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
+    const running = child.exitCode === null && child.signalCode === null;
+    if (running) child.kill('SIGTERM');
+    // Bounded: after 10 s the command is killed, and what it left holding stderr is not waited for.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve();
+      }, 10_000);
+    });
+    await Promise.race([Promise.all([exited, stderrClosed]), bound]);
     clearTimeout(timer);
   };
   await new Promise<void>((resolve, reject) => {
