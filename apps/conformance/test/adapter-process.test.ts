@@ -1,7 +1,7 @@
 // startAdapter's stop() with a wrapper as the adapter command (`--adapter-command "npx -y
-// @xprotocol/mcp-adapter"`, docs/conformance.md): the wrapper exits on SIGTERM before the adapter
-// it started has stopped; stop() must wait for the adapter too, or the next start of the suite
-// finds its port still taken.
+// @xprotocol/mcp-adapter"`, docs/conformance.md): the wrapper exits on SIGTERM and leaves the
+// adapter it started running; stop() must stop that adapter too and wait for it, or the next
+// start of the suite finds its port still taken.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,9 +28,13 @@ describe('startAdapter through a wrapper command', () => {
     const adapter = await startAdapter([process.execPath, WRAPPER], 'unused.yml', import.meta.dirname);
     const ready = adapter.logs.find((line) => line.includes('"ready"'))!;
     const pid = (JSON.parse(ready) as { pid: number }).pid;
-    expect(alive(pid)).toBe(true);
-    await adapter.stop();
-    expect(adapter.child.exitCode, 'the wrapper exited').toBe(0);
-    expect(alive(pid), `the adapter (pid ${pid}) still runs after stop()`).toBe(false);
+    try {
+      expect(alive(pid)).toBe(true);
+      await adapter.stop();
+      expect(adapter.child.exitCode, 'the wrapper exited').toBe(0);
+      expect(alive(pid), `the adapter (pid ${pid}) still runs after stop()`).toBe(false);
+    } finally {
+      if (alive(pid)) process.kill(pid, 'SIGKILL'); // what a failed stop() left behind
+    }
   });
 });
