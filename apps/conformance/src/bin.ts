@@ -5,6 +5,15 @@
  */
 import { main } from './cli.js';
 
+// The adapters under test run in process groups of their own (adapter-process.ts), which a
+// terminal's Ctrl-C does not reach: exiting on the signal runs the hook that stops them.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => process.exit(code));
+}
+
 main(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),

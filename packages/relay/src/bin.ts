@@ -130,10 +130,6 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const relay = await startRelay({ ...options, store });
-  process.stdout.write(`${relay.url}\n`);
-  process.stderr.write(
-    `xprotocol-relay: listening on ${relay.url} (${values.db ? `database ${values.db}` : 'in-memory store'})\n`,
-  );
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -147,8 +143,14 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Before the URL line: a supervisor may signal the moment it reads it, and without a handler
+  // Node dies of the signal with the store not closed.
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  process.stdout.write(`${relay.url}\n`);
+  process.stderr.write(
+    `xprotocol-relay: listening on ${relay.url} (${values.db ? `database ${values.db}` : 'in-memory store'})\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeEvent, newSecret, TestClient } from './support/client.js';
-import { exited, killBins, runBin, startBin } from './support/relay-bin.js';
+import { BIN, exited, killBins, runBin, startBin } from './support/relay-bin.js';
 
 let dir: string;
 
@@ -23,6 +24,24 @@ describe('xprotocol-relay bin', () => {
     client.close();
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
+  });
+
+  it('exits 0 on SIGTERM or SIGINT sent the moment its URL is printed (the line a supervisor waits for)', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const child = spawn(process.execPath, [BIN, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk;
+        if (stdout.includes('\n')) child.kill(signal);
+      });
+      const [code, exitSignal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+        child.once('exit', (c, s) => resolve([c, s])),
+      );
+      expect({ signal, code, exitSignal }, stderr).toEqual({ signal, code: 0, exitSignal: null });
+      expect(stderr).toContain(`${signal}: closing`);
+    }
   });
 
   it('keeps an acknowledged event through SIGKILL when given --db', async () => {

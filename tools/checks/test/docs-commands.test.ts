@@ -5,104 +5,12 @@
 // scripts); docs/cli.md names every bin the manifests ship; every `import` in a TypeScript example
 // resolves and the names it imports exist.
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, relative, resolve } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
-
-/** Every bin the workspace ships: name → built script; and package name → its bin. */
-const BINS = new Map<string, string>();
-const BIN_OF_PACKAGE = new Map<string, string>();
-for (const group of ['apps', 'packages']) {
-  for (const name of readdirSync(join(ROOT, group))) {
-    const manifest = join(ROOT, group, name, 'package.json');
-    if (!existsSync(manifest)) continue;
-    const { bin, name: packageName } = JSON.parse(readFileSync(manifest, 'utf8')) as {
-      name: string;
-      bin?: Record<string, string>;
-    };
-    for (const [command, path] of Object.entries(bin ?? {})) {
-      BINS.set(command, join(ROOT, group, name, path));
-      BIN_OF_PACKAGE.set(packageName, command);
-    }
-  }
-}
-
-/** The root package.json's scripts that run a shipped bin (`"adapter": "node apps/…/bin/….js"`): script → bin. */
-const BIN_OF_SCRIPT = new Map<string, string>();
-const rootScripts = (
-  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    scripts?: Record<string, string>;
-  }
-).scripts;
-for (const [script, command] of Object.entries(rootScripts ?? {})) {
-  const file = /^node (\S+)$/.exec(command)?.[1];
-  const bin = [...BINS].find(([, path]) => file !== undefined && path === join(ROOT, file))?.[0];
-  if (bin !== undefined) BIN_OF_SCRIPT.set(script, bin);
-}
-
-/** The documents a user follows. */
-const DOCS = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-  ...['apps', 'packages'].flatMap((group) =>
-    readdirSync(join(ROOT, group))
-      .map((name) => `${group}/${name}/README.md`)
-      .filter((file) => existsSync(join(ROOT, file))),
-  ),
-];
-
-/** Fenced blocks of a language in a markdown file. */
-function blocks(file: string, languages: readonly string[]): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const found: string[] = [];
-  const fence = /^```([a-z]*)[^\n]*\n([\s\S]*?)^```$/gm;
-  for (let m = fence.exec(text); m; m = fence.exec(text)) if (languages.includes(m[1]!)) found.push(m[2]!);
-  return found;
-}
-
-/**
- * Command lines (continuations joined, comments dropped, `&&` and `;` split) that run an
- * `xprotocol-` bin, directly or as `npx [-y] @xprotocol/<package>`, `pnpm <root script>` or
- * `pnpm --filter <package> exec <bin>`: `line` rewritten to the bin's name, `raw` as written.
- */
-function commandLines(file: string): { line: string; raw: string }[] {
-  const lines: { line: string; raw: string }[] = [];
-  for (const block of blocks(file, ['sh', 'bash', 'shell'])) {
-    for (const text of block.replace(/\\\n\s*/g, ' ').split('\n')) {
-      for (const part of text.replace(/\s+#.*$/, '').split(/\s+(?:&&|;)\s+/)) {
-        const raw = part.trim().replace(/&$/, '').trim();
-        const line = raw
-          .replace(
-            /^npx (?:-y )?(@xprotocol\/[a-z-]+)/,
-            (whole, name: string) => BIN_OF_PACKAGE.get(name) ?? whole,
-          )
-          .replace(/^pnpm ([a-z-]+)(?=\s|$)/, (whole, script: string) => BIN_OF_SCRIPT.get(script) ?? whole)
-          .replace(/^pnpm --filter \S+ exec (xprotocol-[a-z]+)/, '$1');
-        if (/^xprotocol-[a-z]+\b/.test(line)) lines.push({ line, raw });
-      }
-    }
-  }
-  return lines;
-}
-
-/** Words of a command line, shell-style enough for the docs (single quotes, no expansion). */
-function words(line: string): string[] {
-  return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-}
+import { BINS, blocks, DOCS, documentedCommands, words } from './_doc-commands.js';
+import { REPO_ROOT as ROOT } from './_workspace.js';
 
 const home = mkdtempSync(join(tmpdir(), 'xp-docs-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -117,7 +25,7 @@ function run(bin: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) 
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const documented = DOCS.flatMap((file) => commandLines(file).map((command) => ({ file, ...command })));
+const documented = documentedCommands();
 
 /**
  * A folder holding `pnpm` when the one running these tests is not on PATH (pnpm sets
