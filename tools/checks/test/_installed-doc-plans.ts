@@ -70,6 +70,8 @@ export const PLANS: Readonly<Record<string, Plan>> = {
     { run: 'exit' },
   'xprotocol-adapter register --key ~/.xprotocol/adapter.key --parent-key ~/.xprotocol/department.key  --parent-delegation department.chain.json --capabilities "com.acme.docs.read,com.acme.crm.read"  --output adapter.chain.json':
     { run: 'exit' },
+  'xprotocol-adapter rotate --key ~/.xprotocol/adapter.key --new-key ~/.xprotocol/adapter-2027.key --grace 7d  --output adapter.rotation.json --relay ws://127.0.0.1:8765':
+    { run: 'exit', needs: ['relay'] },
   'xprotocol-adapter revoke --key ~/.xprotocol/department.key --delegation adapter.chain.json --output adapter.revoked.json':
     { run: 'exit' },
   'xprotocol-adapter revoke --key ~/.xprotocol/org-root.key --delegation caller.chain.json --relay ws://127.0.0.1:8765':

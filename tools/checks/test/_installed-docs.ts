@@ -197,7 +197,7 @@ export class InstalledDocs {
 
   /** The keys the docs' lines read, made with the installed keygen; a keygen line's own output removed first. */
   async #keys(raw: string, cwd: string): Promise<void> {
-    for (const name of ['client.key', 'adapter.key', 'org-root.key', 'department.key']) {
+    for (const name of ['client.key', 'adapter.key', 'adapter-2027.key', 'org-root.key', 'department.key']) {
       if (!existsSync(this.#keyPath(name))) await this.#keygen(this.#keyPath(name), cwd);
     }
     if (/ keygen /.test(raw)) rmSync(this.#outputOf(raw, cwd), { force: true });
