@@ -5,10 +5,11 @@
  * with A's key finds the rotation, finds no announce of B, and within the grace period is still
  * answered by A, saying so. Adapter B starts with `identity.rotated_from` (and discloses the
  * rotation in its well-known document); the caller configured with A now reaches B, and warns
- * once to update its configuration; with a trust root, B's own announce must carry a chain (a
- * rotation carries none over). Adapter D runs with key D, rotated to a key C that never
+ * once to update its configuration; so does an MCP face whose source names A's key; with a trust
+ * root, B's own announce must carry a chain (a rotation carries none over). Adapter D runs with key D, rotated to a key C that never
  * runs, with a grace period of one second: after it, a caller configured with D refuses with
- * NOT_FOUND naming the rotation and sends nothing to D, which still runs. A rotation to another
+ * NOT_FOUND naming the rotation and sends nothing to D, which still runs, and an MCP face whose
+ * source names D lists nothing of it. A rotation to another
  * key stops an adapter from starting, with a configuration error.
  */
 import { readFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ let other: Key;
 let d: Key;
 let c: Key;
 let aLogs: string[];
+let bLogs: string[] = [];
 let dLogs: string[];
 let dRotation: { grace_until: number };
 let rotation: { id: string; grace_until: number };
@@ -65,6 +67,28 @@ const callTo = (key: Key, ...extra: string[]) =>
     '20000',
     ...extra,
   ]);
+
+/** An MCP face (stdio) whose one XProtocol source is configured with `key`. */
+function faceConfig(name: string, key: Key): string {
+  return procs.file(
+    `${name}.yml`,
+    `identity:
+  key_file: ./caller.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: src
+    key: ${key.ed25519}
+    relay: ${relayUrl}
+    mcp_tool_prefix: src_
+mcp_server:
+  transport: stdio
+state_database: ./${name}.db
+logging:
+  level: error
+`,
+  );
+}
 
 /** How many tool calls an adapter's log shows it served. */
 const served = (logs: string[]) => logs.filter((line) => line.includes('calling upstream tool')).length;
@@ -122,9 +146,9 @@ describe('a caller configured with the old key', () => {
 
   it('reaches B once B runs with identity.rotated_from, and warns once to update the configuration', async () => {
     const port = await freePort();
-    const { logs: bLogs } = await procs.adapter(
+    ({ logs: bLogs } = await procs.adapter(
       adapterConfig('b', '\n  rotated_from: ./rotation.json', `discovery:\n  well_known_port: ${port}\n`),
-    );
+    ));
     const document = (await (
       await fetch(`http://127.0.0.1:${port}/.well-known/xprotocol-endpoint`)
     ).json()) as { public_key: string; rotated_from?: unknown };
@@ -149,6 +173,22 @@ describe('a caller configured with the old key', () => {
     expect(served(aLogs)).toBe(beforeA);
   }, 120_000);
 
+  it("an MCP face whose source names the old key lists and calls B's tools", async () => {
+    const client = await procs.mcpClient(faceConfig('face-a', a));
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('src_test_simple_text');
+      const beforeA = served(aLogs);
+      const beforeB = served(bLogs);
+      const result = await client.callTool({ name: 'src_test_simple_text', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      expect(served(bLogs)).toBe(beforeB + 1);
+      expect(served(aLogs)).toBe(beforeA);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
   it('after grace_until, sends nothing to the old key and fails naming the rotation', async () => {
     // Until the clock passes the grace period's last second (a bound, not a measurement).
     while (Date.now() / 1000 <= dRotation.grace_until + 1) await new Promise((r) => setTimeout(r, 200));
@@ -158,6 +198,16 @@ describe('a caller configured with the old key', () => {
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toContain(`${d.ed25519} was rotated to ${c.ed25519}`);
     expect(error.message).toContain('its grace period ended');
+    expect(served(dLogs)).toBe(0);
+
+    // The MCP face neither lists nor calls anything of a source whose key's grace period ended.
+    const client = await procs.mcpClient(faceConfig('face-d', d));
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names.filter((name) => name.startsWith('src_'))).toEqual([]);
+    } finally {
+      await client.close();
+    }
     expect(served(dLogs)).toBe(0);
   }, 120_000);
 });

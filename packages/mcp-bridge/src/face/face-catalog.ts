@@ -5,7 +5,8 @@
  * never renames a tool — beside the contracts of the local sources (gateway mode), with the search
  * index over all of them. A source whose fetch fails keeps its previous tools; a source with trust
  * roots lists only what its endpoint's delegation chain grants, and nothing when no root vouches
- * for it (face-trust.ts).
+ * for it (face-trust.ts); a source configured by key follows a rotation of that key
+ * (face-rotation.ts).
  * @module
  */
 import type { PublicIdentity } from '@xprotocol/crypto';
@@ -14,6 +15,7 @@ import type { ContractLike, McpToolDefinition } from '@xprotocol/translate';
 import { SchemaSearch, toolSearchDocument } from '../discovery/schema-search.js';
 import type { BridgeLogger } from '../logger.js';
 import { _callerOf, type LocalToolSource, type McpFaceOptions, type XpToolSource } from './face-options.js';
+import { _rotatedKey } from './face-rotation.js';
 import { _FaceTrust, type _TrustRefusal } from './face-trust.js';
 import { _searchToolDefinition, _searchTools, SEARCH_TOOL } from './search-tool.js';
 
@@ -26,6 +28,13 @@ interface _SourceState {
   namespaces: readonly string[];
   tools: number;
   error: string | undefined;
+  /**
+   * Set while the face still calls a rotated key within its grace period (face-rotation.ts): after
+   * this second its keys are not given out, so nothing is sent to the old key.
+   */
+  graceUntil?: number | undefined;
+  /** The notice of the rotation last reported, so each is logged once. */
+  rotationNotice?: string | undefined;
 }
 
 /** The tool table of one face, and the catalogs of its sources. */
@@ -81,7 +90,9 @@ export class _FaceCatalog {
 
   /** The public keys of XProtocol source `source`, once resolved. */
   keys(source: string): PublicIdentity | undefined {
-    return this.#sources.get(source)?.keys;
+    const state = this.#sources.get(source);
+    if (state?.graceUntil !== undefined && this.#nowSeconds() > state.graceUntil) return undefined;
+    return state?.keys;
   }
 
   /** The namespaces XProtocol source `source` announces (none until its keys are known). */
@@ -187,6 +198,10 @@ export class _FaceCatalog {
     try {
       state.key ??= await this.#discover(source);
       const caller = _callerOf(this.#o);
+      if (source.key !== undefined) {
+        const ended = await this.#followRotation(source.name, source.key, state, timeout);
+        if (ended !== undefined) return this.#withdrawn(source.name, state, ended);
+      }
       // With trust roots, every fetch reads the announce again: a renewed chain is taken up.
       const checks = this.#trust.checks(source.name);
       if (!state.keys || checks) {
@@ -239,15 +254,50 @@ export class _FaceCatalog {
    * nothing of it is listed or called until a later fetch admits it. Whether its tools changed.
    */
   #untrusted(name: string, state: _SourceState, why: string): boolean {
-    state.keys = undefined;
-    state.namespaces = [];
-    state.tools = 0;
-    state.error = why;
     this.#logger.warn(
       { source: name, error: why },
       'an XProtocol source is not vouched for by its trust_root: none of its tools are listed',
     );
+    return this.#withdrawn(name, state, why);
+  }
+
+  /** Takes a source's tools out of the table and forgets its keys until a later fetch; whether its tools changed. */
+  #withdrawn(name: string, state: _SourceState, why: string): boolean {
+    state.keys = undefined;
+    state.namespaces = [];
+    state.tools = 0;
+    state.error = why;
     return this.#table.removeSource(name);
+  }
+
+  /**
+   * Points `state` at the key to use for a source configured with `configured`, following a
+   * rotation of it (face-rotation.ts) and warning once per rotation; the reason to list nothing
+   * when the rotation's grace period ended without a successor.
+   */
+  async #followRotation(
+    name: string,
+    configured: string,
+    state: _SourceState,
+    timeout: number,
+  ): Promise<string | undefined> {
+    const found = await _rotatedKey(_callerOf(this.#o), name, configured, timeout, () => this.#nowSeconds());
+    if (found.kind !== 'unrotated' && state.rotationNotice !== found.notice) {
+      state.rotationNotice = found.notice;
+      this.#logger.warn({ source: name, rotation: found.rotation.id }, found.notice);
+    }
+    if (found.kind === 'ended') return found.notice;
+    state.graceUntil = found.kind === 'in_grace' ? found.rotation.grace_until : undefined;
+    if (state.key !== found.key) {
+      // Another key: its announce (X25519 key, namespaces, chain) is read afresh.
+      state.key = found.key;
+      state.keys = undefined;
+    }
+    return undefined;
+  }
+
+  #nowSeconds(): number {
+    return Math.floor(Date.now() / 1000);
   }
 
   /** Puts a local source's current contracts in the table; whether its tools changed. */
