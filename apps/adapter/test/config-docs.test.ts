@@ -51,7 +51,12 @@ describe('docs/config.md examples', () => {
     });
     expect(server.config.access.grants).toEqual([{ key: KEY_A, capabilities: ['com.test.fs.read'] }]);
     expect(server.config.relay.urls).toEqual(['ws://127.0.0.1:8765']);
-    expect(server.config.discovery).toEqual({ wellKnownPort: 8766, wellKnownHost: '127.0.0.1' });
+    expect(server.config.discovery).toEqual({
+      wellKnownPort: 8766,
+      wellKnownHost: '127.0.0.1',
+      publishDns: false,
+      dnsServers: [],
+    });
     const client = parseConfig(fixture('local-client.yml'), 'a.yml', { env, homeDir: '/home/ada' });
     expect(client.warnings).toEqual([]);
     expect(client.config.xprotocolSources[0]).toMatchObject({ key: KEY_B, relays: ['ws://127.0.0.1:8765'] });
