@@ -8,10 +8,11 @@
  * the link (its index and the start of its id), why, and what to do.
  * @module
  */
-import { readFileSync } from 'node:fs';
+
 import { type AcceptedChain, checkDelegationChain, isKeyString, type RefusedChain } from '@xprotocol/crypto';
 import { nodeSignatures } from '@xprotocol/crypto/node';
 import { type AdapterConfig, ConfigError } from '../config/index.js';
+import { _readIdentityJson } from './identity-json-file.js';
 
 /** A chain that passed every check at start. */
 export interface AdapterChain {
@@ -80,25 +81,14 @@ export function _chainExpiryWarning(chain: AdapterChain, nowSeconds: number): st
 
 /** The file's JSON array of links, or a configuration error saying what the file is instead. */
 function _readChainFile(file: string, fail: (message: string) => never): unknown[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return fail(
-      code === 'ENOENT'
-        ? `cannot read ${file}: no such file; expected the chain file that ${REGISTER} --output wrote`
-        : `cannot read ${file}: ${(error as Error).message}`,
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return fail(
-      `${file}: expected JSON (a chain file as register writes it), got text that does not parse (${(error as Error).message})`,
-    );
-  }
+  const value = _readIdentityJson(
+    file,
+    {
+      writtenBy: `the chain file that ${REGISTER} --output wrote`,
+      described: 'a chain file as register writes it',
+    },
+    fail,
+  );
   if (!Array.isArray(value) || value.length === 0) {
     const got =
       value === null

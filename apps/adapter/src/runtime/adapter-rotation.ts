@@ -7,10 +7,11 @@
  * why, and what to do.
  * @module
  */
-import { readFileSync } from 'node:fs';
+
 import { type Rotation, verifyRotation } from '@xprotocol/crypto';
 import { nodeSignatures } from '@xprotocol/crypto/node';
 import { type AdapterConfig, ConfigError } from '../config/index.js';
+import { _readIdentityJson } from './identity-json-file.js';
 import type { AdapterLogger } from './logger.js';
 
 const ROTATE = 'xprotocol-adapter rotate';
@@ -32,25 +33,14 @@ export function _loadAdapterRotation(
       { file: config.file, line: 0, column: 0, path: 'identity.rotated_from', message },
     ]);
   };
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return fail(
-      code === 'ENOENT'
-        ? `cannot read ${file}: no such file; expected the rotation file that ${ROTATE} --output wrote`
-        : `cannot read ${file}: ${(error as Error).message}`,
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return fail(
-      `${file}: expected JSON (a rotation as rotate writes it), got text that does not parse (${(error as Error).message})`,
-    );
-  }
+  const value = _readIdentityJson(
+    file,
+    {
+      writtenBy: `the rotation file that ${ROTATE} --output wrote`,
+      described: 'a rotation as rotate writes it',
+    },
+    fail,
+  );
   const verdict = verifyRotation(value, nodeSignatures);
   if (!verdict.ok) return fail(`${file}: not a valid rotation (${verdict.code}): ${verdict.message}`);
   const { rotation } = verdict;

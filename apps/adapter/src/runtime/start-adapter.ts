@@ -9,7 +9,7 @@
  * status there for `xprotocol-adapter status` (status-reporter.ts): every warning and error it
  * logs and every inbound call's outcome go into it. When a step fails, what was already started is
  * stopped (in reverse order) before the error is thrown. Each step that is a concern of its own has
- * its file: `adapter-mode.ts`, `adapter-identity.ts`, `adapter-relays.ts`, `adapter-face.ts`,
+ * its file: `adapter-mode.ts`, `adapter-identity.ts`, `identity-json-file.ts`, `adapter-relays.ts`, `adapter-face.ts`,
  * `adapter-discovery.ts`, `ready-report.ts`, `started-components.ts`, `status-reporter.ts`.
  * @module
  */
