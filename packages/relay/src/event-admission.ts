@@ -48,32 +48,25 @@ function admit(
   nowMs: number,
 ): void | Promise<void> {
   if (!check.ok) {
-    refuse(context, connection, check.id, reason(check.prefix, check.message), raw);
+    const why = reason(check.prefix, check.message);
+    // Stale, future or expired: refused only when the relay does not hold it (dedupe comes first).
+    if (check.event) return refuseUnlessHeld(context, connection, check.event, why);
+    refuse(context, connection, check.id, why, raw);
     return;
   }
   const { event } = check;
-  const first = context.inFlight.get(event.id);
-  if (first) {
-    // A copy of an event whose batch has not committed yet: answered once it has.
-    void answerCopy(context, connection, event, first.put);
-    return;
-  }
-  if (context.recent.has(event.id)) {
-    answerDuplicate(context, connection, event.id);
-    return;
-  }
+  if (answeredAsCopy(context, connection, event)) return;
   const token = context.buckets.take(event.pubkey, nowMs);
   if (!token.ok) {
     const why = reason('rate-limited', `slow down: retry after ${token.retryAfterSeconds} s`);
-    refuse(context, connection, event.id, why, event);
-    return;
+    return refuseUnlessHeld(context, connection, event, why);
   }
   const until = expiresAt(context, check.expiration, event.created_at, nowMs);
   // The text the store keeps and fan-out sends (computed once per event): its UTF-8 bytes are what
   // the event costs.
   const bytes = Buffer.byteLength(_eventJson(event));
   const quota = context.quota.reserve(event.pubkey, until, bytes, Math.floor(nowMs / 1000));
-  if (!quota.ok) return refuseOverQuota(context, connection, event, reason(quota.prefix, quota.message));
+  if (!quota.ok) return refuseUnlessHeld(context, connection, event, reason(quota.prefix, quota.message));
   const put = context.store.put(event, until);
   context.inFlight.set(event.id, { event, put });
   _fanOut(context, event);
@@ -81,22 +74,39 @@ function admit(
 }
 
 /**
- * Refuses an event over the storage quota — unless the store already holds it: an event the relay
- * does not remember (it restarted, or the id is older than the ids it keeps) is answered as the
- * duplicate it is, so a publisher that re-sends it after a lost `OK` is not told to retry.
+ * Answers a copy of an event the relay is storing (once its batch has committed) or saw lately as
+ * the duplicate it is; false when the event is new to the relay's memory.
  */
-async function refuseOverQuota(
+function answeredAsCopy(context: _RelayContext, connection: _ClientConnection, event: RelayEvent): boolean {
+  const first = context.inFlight.get(event.id);
+  if (first) {
+    void answerCopy(context, connection, event, first.put);
+    return true;
+  }
+  if (!context.recent.has(event.id)) return false;
+  answerDuplicate(context, connection, event.id);
+  return true;
+}
+
+/**
+ * Refuses a verified event for freshness, expiry, its rate or the storage quota — unless the relay
+ * holds it: dedupe comes before those checks (docs/protocol.md §9), so a copy of an event still
+ * stored is answered `duplicate:` however old it is, and a publisher that re-sends after a lost
+ * `OK` is not told to give up or retry. Only events about to be refused pay for the store lookup.
+ */
+async function refuseUnlessHeld(
   context: _RelayContext,
   connection: _ClientConnection,
   event: RelayEvent,
   why: string,
 ): Promise<void> {
+  if (answeredAsCopy(context, connection, event)) return;
   let stored = false;
   try {
     const nowSeconds = Math.floor(context.settings.now() / 1000);
     stored = (await context.store.query({ ids: [event.id], limit: 1 }, nowSeconds)).length > 0;
   } catch {
-    // The store cannot say: the event is refused for its quota, and its publisher retries.
+    // The store cannot say: the event is refused, and its publisher decides by the reason.
   }
   if (!stored) {
     refuse(context, connection, event.id, why, event);

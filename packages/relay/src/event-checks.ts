@@ -1,7 +1,8 @@
 /**
- * What the relay checks before it stores an event, in the order of docs/protocol.md §4: size and
- * shape, id, signature (via `@xprotocol/crypto` on the node:crypto backend), then freshness and
- * expiry. Dedupe and the rate limit follow in the server.
+ * What the relay checks before it stores an event, in the order of docs/protocol.md §9: shape and
+ * size, id, signature (via `@xprotocol/crypto` on the node:crypto backend), then freshness and
+ * expiry. Dedupe, which the relay's order puts before freshness, the rate limit and the quota
+ * follow in the server (event-admission.ts).
  *
  * The Ed25519 equation, about 0.1 ms of CPU per event and the relay's largest cost, runs on libuv's
  * thread pool (`verifyEventAsync`): the relay thread goes on reading, answering and fanning out
@@ -30,10 +31,14 @@ export interface EventCheckOptions {
   maxAgeSeconds: number;
 }
 
-/** The verdict: an event to store (with its `expiration`, if any), or a refusal reason. */
+/**
+ * The verdict: an event to store (with its `expiration`, if any), or a refusal reason. A refusal
+ * for freshness or expiry carries the verified `event`: the relay answers a copy of an event it
+ * holds `duplicate:` before it judges freshness (docs/protocol.md §9), so it looks the id up first.
+ */
 export type EventCheck =
   | { ok: true; event: RelayEvent; expiration: number | undefined }
-  | { ok: false; id: string; prefix: ReasonPrefix; message: string };
+  | { ok: false; id: string; prefix: ReasonPrefix; message: string; event?: RelayEvent };
 
 /** Checks an unverified EVENT payload. Never rejects. */
 export async function checkIncomingEvent(
@@ -72,6 +77,7 @@ export async function checkIncomingEvent(
       id: event.id,
       prefix: 'invalid',
       message: `created_at ${event.created_at} is more than ${options.maxFutureSeconds} s ahead of the relay's clock (${nowSeconds})`,
+      event,
     };
   }
   if (freshness === 'stale') {
@@ -80,6 +86,7 @@ export async function checkIncomingEvent(
       id: event.id,
       prefix: 'invalid',
       message: `created_at ${event.created_at} is older than this relay's retention of ${options.maxAgeSeconds} s (now ${nowSeconds})`,
+      event,
     };
   }
   if (isExpired(event, nowSeconds)) {
@@ -88,6 +95,7 @@ export async function checkIncomingEvent(
       id: event.id,
       prefix: 'invalid',
       message: `event expired at ${getExpiration(event)} (now ${nowSeconds})`,
+      event,
     };
   }
   return { ok: true, event, expiration: getExpiration(event) };

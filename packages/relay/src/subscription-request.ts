@@ -56,6 +56,8 @@ function acceptedFilters(
     return undefined;
   }
   if (rawFilters.length > maxFilters) {
+    // Like a filter it cannot parse, the refused REQ ends the subscription it would have replaced.
+    connection.subscriptions.delete(subscriptionId);
     const why = reason('invalid', `at most ${maxFilters} filters per REQ`);
     connection.send(relayMessage.closed(subscriptionId, why));
     return undefined;

@@ -203,6 +203,20 @@ describe('relay: subscriptions', () => {
     expect(closed2[2]).toMatch(/unsupported filter field "tags"/);
   });
 
+  it('ends the open subscription of a REQ refused for too many filters, as for a bad filter', async () => {
+    relay = await restartWith({ maxFiltersPerRequest: 2 });
+    const subscriber = await connect();
+    const publisher = await connect();
+    await subscriber.request('live', { kinds: ['com.test.more'] });
+    subscriber.send(['REQ', 'live', { kinds: ['com.test.more'] }, {}, {}]);
+    const closed = await subscriber.waitFor((f) => f[0] === 'CLOSED' && f[1] === 'live');
+    expect(closed[2]).toBe('invalid: at most 2 filters per REQ');
+    await publisher.publish(makeEvent(newSecret(), { kind: 'com.test.more' }));
+    // The probe's EOSE comes after anything the relay sent this connection before it.
+    await subscriber.request('probe', { ids: ['0'.repeat(64)] });
+    expect(subscriber.eventsFor('live')).toEqual([]);
+  });
+
   it('limits open subscriptions per connection with CLOSED restricted:', async () => {
     relay = await restartWith({ maxSubscriptionsPerConnection: 2 });
     const client = await connect();
