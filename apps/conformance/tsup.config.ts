@@ -1,3 +1,4 @@
+import { cpSync, mkdirSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -9,4 +10,11 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
+  // The relay vectors ship inside the package (`relay` reads dist/vectors, never the repository).
+  onSuccess: async () => {
+    mkdirSync('dist/vectors', { recursive: true });
+    for (const name of ['xp-relay-frames.json', 'xp-relay-filters.json']) {
+      cpSync(`../../testdata/vectors/${name}`, `dist/vectors/${name}`);
+    }
+  },
 });

@@ -1,5 +1,6 @@
 /**
- * `xprotocol-conformance`: parses the command line, runs the suite and writes the report.
+ * `xprotocol-conformance`: parses the command line, runs the suite and writes the report (the
+ * `relay` command, which checks a relay, is relay-command.ts).
  * Exit codes: 0 every selected check passed, 1 a check failed or the target could not start,
  * 2 a usage error. See docs/conformance.md.
  * @module
@@ -7,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { relayMain } from './relay-command.js';
 import { formatCheck, formatJunit, formatSummary } from './report.js';
 import { CHECKS, runSuite, type SuiteReport, selectChecks } from './suite.js';
 import { suiteConfig } from './suite-config.js';
@@ -27,6 +29,7 @@ export const USAGE = `Usage:
   xprotocol-conformance --endpoint ed25519:…|xp://host --relay URL [--mcp-url URL] [--calls FILE] [--keys DIR] [options]
   xprotocol-conformance --print-config [--keys DIR] [--relay URL] [--inject-port N] [--mcp-port N] [--calls FILE]
   xprotocol-conformance --list
+  xprotocol-conformance relay --url ws://HOST:PORT [options]   (relay --help for its options)
 
 Options:
   --adapter-command "CMD ARGS"  start CMD ARGS start --config FILE with the suite's configuration
@@ -41,7 +44,14 @@ Options:
   --json                        print the report as JSON on stdout
   --junit FILE                  also write a JUnit XML report
   --help                        this text
-  --version                     print the version`;
+  --version                     print the version
+
+Relay options (xprotocol-conformance relay; relay --help says more):
+  --url URL                     the relay to check against docs/protocol.md §9's vectors
+  --retention N                 its retention in seconds; default 3600
+  --events-per-minute N         its rate per key (the limits check runs with 2)
+  --max-bytes-per-key N         its stored bytes per key (the limits check runs with 2048)
+  --timeout-ms N                how long to wait for each reply; default 5000`;
 
 function _usage(io: CliIo, message: string): number {
   io.err(`xprotocol-conformance: ${message}\n\n${USAGE}\n`);
@@ -50,6 +60,7 @@ function _usage(io: CliIo, message: string): number {
 
 /** Runs the command line; resolves with the exit code. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'relay') return relayMain(argv.slice(1), io);
   let values: ReturnType<typeof _parse>['values'];
   try {
     ({ values } = _parse(argv));

@@ -5,6 +5,14 @@
  */
 export type { Check, CheckResult, Failure } from './check.js';
 export { type CliIo, main, USAGE } from './cli.js';
+export {
+  RELAY_CHECKS,
+  type RelayCheck,
+  type RelayCheckResult,
+  type RelayReport,
+  runRelaySuite,
+  selectRelayChecks,
+} from './relay-suite.js';
 export { formatCheck, formatJunit, formatSummary } from './report.js';
 export {
   CHECKS,

@@ -122,7 +122,17 @@ export const PLANS: Readonly<Record<string, Plan>> = {
   },
   'xprotocol-conformance --print-config [--keys DIR] [--relay URL]': { run: 'exit', stdout: /^relay:/m },
   'xprotocol-conformance --list': { run: 'exit', stdout: /11\. gbnf/ },
+  'xprotocol-conformance relay --url ws://127.0.0.1:8765 [--json]': {
+    run: 'exit',
+    stdout: /^CONFORMANT: 7\/8 relay checks passed \(1 skipped\)/m,
+    needs: ['relay'],
+  },
   // docs/conformance.md
+  'npx @xprotocol/conformance relay --url ws://127.0.0.1:8765': {
+    run: 'exit',
+    stdout: /^CONFORMANT: 7\/8 relay checks passed/m,
+    needs: ['relay'],
+  },
   'npx @xprotocol/conformance --adapter-command "npx -y @xprotocol/mcp-adapter"': CONFORMANT,
   'npx @xprotocol/conformance --adapter-command "node /abs/path/to/adapter/dist/bin.js" --json': {
     run: 'excluded',
