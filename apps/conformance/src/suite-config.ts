@@ -72,7 +72,17 @@ export function suiteConfig(input: SuiteConfigInput): string {
     access: {
       default: 'deny',
       grants: [
-        { key: input.clientKey, capabilities: [`${TEST_NAMESPACE}.read`, `${RATE_NAMESPACE}.read`] },
+        {
+          key: input.clientKey,
+          // The prompt and resource-template contracts need what prompts/get and resources/read
+          // need over xp.mcp.request (docs/protocol.md §10.7).
+          capabilities: [
+            `${TEST_NAMESPACE}.read`,
+            `${RATE_NAMESPACE}.read`,
+            `${TEST_NAMESPACE}.mcp.prompts.get`,
+            `${TEST_NAMESPACE}.mcp.resources.read`,
+          ],
+        },
         ...(input.delegation
           ? [{ key: input.delegation.trustedIssuer, capabilities: [...ISSUER_CAPABILITIES] }]
           : []),

@@ -1,5 +1,5 @@
 /**
- * The suite: the eleven checks in the spec's order and the optional ones after them, the order they
+ * The suite: the eleven checks in the spec's order and the optional ones after them (12 to 14), the order they
  * run in, the spec's twelve mandatory behaviours mapped to the checks that prove them, and the
  * optional behaviours.
  * @module
@@ -15,12 +15,12 @@ import { deterministic } from './checks/deterministic.js';
 import { errors } from './checks/errors.js';
 import { gbnf } from './checks/gbnf.js';
 import { lowQuality } from './checks/low-quality.js';
+import { promptsResources } from './checks/prompts-resources.js';
 import { qualityScore } from './checks/quality-score.js';
 import { semantic } from './checks/semantic.js';
 import { signatures } from './checks/signatures.js';
 import { trust } from './checks/trust.js';
 import type { Target } from './target.js';
-import { TEST_NAMESPACE, TEST_PROMPT } from './test-tools.js';
 
 /**
  * The eleven checks, numbered as the spec lists its conformance tests, then the optional ones
@@ -40,10 +40,11 @@ export const CHECKS: readonly Check[] = [
   gbnf,
   delegationChain,
   delegatedCallers,
+  promptsResources,
 ];
 
 /** Run order: the restart of the determinism check goes last, so it disturbs nothing else. */
-const RUN_ORDER = [2, 3, 4, 5, 9, 11, 12, 6, 13, 10, 8, 7, 1];
+const RUN_ORDER = [2, 3, 4, 5, 9, 11, 12, 6, 13, 14, 10, 8, 7, 1];
 
 /** The spec's mandatory behaviours and the checks that prove each. */
 export const MUSTS: readonly { number: number; text: string; checks: readonly string[] }[] = [
@@ -137,14 +138,8 @@ export async function runSuite(
           : 'failed';
     return { ...must, status };
   });
-  const catalog = await facts.catalog().catch(() => []);
-  const promptKind = `${TEST_NAMESPACE}.prompt.${TEST_PROMPT.name}`;
   const optional: OptionalVerdict[] = [
-    {
-      behaviour: 'MCP resources and prompts translation',
-      status: catalog.some((c) => c.kind === promptKind) ? 'present' : 'absent',
-      how: `the test server lists the prompt ${TEST_PROMPT.name}; looked for ${promptKind} in the catalog`,
-    },
+    _probed('MCP resources and prompts translation', results),
     _probed('Delegated identity', results),
     {
       behaviour: 'Schema refresh intervals',

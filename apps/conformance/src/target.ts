@@ -46,7 +46,10 @@ export interface TargetOptions {
 
 /** One recorded call of the test server. */
 export interface RecordedCall {
-  tool: string;
+  /** The tool of a `tools/call`; a `prompts/get` names its `prompt`, a `resources/read` its `resource`. */
+  tool?: string;
+  prompt?: string;
+  resource?: string;
   arguments: Record<string, unknown>;
 }
 

@@ -1,14 +1,22 @@
 #!/usr/bin/env node
 /**
- * The suite's own MCP server (stdio, newline-delimited JSON-RPC 2.0): serves {@link TEST_TOOLS}
- * and appends every `tools/call` it receives, as one JSON line, to the file named by `--calls`.
+ * The suite's own MCP server (stdio, newline-delimited JSON-RPC 2.0): serves {@link TEST_TOOLS},
+ * one prompt and one resource template, and appends every `tools/call`, `prompts/get` and
+ * `resources/read` it receives, as one JSON line, to the file named by `--calls`.
  * The suite reads that file to prove that a refused call never reached the server.
  * Usage: `node test-server.js --calls FILE`.
  * @module
  */
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { TEST_PROMPT, TEST_TOOLS, UPSTREAM_FAILURE_MESSAGE } from './test-tools.js';
+import {
+  noteText,
+  promptText,
+  TEST_PROMPT,
+  TEST_RESOURCE_TEMPLATE,
+  TEST_TOOLS,
+  UPSTREAM_FAILURE_MESSAGE,
+} from './test-tools.js';
 
 const callsIndex = process.argv.indexOf('--calls');
 const callsFile = callsIndex > 0 ? process.argv[callsIndex + 1] : undefined;
@@ -36,7 +44,7 @@ function _handle(request: {
         id,
         result: {
           protocolVersion: typeof params.protocolVersion === 'string' ? params.protocolVersion : '2025-06-18',
-          capabilities: { tools: {}, prompts: {} },
+          capabilities: { tools: {}, prompts: {}, resources: {} },
           serverInfo: { name: 'xprotocol-conformance-test-server', version: '1.0.0' },
         },
       };
@@ -52,12 +60,38 @@ function _handle(request: {
       };
     case 'prompts/list':
       return { jsonrpc: '2.0', id, result: { prompts: [TEST_PROMPT] } };
-    case 'prompts/get':
+    case 'prompts/get': {
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      if (callsFile)
+        appendFileSync(callsFile, `${JSON.stringify({ prompt: params.name, arguments: args })}\n`);
+      if (params.name !== TEST_PROMPT.name)
+        return {
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32602, message: `unknown prompt ${String(params.name)}` },
+        };
+      const text = promptText(String(args.title));
       return {
         jsonrpc: '2.0',
         id,
-        result: { messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the note.' } }] },
+        result: { messages: [{ role: 'user', content: { type: 'text', text } }] },
       };
+    }
+    case 'resources/list':
+      return { jsonrpc: '2.0', id, result: { resources: [] } };
+    case 'resources/templates/list':
+      return { jsonrpc: '2.0', id, result: { resourceTemplates: [TEST_RESOURCE_TEMPLATE] } };
+    case 'resources/read': {
+      const uri = String(params.uri);
+      if (callsFile) appendFileSync(callsFile, `${JSON.stringify({ resource: uri, arguments: { uri } })}\n`);
+      if (!uri.startsWith('notes://'))
+        return { jsonrpc: '2.0', id, error: { code: -32002, message: `Resource not found: ${uri}` } };
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: { contents: [{ uri, mimeType: 'text/plain', text: noteText(uri) }] },
+      };
+    }
     case 'tools/call': {
       const name = String(params.name);
       const args = (params.arguments ?? {}) as Record<string, unknown>;

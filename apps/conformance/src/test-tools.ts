@@ -144,3 +144,21 @@ export const TEST_PROMPT = {
   description: 'Ask for a short summary of one note, given its title.',
   arguments: [{ name: 'title', description: 'The exact title of the note', required: true }],
 };
+
+/** The resource template the server lists (probes the optional resource translation). */
+export const TEST_RESOURCE_TEMPLATE = {
+  name: 'note',
+  uriTemplate: 'notes://{title}',
+  description: 'The text of one note, named by its exact title.',
+  mimeType: 'text/plain',
+};
+
+/** The text of the test server's answer to `prompts/get` (it names the title it was given). */
+export function promptText(title: string): string {
+  return `Summarize the note titled ${JSON.stringify(title)} in one sentence.`;
+}
+
+/** The text of the note behind a URI of {@link TEST_RESOURCE_TEMPLATE}. */
+export function noteText(uri: string): string {
+  return `The note at ${uri}: buy milk.`;
+}

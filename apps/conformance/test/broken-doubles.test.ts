@@ -43,7 +43,7 @@ describe.concurrent('a broken adapter fails its matching check and no other', ()
       const report = JSON.parse(stdout) as Report;
       const failed = report.checks.filter((c) => c.status === 'fail');
       expect(failed.map((c) => c.name)).toEqual(fails);
-      expect(report.checks).toHaveLength(13);
+      expect(report.checks).toHaveLength(14);
       expect(code).toBe(1);
       expect(report.passed).toBe(false);
       // Every failure says what was sent, what came back and what was expected.

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ADAPTER_BIN, nodeCommand, runSuiteBin } from './_run.js';
 
 describe('xprotocol-conformance against apps/adapter', () => {
-  it('passes all eleven checks and both delegated-identity checks, proves the twelve MUSTs, and writes JSON and JUnit reports', async () => {
+  it('passes all eleven checks, both delegated-identity checks and the prompts-resources check, proves the twelve MUSTs, and writes JSON and JUnit reports', async () => {
     const junit = join(mkdtempSync(join(tmpdir(), 'xp-conf-junit-')), 'report.xml');
     const { code, stdout, stderr } = await runSuiteBin([
       '--adapter-command',
@@ -40,6 +40,7 @@ describe('xprotocol-conformance against apps/adapter', () => {
       'gbnf',
       'delegation-chain',
       'delegated-callers',
+      'prompts-resources',
     ]);
     expect(report.musts.map((m) => m.status)).toEqual(Array(12).fill('proven'));
     // Every check names the mandatory behaviours it helps prove and what its verdict rests on;
@@ -52,12 +53,17 @@ describe('xprotocol-conformance against apps/adapter', () => {
     );
     expect(report.optional).toHaveLength(5);
     expect(report.optional.find((o) => o.behaviour === 'Delegated identity')?.status).toBe('present');
+    expect(report.optional.find((o) => o.behaviour === 'MCP resources and prompts translation')?.status).toBe(
+      'present',
+    );
+    const prompts = report.checks.find((c) => c.name === 'prompts-resources');
+    expect(prompts?.evidence.join('\n')).toContain('conf.test.resource.note read notes://');
     expect(report.durationMs).toBeGreaterThan(0);
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toContain('<testsuite name="xprotocol-conformance" tests="13" failures="0" skipped="0"');
+    expect(xml).toContain('<testsuite name="xprotocol-conformance" tests="14" failures="0" skipped="0"');
   });
 
-  it('--only runs one check; --list names all thirteen; an unknown name is a usage error', async () => {
+  it('--only runs one check; --list names all fourteen; an unknown name is a usage error', async () => {
     const only = await runSuiteBin([
       '--adapter-command',
       nodeCommand(ADAPTER_BIN),
@@ -68,7 +74,7 @@ describe('xprotocol-conformance against apps/adapter', () => {
     expect(only.stdout).toMatch(/✓ {2}9\. trust-disclosure/);
     expect(only.stdout).toMatch(/CONFORMANT: 1\/1 checks passed .* in \d+\.\d s/);
     const list = await runSuiteBin(['--list']);
-    expect(list.stdout.trim().split('\n')).toHaveLength(13);
+    expect(list.stdout.trim().split('\n')).toHaveLength(14);
     const bad = await runSuiteBin(['--adapter-command', 'x', '--only', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--only nope: expected one of deterministic');

@@ -274,7 +274,8 @@ function _mcpSourceEntry(
   _checkMcpSource(s, i);
   const contracts = registry.contractsOf(s.name);
   const toolCount = contracts.filter((c) => 'mcp_tool' in c.source).length;
-  const promptCount = contracts.length - toolCount;
+  // Resource templates (docs/protocol.md §10.7) are neither tools nor prompts.
+  const promptCount = contracts.filter((c) => 'mcp_prompt' in c.source).length;
   tally.tools += toolCount;
   tally.prompts += promptCount;
   tally.lowQuality.push(..._lowQualityOf(s, contracts, tally.score));

@@ -3,12 +3,14 @@
  * names by docs/design.md §3). Each source — an `xprotocol_sources` endpoint (Direction 2), or
  * a wrapped `mcp_sources` entry when the MCP face also aggregates them — lists contracts; the
  * table names them with translate's rule, keeps names already assigned (a {@link NameStore}), and
- * maps every name back to its source and kind.
+ * maps every name back to its source and kind. Prompt and resource-template contracts are not
+ * tools and are left out.
  * @module
  */
 import {
   assignMcpToolNames,
   type ContractLike,
+  contractEntryType,
   contractToMcpTool,
   type McpToolDefinition,
   type Sha256,
@@ -103,7 +105,9 @@ export class McpToolTable {
       source.schemaFilter !== undefined && source.schemaFilter.length > 0
         ? new Set(source.schemaFilter)
         : undefined;
-    const exposed = filter === undefined ? [...contracts] : contracts.filter((c) => filter.has(c.kind));
+    // Prompt and resource-template contracts are no tools (docs/protocol.md §10.7).
+    const toolContracts = contracts.filter((c) => contractEntryType(c) === 'tool');
+    const exposed = filter === undefined ? toolContracts : toolContracts.filter((c) => filter.has(c.kind));
     const taken = new Set<string>();
     for (const [name, t] of this.#tools) if (t.target.source !== source.name) taken.add(name);
     const persisted = await this.#names.load(source.name);

@@ -1,6 +1,6 @@
 /**
  * The live catalog (docs/design.md §10): kind → contract, kind → the MCP source and tool (or
- * prompt) behind it, and the refresh diff with versions from translate's rule (Appendix B)
+ * prompt, or resource template) behind it, and the refresh diff with versions from translate's rule (Appendix B)
  * persisted in a {@link VersionStore}. One registry holds every `mcp_sources` entry of an adapter;
  * each refresh replaces one source's contracts.
  * @module
@@ -25,6 +25,10 @@ export interface ContractOrigin {
   readonly tool?: string;
   /** The MCP prompt name, for a prompt contract. */
   readonly prompt?: string;
+  /** The MCP resource template's name, for a resource-template contract (docs/protocol.md §10.7). */
+  readonly resourceTemplate?: string;
+  /** Its URI template, which a read expands with the request's payload. */
+  readonly uriTemplate?: string;
 }
 
 /** A kind whose contract changed, and how its version moved. */
@@ -208,7 +212,7 @@ export class Registry {
     return entry === undefined ? undefined : serializeContract(entry.contract);
   }
 
-  /** Which source and tool (or prompt) serve a kind. */
+  /** Which source and tool (or prompt, or resource template) serve a kind. */
   origin(kind: string): ContractOrigin | undefined {
     return this.#entries.get(kind)?.origin;
   }
@@ -246,9 +250,16 @@ function _toolKey(source: string, tool: string): string {
 }
 
 function _origin(source: string, contract: SchemaContract): ContractOrigin {
-  const s = contract.source as { mcp_tool?: unknown; mcp_prompt?: unknown };
+  const s = contract.source as {
+    mcp_tool?: unknown;
+    mcp_prompt?: unknown;
+    mcp_resource_template?: unknown;
+    uri_template?: unknown;
+  };
   if (typeof s.mcp_tool === 'string') return { source, tool: s.mcp_tool };
   if (typeof s.mcp_prompt === 'string') return { source, prompt: s.mcp_prompt };
+  if (typeof s.mcp_resource_template === 'string' && typeof s.uri_template === 'string')
+    return { source, resourceTemplate: s.mcp_resource_template, uriTemplate: s.uri_template };
   return { source };
 }
 

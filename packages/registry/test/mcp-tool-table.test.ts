@@ -38,6 +38,24 @@ describe('MCP tool table (docs/design.md §10, §3)', () => {
     expect(table.resolve('weather_admin_reset')).toBeUndefined();
     expect((await table.setSource(WEATHER, [...weather].reverse())).changed).toBe(false);
   });
+  it('lists no prompt or resource-template contract as a tool (docs/protocol.md §10.7)', async () => {
+    const table = new McpToolTable({ sha256 });
+    const ns = { namespace: 'com.test.notes' };
+    const update = await table.setSource({ ...WEATHER, prefix: 'n_', schemaFilter: [] }, [
+      { kind: 'com.test.notes.read_note', description: 'Read a note', payload, source: ns },
+      { kind: 'com.test.notes.prompt.summarize', description: 'Summarize', payload, source: ns },
+      { kind: 'com.test.notes.resource.note', description: 'A note', payload, source: ns },
+      { kind: 'com.test.notes.prompt_', description: 'A tool named prompt', payload, source: ns },
+      {
+        kind: 'other.summary',
+        description: 'Named by source',
+        payload,
+        source: { mcp_prompt: 'summary' } as { namespace?: string },
+      },
+    ]);
+    expect(update.tools.map((t) => t.name)).toEqual(['n_prompt_', 'n_read_note']);
+    expect(update.refused).toEqual([]);
+  });
   it('reports a change of a tool that keeps its name (description, schema), and only then', async () => {
     const table = new McpToolTable({ sha256 });
     await table.setSource(WEATHER, weather);

@@ -1,3 +1,4 @@
+import { translateSource } from '@xprotocol/translate';
 import { describe, expect, it } from 'vitest';
 import { MemoryVersionStore, Registry, RegistryError, type VersionStore } from '../src/index.js';
 import { recorded, tool, translate } from './_fixtures.js';
@@ -19,6 +20,22 @@ const LIST = tool('list_directory', 'List a directory', {
 });
 
 describe('Registry (docs/design.md §10)', () => {
+  it('maps a resource-template kind to its source, template name and URI template', async () => {
+    const registry = new Registry();
+    const contracts = translateSource({
+      name: 'notes',
+      namespace: NS,
+      tools: [],
+      resourceTemplates: [{ name: 'note', uriTemplate: 'notes://{title}' }],
+      adapterVersion: '0.1.0',
+    }).contracts;
+    await registry.refreshSource('notes', contracts);
+    expect(registry.origin('com.acme.fs.resource.note')).toEqual({
+      source: 'notes',
+      resourceTemplate: 'note',
+      uriTemplate: 'notes://{title}',
+    });
+  });
   it('maps kind → contract, kind → source + tool, and (source, tool) → kind', async () => {
     const registry = new Registry();
     const diff = await registry.refreshSource(

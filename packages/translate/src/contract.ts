@@ -26,6 +26,15 @@ export interface McpPrompt {
   arguments?: { name: string; description?: string; required?: boolean }[];
 }
 
+/** An MCP resource template as `resources/templates/list` returns it. */
+export interface McpResourceTemplate {
+  name: string;
+  uriTemplate: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
 /** Provenance of a contract made from an MCP tool (docs/design.md §2, `source`). */
 export interface McpToolSource {
   type: 'mcp_adapter';
@@ -50,6 +59,19 @@ export interface McpPromptSource {
   title?: string;
 }
 
+/** Provenance of a contract made from an MCP resource template (docs/protocol.md §10.7). */
+export interface McpResourceTemplateSource {
+  type: 'mcp_adapter';
+  mcp_server: string;
+  mcp_resource_template: string;
+  /** The template as the server listed it: a read expands it with the payload's values. */
+  uri_template: string;
+  namespace: string;
+  adapter_version: string;
+  title?: string;
+  mimeType?: string;
+}
+
 /**
  * What became of the grammar: compiled exactly (it accepts exactly the payloads the schema
  * accepts), compiled inexactly (`approximate`: the compiler narrowed — or, if so configured,
@@ -71,7 +93,7 @@ export interface SchemaContract {
   title?: string;
   /** Semantic annotations (docs/design.md §7): from the annotator seam, overrides merged on top. */
   semantic?: JsonObject;
-  source: McpToolSource | McpPromptSource;
+  source: McpToolSource | McpPromptSource | McpResourceTemplateSource;
   /** The tool's `inputSchema`, copied as it is. */
   payload: JsonObject;
   response: { kind: string; payload: JsonObject };

@@ -19,6 +19,8 @@ export type {
   GrammarStatus,
   McpPrompt,
   McpPromptSource,
+  McpResourceTemplate,
+  McpResourceTemplateSource,
   McpTool,
   McpToolSource,
   SchemaContract,
@@ -55,10 +57,12 @@ export {
 } from './json-limits.js';
 export {
   assertNamespace,
+  contractEntryType,
   isContractKind,
   type KindResult,
   MAX_KIND_LENGTH,
   promptKind,
+  resourceTemplateKind,
   resultKind,
   type SegmentResult,
   toolKind,
@@ -102,6 +106,7 @@ export type {
   TranslationSeams,
 } from './seams.js';
 export { type TranslatePromptContext, translatePrompt } from './translate-prompt.js';
+export { translateResourceTemplate } from './translate-resource-template.js';
 export {
   type SourceTranslation,
   type TranslateSourceInput,
@@ -115,6 +120,7 @@ export {
   translateTool,
 } from './translate-tool.js';
 export type { Refusal, RefusalCode, TranslationWarning, WarningCode } from './translation-report.js';
+export { expandUriTemplate, type UriTemplateVariable, uriTemplateVariables } from './uri-template.js';
 export {
   bumpVersion,
   compareContracts,

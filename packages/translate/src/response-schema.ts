@@ -1,7 +1,8 @@
 /**
  * Response payload schemas (docs/design.md §2): a tool's response is the MCP
  * `CallToolResult` as the server returned it; `structuredContent` follows the tool's
- * `outputSchema`. A prompt's response is the `GetPromptResult`.
+ * `outputSchema`. A prompt's response is the `GetPromptResult`, a resource template's the
+ * `ReadResourceResult`.
  * @module
  */
 import { _cloneJson } from './_json-util.js';
@@ -63,6 +64,30 @@ export function getPromptResultSchema(): JsonObject {
       _meta: { type: 'object' },
     },
     required: ['messages'],
+  };
+}
+
+/** The schema of a resource read's `ReadResourceResult` (MCP `resources/read`). */
+export function readResourceResultSchema(): JsonObject {
+  return {
+    type: 'object',
+    properties: {
+      contents: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            uri: { type: 'string' },
+            mimeType: { type: 'string' },
+            text: { type: 'string' },
+            blob: { type: 'string' },
+          },
+          required: ['uri'],
+        },
+      },
+      _meta: { type: 'object' },
+    },
+    required: ['contents'],
   };
 }
 

@@ -1,11 +1,13 @@
 /**
- * A source's prompts (docs/design.md §6), translated one by one and then settled by the same
- * collision rule as its tools: of the prompts that map to one kind, the single one whose name needed
- * no mapping keeps it (and only when no other prompt has its name); the others are refused.
+ * A source's prompts and resource templates (docs/protocol.md §10.7), translated one by one and
+ * then settled by the same collision rule as its tools: of the entries that map to one kind, the
+ * single one whose name needed no mapping keeps it (and only when no other entry has its name);
+ * the others are refused.
  * @module
  */
 import type { SchemaContract } from './contract.js';
 import { type TranslatePromptContext, translatePrompt } from './translate-prompt.js';
+import { translateResourceTemplate } from './translate-resource-template.js';
 import type { Refusal, TranslationWarning } from './translation-report.js';
 
 /** Where the prompts' outcomes go: the source's lists, in the order they are filled. */
@@ -22,30 +24,36 @@ interface _TranslatedPrompt {
   warnings: TranslationWarning[];
 }
 
-/** Translates every prompt and files each contract, warning and refusal into `out`. */
+/** The entries besides tools that become contracts. */
+type _Entry = 'prompt' | 'resource_template';
+
+/** Translates every prompt (or resource template) and files each contract, warning and refusal into `out`. */
 export function _translateSourcePrompts(
-  prompts: readonly unknown[],
+  entries: readonly unknown[],
   ctx: TranslatePromptContext,
   out: _PromptOutcomes,
+  entry: _Entry = 'prompt',
 ): void {
-  const groups = _translateByKind(prompts, ctx, out.refused);
-  for (const [kind, group] of groups) _settlePromptCollision(kind, group, out);
+  const groups = _translateByKind(entries, ctx, out.refused, entry);
+  for (const [kind, group] of groups) _settlePromptCollision(kind, group, out, entry);
 }
 
-/** Translates each prompt, grouping the translated ones by kind; refusals go to `refused`. */
+/** Translates each entry, grouping the translated ones by kind; refusals go to `refused`. */
 function _translateByKind(
-  prompts: readonly unknown[],
+  entries: readonly unknown[],
   ctx: TranslatePromptContext,
   refused: Refusal[],
+  entry: _Entry,
 ): Map<string, _TranslatedPrompt[]> {
   const groups = new Map<string, _TranslatedPrompt[]>();
-  for (const value of prompts) {
-    const r = translatePrompt(value, ctx);
+  const translate = entry === 'prompt' ? translatePrompt : translateResourceTemplate;
+  for (const value of entries) {
+    const r = translate(value, ctx);
     if (!r.ok) {
       refused.push(r.refusal);
       continue;
     }
-    const name = (r.contract.source as { mcp_prompt: string }).mcp_prompt;
+    const name = (value as { name: string }).name;
     groups.set(r.contract.kind, [
       ...(groups.get(r.contract.kind) ?? []),
       { name, contract: r.contract, warnings: r.warnings },
@@ -59,6 +67,7 @@ function _settlePromptCollision(
   kind: string,
   group: readonly _TranslatedPrompt[],
   out: _PromptOutcomes,
+  entry: _Entry,
 ): void {
   const unmapped = group.filter((p) => kind.endsWith(`.${p.name}`));
   const keeper =
@@ -74,9 +83,9 @@ function _settlePromptCollision(
     } else
       out.refused.push({
         tool: p.name,
-        entry: 'prompt',
+        entry,
         code: 'NAME_COLLISION',
-        reason: `prompt ${JSON.stringify(p.name)} maps to kind ${kind}, which ${group.length - 1} other prompt(s) also map to`,
+        reason: `${entry === 'prompt' ? 'prompt' : 'resource template'} ${JSON.stringify(p.name)} maps to kind ${kind}, which ${group.length - 1} other entr${group.length > 2 ? 'ies' : 'y'} also map${group.length > 2 ? '' : 's'} to`,
       });
   }
 }

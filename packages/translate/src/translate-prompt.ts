@@ -1,31 +1,27 @@
 /**
- * One MCP prompt → one schema contract (docs/design.md §6): kind `{namespace}.prompt.{name}`, the
- * payload an object of the prompt's string arguments (the required ones required, nothing else
- * allowed), the response the MCP `GetPromptResult`. Fetching a prompt reads it: the capability
- * class is `read`.
+ * One MCP prompt → one schema contract (docs/protocol.md §10.7): kind `{namespace}.prompt.{name}`,
+ * the payload an object of the prompt's string arguments (the required ones required, nothing else
+ * allowed), the response the MCP `GetPromptResult`. Getting it needs
+ * `{namespace}.mcp.prompts.get`, the capability `prompts/get` needs over `xp.mcp.request`, so a
+ * grant opens a prompt the same whichever way it is asked for.
  * @module
  */
 import { _preview } from './_json-util.js';
-import type { CapabilityInferenceMode } from './capability-inference.js';
 import type { McpPrompt, McpPromptSource, SchemaContract } from './contract.js';
-import { defaultSeams } from './defaults.js';
-import { xpErrorPayloadSchema } from './error-map.js';
+import { _entryContract } from './entry-contract.js';
 import { isJsonObject, type JsonObject } from './json.js';
-import { promptKind, resultKind } from './kind.js';
+import { promptKind } from './kind.js';
 import { getPromptResultSchema } from './response-schema.js';
 import { checkJsonSafety } from './schema-safety.js';
 import type { TranslationSeams } from './seams.js';
-import { _grammar } from './translate-tool.js';
 import type { Refusal, TranslationWarning } from './translation-report.js';
 
-/** Context of a prompt's translation (a subset of the tool context). */
+/** Context of a prompt's (or resource template's) translation. */
 export interface TranslatePromptContext {
   readonly server: string;
   readonly namespace: string;
   readonly adapterVersion: string;
-  readonly capabilityInference?: CapabilityInferenceMode | undefined;
-  readonly capabilities?: readonly string[] | undefined;
-  /** Only `compileGrammar` is used (prompts have no verb to parse and no annotation). */
+  /** `annotate` and `compileGrammar` are used (there is no verb to infer a capability from). */
   readonly seams?: TranslationSeams | undefined;
 }
 
@@ -53,18 +49,6 @@ export function translatePrompt(
   const kind = promptKind(ctx.namespace, prompt.name);
   if (!kind.ok) return refuse('INVALID_NAME', kind.reason);
 
-  let capability = `${ctx.namespace}.read`;
-  if (ctx.capabilityInference === 'explicit') {
-    const matches = (ctx.capabilities ?? []).filter((cap) => cap.split('.').pop() === 'read');
-    if (matches.length !== 1) {
-      return refuse(
-        'CAPABILITY_UNMAPPED',
-        `prompt ${JSON.stringify(prompt.name)} needs a "read" capability but capability_inference: explicit lists ${matches.length === 0 ? 'none ending in ".read"' : `several (${matches.join(', ')})`}`,
-      );
-    }
-    capability = matches[0] as string;
-  }
-
   const properties: JsonObject = {};
   const required: string[] = [];
   for (const arg of prompt.arguments ?? []) {
@@ -75,15 +59,6 @@ export function translatePrompt(
   const payload: JsonObject = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) payload.required = required;
 
-  const warnings: TranslationWarning[] = [];
-  const grammar = _grammar(
-    payload,
-    ctx.seams?.compileGrammar ?? defaultSeams.compileGrammar,
-    (code, message) => {
-      warnings.push({ tool: prompt.name, code, message });
-    },
-  );
-
   const source: McpPromptSource = {
     type: 'mcp_adapter',
     mcp_server: ctx.server,
@@ -92,20 +67,21 @@ export function translatePrompt(
     adapter_version: ctx.adapterVersion,
   };
   if (prompt.title !== undefined) source.title = prompt.title;
-  const contract: SchemaContract = {
-    kind: kind.kind,
-    version: '1.0.0',
-    description: prompt.description ?? '',
-    ...(prompt.title !== undefined ? { title: prompt.title } : {}),
-    source,
-    payload,
-    response: { kind: resultKind(kind.kind), payload: getPromptResultSchema() },
-    error_response: { kind: 'xp.error', payload: xpErrorPayloadSchema() },
-    auth: { required_capability: capability },
-    gbnf_grammar: grammar.gbnf,
-    gbnf_status: grammar.status,
-  };
-  return { ok: true, contract, warnings };
+  const built = _entryContract(
+    {
+      kind: kind.kind,
+      name: prompt.name,
+      namespace: ctx.namespace,
+      description: prompt.description,
+      title: prompt.title,
+      source,
+      payload,
+      response: getPromptResultSchema(),
+      capability: `${ctx.namespace}.mcp.prompts.get`,
+    },
+    ctx.seams,
+  );
+  return { ok: true, ...built };
 }
 
 function _readPrompt(value: unknown): McpPrompt | string {

@@ -36,6 +36,8 @@ export interface TranslateSourceInput {
   readonly tools: readonly unknown[];
   /** The `prompts/list` result's prompts, as received (optional). */
   readonly prompts?: readonly unknown[] | undefined;
+  /** The `resources/templates/list` result's templates, as received (optional). */
+  readonly resourceTemplates?: readonly unknown[] | undefined;
   /** `schema_overrides`, by tool name. */
   readonly overrides?: Readonly<Record<string, ToolOverride>> | undefined;
   readonly capabilityInference?: CapabilityInferenceMode | undefined;
@@ -67,7 +69,7 @@ export interface SourceTranslation {
 }
 
 /**
- * Translates every tool (and prompt) of one source.
+ * Translates every tool (and prompt and resource template) of one source.
  * Throws {@link TranslateError} for configuration errors that concern the whole source (a bad
  * namespace, name or `capabilities` entry); everything about a single tool is a refusal instead.
  * @example
@@ -89,19 +91,15 @@ export function translateSource(
   _warnUnknownToolNames(input.name, screened.names, allow, input.overrides, out.warnings);
   // 2. translate each accepted tool, with its siblings
   _translateAcceptedTools(input, options, quality, screened.accepted, out);
-  // 3. prompts (same collision rule as tools)
-  _translateSourcePrompts(
-    input.prompts ?? [],
-    {
-      server: input.name,
-      namespace: input.namespace,
-      adapterVersion: input.adapterVersion,
-      capabilityInference: input.capabilityInference ?? 'auto',
-      capabilities: input.capabilities,
-      seams: options.seams,
-    },
-    out,
-  );
+  // 3. prompts and resource templates (same collision rule as tools)
+  const entryContext = {
+    server: input.name,
+    namespace: input.namespace,
+    adapterVersion: input.adapterVersion,
+    seams: options.seams,
+  };
+  _translateSourcePrompts(input.prompts ?? [], entryContext, out, 'prompt');
+  _translateSourcePrompts(input.resourceTemplates ?? [], entryContext, out, 'resource_template');
   return _sorted(out);
 }
 

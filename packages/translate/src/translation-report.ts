@@ -19,7 +19,7 @@ export type RefusalCode =
 export interface Refusal {
   /** The tool's name as the server sent it (a preview when it was not a string). */
   tool: string;
-  entry: 'tool' | 'prompt';
+  entry: 'tool' | 'prompt' | 'resource_template';
   code: RefusalCode;
   reason: string;
   /** JSON pointer from the tool object's root, for schema refusals (e.g. `/inputSchema/properties/a/$ref`). */

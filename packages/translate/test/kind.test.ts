@@ -4,6 +4,7 @@ import {
   assertNamespace,
   isContractKind,
   promptKind,
+  resourceTemplateKind,
   resultKind,
   TranslateError,
   toolKind,
@@ -62,5 +63,31 @@ describe('kinds (docs/protocol.md §10.1)', () => {
     } catch (error) {
       expect((error as TranslateError).code).toBe('INVALID_NAMESPACE');
     }
+  });
+});
+
+describe('reserved name segments (docs/protocol.md §10.1)', () => {
+  it.each([
+    ['prompt', 'prompt_'],
+    ['resource', 'resource_'],
+    ['result', 'result_'],
+    ['Result', 'Result'],
+    ['prompts', 'prompts'],
+    ['my.result', 'my_result'],
+  ])('maps the name %j to the segment %j', (name, segment) => {
+    expect(toolSegment(name)).toEqual({ ok: true, segment });
+  });
+  it('keeps a tool named "prompt" from answering with a prompt kind', () => {
+    expect(toolKind('a.b', 'prompt')).toEqual({ ok: true, kind: 'a.b.prompt_' });
+    expect(promptKind('a.b', 'result')).toEqual({ ok: true, kind: 'a.b.prompt.result_' });
+    expect(resultKind('a.b.prompt_')).not.toBe('a.b.prompt.result_');
+  });
+  it('gives a tool named "result" a kind that is not an answer kind', () => {
+    const kind = toolKind('a.b', 'result');
+    expect(kind).toEqual({ ok: true, kind: 'a.b.result_' });
+  });
+  it('builds resource-template kinds {namespace}.resource.{name}', () => {
+    expect(resourceTemplateKind('a.b', 'note')).toEqual({ ok: true, kind: 'a.b.resource.note' });
+    expect(resourceTemplateKind('a.b', 'result')).toEqual({ ok: true, kind: 'a.b.resource.result_' });
   });
 });

@@ -140,7 +140,7 @@ describe('MCP tool → schema contract (docs/design.md §2)', () => {
       additionalProperties: false,
       required: ['city'],
     });
-    expect(c?.auth.required_capability).toBe('com.acme.filesystem.read');
+    expect(c?.auth.required_capability).toBe('com.acme.filesystem.mcp.prompts.get');
   });
 });
 

@@ -19,7 +19,11 @@ import { _loadAdapterChain } from '../runtime/adapter-chain.js';
 import { _loadAdapterRotation } from '../runtime/adapter-rotation.js';
 import { startIdleCollector } from '../runtime/idle-collector.js';
 import { createLogger } from '../runtime/logger.js';
-import { translateConfiguredSource, upstreamTransportOf } from '../runtime/source-translation.js';
+import {
+  listEntries,
+  translateConfiguredSource,
+  upstreamTransportOf,
+} from '../runtime/source-translation.js';
 import { type RunningAdapter, startAdapter } from '../runtime/start-adapter.js';
 import { CliError, type CliIo, EXIT, listenForStop, usageError } from './cli-shape.js';
 
@@ -102,7 +106,11 @@ async function translateOne(
     );
   const upstream = new UpstreamSession({ name: source.name, transport: upstreamTransportOf(source) });
   try {
-    const translation = translateConfiguredSource(source, await upstream.listTools());
+    const tools = await upstream.listTools();
+    const entries = await listEntries(source, upstream, (what, error) => {
+      throw new Error(`${source.name}: ${what} failed: ${(error as Error).message}`);
+    });
+    const translation = translateConfiguredSource(source, tools, entries);
     return {
       contracts: translation.contracts,
       refused: translation.refused.map((r) => ({ tool: r.tool, reason: r.reason })),

@@ -126,7 +126,8 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
     // Its resources, prompts, completions and log level need `<namespace>.mcp.…`, as over XProtocol.
     namespace: source.namespace,
     key: localKey,
-    contracts: () => registry.contractsOf(source.name),
+    // Its prompts and resource templates reach the face by passthrough, not as tools.
+    contracts: () => registry.contractsOf(source.name).filter((c) => 'mcp_tool' in c.source),
     // The same limit as for XProtocol callers, per principal of the face.
     requestsPerMinute: source.rateLimit.requestsPerMinute,
     // Flagged instructions, prompts and resources are withheld unless `description_lint: warn`.

@@ -28,7 +28,7 @@ import { type Refusal, SchemaCompiler } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import type { AdapterLogger } from './logger.js';
-import { translateConfiguredSource, upstreamTransportOf } from './source-translation.js';
+import { listEntries, translateConfiguredSource, upstreamTransportOf } from './source-translation.js';
 
 /** One source's last refresh, for status output and the announce. */
 export interface SourceStatus {
@@ -193,11 +193,18 @@ export class McpSources implements EndpointCatalog {
       source.name,
       new Map(pinned.quarantined.filter((q) => q.state === 'changed').map((q) => [q.tool, q])),
     );
+    const entries = await listEntries(source, upstream, (what, error) =>
+      this.#o.logger.warn(
+        { source: source.name, error: (error as Error).message },
+        `${what} failed: its contracts are not published until a refresh lists it`,
+      ),
+    );
     // translate applies the quality floor (refused LOW_QUALITY) and threshold (warned).
-    const translation = translateConfiguredSource(source, [
-      ...tools,
-      ...listed.filter((tool) => heldNew.has(tool.name as string)),
-    ]);
+    const translation = translateConfiguredSource(
+      source,
+      [...tools, ...listed.filter((tool) => heldNew.has(tool.name as string))],
+      entries,
+    );
     const kindOf = new Map(
       translation.contracts.map((c) => [(c.source as { mcp_tool?: string }).mcp_tool, c.kind]),
     );
@@ -248,7 +255,7 @@ export class McpSources implements EndpointCatalog {
     );
     Object.assign(status, {
       connected: true,
-      toolCount: published.length,
+      toolCount: published.filter((c) => 'mcp_tool' in c.source).length,
       refused,
       refusals: translation.refused,
       lowQuality,
@@ -280,7 +287,15 @@ export class McpSources implements EndpointCatalog {
   tool(kind: string): EndpointTool | undefined {
     const contract = this.#o.registry.get(kind);
     const origin = this.#o.registry.origin(kind);
-    if (!contract || !origin?.tool) return undefined;
+    const upstreamName = origin?.tool ?? origin?.prompt ?? origin?.resourceTemplate;
+    if (!contract || !origin || upstreamName === undefined) return undefined;
+    // A prompt or resource template runs `prompts/get` or `resources/read` (docs/protocol.md §10.7).
+    const entry: EndpointTool['entry'] =
+      origin.prompt !== undefined
+        ? { type: 'prompt' }
+        : origin.uriTemplate !== undefined
+          ? { type: 'resource_template', uriTemplate: origin.uriTemplate }
+          : undefined;
     const key = `${kind}@${contract.version}`;
     let validate = this.#validators.get(key);
     if (!validate) {
@@ -297,7 +312,13 @@ export class McpSources implements EndpointCatalog {
         ? result
         : { ok: false, message: refused, errors: [{ path: '', message: refused }] };
     };
-    return { contract, source: origin.source, upstreamName: origin.tool, validate: checked };
+    return {
+      contract,
+      source: origin.source,
+      upstreamName,
+      validate: checked,
+      ...(entry !== undefined && { entry }),
+    };
   }
 
   /**

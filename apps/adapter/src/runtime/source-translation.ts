@@ -5,7 +5,7 @@
  * `schemas`, `test-mcp` and `validate --connect` commands, so they publish exactly the same.
  * @module
  */
-import type { UpstreamTransport } from '@xprotocol/mcp-bridge';
+import { lintListedValue, type UpstreamSession, type UpstreamTransport } from '@xprotocol/mcp-bridge';
 import type { AddressPolicy } from '@xprotocol/relay-client';
 import { type SourceTranslation, type ToolOverride, translateSource } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
@@ -32,15 +32,52 @@ export function upstreamTransportOf(
   };
 }
 
-/** Translates the tools the source's server listed, by the entry's settings. */
+/** A source's prompts and resource templates, which become contracts beside its tools. */
+export interface ListedEntries {
+  prompts: readonly unknown[];
+  resourceTemplates: readonly unknown[];
+}
+
+/**
+ * The prompts and resource templates the source's server lists, for their contracts
+ * (docs/protocol.md §10.7). What description linting flags is left out unless the source says
+ * `description_lint: warn`, as on the `xp.mcp.request` path (docs/security.md, "Tool pinning"):
+ * a contract must not bring back what a listing withholds. `onFailure` hears a listing that
+ * failed; the tools are published without those entries.
+ */
+export async function listEntries(
+  source: McpSourceConfig,
+  upstream: UpstreamSession,
+  onFailure: (what: string, error: unknown) => void,
+): Promise<ListedEntries> {
+  const admitted = (entries: Record<string, unknown>[]) =>
+    source.descriptionLint === 'warn' ? entries : entries.filter((e) => lintListedValue(e).length === 0);
+  const listed = async (what: string, list: () => Promise<Record<string, unknown>[]>) => {
+    try {
+      return admitted(await list());
+    } catch (error) {
+      onFailure(what, error);
+      return [];
+    }
+  };
+  return {
+    prompts: await listed('prompts/list', () => upstream.listPrompts()),
+    resourceTemplates: await listed('resources/templates/list', () => upstream.listResourceTemplates()),
+  };
+}
+
+/** Translates the tools (and prompts and resource templates) the source's server listed, by the entry's settings. */
 export function translateConfiguredSource(
   source: McpSourceConfig,
   tools: readonly unknown[],
+  entries: ListedEntries = { prompts: [], resourceTemplates: [] },
 ): SourceTranslation {
   return translateSource({
     name: source.name,
     namespace: source.namespace,
     tools,
+    prompts: entries.prompts,
+    resourceTemplates: entries.resourceTemplates,
     // Overrides come from YAML, so every value in them is JSON.
     overrides: source.schemaOverrides as Record<string, ToolOverride>,
     capabilityInference: source.capabilityInference,

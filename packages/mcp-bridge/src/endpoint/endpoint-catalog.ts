@@ -7,20 +7,29 @@ import type { CatalogPage } from '@xprotocol/registry';
 import type { SchemaContract } from '@xprotocol/translate';
 import type { ArgumentCheck } from '../policy/argument-validator.js';
 
+/**
+ * What a served kind calls upstream besides a tool (docs/protocol.md §10.7): a prompt
+ * (`prompts/get` with the payload as its arguments) or a resource template (`resources/read` of
+ * the template expanded with the payload).
+ */
+export type EndpointEntry = { type: 'prompt' } | { type: 'resource_template'; uriTemplate: string };
+
 /** A served tool: its contract, where it lives upstream, and its compiled argument validator. */
 export interface EndpointTool {
   contract: SchemaContract;
   /** The `mcp_sources[].name` whose session runs it. */
   source: string;
-  /** The tool's name on the upstream server. */
+  /** The tool's (prompt's, resource template's) name on the upstream server. */
   upstreamName: string;
+  /** Absent for a tool. */
+  entry?: EndpointEntry;
   /** Validates call arguments against `contract.payload`. */
   validate(payload: unknown): ArgumentCheck;
 }
 
 /** The endpoint's view of the registry. */
 export interface EndpointCatalog {
-  /** The tool for `kind`, if served. */
+  /** The tool (or prompt, or resource template) for `kind`, if served. */
   tool(kind: string): EndpointTool | undefined;
   /**
    * A page of the catalog for a request payload (`{cursor?, limit?, kinds?}`, or undefined);

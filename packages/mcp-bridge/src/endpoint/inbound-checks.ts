@@ -5,7 +5,8 @@
  * (`NOT_FOUND`) → authority: the signer's grant or its delegation chain
  * (`AUTHORIZATION_INSUFFICIENT`, `REVOKED`) → rate limit (`RATE_LIMITED`) → decrypt (dropped) →
  * depth and size limits, then schema (`SCHEMA_VIOLATION`) → the caller's MCP session → the
- * upstream call. What fails early never reaches the MCP server. Steps 1–4 run before
+ * upstream call (a tool's `tools/call`, a prompt contract's `prompts/get`, a resource template's
+ * `resources/read`: docs/protocol.md §10.7). What fails early never reaches the MCP server. Steps 1–4 run before
  * (xp-endpoint.ts).
  * @module
  */
@@ -37,7 +38,7 @@ export async function _processRequest(inbound: _Inbound, event: XpEvent): Promis
   return _runToolCall(
     inbound,
     event,
-    { source: tool.source, name: tool.upstreamName, args: payload, grant },
+    { source: tool.source, name: tool.upstreamName, args: payload, grant, entry: tool.entry },
     session,
   );
 }

@@ -2,14 +2,18 @@
  * A tool call that passed every check, run upstream at most once: it waits for a slot, is
  * recorded as started in the state database before the upstream `tools/call` (from then on it is
  * never run again, whatever happens to the process), runs in the caller's own MCP session with
- * the server when it has one, and is answered with the server's result or an `xp.error`.
+ * the server when it has one, and is answered with the server's result or an `xp.error`. A prompt
+ * or resource-template contract (docs/protocol.md §10.7) runs the same way, its upstream request
+ * `prompts/get` or `resources/read` instead.
  * @module
  */
 import type { XpEvent } from '@xprotocol/crypto';
+import { expandUriTemplate } from '@xprotocol/translate';
 import { type XpErrorPayload, xpError } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
 import type { AuthorityVerdict } from '../policy/delegated-access.js';
 import { _attribution } from './caller-authority.js';
+import type { EndpointEntry } from './endpoint-catalog.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _timeoutMs } from './inbound.js';
 import type { _SessionOf } from './request-session.js';
@@ -22,6 +26,20 @@ export interface _CheckedCall {
   name: string;
   args: Record<string, unknown>;
   grant: AuthorityVerdict & { ok: true };
+  /** Absent for a tool. */
+  entry?: EndpointEntry | undefined;
+}
+
+/** The upstream request a checked call makes (docs/protocol.md §10.7). */
+function _upstreamRequest(call: _CheckedCall): { method: string; params: Record<string, unknown> } {
+  if (call.entry?.type === 'prompt')
+    return { method: 'prompts/get', params: { name: call.name, arguments: call.args } };
+  if (call.entry?.type === 'resource_template') {
+    // The payload was validated against the template's variables: every value is a string.
+    const uri = expandUriTemplate(call.entry.uriTemplate, call.args as Record<string, string>);
+    return { method: 'resources/read', params: { uri } };
+  }
+  return { method: 'tools/call', params: { name: call.name, arguments: call.args } };
 }
 
 /** Calls the tool for `event`, and answers it. */
@@ -41,19 +59,22 @@ export async function _runToolCall(
     const timeoutMs = _timeoutMs(inbound, event, o.callTimeoutFor?.(source, upstreamName));
     // From here on the call is never run again, whatever happens to this process.
     await o.state.recordStarted(event, Math.floor(inbound.now() / 1000));
+    const { method, params } = _upstreamRequest(call);
     inbound.logger.info(
-      { id: event.id, kind: event.kind, sender: event.pubkey, ..._attribution(call.grant), source },
-      'calling upstream tool',
+      { id: event.id, kind: event.kind, sender: event.pubkey, ..._attribution(call.grant), source, method },
+      method === 'tools/call' ? 'calling upstream tool' : `calling upstream ${method}`,
     );
     result = session.session
       ? // The caller's own session with the server: what the server sends back reaches its client.
-        await session.session.request(
-          source,
-          'tools/call',
-          { name: upstreamName, arguments: args },
-          { event, timeoutMs, progress: session.progress, shared: upstream },
-        )
-      : await upstream.callTool(upstreamName, args, { timeoutMs });
+        await session.session.request(source, method, params, {
+          event,
+          timeoutMs,
+          progress: session.progress,
+          shared: upstream,
+        })
+      : method === 'tools/call'
+        ? await upstream.callTool(upstreamName, args, { timeoutMs })
+        : await upstream.request(method, params, { timeoutMs });
   } catch (error) {
     return answers.error(event, _callError(error));
   } finally {

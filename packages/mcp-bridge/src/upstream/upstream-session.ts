@@ -228,6 +228,31 @@ export class UpstreamSession {
   }
 
   /**
+   * Every resource template the server lists, all pages (empty when it has no resources
+   * capability): the prompt and resource-template contracts of docs/protocol.md §10.7.
+   */
+  async listResourceTemplates(): Promise<Record<string, unknown>[]> {
+    const client = await this.#session();
+    if (!client.getServerCapabilities()?.resources) return [];
+    const templates: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < 1000; page++) {
+        const result = await client.listResourceTemplates(cursor === undefined ? undefined : { cursor });
+        templates.push(...(result.resourceTemplates as unknown as Record<string, unknown>[]));
+        cursor = result.nextCursor;
+        if (cursor === undefined) return templates;
+      }
+    } catch (error) {
+      throw this.#fail(client, error, 'resources/templates/list', false);
+    }
+    throw new BridgeError(
+      'UPSTREAM_ERROR',
+      `${this.name}: resources/templates/list returned more than 1000 pages; refusing a cursor that never ends`,
+    );
+  }
+
+  /**
    * Calls a tool, once: a failed call is never retried. Rejects with `UPSTREAM_TIMEOUT` after
    * `timeoutMs` (the server is told to cancel), `UPSTREAM_UNAVAILABLE` when the server cannot be
    * reached or goes away mid-call (the next call reconnects), and `UPSTREAM_ERROR` for a JSON-RPC
