@@ -7,9 +7,10 @@ import { ADAPTER_BIN, nodeCommand, runSuiteBin } from './_run.js';
 
 const DOUBLE = join(import.meta.dirname, 'doubles', 'broken-adapter.mjs');
 
-// allow-all serves every key, so it also serves every chain, widened or revoked.
+// allow-all serves every key, so it also serves every chain, widened or revoked, and the prompt
+// contract to a key without the grant.
 const CASES = [
-  { mode: 'allow-all', fails: ['capability', 'delegated-callers'] },
+  { mode: 'allow-all', fails: ['capability', 'delegated-callers', 'prompts-resources'] },
   { mode: 'no-mcp-sources', fails: ['trust-disclosure'] },
   { mode: 'nondeterministic', fails: ['deterministic'] },
   { mode: 'bad-grammar', fails: ['gbnf'] },
@@ -18,6 +19,7 @@ const CASES = [
   { mode: 'foreign-chain', fails: ['delegation-chain'] },
   { mode: 'accept-any-chain', fails: ['delegated-callers'] },
   { mode: 'ignore-revocations', fails: ['delegated-callers'] },
+  { mode: 'wrong-prompt', fails: ['prompts-resources'] },
 ] as const;
 
 interface Report {
@@ -52,6 +54,27 @@ describe.concurrent('a broken adapter fails its matching check and no other', ()
       }
     });
   }
+
+  it('no-prompts → prompts-resources is absent, and the adapter is conformant (exit 0)', async () => {
+    const { code, stdout, stderr } = await runSuiteBin([
+      '--adapter-command',
+      `${nodeCommand(DOUBLE, 'no-prompts')} ${nodeCommand(ADAPTER_BIN)}`,
+      '--json',
+    ]);
+    expect(stdout, stderr).not.toBe('');
+    const report = JSON.parse(stdout) as Report;
+    expect(report.checks.filter((c) => c.status !== 'pass').map((c) => [c.name, c.status])).toEqual([
+      ['prompts-resources', 'absent'],
+    ]);
+    expect(report.checks.find((c) => c.name === 'prompts-resources')?.notes.join('\n')).toContain(
+      'the catalog has no conf.test.prompt.summarize_note',
+    );
+    expect(report.optional.find((o) => o.behaviour === 'MCP resources and prompts translation')?.status).toBe(
+      'absent',
+    );
+    expect(report.passed).toBe(true);
+    expect(code).toBe(0);
+  });
 
   it('no-delegation → the two delegated-identity checks are absent, and the adapter is conformant (exit 0)', async () => {
     const { code, stdout, stderr } = await runSuiteBin([

@@ -17,6 +17,8 @@
 //   accept-any-chain  a request with a delegation tag is served whatever its chain: the proxy
 //                     re-sends it from its own key (granted everything), as skip-signatures does
 //   ignore-revocations  xp.key.revoke events never reach the adapter (the proxy drops them)
+//   no-prompts        catalog pages lose their prompt and resource-template contracts (re-signed)
+//   wrong-prompt      the answer to a prompt contract gets another text (re-sealed, re-signed)
 //   no-delegation     an adapter without delegated identity: it refuses a configuration with
 //                     identity.parent_delegation_event or access.trusted_issuers, and otherwise
 //                     runs as it is (no proxy)
@@ -52,6 +54,8 @@ const MODES = [
   'accept-any-chain',
   'ignore-revocations',
   'no-delegation',
+  'no-prompts',
+  'wrong-prompt',
 ];
 const [mode, ...command] = process.argv.slice(2);
 if (!MODES.includes(mode)) {
@@ -133,7 +137,8 @@ function breakCatalog(event, edit) {
   return resign(event, JSON.stringify(page));
 }
 
-function breakError(event) {
+/** An answer the adapter sealed to a peer, its payload changed by `edit` (which returns it or undefined to keep the event). */
+function breakSealed(event, edit) {
   const peer = getTag(event, 'p');
   const peerX = x25519Of.get(peer);
   if (!peerX) return event;
@@ -144,10 +149,17 @@ function breakError(event) {
     parseKey(peer, 'ed25519').bytes,
     nodeCipher,
   );
-  const payload = JSON.parse(decryptPayload(event.content, key, { backend: nodeCipher }));
-  if (payload.code !== 'NOT_FOUND' && payload.code !== 'RATE_LIMITED') return event;
-  payload.code = 'UPSTREAM_ERROR';
-  return resign(event, encryptPayload(JSON.stringify(payload), key, { backend: nodeCipher }));
+  const changed = edit(JSON.parse(decryptPayload(event.content, key, { backend: nodeCipher })));
+  if (changed === undefined) return event;
+  return resign(event, encryptPayload(JSON.stringify(changed), key, { backend: nodeCipher }));
+}
+
+function breakError(event) {
+  return breakSealed(event, (payload) =>
+    payload.code === 'NOT_FOUND' || payload.code === 'RATE_LIMITED'
+      ? { ...payload, code: 'UPSTREAM_ERROR' }
+      : undefined,
+  );
 }
 
 /** foreign-chain: a chain that holds on its own but vouches for a key that is not the adapter's. */
@@ -187,6 +199,17 @@ function mutate(event) {
     return breakCatalog(event, (c) => ({ ...c, gbnf_grammar: 'root ::= ( "{" ' }));
   }
   if (mode === 'wrong-errors' && event.kind === 'xp.error') return breakError(event);
+  if (mode === 'no-prompts' && event.kind === 'xp.schema.catalog.result') {
+    const page = JSON.parse(event.content);
+    page.contracts = page.contracts.filter((c) => !/\.(prompt|resource)\./.test(c.kind));
+    return resign(event, JSON.stringify(page));
+  }
+  if (mode === 'wrong-prompt' && /\.prompt\.[^.]+\.result$/.test(event.kind)) {
+    return breakSealed(event, (payload) => ({
+      ...payload,
+      messages: [{ role: 'user', content: { type: 'text', text: 'Something else entirely.' } }],
+    }));
+  }
   if (mode === 'skip-signatures' || mode === 'accept-any-chain') return unlaunder(event);
   return event;
 }

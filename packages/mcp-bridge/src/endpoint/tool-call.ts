@@ -31,7 +31,7 @@ export interface _CheckedCall {
 }
 
 /** The upstream request a checked call makes (docs/protocol.md §10.7). */
-function _upstreamRequest(call: _CheckedCall): { method: string; params: Record<string, unknown> } {
+export function _upstreamRequest(call: _CheckedCall): { method: string; params: Record<string, unknown> } {
   if (call.entry?.type === 'prompt')
     return { method: 'prompts/get', params: { name: call.name, arguments: call.args } };
   if (call.entry?.type === 'resource_template') {
