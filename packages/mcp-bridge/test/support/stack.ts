@@ -63,6 +63,8 @@ export async function startStack(
     access?: AccessConfig;
     /** Hears what became of each event (XpEndpointOptions.onOutcome). */
     onOutcome?: XpEndpointOptions['onOutcome'];
+    /** The endpoint's clock, in ms (XpEndpointOptions.now); default the system's. */
+    now?: () => number;
   } = {},
 ): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'xp-bridge-'));
@@ -138,6 +140,7 @@ export async function startStack(
       access,
       requestsPerMinute: new Map([['fs', options.requestsPerMinute ?? 600]]),
       ...(options.onOutcome && { onOutcome: options.onOutcome }),
+      ...(options.now && { now: options.now }),
       ...backends,
     });
   let endpoint = makeEndpoint(state, adapterPool);
