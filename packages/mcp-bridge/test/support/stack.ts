@@ -63,6 +63,8 @@ export async function startStack(
     access?: AccessConfig;
     /** Hears what became of each event (XpEndpointOptions.onOutcome). */
     onOutcome?: XpEndpointOptions['onOutcome'];
+    /** Serves this catalog instead of the upstream's translated tools (discovery tests). */
+    catalog?: EndpointCatalog;
     /** The endpoint's clock, in ms (XpEndpointOptions.now); default the system's. */
     now?: () => number;
   } = {},
@@ -119,7 +121,7 @@ export async function startStack(
       fingerprint: `${contract.kind}@${contract.version}`,
     })),
   );
-  const catalog: EndpointCatalog = {
+  const catalog: EndpointCatalog = options.catalog ?? {
     describe: (query) => search.describe(query),
     tool: (kind) => byKind.get(kind),
     page: (request) => catalogPage(translation.contracts, parseCatalogRequest(request)),
