@@ -84,7 +84,7 @@ async function start(grants = ['com.test.conf.*']): Promise<Setup> {
   );
   const catalog: EndpointCatalog = {
     tool: (kind) => byKind.get(kind),
-    page: () => ({ contracts: translation.contracts }) as never,
+    page: () => ({ contracts: translation.contracts, total: translation.contracts.length }),
     describe: () => [],
   };
   const bState = new StateDatabase(join(dir, 'b.db'));
