@@ -161,7 +161,7 @@ describe('tool poisoning', () => {
     const page = (await (await fetch(`http://127.0.0.1:${discoveryPort}/xp/schemas?limit=50`)).json()) as {
       contracts: { kind: string }[];
     };
-    // The clean prompt becomes a contract (docs/protocol.md §10.7); the flagged one ("review") does not.
+    // The clean prompt becomes a contract (docs/protocol.md §10.11); the flagged one ("review") does not.
     expect(page.contracts.map((c) => c.kind).sort()).toEqual([
       'com.test.poison.add',
       'com.test.poison.echo',

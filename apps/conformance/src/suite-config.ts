@@ -75,7 +75,7 @@ export function suiteConfig(input: SuiteConfigInput): string {
         {
           key: input.clientKey,
           // The prompt and resource-template contracts need what prompts/get and resources/read
-          // need over xp.mcp.request (docs/protocol.md §10.7).
+          // need over xp.mcp.request (docs/protocol.md §10.11).
           capabilities: [
             `${TEST_NAMESPACE}.read`,
             `${RATE_NAMESPACE}.read`,

@@ -15,6 +15,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { type Delegation, generateIdentity, type PublicIdentity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures, writeKeyFile } from '@xprotocol/crypto/node';
 import { type Relay, startRelay } from '@xprotocol/relay';
+import { MAX_WELL_KNOWN_BYTES, parseWellKnownDocument, WELL_KNOWN_PATH } from '@xprotocol/wire';
 import { type AdapterProcess, startAdapter } from './adapter-process.js';
 import { splitCommand } from './command-line.js';
 import { InjectorRelay } from './injector-relay.js';
@@ -326,10 +327,20 @@ async function _endpointKey(endpoint: string): Promise<string> {
     );
   const host = match[1]!;
   const scheme = /^(127\.|localhost|\[::1\])/.test(host) ? 'http' : 'https';
-  const response = await fetch(`${scheme}://${host}/.well-known/xprotocol-endpoint`);
-  const doc = (await response.json()) as { public_key?: unknown };
-  if (typeof doc.public_key !== 'string') {
-    throw new Error(`--endpoint ${endpoint}: the well-known document has no public_key`);
+  const url = `${scheme}://${host}${WELL_KNOWN_PATH}`;
+  const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200)
+    throw new Error(`--endpoint ${endpoint}: ${url} answered HTTP ${response.status}`);
+  const text = await response.text();
+  if (Buffer.byteLength(text) > MAX_WELL_KNOWN_BYTES)
+    throw new Error(`--endpoint ${endpoint}: ${url} is over ${MAX_WELL_KNOWN_BYTES} bytes`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`--endpoint ${endpoint}: ${url} is not JSON`);
   }
-  return doc.public_key;
+  const parsed = parseWellKnownDocument(value);
+  if (!parsed.ok) throw new Error(`--endpoint ${endpoint}: ${url}: ${parsed.problems.join('; ')}`);
+  return parsed.document.public_key;
 }

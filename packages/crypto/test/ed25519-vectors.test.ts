@@ -105,6 +105,14 @@ describe('ZIP-215 edge cases (noble_zip215.json), message "Zcash"', () => {
     expect(cases).toHaveLength(196);
     expect(new Set(cases.map((c) => c.vk_bytes)).size).toBe(14);
   });
+  it('fail first as docs/protocol.md §3 counts: 84 on a non-canonical A, 48 on a non-canonical R, 64 on a small-order A', () => {
+    const counts: Record<string, number> = {};
+    for (const c of cases) {
+      const reason = String(ed25519PreCheck(hexToBytes(c.sig_bytes, 64), hexToBytes(c.vk_bytes, 32)));
+      counts[reason] = (counts[reason] ?? 0) + 1;
+    }
+    expect(counts).toEqual({ 'non-canonical-A': 84, 'non-canonical-R': 48, 'small-order-A': 64 });
+  });
   it.each(cases.map((c, i) => [i, c] as const))('case %i: rejected identically by both backends', (i, c) => {
     const id = `zip215 case ${i} (vk ${c.vk_bytes.slice(0, 8)}…, R ${c.sig_bytes.slice(0, 8)}…)`;
     const pub = hexToBytes(c.vk_bytes, 32);

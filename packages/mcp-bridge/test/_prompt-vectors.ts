@@ -1,8 +1,8 @@
 /**
- * Builds testdata/vectors/xp-prompts.json (docs/protocol.md §10.1, §10.7). Every expected outcome
+ * Builds testdata/vectors/xp-prompts.json (docs/protocol.md §10.1, §10.11). Every expected outcome
  * is written here by hand from the document (kinds, collisions, the MCP request of each payload,
  * URI expansions: RFC 6570 §3.2's own examples); only the contracts' canonical bytes come from
- * `translateSource`, the product itself, and `contract_core` was read against §10.7 when written.
+ * `translateSource`, the product itself, and `contract_core` was read against §10.11 when written.
  * `prompt-vectors.test.ts` holds the file to this output (regenerate with `npx vitest run -u
  * test/prompt-vectors.test.ts`, then `node scripts/testdata-manifest.mjs`) and checks every case.
  * @module
@@ -10,7 +10,7 @@
 import { type SchemaContract, serializeContract, translateSource } from '@xprotocol/translate';
 
 const DESCRIPTION =
-  'Prompt contracts and resource-template contracts (docs/protocol.md §10.7) and the kind naming rule (docs/protocol.md §10.1). kind_naming: an MCP name of a tool, prompt or resource template → its kind and answer kind, or refused. collisions: what a source lists → the kinds published and the entries refused (code). contracts: an MCP prompt or resource template → its contract in canonical JSON; contract_core leaves out semantic, gbnf_grammar and gbnf_status, which an implementation derives with its own annotator and grammar compiler, and is what another implementation must reproduce byte for byte. requests: a request payload → the MCP request the endpoint sends upstream. uri_templates: RFC 6570 templates → their variables (required unless only in a query form) and the expansion with values {var: "value", hello: "Hello World!", path: "/foo/bar", empty: "", x: "1024", y: "768", title: "a b"}, or refused.';
+  'Prompt contracts and resource-template contracts (docs/protocol.md §10.11) and the kind naming rule (docs/protocol.md §10.1). kind_naming: an MCP name of a tool, prompt or resource template → its kind and answer kind, or refused. collisions: what a source lists → the kinds published and the entries refused (code). contracts: an MCP prompt or resource template → its contract in canonical JSON; contract_core leaves out semantic, gbnf_grammar and gbnf_status, which an implementation derives with its own annotator and grammar compiler, and is what another implementation must reproduce byte for byte. requests: a request payload → the MCP request the endpoint sends upstream. uri_templates: RFC 6570 templates → their variables (required unless only in a query form) and the expansion with values {var: "value", hello: "Hello World!", path: "/foo/bar", empty: "", x: "1024", y: "768", title: "a b"}, or refused.';
 
 const URI_TEMPLATE_VALUES = {
   var: 'value',

@@ -224,7 +224,7 @@ describe('an xp.mcp.request under a delegation chain', () => {
       identity: adapter,
       pool,
       state,
-      catalog: { tool: () => undefined, page: () => ({ contracts: [] }) as never, describe: () => [] },
+      catalog: { tool: () => undefined, page: () => ({ contracts: [], total: 0 }), describe: () => [] },
       upstreams: new Map([['one', upstream]]),
       mcpSources: [{ name: 'one', namespace: 'com.test.one' }],
       access: new AccessPolicy({

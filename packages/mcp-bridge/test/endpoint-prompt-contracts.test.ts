@@ -1,4 +1,4 @@
-// Prompt and resource-template contracts at the endpoint (docs/protocol.md §10.7), with real pieces:
+// Prompt and resource-template contracts at the endpoint (docs/protocol.md §10.11), with real pieces:
 // a relay on loopback, the conformance fixture over stdio, sealed events injected below the relay.
 // A contract kind is checked like a tool call (authority, rate limit, schema) and then runs
 // `prompts/get` or `resources/read` upstream.

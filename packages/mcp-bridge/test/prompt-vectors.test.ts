@@ -1,4 +1,4 @@
-// testdata/vectors/xp-prompts.json (docs/protocol.md §10.1, §10.7) checked case by case against our
+// testdata/vectors/xp-prompts.json (docs/protocol.md §10.1, §10.11) checked case by case against our
 // code: kind naming, collisions, the prompt and resource-template contracts byte for byte, the MCP
 // request a contract kind becomes upstream, and RFC 6570 expansion.
 import { readFileSync } from 'node:fs';
@@ -68,7 +68,7 @@ describe(`${FILE}`, () => {
     await expect(promptVectorsText()).toMatchFileSnapshot(`../../../${FILE}`);
   });
   it('names its section, and docs/protocol.md names the file', () => {
-    expect(vectors.description).toContain('docs/protocol.md §10.7');
+    expect(vectors.description).toContain('docs/protocol.md §10.11');
     expect(readFileSync(join(ROOT, 'docs', 'protocol.md'), 'utf8')).toContain(FILE);
   });
   it.each(vectors.kind_naming.map((c) => [`${c.entry} ${JSON.stringify(c.name).slice(0, 40)}`, c] as const))(

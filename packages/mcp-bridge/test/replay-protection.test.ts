@@ -46,7 +46,11 @@ function endpoint(
     identity: adapter,
     pool,
     state,
-    catalog: { tool: () => undefined, page: () => ({ contracts: [] }), describe: () => [] } as never,
+    catalog: {
+      tool: () => undefined,
+      page: () => ({ contracts: [], total: 0 }),
+      describe: () => [],
+    } as never,
     upstreams: new Map(),
     access: new AccessPolicy({ default: 'deny', grants: [] }),
     signatures: nodeSignatures,

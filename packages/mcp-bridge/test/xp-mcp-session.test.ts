@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { generateIdentity, type Identity, openEvent, sealEvent } from '@xprotocol/crypto';
+import { generateIdentity, type Identity, openEvent, sealEvent, type XpEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { type Relay, startRelay } from '@xprotocol/relay';
 import { RelayPool } from '@xprotocol/relay-client';
@@ -27,12 +27,15 @@ import {
   XpEndpoint,
 } from '../src/index.js';
 import { testAnnouncePayload } from './support/announce.js';
+import { loadVectorFile } from './support/vectors.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'conformance-server.mjs');
 const backends = { signatures: nodeSignatures, cipher: nodeCipher };
 
 interface Setup {
   dir: string;
+  /** The relay's URL, for a test watching what crosses it. */
+  relayUrl: string;
   endpoint: XpEndpoint;
   b: Identity;
   a: Identity;
@@ -84,7 +87,7 @@ async function start(grants = ['com.test.conf.*']): Promise<Setup> {
   );
   const catalog: EndpointCatalog = {
     tool: (kind) => byKind.get(kind),
-    page: () => ({ contracts: translation.contracts }) as never,
+    page: () => ({ contracts: translation.contracts, total: translation.contracts.length }),
     describe: () => [],
   };
   const bState = new StateDatabase(join(dir, 'b.db'));
@@ -126,6 +129,7 @@ async function start(grants = ['com.test.conf.*']): Promise<Setup> {
     existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
   return {
     dir,
+    relayUrl: relay.url,
     endpoint,
     a,
     b,
@@ -144,6 +148,52 @@ async function start(grants = ['com.test.conf.*']): Promise<Setup> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The tags of the server requests and their answers on the relay are those of
+ * testdata/vectors/xp-answer-tags.json (`session_messages`, docs/protocol.md §10.7): a server
+ * request names the tool call it belongs to and ends no later than it; its answer names it and
+ * ends with it.
+ */
+async function _expectSessionTags(s: Setup): Promise<void> {
+  const rules = loadVectorFile<{ session_messages: { kind: string; tags: string[][] }[] }>(
+    'testdata/vectors/xp-answer-tags.json',
+  ).session_messages;
+  const watcher = await RelayPool.open({ urls: [s.relayUrl] });
+  const events: XpEvent[] = [];
+  try {
+    await new Promise<void>((resolve) => {
+      const subscription = watcher.subscribe(
+        [{ kinds: ['xp.mcp.server_request', 'xp.mcp.server_request.result'] }],
+        {
+          onEvent: (event) => {
+            events.push(event);
+          },
+          onEose: () => {
+            subscription.close();
+            resolve();
+          },
+        },
+      );
+    });
+  } finally {
+    await watcher.close();
+  }
+  const names = (kind: string) => rules.find((r) => r.kind === kind)?.tags.map(([name]) => name);
+  const requests = events.filter((e) => e.kind === 'xp.mcp.server_request');
+  expect(requests.length).toBe(3);
+  const tag = (event: XpEvent, name: string) => event.tags.find((t) => t[0] === name)?.[1];
+  for (const request of requests) {
+    expect(request.tags.map(([name]) => name)).toEqual(names('xp.mcp.server_request'));
+    expect(request.tags[0]).toEqual(['p', s.a.keys.ed25519]);
+    const answer = events.find(
+      (e) => e.kind === 'xp.mcp.server_request.result' && tag(e, 'e') === request.id,
+    );
+    expect(answer?.tags.map(([name]) => name)).toEqual(names('xp.mcp.server_request.result'));
+    expect(answer?.tags[0]).toEqual(['p', s.b.keys.ed25519]);
+    expect(tag(answer as XpEvent, 'expiration')).toBe(tag(request, 'expiration'));
+  }
 }
 
 async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
@@ -194,6 +244,7 @@ describe('MCP sessions across XProtocol', () => {
     const roots = await setup.client.callTool({ name: 'conf_test_roots', arguments: {} });
     expect(textOf(roots)).toBe('Roots: [{"uri":"file:///work","name":"work"}]');
     expect(asked).toEqual(['sampling/createMessage', 'elicitation/create', 'roots/list']);
+    await _expectSessionTags(setup);
     // One session of this client at the endpoint, with its own server process beside the shared one.
     expect(setup.endpoint.mcpSessionCount).toBe(1);
     expect(new Set(setup.pids()).size).toBe(2);

@@ -274,7 +274,7 @@ function _mcpSourceEntry(
   _checkMcpSource(s, i);
   const contracts = registry.contractsOf(s.name);
   const toolCount = contracts.filter((c) => 'mcp_tool' in c.source).length;
-  // Resource templates (docs/protocol.md §10.7) are neither tools nor prompts.
+  // Resource templates (docs/protocol.md §10.11) are neither tools nor prompts.
   const promptCount = contracts.filter((c) => 'mcp_prompt' in c.source).length;
   tally.tools += toolCount;
   tally.prompts += promptCount;

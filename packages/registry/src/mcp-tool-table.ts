@@ -105,7 +105,7 @@ export class McpToolTable {
       source.schemaFilter !== undefined && source.schemaFilter.length > 0
         ? new Set(source.schemaFilter)
         : undefined;
-    // Prompt and resource-template contracts are no tools (docs/protocol.md §10.7).
+    // Prompt and resource-template contracts are no tools (docs/protocol.md §10.11).
     const toolContracts = contracts.filter((c) => contractEntryType(c) === 'tool');
     const exposed = filter === undefined ? toolContracts : toolContracts.filter((c) => filter.has(c.kind));
     const taken = new Set<string>();

@@ -25,7 +25,7 @@ export interface ContractOrigin {
   readonly tool?: string;
   /** The MCP prompt name, for a prompt contract. */
   readonly prompt?: string;
-  /** The MCP resource template's name, for a resource-template contract (docs/protocol.md §10.7). */
+  /** The MCP resource template's name, for a resource-template contract (docs/protocol.md §10.11). */
   readonly resourceTemplate?: string;
   /** Its URI template, which a read expands with the request's payload. */
   readonly uriTemplate?: string;

@@ -38,7 +38,7 @@ describe('MCP tool table (docs/design.md §10, §3)', () => {
     expect(table.resolve('weather_admin_reset')).toBeUndefined();
     expect((await table.setSource(WEATHER, [...weather].reverse())).changed).toBe(false);
   });
-  it('lists no prompt or resource-template contract as a tool (docs/protocol.md §10.7)', async () => {
+  it('lists no prompt or resource-template contract as a tool (docs/protocol.md §10.11)', async () => {
     const table = new McpToolTable({ sha256 });
     const ns = { namespace: 'com.test.notes' };
     const update = await table.setSource({ ...WEATHER, prefix: 'n_', schemaFilter: [] }, [

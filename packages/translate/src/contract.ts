@@ -59,7 +59,7 @@ export interface McpPromptSource {
   title?: string;
 }
 
-/** Provenance of a contract made from an MCP resource template (docs/protocol.md §10.7). */
+/** Provenance of a contract made from an MCP resource template (docs/protocol.md §10.11). */
 export interface McpResourceTemplateSource {
   type: 'mcp_adapter';
   mcp_server: string;

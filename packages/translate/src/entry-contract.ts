@@ -1,6 +1,6 @@
 /**
  * The contract of an MCP entry that is not a tool (a prompt or a resource template,
- * docs/protocol.md §10.7): the same fields and key order as a tool's contract, annotated through
+ * docs/protocol.md §10.11): the same fields and key order as a tool's contract, annotated through
  * the `annotate` seam (the entry alone, named by its MCP name) and with a grammar through the
  * `compileGrammar` seam. Shared by `translate-prompt.ts` and `translate-resource-template.ts`.
  * @module

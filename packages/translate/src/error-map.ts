@@ -80,11 +80,9 @@ export type McpErrorFace =
   | { channel: 'jsonrpc_error'; error: JsonRpcErrorObject };
 
 /**
- * Maps an XP error payload to the MCP face (Direction 2). `SCHEMA_VIOLATION` becomes a tool result
- * with `isError: true` so the model can correct its arguments (MCP 2025-11-25); every other code
- * becomes a JSON-RPC error with the code and message of docs/design.md §8 and `data.xp_code`. The
- * endpoint's own message travels in `data.xp_message` (for `UPSTREAM_ERROR` it is the JSON-RPC
- * message itself: "forwarded MCP error message").
+ * Maps an XP error payload to the MCP face of a tool call (Direction 2). `SCHEMA_VIOLATION`
+ * becomes a tool result with `isError: true` so the model can correct its arguments (MCP
+ * 2025-11-25); every other code becomes the JSON-RPC error of {@link xpErrorToJsonRpc}.
  * @example
  * xpErrorToMcp({ code: 'NOT_FOUND', message: 'no kind com.x.y' }).channel; // 'jsonrpc_error'
  */
@@ -97,6 +95,19 @@ export function xpErrorToMcp(payload: XpErrorPayload): McpErrorFace {
     result.structuredContent = structured;
     return { channel: 'tool_result', result };
   }
+  return { channel: 'jsonrpc_error', error: xpErrorToJsonRpc(payload) };
+}
+
+/**
+ * The JSON-RPC error of an XP error payload (docs/protocol.md §10.2): the code and fixed message of
+ * {@link XP_TO_JSONRPC} and `data.xp_code`; the endpoint's own message travels in
+ * `data.xp_message` (for `UPSTREAM_ERROR` it is the JSON-RPC message itself: "forwarded MCP error
+ * message"), `retry_after` and `details` in `data` as they came. Used for every code where no tool
+ * result can carry the error (any MCP request but a tool call).
+ * @example
+ * xpErrorToJsonRpc({ code: 'EXPIRED', message: 'the request expired at 1700000030' }).code; // -32600
+ */
+export function xpErrorToJsonRpc(payload: XpErrorPayload): JsonRpcErrorObject {
   const mapped = XP_TO_JSONRPC[payload.code];
   const data: JsonObject = { xp_code: payload.code };
   if (payload.code !== 'UPSTREAM_ERROR') data.xp_message = payload.message;
@@ -104,7 +115,7 @@ export function xpErrorToMcp(payload: XpErrorPayload): McpErrorFace {
   if (payload.details !== undefined) data.details = payload.details;
   const message =
     payload.code === 'UPSTREAM_ERROR' && payload.message.length > 0 ? payload.message : mapped.message;
-  return { channel: 'jsonrpc_error', error: { code: mapped.code, message, data } };
+  return { code: mapped.code, message, data };
 }
 
 /**

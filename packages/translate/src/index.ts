@@ -45,6 +45,7 @@ export {
   mcpToolErrorToXp,
   XP_TO_JSONRPC,
   xpErrorPayloadSchema,
+  xpErrorToJsonRpc,
   xpErrorToMcp,
 } from './error-map.js';
 export { TranslateError, type TranslateErrorCode } from './errors.js';

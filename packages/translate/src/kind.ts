@@ -113,7 +113,7 @@ export function promptKind(namespace: string, promptName: unknown): KindResult {
 }
 
 /**
- * The kind of an MCP resource template: `{namespace}.resource.{segment}` (docs/protocol.md §10.7).
+ * The kind of an MCP resource template: `{namespace}.resource.{segment}` (docs/protocol.md §10.11).
  * @example
  * resourceTemplateKind('com.acme.docs', 'note'); // { ok: true, kind: 'com.acme.docs.resource.note' }
  */
@@ -127,7 +127,7 @@ export function resourceTemplateKind(namespace: string, templateName: unknown): 
  * What a contract calls upstream: `prompt` or `resource_template` when its `source` names an MCP
  * prompt or resource template, or when its kind is `{source.namespace}.prompt.…` or
  * `….resource.…` (no tool's kind is: those words are renamed at the name position); else `tool`.
- * An MCP face lists only `tool` contracts as tools (docs/protocol.md §10.7).
+ * An MCP face lists only `tool` contracts as tools (docs/protocol.md §10.11).
  * @example
  * contractEntryType({ kind: 'a.b.prompt.x', source: { namespace: 'a.b' } }); // 'prompt'
  */

@@ -1,5 +1,5 @@
 /**
- * A source's prompts and resource templates (docs/protocol.md §10.7), translated one by one and
+ * A source's prompts and resource templates (docs/protocol.md §10.11), translated one by one and
  * then settled by the same collision rule as its tools: of the entries that map to one kind, the
  * single one whose name needed no mapping keeps it (and only when no other entry has its name);
  * the others are refused.

@@ -1,5 +1,5 @@
 /**
- * One MCP prompt → one schema contract (docs/protocol.md §10.7): kind `{namespace}.prompt.{name}`,
+ * One MCP prompt → one schema contract (docs/protocol.md §10.11): kind `{namespace}.prompt.{name}`,
  * the payload an object of the prompt's string arguments (the required ones required, nothing else
  * allowed), the response the MCP `GetPromptResult`. Getting it needs
  * `{namespace}.mcp.prompts.get`, the capability `prompts/get` needs over `xp.mcp.request`, so a

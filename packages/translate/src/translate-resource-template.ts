@@ -1,5 +1,5 @@
 /**
- * One MCP resource template → one schema contract (docs/protocol.md §10.7): kind
+ * One MCP resource template → one schema contract (docs/protocol.md §10.11): kind
  * `{namespace}.resource.{name}`, the payload an object of the template's variables (strings; those
  * outside query forms required, nothing else allowed), the response the MCP `ReadResourceResult`;
  * `source.uri_template` keeps the template, which a read expands with the payload. Reading needs

@@ -1,5 +1,5 @@
 /**
- * RFC 6570 URI templates, as far as resource-template contracts need them (docs/protocol.md §10.7):
+ * RFC 6570 URI templates, as far as resource-template contracts need them (docs/protocol.md §10.11):
  * the variables a template names (each with whether it is required) and the expansion of a
  * template with string values, for every operator of level 4 (`+ # . / ; ? &`, prefix `:n` and
  * explode `*`, which for a string value changes nothing).

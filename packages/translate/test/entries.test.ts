@@ -4,7 +4,7 @@ import { expandUriTemplate, translateSource, uriTemplateVariables } from '../src
 const BASE = { name: 'notes', namespace: 'com.acme.notes', adapterVersion: '0.1.0' } as const;
 const described = 'Read the note named by its title. Use when the agent needs the text of one note.';
 
-describe('prompt and resource-template contracts (docs/protocol.md §10.7)', () => {
+describe('prompt and resource-template contracts (docs/protocol.md §10.11)', () => {
   it('a prompt needs the capability prompts/get needs over xp.mcp.request, and is annotated', () => {
     const out = translateSource({
       ...BASE,

@@ -83,6 +83,12 @@ export {
 export { MAX_SUBSCRIPTION_ID_LENGTH, subscriptionIdProblem } from './subscription-id.js';
 export { type TakeResult, TokenBuckets } from './token-bucket.js';
 export {
+  MAX_WELL_KNOWN_BYTES,
+  parseWellKnownDocument,
+  WELL_KNOWN_PATH,
+  type WellKnownDocument,
+} from './well-known.js';
+export {
   isXpErrorCode,
   parseXpErrorPayload,
   XP_ERROR_CODES,

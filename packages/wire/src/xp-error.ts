@@ -32,11 +32,14 @@ export interface XpErrorDetails {
 /** A JSON value. */
 export type XpJsonValue = null | boolean | number | string | XpJsonValue[] | XpErrorDetails;
 
+/** Largest `retry_after`, in seconds (one day): a longer wait is not a rate limit but a refusal. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+
 /** The payload of an `xp.error` event. */
 export interface XpErrorPayload {
   code: XpErrorCode;
   message: string;
-  /** Seconds until a retry may succeed (`RATE_LIMITED`). */
+  /** Whole seconds until a retry may succeed, 0 to 86,400; `RATE_LIMITED` only. */
   retry_after?: number;
   details?: XpErrorDetails;
 }
@@ -63,13 +66,23 @@ export function xpError(
 }
 
 /**
- * Reads an `xp.error` payload from untrusted JSON. Returns the payload, or a reason saying what
- * was expected. An unknown `code` is refused (it cannot be mapped), not passed through.
+ * Reads an `xp.error` payload from untrusted JSON (docs/protocol.md §10.2). Returns the payload, or
+ * a reason saying what was expected. Refused: an unknown `code` (it cannot be mapped), a field
+ * other than `code`, `message`, `retry_after`, `details` (extensions go in `details`), and a
+ * `retry_after` that is not a whole number of seconds from 0 to a day or comes with another code
+ * than `RATE_LIMITED`.
  */
 export function parseXpErrorPayload(
   value: unknown,
 ): { ok: true; payload: XpErrorPayload } | { ok: false; reason: string } {
   if (!_isObject(value)) return { ok: false, reason: 'expected an object {code, message}' };
+  const unknown = Object.keys(value).find((key) => !_FIELDS.includes(key));
+  if (unknown !== undefined) {
+    return {
+      ok: false,
+      reason: `unknown field ${JSON.stringify(unknown)} (expected code, message, retry_after, details; anything else goes in details)`,
+    };
+  }
   if (!isXpErrorCode(value.code)) {
     return {
       ok: false,
@@ -77,20 +90,40 @@ export function parseXpErrorPayload(
     };
   }
   if (typeof value.message !== 'string') {
-    return { ok: false, reason: `message: expected a string, got ${typeof value.message}` };
+    return { ok: false, reason: `message: expected a string, got ${_typeOf(value.message)}` };
   }
   const extra: { retry_after?: number; details?: XpErrorDetails } = {};
   if (value.retry_after !== undefined) {
-    if (typeof value.retry_after !== 'number' || !(value.retry_after >= 0)) {
-      return { ok: false, reason: 'retry_after: expected a non-negative number' };
-    }
-    extra.retry_after = value.retry_after;
+    const refused = _retryAfterRefusal(value.code, value.retry_after);
+    if (refused !== undefined) return { ok: false, reason: refused };
+    extra.retry_after = value.retry_after as number;
   }
   if (value.details !== undefined) {
-    if (!_isObject(value.details)) return { ok: false, reason: 'details: expected an object' };
+    if (!_isObject(value.details))
+      return { ok: false, reason: `details: expected an object, got ${_typeOf(value.details)}` };
     extra.details = value.details as XpErrorDetails;
   }
   return { ok: true, payload: xpError(value.code, value.message, extra) };
+}
+
+const _FIELDS = ['code', 'message', 'retry_after', 'details'];
+
+/** Why `retry_after` is refused with `code`, or nothing when it is sound. */
+function _retryAfterRefusal(code: XpErrorCode, retryAfter: unknown): string | undefined {
+  if (code !== 'RATE_LIMITED') return `retry_after: only RATE_LIMITED carries it, not ${code}`;
+  if (
+    typeof retryAfter !== 'number' ||
+    !Number.isInteger(retryAfter) ||
+    retryAfter < 0 ||
+    retryAfter > MAX_RETRY_AFTER_SECONDS
+  ) {
+    return `retry_after: expected whole seconds from 0 to ${MAX_RETRY_AFTER_SECONDS}, got ${JSON.stringify(retryAfter)}`;
+  }
+  return undefined;
+}
+
+function _typeOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
 function _isObject(value: unknown): value is Record<string, unknown> {

@@ -33,8 +33,15 @@ describe('xp.error payload', () => {
       'code: expected one of AUTHORIZATION_INSUFFICIENT, SCHEMA_VIOLATION, EXPIRED, REVOKED, NOT_FOUND, RATE_LIMITED, ENDPOINT_UNAVAILABLE, UPSTREAM_ERROR, TIMEOUT, TOO_LARGE, got "NOPE"',
     ],
     [{ code: 'TIMEOUT' }, 'message: expected a string, got undefined'],
-    [{ code: 'TIMEOUT', message: 'm', retry_after: -1 }, 'retry_after: expected a non-negative number'],
-    [{ code: 'TIMEOUT', message: 'm', details: [] }, 'details: expected an object'],
+    [
+      { code: 'TIMEOUT', message: 'm', retry_after: 1 },
+      'retry_after: only RATE_LIMITED carries it, not TIMEOUT',
+    ],
+    [
+      { code: 'RATE_LIMITED', message: 'm', retry_after: -1 },
+      'retry_after: expected whole seconds from 0 to 86400, got -1',
+    ],
+    [{ code: 'TIMEOUT', message: 'm', details: [] }, 'details: expected an object, got an array'],
   ])('refuses %j', (value, reason) => {
     expect(parseXpErrorPayload(value)).toEqual({ ok: false, reason });
   });

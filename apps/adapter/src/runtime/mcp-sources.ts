@@ -289,7 +289,7 @@ export class McpSources implements EndpointCatalog {
     const origin = this.#o.registry.origin(kind);
     const upstreamName = origin?.tool ?? origin?.prompt ?? origin?.resourceTemplate;
     if (!contract || !origin || upstreamName === undefined) return undefined;
-    // A prompt or resource template runs `prompts/get` or `resources/read` (docs/protocol.md §10.7).
+    // A prompt or resource template runs `prompts/get` or `resources/read` (docs/protocol.md §10.11).
     const entry: EndpointTool['entry'] =
       origin.prompt !== undefined
         ? { type: 'prompt' }

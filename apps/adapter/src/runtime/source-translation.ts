@@ -40,7 +40,7 @@ export interface ListedEntries {
 
 /**
  * The prompts and resource templates the source's server lists, for their contracts
- * (docs/protocol.md §10.7). What description linting flags is left out unless the source says
+ * (docs/protocol.md §10.11). What description linting flags is left out unless the source says
  * `description_lint: warn`, as on the `xp.mcp.request` path (docs/security.md, "Tool pinning"):
  * a contract must not bring back what a listing withholds. `onFailure` hears a listing that
  * failed; the tools are published without those entries.

@@ -1,5 +1,5 @@
 /**
- * Optional check 14: MCP prompts and resource templates in the catalog (docs/protocol.md §10.7).
+ * Optional check 14: MCP prompts and resource templates in the catalog (docs/protocol.md §10.11).
  * The test server lists the prompt `summarize_note` and the resource template `note`
  * (`notes://{title}`); an adapter that translates them publishes `conf.test.prompt.summarize_note`
  * and `conf.test.resource.note`, answers each with what the server returned for the same

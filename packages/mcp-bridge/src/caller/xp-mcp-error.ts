@@ -5,14 +5,35 @@
  * @module
  */
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { xpErrorToMcp } from '@xprotocol/translate';
+import { xpErrorToJsonRpc, xpErrorToMcp } from '@xprotocol/translate';
 import type { XpErrorPayload } from '@xprotocol/wire';
 
 /**
- * The MCP error for an `xp.error` answer: the upstream server's own JSON-RPC error when the
- * endpoint carried it (`details.mcp_error`), else the mapping of docs/design.md §8.
+ * The MCP error for an `xp.error` answer to any MCP request but a tool call (docs/protocol.md
+ * §10.2): the upstream server's own JSON-RPC error when the endpoint carried it
+ * (`details.mcp_error`), else the JSON-RPC error of the code, `SCHEMA_VIOLATION` included.
  */
 export function _mcpError(error: XpErrorPayload): ProtocolError {
+  const carried = _carriedMcpError(error);
+  if (carried) return carried;
+  const face = xpErrorToJsonRpc(error);
+  return new ProtocolError(face.code, face.message, face.data);
+}
+
+/**
+ * What the MCP client of a tool call gets for an `xp.error` answer (docs/protocol.md §10.2): the
+ * tool result of a `SCHEMA_VIOLATION` (the model can correct its arguments), else throws the MCP
+ * error ({@link _mcpError}).
+ */
+export function _toolCallErrorResult(error: XpErrorPayload): Record<string, unknown> {
+  if (_carriedMcpError(error)) throw _mcpError(error);
+  const face = xpErrorToMcp(error);
+  if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
+  throw new ProtocolError(face.error.code, face.error.message, face.error.data);
+}
+
+/** The upstream's JSON-RPC error kept whole in `details.mcp_error`, when it is well formed. */
+function _carriedMcpError(error: XpErrorPayload): ProtocolError | undefined {
   const carried = error.details?.mcp_error;
   if (
     carried !== null &&
@@ -23,10 +44,5 @@ export function _mcpError(error: XpErrorPayload): ProtocolError {
   ) {
     return new ProtocolError(carried.code as number, carried.message, carried.data);
   }
-  const face = xpErrorToMcp(error);
-  if (face.channel === 'tool_result') {
-    // Only tool calls have a result channel for errors; here it is the params that are wrong.
-    return new ProtocolError(-32602, error.message, { xp_code: error.code });
-  }
-  return new ProtocolError(face.error.code, face.error.message, face.error.data);
+  return undefined;
 }

@@ -14,42 +14,26 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { type AddressInfo, isIP } from 'node:net';
-import { isKeyString } from '@xprotocol/crypto';
 import { AddressPolicy } from '@xprotocol/relay-client';
+import {
+  MAX_WELL_KNOWN_BYTES,
+  parseWellKnownDocument,
+  WELL_KNOWN_PATH,
+  type WellKnownDocument,
+} from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { readCappedBody } from '../outbound/capped-body.js';
 import { checkDnsKey, type DnsCheckOptions } from './dns-check.js';
 
-/** The well-known document. */
-export interface WellKnownDocument {
-  version: 'xp1';
-  /** The endpoint's identity, `ed25519:…`. */
-  public_key: string;
-  /** Where to seal requests, `x25519:…`. */
-  x25519: string;
-  /** Relays the endpoint listens on. */
-  relays: string[];
-  /** The catalog over HTTP. */
-  schema_url: string;
-  adapter: boolean;
-  display_name?: string;
-  mcp_sources?: string[];
-  xprotocol_sources?: string[];
-  /**
-   * The endpoint's delegation chain, root first, as its announce discloses it (docs/protocol.md
-   * §10.3): a convenience for people and tools; a caller checks the one in the signed announce.
-   */
-  delegation_chain?: unknown[];
-}
+/** The well-known document and its path (docs/protocol.md §10.10): the wire package's. */
+export { WELL_KNOWN_PATH, type WellKnownDocument } from '@xprotocol/wire';
 
-/** The path of the well-known document. */
-export const WELL_KNOWN_PATH = '/.well-known/xprotocol-endpoint';
 /** The path of the HTTP catalog. */
 export const SCHEMAS_PATH = '/xp/schemas';
 
 /** Largest well-known document read, in bytes; the read stops there. */
-export const MAX_DOCUMENT_BYTES = 64 * 1024;
+export const MAX_DOCUMENT_BYTES = MAX_WELL_KNOWN_BYTES;
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /**
@@ -118,38 +102,19 @@ export async function resolveXpEndpoint(
       cause: error,
     });
   }
-  let doc: Partial<WellKnownDocument>;
+  let value: unknown;
   try {
-    doc = JSON.parse(text) as Partial<WellKnownDocument>;
+    value = JSON.parse(text);
   } catch {
     throw new BridgeError('CALL_FAILED', `${url}: not JSON`);
   }
-  const problems: string[] = [];
-  if (doc.version !== 'xp1') problems.push(`version: expected "xp1", got ${JSON.stringify(doc.version)}`);
-  if (!isKeyString(doc.public_key, 'ed25519')) problems.push('public_key: expected ed25519:<64 hex>');
-  if (!isKeyString(doc.x25519, 'x25519')) problems.push('x25519: expected x25519:<64 hex>');
-  if (
-    !Array.isArray(doc.relays) ||
-    doc.relays.length === 0 ||
-    !doc.relays.every((r) => typeof r === 'string' && /^wss?:\/\/\S+$/.test(r))
-  ) {
-    problems.push('relays: expected a non-empty list of ws:// or wss:// URLs');
-  }
-  if (
-    doc.delegation_chain !== undefined &&
-    (!Array.isArray(doc.delegation_chain) ||
-      doc.delegation_chain.length === 0 ||
-      !doc.delegation_chain.every(
-        (link) => typeof link === 'object' && link !== null && !Array.isArray(link),
-      ))
-  ) {
-    problems.push('delegation_chain: expected a non-empty array of delegations, root first');
-  }
-  if (problems.length > 0) throw new BridgeError('CALL_FAILED', `${url}: ${problems.join('; ')}`);
+  const parsed = parseWellKnownDocument(value);
+  if (!parsed.ok) throw new BridgeError('CALL_FAILED', `${url}: ${parsed.problems.join('; ')}`);
+  const doc = parsed.document;
   // The document came over TLS from the host; the TXT record is a second channel the same
   // operator controls (docs/security.md, "Keys published in DNS").
-  if (options.dns) await checkDnsKey(host, doc.public_key as string, options.dns);
-  return doc as WellKnownDocument;
+  if (options.dns) await checkDnsKey(host, doc.public_key, options.dns);
+  return doc;
 }
 
 /**

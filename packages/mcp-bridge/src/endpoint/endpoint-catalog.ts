@@ -8,7 +8,7 @@ import type { SchemaContract } from '@xprotocol/translate';
 import type { ArgumentCheck } from '../policy/argument-validator.js';
 
 /**
- * What a served kind calls upstream besides a tool (docs/protocol.md §10.7): a prompt
+ * What a served kind calls upstream besides a tool (docs/protocol.md §10.11): a prompt
  * (`prompts/get` with the payload as its arguments) or a resource template (`resources/read` of
  * the template expanded with the payload).
  */

@@ -6,13 +6,20 @@
  * (`AUTHORIZATION_INSUFFICIENT`, `REVOKED`) → rate limit (`RATE_LIMITED`) → decrypt (dropped) →
  * depth and size limits, then schema (`SCHEMA_VIOLATION`) → the caller's MCP session → the
  * upstream call (a tool's `tools/call`, a prompt contract's `prompts/get`, a resource template's
- * `resources/read`: docs/protocol.md §10.7). What fails early never reaches the MCP server. Steps 1–4 run before
+ * `resources/read`: docs/protocol.md §10.11). What fails early never reaches the MCP server. Steps 1–4 run before
  * (xp-endpoint.ts).
  * @module
  */
 import { checkFreshness, getExpiration, isExpired, type XpEvent } from '@xprotocol/crypto';
 import { checkJsonLimits, type JsonObject } from '@xprotocol/translate';
-import { CATALOG_KIND, DESCRIBE_KIND, MCP_REQUEST_KIND, type XpErrorPayload, xpError } from '@xprotocol/wire';
+import {
+  CATALOG_KIND,
+  DESCRIBE_KIND,
+  MCP_REQUEST_KIND,
+  REFRESH_KIND,
+  type XpErrorPayload,
+  xpError,
+} from '@xprotocol/wire';
 import type { AuthorityVerdict } from '../policy/delegated-access.js';
 import { _authorityError } from './caller-authority.js';
 import type { EndpointTool } from './endpoint-catalog.js';
@@ -20,7 +27,7 @@ import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _openJson } from './inbound.js';
 import { _answerMcpRequest } from './mcp-requests.js';
 import { _session } from './request-session.js';
-import { _answerCatalog, _answerDescribe } from './schema-requests.js';
+import { _answerCatalog, _answerDescribe, _refuseRefresh } from './schema-requests.js';
 import { _runToolCall } from './tool-call.js';
 
 /** Runs a request that is neither a duplicate nor a caller's session message through the rest of the checks. */
@@ -29,6 +36,7 @@ export async function _processRequest(inbound: _Inbound, event: XpEvent): Promis
   if (stale) return stale;
   if (event.kind === CATALOG_KIND) return _answerCatalog(inbound, event);
   if (event.kind === DESCRIBE_KIND) return _answerDescribe(inbound, event);
+  if (event.kind === REFRESH_KIND) return _refuseRefresh(inbound, event);
   if (event.kind === MCP_REQUEST_KIND) return _answerMcpRequest(inbound, event);
   const checked = await _checkToolCall(inbound, event);
   if ('outcome' in checked) return checked.outcome;

@@ -3,7 +3,7 @@
  * recorded as started in the state database before the upstream `tools/call` (from then on it is
  * never run again, whatever happens to the process), runs in the caller's own MCP session with
  * the server when it has one, and is answered with the server's result or an `xp.error`. A prompt
- * or resource-template contract (docs/protocol.md §10.7) runs the same way, its upstream request
+ * or resource-template contract (docs/protocol.md §10.11) runs the same way, its upstream request
  * `prompts/get` or `resources/read` instead.
  * @module
  */
@@ -30,7 +30,7 @@ export interface _CheckedCall {
   entry?: EndpointEntry | undefined;
 }
 
-/** The upstream request a checked call makes (docs/protocol.md §10.7). */
+/** The upstream request a checked call makes (docs/protocol.md §10.11). */
 export function _upstreamRequest(call: _CheckedCall): { method: string; params: Record<string, unknown> } {
   if (call.entry?.type === 'prompt')
     return { method: 'prompts/get', params: { name: call.name, arguments: call.args } };

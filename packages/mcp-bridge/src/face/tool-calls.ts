@@ -25,7 +25,7 @@ import {
 import { xpError } from '@xprotocol/wire';
 import type { XpCaller } from '../caller/xp-caller.js';
 import type { _AcrossSession, _XpBackChannel } from '../caller/xp-mcp-back-channel.js';
-import { _mcpError } from '../caller/xp-mcp-error.js';
+import { _toolCallErrorResult } from '../caller/xp-mcp-error.js';
 import type { _GatewaySession } from '../gateway/gateway-session.js';
 import { _leasedRequest } from '../gateway/leases.js';
 import { _modernRequest } from '../gateway/modern-request.js';
@@ -221,10 +221,7 @@ async function _sendSealed(call: _SealedCall, across?: _AcrossSession): Promise<
   });
   if (outcome.ok) return _asCallToolResult(outcome.payload, call.modern);
   // The server's own JSON-RPC error (from the client's session there) comes back as it was.
-  if (outcome.error.details?.mcp_error !== undefined) throw _mcpError(outcome.error);
-  const face = xpErrorToMcp(outcome.error);
-  if (face.channel === 'tool_result') return face.result as unknown as Record<string, unknown>;
-  throw new ProtocolError(face.error.code, face.error.message, face.error.data);
+  return _toolCallErrorResult(outcome.error);
 }
 
 /**

@@ -229,7 +229,7 @@ export class UpstreamSession {
 
   /**
    * Every resource template the server lists, all pages (empty when it has no resources
-   * capability): the prompt and resource-template contracts of docs/protocol.md §10.7.
+   * capability): the prompt and resource-template contracts of docs/protocol.md §10.11.
    */
   async listResourceTemplates(): Promise<Record<string, unknown>[]> {
     const client = await this.#session();

@@ -63,6 +63,10 @@ export async function startStack(
     access?: AccessConfig;
     /** Hears what became of each event (XpEndpointOptions.onOutcome). */
     onOutcome?: XpEndpointOptions['onOutcome'];
+    /** Serves this catalog instead of the upstream's translated tools (discovery tests). */
+    catalog?: EndpointCatalog;
+    /** The endpoint's clock, in ms (XpEndpointOptions.now); default the system's. */
+    now?: () => number;
   } = {},
 ): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'xp-bridge-'));
@@ -117,7 +121,7 @@ export async function startStack(
       fingerprint: `${contract.kind}@${contract.version}`,
     })),
   );
-  const catalog: EndpointCatalog = {
+  const catalog: EndpointCatalog = options.catalog ?? {
     describe: (query) => search.describe(query),
     tool: (kind) => byKind.get(kind),
     page: (request) => catalogPage(translation.contracts, parseCatalogRequest(request)),
@@ -138,6 +142,7 @@ export async function startStack(
       access,
       requestsPerMinute: new Map([['fs', options.requestsPerMinute ?? 600]]),
       ...(options.onOutcome && { onOutcome: options.onOutcome }),
+      ...(options.now && { now: options.now }),
       ...backends,
     });
   let endpoint = makeEndpoint(state, adapterPool);
