@@ -15,9 +15,6 @@ export type JsonTextParse = { ok: true; value: unknown } | { ok: false; reason: 
 /** One open array (`undefined`) or object (its names so far, and whether a name comes next). */
 type _Open = { names: Set<string>; nameNext: boolean } | undefined;
 
-/** The structural characters and the start of a string: what the scan stops at. */
-const STRUCTURE = /["{}[\],]/g;
-
 /**
  * Parses `text` as JSON, refusing what I-JSON refuses and `JSON.parse` lets through: a member name
  * twice in one object (compared after unescaping, so `"a"` and `"\u0061"` are the same name), and
@@ -38,13 +35,14 @@ export function parseJsonText(text: string): JsonTextParse {
 
 /**
  * A duplicate name or too deep a nesting in `text`, `'malformed'` when the scan finds the text
- * cannot be JSON, else `undefined` (whether it parses is `JSON.parse`'s to say).
+ * cannot be JSON, else `undefined` (whether it parses is `JSON.parse`'s to say). One pass over
+ * the structure; strings are skipped with `indexOf`, so a long `content` costs little.
  */
 function _structureProblem(text: string): string | undefined {
   const open: _Open[] = [];
-  STRUCTURE.lastIndex = 0;
-  for (let match = STRUCTURE.exec(text); match !== null; match = STRUCTURE.exec(text)) {
-    const at = match.index;
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
     const c = text.charCodeAt(at);
     if (c === 0x22) {
       const end = _stringEnd(text, at);
@@ -58,16 +56,19 @@ function _structureProblem(text: string): string | undefined {
         top.names.add(name);
         top.nameNext = false;
       }
-      STRUCTURE.lastIndex = end + 1;
-    } else if (c === 0x7b || c === 0x5b) {
+      at = end + 1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
       if (open.length >= MAX_JSON_TEXT_DEPTH) return `more than ${MAX_JSON_TEXT_DEPTH} levels of nesting`;
       open.push(c === 0x7b ? { names: new Set(), nameNext: true } : undefined);
     } else if (c === 0x7d || c === 0x5d) {
       open.pop();
-    } else {
+    } else if (c === 0x2c) {
       const top = open.at(-1);
       if (top) top.nameNext = true;
     }
+    at++;
   }
   return undefined;
 }
