@@ -144,3 +144,4 @@ export {
 } from './rotation.js';
 export type { SignatureBackend } from './signature-backend.js';
 export { utf8Length } from './utf8-length.js';
+export { isLowOrderX25519 } from './x25519-low-order.js';

@@ -6,7 +6,14 @@
  * small public keys — computes exactly the listed shared secret.
  */
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, type CipherBackend, CryptoError, hexToBytes, nobleCipher } from '../src/index.js';
+import {
+  bytesToHex,
+  type CipherBackend,
+  CryptoError,
+  hexToBytes,
+  isLowOrderX25519,
+  nobleCipher,
+} from '../src/index.js';
 import { nodeCipher } from '../src/node.js';
 import { loadVectors } from './_testdata.js';
 
@@ -80,4 +87,16 @@ it('both backends derive the same public key for random secrets', () => {
     const secret = nobleCipher.randomBytes(32);
     expect(nodeCipher.x25519PublicKey(secret)).toEqual(nobleCipher.x25519PublicKey(secret));
   }
+});
+
+it('isLowOrderX25519 is true exactly for the Wycheproof public keys whose shared secret is all zero', () => {
+  let lowOrder = 0;
+  for (const tc of cases) {
+    const id = `x25519_test.json tcId ${tc.tcId} (${tc.comment})`;
+    expect(isLowOrderX25519(hexToBytes(tc.public)), id).toBe(tc.shared === ZERO);
+    if (tc.shared === ZERO) lowOrder++;
+  }
+  expect(lowOrder).toBeGreaterThan(0);
+  expect(isLowOrderX25519(nobleCipher.x25519PublicKey(nobleCipher.randomBytes(32)))).toBe(false);
+  expect(isLowOrderX25519(new Uint8Array(31))).toBe(false);
 });

@@ -364,18 +364,21 @@ describe('MCP sessions across XProtocol', () => {
     const level = await answer(seal({ method: 'logging/setLevel', params: { level: 'info' } }, [tag]));
     expect(level.code).toBe('AUTHORIZATION_INSUFFICIENT');
     expect(level.details).toEqual({ required_capability: 'com.test.conf.mcp.logging' });
-    // A tag that does not decrypt (sealed to another key) is refused, and nothing ran.
+    // A tag that does not decrypt (sealed to another key) fails step 9 with the content: dropped,
+    // never answered (docs/protocol.md §4, §10.5), and nothing ran.
     const wrong = _sealSessionTag(
       { session: 'b'.repeat(32), capabilities: {} },
       s.a,
       generateIdentity().keys,
       nodeCipher,
     );
-    const garbled = await answer(
+    const garbled = await s.endpoint.handleEvent(
       seal({ method: 'resources/read', params: { uri: 'test://static-text' } }, [wrong]),
     );
-    expect(garbled.code).toBe('SCHEMA_VIOLATION');
-    expect(garbled.message).toMatch(/the mcp tag does not decrypt/);
+    expect(garbled).toMatchObject({
+      action: 'dropped',
+      reason: expect.stringMatching(/^cannot decrypt: the mcp tag does not decrypt/),
+    });
     expect(s.endpoint.mcpSessionCount).toBe(0);
   }, 60_000);
 

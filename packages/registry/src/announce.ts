@@ -11,14 +11,10 @@
 import {
   canonicalJson,
   createEventTemplate,
-  getTag,
   type Identity,
   MAX_CHAIN_LINKS,
-  type PublicIdentity,
   type SignatureBackend,
   signEvent,
-  verifyEvent,
-  type X25519KeyString,
   type XpEvent,
 } from '@xprotocol/crypto';
 import {
@@ -124,6 +120,21 @@ export interface AnnouncePayload {
   rotated_from?: Record<string, unknown>;
 }
 
+/** SemVer 2.0.0 (semver.org's regular expression). */
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
+/** @internal True for an `adapter_version`: SemVer 2.0.0, at most 64 characters. */
+export function _isAdapterVersion(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 64 && SEMVER.test(value);
+}
+
+/** @internal What is wrong with a `display_name`: 1 to 256 characters (code points), not only white space. */
+export function _displayNameProblem(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim() !== '' && [...value].length <= 256) return undefined;
+  return `display_name: expected 1 to 256 characters, not only white space, got ${JSON.stringify(value)}`;
+}
+
 /** The most links a disclosed chain may have (`MAX_CHAIN_LINKS` of docs/protocol.md §11.4). */
 const MAX_DISCLOSED_LINKS = MAX_CHAIN_LINKS;
 
@@ -184,8 +195,8 @@ function _disclosedRotation(rotation: unknown): Record<string, unknown> {
   return structuredClone(rotation as Record<string, unknown>);
 }
 
-/** What is wrong with a `rotated_from` value, or `undefined`. */
-function _rotationProblem(rotation: unknown): string | undefined {
+/** @internal What is wrong with a `rotated_from` value, or `undefined`. */
+export function _rotationProblem(rotation: unknown): string | undefined {
   return _isRecord(rotation)
     ? undefined
     : `rotated_from: expected a rotation (a JSON object), got ${_aKindOf(rotation)}`;
@@ -201,8 +212,8 @@ function _disclosedChain(chain: readonly unknown[]): unknown[] {
   return structuredClone([...chain]);
 }
 
-/** What is wrong with a `delegation_chain` value, or `undefined`: 1 to 8 delegation objects. */
-function _chainProblem(chain: unknown): string | undefined {
+/** @internal What is wrong with a `delegation_chain` value, or `undefined`: 1 to 8 delegation objects. */
+export function _chainProblem(chain: unknown): string | undefined {
   const expected = `expected an array of 1 to ${MAX_DISCLOSED_LINKS} delegations, root first (a chain file as register writes it)`;
   if (!Array.isArray(chain)) return `delegation_chain: ${expected}, got ${_aKindOf(chain)}`;
   if (chain.length === 0) return `delegation_chain: ${expected}, got an empty array`;
@@ -224,20 +235,13 @@ interface _Tally {
 
 /** Checks who the adapter says it is: its display name, version and encryption key. */
 function _checkAdapterFields(input: AnnounceInput): void {
-  if (
-    typeof input.display_name !== 'string' ||
-    input.display_name.trim() === '' ||
-    input.display_name.length > 256
-  ) {
-    throw new RegistryError(
-      'INVALID_ANNOUNCE',
-      `display_name: expected 1 to 256 characters, got ${JSON.stringify(input.display_name)}`,
-    );
+  if (_displayNameProblem(input.display_name) !== undefined) {
+    throw new RegistryError('INVALID_ANNOUNCE', _displayNameProblem(input.display_name) as string);
   }
-  if (typeof input.adapter_version !== 'string' || input.adapter_version === '') {
+  if (!_isAdapterVersion(input.adapter_version)) {
     throw new RegistryError(
       'INVALID_ANNOUNCE',
-      `adapter_version: expected a version string, got ${JSON.stringify(input.adapter_version)}`,
+      `adapter_version: expected a SemVer 2.0.0 version of at most 64 characters (e.g. "1.4.0"), got ${JSON.stringify(input.adapter_version)}`,
     );
   }
   if (typeof input.x25519 !== 'string' || !X25519.test(input.x25519)) {
@@ -372,6 +376,12 @@ function _xpSourceEntry(s: AnnounceXpSource, i: number): AnnouncePayload['xproto
         `xprotocol_sources[${i}].endpoint: expected xp://host[:port], got ${JSON.stringify(s.endpoint)}`,
       );
   }
+  if (s.endpoint === undefined && s.key === undefined) {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `xprotocol_sources[${i}]: expected an endpoint (xp://host[:port]) or a key (ed25519:…), got neither`,
+    );
+  }
   if (s.key !== undefined && !ED25519.test(s.key)) {
     throw new RegistryError(
       'INVALID_ANNOUNCE',
@@ -435,137 +445,18 @@ export function signAnnounce(
   );
 }
 
-/** An announce read back: the endpoint's keys, its payload and the verified event. */
-export interface Announce {
-  readonly keys: PublicIdentity;
-  readonly payload: AnnouncePayload;
-  readonly event: XpEvent;
-}
-
-/** The outcome of {@link readAnnounce}: an announce, or a reason saying what was wrong. */
-export type ReadAnnounce = { ok: true; announce: Announce } | { ok: false; reason: string };
-
-/**
- * Reads an announce event from untrusted input: verifies it (shape, size, id, signature), checks
- * its kind, parses its content as an {@link AnnouncePayload} (every field) and checks that the
- * `x25519` tag agrees with the payload. Never throws.
- */
-export function readAnnounce(value: unknown, signatures: SignatureBackend): ReadAnnounce {
-  const verdict = verifyEvent(value, signatures);
-  if (!verdict.ok) return { ok: false, reason: `not a valid event (${verdict.code}): ${verdict.message}` };
-  const { event } = verdict;
-  if (event.kind !== ANNOUNCE_KIND) {
-    return {
-      ok: false,
-      reason: `kind: expected ${JSON.stringify(ANNOUNCE_KIND)}, got ${JSON.stringify(event.kind)}`,
-    };
-  }
-  let content: unknown;
-  try {
-    content = JSON.parse(event.content);
-  } catch {
-    return {
-      ok: false,
-      reason: 'content: expected the JSON of an announce payload, got text that does not parse',
-    };
-  }
-  const parsed = parseAnnouncePayload(content);
-  if (!parsed.ok) return parsed;
-  const tag = getTag(event, 'x25519');
-  if (tag !== parsed.payload.x25519) {
-    return {
-      ok: false,
-      reason: `x25519 tag: expected the payload's ${parsed.payload.x25519}, got ${JSON.stringify(tag ?? null)}`,
-    };
-  }
-  return {
-    ok: true,
-    announce: {
-      keys: { ed25519: event.pubkey, x25519: parsed.payload.x25519 as X25519KeyString },
-      payload: parsed.payload,
-      event,
-    },
-  };
-}
-
-/**
- * Checks that `value` is an {@link AnnouncePayload}: every required field with its type, keys in
- * their key-string form, counts as non-negative integers. Unknown fields are kept (a newer
- * adapter may add some). Never throws.
- */
-export function parseAnnouncePayload(
-  value: unknown,
-): { ok: true; payload: AnnouncePayload } | { ok: false; reason: string } {
-  const problem = _payloadProblem(value);
-  return problem === undefined
-    ? { ok: true, payload: value as AnnouncePayload }
-    : { ok: false, reason: `announce payload ${problem}` };
-}
-
-function _payloadProblem(value: unknown): string | undefined {
-  if (!_isRecord(value)) return `: expected an object, got ${_kindOf(value)}`;
-  if (typeof value.display_name !== 'string')
-    return `display_name: expected a string, got ${_kindOf(value.display_name)}`;
-  if (typeof value.adapter_version !== 'string')
-    return `adapter_version: expected a string, got ${_kindOf(value.adapter_version)}`;
-  if (typeof value.x25519 !== 'string' || !X25519.test(value.x25519))
-    return `x25519: expected "x25519:" and 64 lowercase hex digits, got ${JSON.stringify(value.x25519 ?? null)}`;
-  if (!Array.isArray(value.relays) || !value.relays.every((r) => typeof r === 'string'))
-    return 'relays: expected an array of URL strings';
-  if (!Array.isArray(value.mcp_sources)) return 'mcp_sources: expected an array';
-  for (const [i, s] of value.mcp_sources.entries()) {
-    if (!_isRecord(s)) return `mcp_sources[${i}]: expected an object`;
-    for (const field of ['name', 'transport', 'namespace'] as const)
-      if (typeof s[field] !== 'string') return `mcp_sources[${i}].${field}: expected a string`;
-    if (s.url !== undefined && typeof s.url !== 'string') return `mcp_sources[${i}].url: expected a string`;
-    for (const field of ['tool_count', 'prompt_count'] as const)
-      if (!_isCount(s[field])) return `mcp_sources[${i}].${field}: expected a non-negative integer`;
-  }
-  if (!Array.isArray(value.xprotocol_sources)) return 'xprotocol_sources: expected an array';
-  for (const [i, s] of value.xprotocol_sources.entries()) {
-    if (!_isRecord(s)) return `xprotocol_sources[${i}]: expected an object`;
-    if (typeof s.name !== 'string') return `xprotocol_sources[${i}].name: expected a string`;
-    for (const field of ['endpoint', 'key'] as const)
-      if (s[field] !== undefined && typeof s[field] !== 'string')
-        return `xprotocol_sources[${i}].${field}: expected a string`;
-    if (!_isCount(s.tool_count)) return `xprotocol_sources[${i}].tool_count: expected a non-negative integer`;
-  }
-  if (!_isRecord(value.counts)) return 'counts: expected an object';
-  for (const field of [
-    'mcp_sources',
-    'xprotocol_sources',
-    'schemas',
-    'tools',
-    'prompts',
-    'low_quality_schemas',
-  ])
-    if (!_isCount(value.counts[field])) return `counts.${field}: expected a non-negative integer`;
-  if (!Array.isArray(value.low_quality_schemas)) return 'low_quality_schemas: expected an array';
-  for (const [i, s] of value.low_quality_schemas.entries()) {
-    if (
-      !_isRecord(s) ||
-      typeof s.kind !== 'string' ||
-      typeof s.issue !== 'string' ||
-      typeof s.description_quality_score !== 'number'
-    )
-      return `low_quality_schemas[${i}]: expected {kind, description_quality_score, issue}`;
-  }
-  if (value.rotated_from !== undefined) {
-    const problem = _rotationProblem(value.rotated_from);
-    if (problem !== undefined) return problem;
-  }
-  return value.delegation_chain === undefined ? undefined : _chainProblem(value.delegation_chain);
-}
-
-function _isRecord(value: unknown): value is Record<string, unknown> {
+/** @internal True for a plain JSON object. */
+export function _isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function _isCount(value: unknown): boolean {
+/** @internal A non-negative safe integer. */
+export function _isCount(value: unknown): boolean {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-function _kindOf(value: unknown): string {
+/** @internal `null`, `an array` or the `typeof`. */
+export function _kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 

@@ -4,21 +4,24 @@
  * @module
  */
 export {
-  type Announce,
   type AnnounceInput,
   type AnnounceMcpSource,
   type AnnounceOptions,
   type AnnouncePayload,
   type AnnounceXpSource,
   buildAnnouncePayload,
-  parseAnnouncePayload,
   publicUrl,
-  type ReadAnnounce,
-  readAnnounce,
   type SignAnnounceOptions,
   serializeAnnouncePayload,
   signAnnounce,
 } from './announce.js';
+export {
+  type Announce,
+  newestAnnounce,
+  parseAnnouncePayload,
+  type ReadAnnounce,
+  readAnnounce,
+} from './announce-read.js';
 export {
   type CatalogPage,
   type CatalogRequest,

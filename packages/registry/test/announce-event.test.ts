@@ -116,7 +116,8 @@ describe('readAnnounce refuses, saying why', () => {
     });
     expect(readAnnounce(sign('xp.endpoint.announce', '{"display_name":"B"}', []), nodeSignatures)).toEqual({
       ok: false,
-      reason: 'announce payload adapter_version: expected a string, got undefined',
+      reason:
+        'announce payload adapter_version: expected a SemVer 2.0.0 version of at most 64 characters, got null',
     });
     expect(readAnnounce(sign('xp.endpoint.announce', 'not json', []), nodeSignatures)).toMatchObject({
       ok: false,
@@ -141,10 +142,13 @@ describe('readAnnounce refuses, saying why', () => {
       { ...VECTOR.payload, counts: { ...VECTOR.payload.counts, tools: -1 } },
       'announce payload counts.tools: expected a non-negative integer',
     ],
-    [{ ...VECTOR.payload, relays: [1] }, 'announce payload relays: expected an array of URL strings'],
+    [
+      { ...VECTOR.payload, relays: [1] },
+      'announce payload relays[0]: expected a ws:// or wss:// URL without credentials, query or fragment, got number',
+    ],
     [
       { ...VECTOR.payload, mcp_sources: [{ name: 'x' }] },
-      'announce payload mcp_sources[0].transport: expected a string',
+      'announce payload mcp_sources[0].transport: expected "stdio", "sse" or "streamable_http", got null',
     ],
   ])('parseAnnouncePayload refuses %j', (value, reason) => {
     expect(parseAnnouncePayload(value)).toEqual({ ok: false, reason });

@@ -20,6 +20,7 @@ export {
   matchesFilter,
   parseFilter,
 } from './filter.js';
+export { type JsonTextParse, MAX_JSON_TEXT_DEPTH, parseJsonText } from './json-text.js';
 export {
   ANNOUNCE_KIND,
   CATALOG_KIND,
@@ -55,6 +56,8 @@ export {
 } from './mcp-request.js';
 export {
   isMcpSessionId,
+  MAX_MCP_CAPABILITIES_BYTES,
+  MAX_MCP_STATE_BYTES,
   MCP_SESSION_TAG,
   type McpSessionContext,
   type McpSessionEnd,

@@ -74,6 +74,14 @@ export function parseMcpRequestPayload(value: unknown): McpRequestParse {
   if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
     return { ok: false, reason: `params: expected an object, got ${_typeOf(params)}` };
   }
+  const meta = (params as Record<string, unknown> | undefined)?._meta;
+  if (meta !== null && typeof meta === 'object' && Object.hasOwn(meta, 'progressToken')) {
+    return {
+      ok: false,
+      reason:
+        'params._meta.progressToken: not carried across XProtocol; a request wanting progress says so with "progress": true in its mcp tag',
+    };
+  }
   return {
     ok: true,
     payload: params === undefined ? { method } : { method, params: params as Record<string, unknown> },

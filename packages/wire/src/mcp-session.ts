@@ -14,12 +14,22 @@
 /** The name of the tag that carries the encrypted {@link McpSessionContext}. */
 export const MCP_SESSION_TAG = 'mcp';
 
-/** The longest `clientInfo.name` / `version` kept, in characters. */
+/** The longest `clientInfo.name` / `version` accepted, in UTF-8 bytes. */
 const MAX_INFO_LENGTH = 256;
-/** The largest capabilities object accepted, in bytes of JSON. */
-const MAX_CAPABILITIES_BYTES = 8192;
-/** The longest `input.state` accepted, in characters (a server's opaque request state). */
-const MAX_STATE_LENGTH = 65536;
+/**
+ * The largest capabilities object accepted: UTF-8 bytes of its RFC 8785 JSON (docs/protocol.md
+ * §10.5). Member order does not change that length, so `JSON.stringify` measures it too.
+ */
+export const MAX_MCP_CAPABILITIES_BYTES = 8192;
+/** The longest `input.state` accepted (a server's opaque request state), in UTF-8 bytes. */
+export const MAX_MCP_STATE_BYTES = 65536;
+
+const _utf8 = new TextEncoder();
+
+/** The length of `text` in UTF-8 bytes. */
+function _utf8Length(text: string): number {
+  return _utf8.encode(text).length;
+}
 
 /** A session id: 16 to 64 of `[A-Za-z0-9_-]` (the caller draws 128 random bits). */
 const SESSION_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -84,8 +94,12 @@ export function parseMcpSessionContext(value: unknown): McpSessionParse<McpSessi
   }
   const caps = _object(capabilities, 'an object');
   if (!caps.ok) return { ok: false, reason: `capabilities: ${caps.reason}` };
-  if (JSON.stringify(caps.value).length > MAX_CAPABILITIES_BYTES) {
-    return { ok: false, reason: `capabilities: more than ${MAX_CAPABILITIES_BYTES} bytes of JSON` };
+  const capsBytes = _utf8Length(JSON.stringify(caps.value));
+  if (capsBytes > MAX_MCP_CAPABILITIES_BYTES) {
+    return {
+      ok: false,
+      reason: `capabilities: expected at most ${MAX_MCP_CAPABILITIES_BYTES} bytes of JSON (UTF-8), got ${capsBytes}`,
+    };
   }
   const context: McpSessionContext = { session, capabilities: caps.value };
   if (clientInfo !== undefined) {
@@ -94,7 +108,7 @@ export function parseMcpSessionContext(value: unknown): McpSessionParse<McpSessi
     if (!_shortText(name) || !_shortText(version)) {
       return {
         ok: false,
-        reason: `clientInfo: expected {name, version} strings of at most ${MAX_INFO_LENGTH} characters`,
+        reason: `clientInfo: expected {name, version} strings of at most ${MAX_INFO_LENGTH} bytes (UTF-8)`,
       };
     }
     context.clientInfo = { name: name as string, version: version as string };
@@ -126,10 +140,13 @@ function _input(value: unknown): McpSessionParse<McpSessionInput> {
     input.responses = r.value;
   }
   if (state !== undefined) {
-    if (typeof state !== 'string' || state.length > MAX_STATE_LENGTH)
+    if (typeof state !== 'string')
+      return { ok: false, reason: `input.state: expected a string, got ${_show(state)}` };
+    const stateBytes = _utf8Length(state);
+    if (stateBytes > MAX_MCP_STATE_BYTES)
       return {
         ok: false,
-        reason: `input.state: expected a string of at most ${MAX_STATE_LENGTH} characters, got ${_show(state)}`,
+        reason: `input.state: expected at most ${MAX_MCP_STATE_BYTES} bytes (UTF-8), got ${stateBytes}`,
       };
     input.state = state;
   }
@@ -176,7 +193,7 @@ function _object(value: unknown, expected: string): McpSessionParse<Record<strin
 }
 
 function _shortText(value: unknown): boolean {
-  return typeof value === 'string' && value.length <= MAX_INFO_LENGTH;
+  return typeof value === 'string' && _utf8Length(value) <= MAX_INFO_LENGTH;
 }
 
 function _show(value: unknown): string {

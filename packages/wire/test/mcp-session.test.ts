@@ -61,7 +61,7 @@ describe('the MCP session context (the encrypted mcp tag)', () => {
     [{ session: SESSION, capabilities: {}, input: { state: 1 } }, 'input.state: expected a string'],
     [
       { session: SESSION, capabilities: {}, input: { state: 'x'.repeat(70000) } },
-      'input.state: expected a string of at most 65536',
+      'input.state: expected at most 65536 bytes (UTF-8), got 70000',
     ],
     [{ session: SESSION, capabilities: {}, input: { other: 1 } }, 'input: unexpected field "other"'],
     [{ session: 'short', capabilities: {} }, 'session: expected 16 to 64 of [A-Za-z0-9_-], got "short"'],
@@ -76,7 +76,7 @@ describe('the MCP session context (the encrypted mcp tag)', () => {
     [{ session: SESSION, capabilities: {}, extra: 1 }, 'unexpected field "extra"'],
     [
       { session: SESSION, capabilities: { sampling: 'x'.repeat(9000) } },
-      'capabilities: more than 8192 bytes',
+      'capabilities: expected at most 8192 bytes of JSON (UTF-8), got 9015',
     ],
   ])('refuses %j', (value, reason) => {
     const parsed = parseMcpSessionContext(value);

@@ -29,7 +29,7 @@ import {
   signEvent,
   type XpEvent,
 } from '@xprotocol/crypto';
-import { type Announce, readAnnounce } from '@xprotocol/registry';
+import { type Announce, newestAnnounce, readAnnounce } from '@xprotocol/registry';
 import {
   RelayClientError,
   type RelayPool,
@@ -166,7 +166,8 @@ export class XpCaller {
     }
     const announces: XpEvent[] = [];
     await this.#collect([{ kinds: [ANNOUNCE_KIND], authors: [ed25519Key], limit: 5 }], timeoutMs, announces);
-    const newest = announces.sort((a, b) => b.created_at - a.created_at)[0];
+    // Every reader picks the same one (docs/protocol.md §10.3): latest created_at, then smallest id.
+    const newest = newestAnnounce(announces);
     if (!newest) {
       throw new BridgeError(
         'CALL_FAILED',

@@ -26,7 +26,7 @@ import type { EndpointTool } from './endpoint-catalog.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _openJson } from './inbound.js';
 import { _answerMcpRequest } from './mcp-requests.js';
-import { _session } from './request-session.js';
+import { type _OpenedTag, _openTag, _session } from './request-session.js';
 import { _answerCatalog, _answerDescribe, _refuseRefresh } from './schema-requests.js';
 import { _runToolCall } from './tool-call.js';
 
@@ -40,7 +40,7 @@ export async function _processRequest(inbound: _Inbound, event: XpEvent): Promis
   if (event.kind === MCP_REQUEST_KIND) return _answerMcpRequest(inbound, event);
   const checked = await _checkToolCall(inbound, event);
   if ('outcome' in checked) return checked.outcome;
-  const session = _session(inbound, event);
+  const session = _session(inbound, event, checked.tag);
   if ('outcome' in session) return session.outcome;
   const { tool, payload, grant } = checked;
   return _runToolCall(
@@ -85,7 +85,12 @@ async function _checkToolCall(
   inbound: _Inbound,
   event: XpEvent,
 ): Promise<
-  | { tool: EndpointTool; payload: Record<string, unknown>; grant: AuthorityVerdict & { ok: true } }
+  | {
+      tool: EndpointTool;
+      payload: Record<string, unknown>;
+      grant: AuthorityVerdict & { ok: true };
+      tag: _OpenedTag;
+    }
   | { outcome: InboundOutcome }
 > {
   const { answers } = inbound;
@@ -97,11 +102,14 @@ async function _checkToolCall(
   if (!grant.ok) return { outcome: await answers.error(event, _authorityError(required, grant)) };
   const limited = inbound.rateLimits.take(tool.source, event.pubkey, inbound.now());
   if (limited) return { outcome: await answers.error(event, limited) };
+  // Step 9 opens the content and the mcp tag: either failing is dropped, whatever else is wrong.
+  const tag = _openTag(inbound, event);
+  if ('outcome' in tag) return tag;
   const opened = await _openJson(inbound, event);
   if ('outcome' in opened) return opened;
   const invalid = _payloadRefusal(inbound, tool, opened.value);
   if (invalid) return { outcome: await answers.error(event, invalid) };
-  return { tool, payload: opened.value as Record<string, unknown>, grant };
+  return { tool, payload: opened.value as Record<string, unknown>, grant, tag };
 }
 
 /** Step 10: the payload within the depth and size limits, then against the tool's schema. */

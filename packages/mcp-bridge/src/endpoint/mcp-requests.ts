@@ -18,7 +18,7 @@ import {
 import { type _Authority, _attribution } from './caller-authority.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _openJson, _timeoutMs } from './inbound.js';
-import { _sessionTag } from './request-session.js';
+import { _openTag, _sessionTag } from './request-session.js';
 import type { _XpMcpRouter } from './xp-mcp-router.js';
 
 /**
@@ -30,6 +30,9 @@ import type { _XpMcpRouter } from './xp-mcp-router.js';
  */
 export async function _answerMcpRequest(inbound: _Inbound, event: XpEvent): Promise<InboundOutcome> {
   const { answers } = inbound;
+  // Step 9 opens the content and the mcp tag: either failing is dropped, whatever else is wrong.
+  const tag = _openTag(inbound, event);
+  if ('outcome' in tag) return tag.outcome;
   const opened = await _openJson(inbound, event);
   if ('outcome' in opened) return opened.outcome;
   const payload: unknown = opened.value;
@@ -37,7 +40,7 @@ export async function _answerMcpRequest(inbound: _Inbound, event: XpEvent): Prom
   if (!parsed.ok) {
     return answers.error(event, xpError('SCHEMA_VIOLATION', `${MCP_REQUEST_KIND}: ${parsed.reason}`));
   }
-  const session = _sessionTag(inbound, event);
+  const session = _sessionTag(inbound, event, tag);
   if ('outcome' in session) return session.outcome;
   if (!session.open && MCP_SESSION_METHODS.has(parsed.payload.method)) {
     return answers.error(

@@ -2,7 +2,7 @@
  * Direction 1: the XProtocol endpoint in front of the wrapped MCP servers.
  *
  * Every event addressed to the adapter runs the checks of docs/protocol.md §4 in this order:
- * size/shape → id → signature → dedupe → freshness → kind lookup → authority (a grant, or a
+ * size/shape → id → signature → addressing (`p` and `x25519` tags) → dedupe → freshness → kind lookup → authority (a grant, or a
  * delegation chain from a trusted issuer) → rate limit →
  * decrypt → schema, and only then the upstream `tools/call`. What fails early never reaches the
  * MCP server. Refusals that could serve as an oracle or an amplifier (bad shape, id, signature or
@@ -15,7 +15,7 @@
  * finishes what a crash left behind.
  * @module
  */
-import { getTag, type PublicIdentity, verifyEvent, type XpEvent } from '@xprotocol/crypto';
+import { type PublicIdentity, verifyEvent, type XpEvent } from '@xprotocol/crypto';
 import type { Subscription } from '@xprotocol/relay-client';
 import { isUnansweredKind, MCP_NOTIFICATION_KIND, MCP_SESSION_END_KIND, xpError } from '@xprotocol/wire';
 import { XpCaller } from '../caller/xp-caller.js';
@@ -23,6 +23,7 @@ import { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { DelegatedAccess } from '../policy/delegated-access.js';
 import { RevocationSet } from '../policy/revocation-set.js';
+import { _addressingProblem } from './addressing.js';
 import { _CallerChains } from './caller-authority.js';
 import { _EndpointAnswers } from './endpoint-answers.js';
 import { _CallSlots, _SourceRateLimits } from './endpoint-limits.js';
@@ -214,11 +215,13 @@ export class XpEndpoint {
     try {
       const self = inbound.o.identity.keys.ed25519;
       if (event.pubkey === self) return { action: 'ignored', reason: 'our own event' };
-      if (getTag(event, 'p') !== self) return inbound.answers.drop('not addressed to this adapter (p tag)');
       if (event.kind === MCP_NOTIFICATION_KIND || event.kind === MCP_SESSION_END_KIND)
         return await _sessionMessage(inbound, event);
       if (isUnansweredKind(event.kind))
         return { action: 'ignored', reason: `${event.kind} is never answered` };
+      // Step 3a, for what may be answered: before anything could be (docs/protocol.md §4).
+      const misaddressed = _addressingProblem(event, self);
+      if (misaddressed) return inbound.answers.drop(misaddressed, event);
       // One delivery at a time per id: a second copy arriving meanwhile is a duplicate.
       if (this.#processing.has(event.id) || inbound.o.state.isKnown(event.id)) {
         return inbound.answers.drop(`duplicate of ${event.id}; its answer is already on the relay`, event);
