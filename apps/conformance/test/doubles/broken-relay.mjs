@@ -97,6 +97,12 @@ function broken(frame, wanted) {
           f.kinds === undefined || (Array.isArray(f.kinds) && f.kinds.every((k) => typeof k === 'string')),
       );
     if (!kindsOk) return undefined;
+    // Without kinds there is nothing to break: the frame goes on byte for byte (re-serialising it
+    // would hide what the relay must refuse in its text, such as a member name given twice).
+    if (filters.every((f) => f.kinds === undefined)) {
+      wanted.delete(frame[1]);
+      return undefined;
+    }
     wanted.set(frame[1], filters);
     for (let i = 2; i < frame.length; i++) {
       const { kinds, ...rest } = frame[i];
