@@ -230,9 +230,11 @@ export class _XpMcpRouter {
     params: Record<string, unknown> | undefined,
     ctx: _XpMcpContext,
   ): Promise<Record<string, unknown>> {
-    const key = _SERVER[method].key;
+    const { key, capability } = _SERVER[method];
     const sources = this.#granted(method, ctx.authority);
-    if (sources.length === 0) return { [key]: [] };
+    // #granted refuses a caller holding none of the offering servers; no sources left means none
+    // offers the feature: "method not found", as from one MCP server without it, never a listing.
+    if (sources.length === 0) throw new _Refusal(_noServer(capability));
     let position: ReturnType<typeof _decodeCursor>;
     try {
       position = _decodeCursor(params?.cursor as string | undefined, sources.length);
