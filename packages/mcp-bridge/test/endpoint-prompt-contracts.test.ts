@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateIdentity, type Identity, openEvent, sealEvent, type XpEvent } from '@xprotocol/crypto';
+import { generateIdentity, type Identity, type XpEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { type Relay, startRelay } from '@xprotocol/relay';
 import { RelayPool, SqliteOutbox } from '@xprotocol/relay-client';
@@ -21,6 +21,7 @@ import {
   UpstreamSession,
   XpEndpoint,
 } from '../src/index.js';
+import { openedAnswer, sealedRequest } from './support/sealed-requests.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'conformance-server.mjs');
 const backends = { signatures: nodeSignatures, cipher: nodeCipher };
@@ -137,19 +138,11 @@ async function start(grants: string[]): Promise<Setup> {
 }
 
 function call(s: Setup, kind: string, payload: unknown): XpEvent {
-  const now = Math.floor(Date.now() / 1000);
-  return sealEvent(
-    { kind, payload, created_at: now, expiration: now + 30 },
-    s.client,
-    s.adapter.keys,
-    backends,
-  );
+  return sealedRequest(kind, payload, s.client, s.adapter);
 }
 
 function answerOf(s: Setup, outcome: InboundOutcome): { kind: string; payload: Record<string, unknown> } {
-  if (outcome.action !== 'answered') throw new Error(`not answered: ${JSON.stringify(outcome)}`);
-  const opened = openEvent(outcome.answer, s.client, backends);
-  return { kind: outcome.answer.kind, payload: JSON.parse(opened.plaintext) };
+  return openedAnswer(outcome, s.client);
 }
 
 const PROMPT = `${NS}.prompt.test_prompt_with_arguments`;

@@ -2,10 +2,11 @@
 // answer is the MCP "method not found" (-32601 in details.mcp_error), granted or not — never an
 // empty listing, which would tell a client that the servers offer the feature and hold nothing.
 // Real pieces: a relay on loopback and the official filesystem server, which offers tools only.
-import { openEvent, sealEvent, type XpEvent } from '@xprotocol/crypto';
+import type { XpEvent } from '@xprotocol/crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InboundOutcome } from '../src/index.js';
-import { backends, type Stack, startStack } from './support/stack.js';
+import { openedAnswer, sealedRequest } from './support/sealed-requests.js';
+import { type Stack, startStack } from './support/stack.js';
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -14,19 +15,11 @@ afterEach(async () => {
 });
 
 function request(s: Stack, payload: unknown): XpEvent {
-  const now = Math.floor(Date.now() / 1000);
-  return sealEvent(
-    { kind: 'xp.mcp.request', payload, created_at: now, expiration: now + 30 },
-    s.client,
-    s.adapter.keys,
-    backends,
-  );
+  return sealedRequest('xp.mcp.request', payload, s.client, s.adapter);
 }
 
 function answerOf(s: Stack, outcome: InboundOutcome): { kind: string; payload: Record<string, unknown> } {
-  if (outcome.action !== 'answered') throw new Error(`not answered: ${JSON.stringify(outcome)}`);
-  const opened = openEvent(outcome.answer, s.client, backends);
-  return { kind: outcome.answer.kind, payload: JSON.parse(opened.plaintext) };
+  return openedAnswer(outcome, s.client);
 }
 
 describe('xp.mcp.request for a feature no wrapped server offers', () => {
