@@ -166,23 +166,43 @@ class ReplayAdapter {
     );
   }
 
-  /**
-   * A request of a kind the adapter does not serve: refused NOT_FOUND, and answered when
-   * `answerable` (it names the client's X25519 key), else dropped for want of a key to seal to.
-   */
-  unknown(serial: number, createdAt = nowSeconds(), answerable = true): XpEvent {
-    const tags = [['p', this.keys.ed25519]];
-    if (answerable) tags.push(['x25519', client.keys.x25519]);
+  /** A request of a kind the adapter does not serve: refused and answered NOT_FOUND. */
+  unknown(serial: number, createdAt = nowSeconds()): XpEvent {
     return signEvent(
       createEventTemplate({
         kind: `com.test.replay.none_${serial}`,
         content: '',
-        tags,
+        tags: [
+          ['p', this.keys.ed25519],
+          ['x25519', client.keys.x25519],
+        ],
         created_at: createdAt,
       }),
       client.ed25519.secretKey,
       nodeSignatures,
     );
+  }
+
+  /**
+   * A request the adapter takes in (past the addressing step, so remembered) and refuses without
+   * an answer: a catalog request in the clear, which may carry no x25519 tag, that is not JSON.
+   */
+  unanswerable(serial: number): XpEvent {
+    return signEvent(
+      createEventTemplate({
+        kind: 'xp.schema.catalog',
+        content: `not json ${serial}`,
+        tags: [['p', this.keys.ed25519]],
+        created_at: nowSeconds(),
+      }),
+      client.ed25519.secretKey,
+      nodeSignatures,
+    );
+  }
+
+  /** Requests refused without an answer so far by this process (one debug line each). */
+  unanswered(): number {
+    return this.logs.filter((line) => line.includes('the request has no x25519 tag to answer to')).length;
   }
 
   /** Resolves with the adapter's first answer to `request` (published by it on the relays). */
@@ -217,9 +237,9 @@ describe('an adapter with a 120 s window, 60 s of clock skew and the default mem
     await answered;
     // Unanswerable, so that the adapter and both relays are not busy with 10,000 answers: the
     // dedupe memory under 10,000 answered requests is tested in @xprotocol/mcp-bridge.
-    const many = Array.from({ length: 10_000 }, (_, i) => adapter.unknown(i, nowSeconds(), false));
+    const many = Array.from({ length: 10_000 }, (_, i) => adapter.unanswerable(i));
     await publishAll(viaA, many);
-    await until(() => adapter.notFound() >= 10_000);
+    await until(() => adapter.unanswered() >= 10_000);
     // Replayed through relay B, which never saw it; then a probe behind it on the same relay. Had
     // the replay run, its effect would be written before the probe's.
     await viaB.publish(call);

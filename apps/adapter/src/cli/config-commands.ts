@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { UpstreamSession } from '@xprotocol/mcp-bridge';
 import { MemoryVersionStore, Registry } from '@xprotocol/registry';
-import type { SchemaContract } from '@xprotocol/translate';
+import type { Refusal, SchemaContract } from '@xprotocol/translate';
 import {
   type AdapterConfig,
   ConfigError,
@@ -59,7 +59,9 @@ export async function validate(options: { config: string; connect?: boolean }, i
     for (const source of config.mcpSources) {
       try {
         const { refused } = await translateOne(config, source.name);
-        for (const r of refused) problems.push(`mcp_sources "${source.name}": tool ${r.tool}: ${r.reason}`);
+        // A prompt or template without a contract is still served (xp.mcp.request): no problem.
+        for (const r of refused.filter((r) => r.entry === 'tool'))
+          problems.push(`mcp_sources "${source.name}": tool ${r.tool}: ${r.reason}`);
       } catch (error) {
         problems.push(`mcp_sources "${source.name}": ${(error as Error).message}`);
       }
@@ -98,7 +100,7 @@ async function _validateChain(config: AdapterConfig, path: string): Promise<void
 async function translateOne(
   config: AdapterConfig,
   name: string,
-): Promise<{ contracts: SchemaContract[]; refused: { tool: string; reason: string }[] }> {
+): Promise<{ contracts: SchemaContract[]; refused: Pick<Refusal, 'tool' | 'entry' | 'reason'>[] }> {
   const source = config.mcpSources.find((s) => s.name === name);
   if (!source)
     throw usageError(
@@ -113,7 +115,7 @@ async function translateOne(
     const translation = translateConfiguredSource(source, tools, entries);
     return {
       contracts: translation.contracts,
-      refused: translation.refused.map((r) => ({ tool: r.tool, reason: r.reason })),
+      refused: translation.refused.map((r) => ({ tool: r.tool, entry: r.entry, reason: r.reason })),
     };
   } finally {
     await upstream.close();
@@ -129,8 +131,14 @@ export async function schemas(
   const registry = new Registry({ versionStore: new MemoryVersionStore() });
   for (const source of config.mcpSources) {
     const { contracts, refused } = await translateOne(config, source.name);
-    for (const r of refused)
-      io.err(`warning: mcp_sources "${source.name}": tool ${r.tool} not published: ${r.reason}\n`);
+    for (const r of refused) {
+      const entry = r.entry === 'resource_template' ? 'resource template' : r.entry;
+      io.err(
+        r.entry === 'tool'
+          ? `warning: mcp_sources "${source.name}": tool ${r.tool} not published: ${r.reason}\n`
+          : `note: mcp_sources "${source.name}": ${entry} ${r.tool} has no contract (still served through xp.mcp.request): ${r.reason}\n`,
+      );
+    }
     await registry.refreshSource(source.name, contracts);
   }
   const contracts = registry.contracts().sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));

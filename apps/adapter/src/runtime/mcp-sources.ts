@@ -38,7 +38,8 @@ export interface SourceStatus {
   namespace: string;
   connected: boolean;
   toolCount: number;
-  refused: { tool: string; reason: string }[];
+  /** Entries with no contract; prompts and templates among them are still served (xp.mcp.request). */
+  refused: { tool: string; entry: Refusal['entry']; reason: string }[];
   /** The same refusals as translate reported them (code, kind, quality score), for the announce. */
   refusals: Refusal[];
   /** Tools published with a description below the source's quality threshold. */
@@ -229,12 +230,23 @@ export class McpSources implements EndpointCatalog {
       if (kind !== undefined)
         flagged.push({ kind, issue: `Flagged: ${findings.map((f) => f.message).join('; ')}` });
     }
-    const refused = translation.refused.map((r) => ({ tool: r.tool, reason: r.reason }));
+    const refused = translation.refused.map((r) => ({ tool: r.tool, entry: r.entry, reason: r.reason }));
     const lowQuality: SourceStatus['lowQuality'] = translation.warnings
       .filter((w) => w.code === 'LOW_QUALITY_DESCRIPTION' && w.tool !== undefined)
       .map((w) => ({ kind: `${source.namespace}.${w.tool}`, issue: w.message }));
-    for (const r of refused)
-      this.#o.logger.warn({ source: source.name, tool: r.tool }, `not published: ${r.reason}`);
+    for (const r of refused) {
+      if (r.entry === 'tool') {
+        this.#o.logger.warn({ source: source.name, tool: r.tool }, `not published: ${r.reason}`);
+        continue;
+      }
+      // A prompt or template without a contract is still served through xp.mcp.request
+      // (docs/protocol.md §10.4): nothing is lost, so it is no warning (servers often give
+      // templates names with spaces).
+      this.#o.logger.info(
+        { source: source.name, [r.entry]: r.tool },
+        `no contract, still served through xp.mcp.request: ${r.reason}`,
+      );
+    }
     for (const w of translation.warnings) {
       const level = w.code === 'GRAMMAR_APPROXIMATE' || w.code === 'RECURSIVE_SCHEMA' ? 'debug' : 'warn';
       this.#o.logger[level]({ source: source.name, tool: w.tool, code: w.code }, w.message);
