@@ -234,19 +234,7 @@ export class McpSources implements EndpointCatalog {
     const lowQuality: SourceStatus['lowQuality'] = translation.warnings
       .filter((w) => w.code === 'LOW_QUALITY_DESCRIPTION' && w.tool !== undefined)
       .map((w) => ({ kind: `${source.namespace}.${w.tool}`, issue: w.message }));
-    for (const r of refused) {
-      if (r.entry === 'tool') {
-        this.#o.logger.warn({ source: source.name, tool: r.tool }, `not published: ${r.reason}`);
-        continue;
-      }
-      // A prompt or template without a contract is still served through xp.mcp.request
-      // (docs/protocol.md §10.4): nothing is lost, so it is no warning (servers often give
-      // templates names with spaces).
-      this.#o.logger.info(
-        { source: source.name, [r.entry]: r.tool },
-        `no contract, still served through xp.mcp.request: ${r.reason}`,
-      );
-    }
+    for (const r of refused) _logRefusal(this.#o.logger, source.name, r);
     for (const w of translation.warnings) {
       const level = w.code === 'GRAMMAR_APPROXIMATE' || w.code === 'RECURSIVE_SCHEMA' ? 'debug' : 'warn';
       this.#o.logger[level]({ source: source.name, tool: w.tool, code: w.code }, w.message);
@@ -428,4 +416,24 @@ function _publicUrl(url: string): string {
   } catch {
     return '(invalid url)';
   }
+}
+
+/**
+ * A translate refusal in the log: a tool is a warning (it is unreachable over XProtocol); a prompt
+ * or template only lacks a contract and is still served through xp.mcp.request (docs/protocol.md
+ * §10.4), so nothing is lost and it is an info line (servers often name templates with spaces).
+ */
+function _logRefusal(
+  logger: AdapterLogger,
+  source: string,
+  refusal: { tool: string; entry: Refusal['entry']; reason: string },
+): void {
+  if (refusal.entry === 'tool') {
+    logger.warn({ source, tool: refusal.tool }, `not published: ${refusal.reason}`);
+    return;
+  }
+  logger.info(
+    { source, [refusal.entry]: refusal.tool },
+    `no contract, still served through xp.mcp.request: ${refusal.reason}`,
+  );
 }
