@@ -7,7 +7,7 @@ import { catalogPage, parseCatalogRequest } from '@xprotocol/registry';
 import { type SchemaContract, translateSource } from '@xprotocol/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EndpointCatalog, SchemaSearch } from '../src/index.js';
-import { backends, type Stack, startStack } from './support/stack.js';
+import { answerOnRelay, backends, type Stack, startStack } from './support/stack.js';
 import { loadVectorFile } from './support/vectors.js';
 
 interface DiscoveryVectors {
@@ -90,18 +90,7 @@ function _sealedText(kind: string, plaintext: string): XpEvent {
 
 /** Publishes `request` and resolves with the endpoint's answer as the relay delivers it. */
 function _answerTo(request: XpEvent): Promise<XpEvent> {
-  return new Promise((resolve, reject) => {
-    const subscription = stack.clientPool.subscribe(
-      [{ '#e': [request.id], authors: [stack.adapter.keys.ed25519] }],
-      {
-        onEvent: (event) => {
-          subscription.close();
-          resolve(event);
-        },
-      },
-    );
-    stack.clientPool.publish(request).catch(reject);
-  });
+  return answerOnRelay(stack, request);
 }
 
 function _opened(answer: XpEvent): unknown {

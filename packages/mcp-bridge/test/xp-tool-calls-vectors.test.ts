@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { openEvent, sealEvent, type XpEvent } from '@xprotocol/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, type Stack, startStack } from './support/stack.js';
+import { answerOnRelay, backends, type Stack, startStack } from './support/stack.js';
 import { loadVectorFile } from './support/vectors.js';
 
 interface ToolCallVectors {
@@ -37,18 +37,7 @@ function _sealed(kind: string, body: { payload: unknown } | { plaintext: string 
 
 /** Publishes `request` and resolves with the endpoint's answer as the relay delivers it. */
 function _answerTo(request: XpEvent): Promise<XpEvent> {
-  return new Promise((resolve, reject) => {
-    const subscription = stack.clientPool.subscribe(
-      [{ '#e': [request.id], authors: [stack.adapter.keys.ed25519] }],
-      {
-        onEvent: (event) => {
-          subscription.close();
-          resolve(event);
-        },
-      },
-    );
-    stack.clientPool.publish(request).catch(reject);
-  });
+  return answerOnRelay(stack, request);
 }
 
 describe('testdata/vectors/xp-tool-calls.json', () => {

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateIdentity, type Identity } from '@xprotocol/crypto';
+import { generateIdentity, type Identity, type XpEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import { catalogPage, parseCatalogRequest } from '@xprotocol/registry';
 import { type Relay, startRelay } from '@xprotocol/relay';
@@ -192,4 +192,20 @@ export async function startStack(
     },
   };
   return stack;
+}
+
+/** Publishes `request` from the stack's client and resolves with the endpoint's answer as the relay delivers it. */
+export function answerOnRelay(stack: Stack, request: XpEvent): Promise<XpEvent> {
+  return new Promise((resolve, reject) => {
+    const subscription = stack.clientPool.subscribe(
+      [{ '#e': [request.id], authors: [stack.adapter.keys.ed25519] }],
+      {
+        onEvent: (event) => {
+          subscription.close();
+          resolve(event);
+        },
+      },
+    );
+    stack.clientPool.publish(request).catch(reject);
+  });
 }
