@@ -26,7 +26,7 @@ const PUBLISHED = publishedPackages();
 const tarballOf = (p: WorkspacePackage) =>
   join(PACKS, `${p.manifest.name.replace(/^@/, '').replace('/', '-')}-${String(p.manifest.version)}.tgz`);
 
-/** A tool as `@modelcontextprotocol/server-filesystem@2026.8.31` lists it (tools/list, verbatim). */
+/** A tool as `@modelcontextprotocol/server-filesystem@2026.1.14` (MIT) lists it (tools/list, verbatim). */
 const READ_TEXT_FILE = {
   name: 'read_text_file',
   title: 'Read Text File',
@@ -42,7 +42,7 @@ const READ_TEXT_FILE = {
     },
     required: ['path'],
   },
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true },
   execution: { taskSupport: 'forbidden' },
   outputSchema: {
     $schema: 'http://json-schema.org/draft-07/schema#',
