@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
+ * `xprotocol-relay --port N [--host 127.0.0.1] [--db FILE|URL] [--retention SECONDS] [--rate PER_MINUTE]
  * [--allow-origin ORIGIN]… [--max-connections-per-ip N] [--max-connections N] [--handshake-timeout-ms MS]
  * [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]`, `--help`, `--version`
  *
@@ -12,19 +12,23 @@ import { parseArgs } from 'node:util';
 import { RelayError } from './errors.js';
 import { MemoryEventStore } from './memory-store.js';
 import { _originProblem } from './origin-check.js';
+import { type _DatabaseTarget, _databaseTarget } from './postgres-url.js';
 import type { RelayOptions } from './relay-options.js';
 import { startRelay } from './relay-server.js';
-import { SqliteEventStore } from './sqlite-store.js';
 import type { EventStore } from './store.js';
+import { _openEventStore } from './store-open.js';
 import { RELAY_VERSION } from './version.js';
 
-const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE] [--retention SECONDS] [--rate PER_MINUTE]
+const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE|URL] [--retention SECONDS] [--rate PER_MINUTE]
                       [--allow-origin ORIGIN]... [--max-connections-per-ip N] [--max-connections N]
                       [--handshake-timeout-ms MS] [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]
 
   --port N                    TCP port to listen on (0 picks a free port)
   --host ADDR                 interface to bind (default 127.0.0.1, loopback only)
-  --db FILE                   SQLite database for durable storage (default: in memory)
+  --db FILE|URL               durable storage (default: in memory): a SQLite database file, or a
+                              postgres://user:password@host:port/database (or postgresql://) URL:
+                              relays given the same database share its events and each one's
+                              subscribers get what any of them accepted
   --retention SECONDS         how long events without an expiration tag are kept (default 3600)
   --rate PER_MINUTE           events per minute per signing key (default 6000)
   --allow-origin ORIGIN       a browser origin (scheme://host[:port]) whose pages may connect;
@@ -122,9 +126,15 @@ async function main(): Promise<void> {
     return;
   }
   const options = relayOptions(values);
+  let target: _DatabaseTarget | undefined;
+  try {
+    target = values.db ? _databaseTarget(values.db, '--db') : undefined;
+  } catch (error) {
+    fail((error as Error).message);
+  }
   let store: EventStore;
   try {
-    store = values.db ? new SqliteEventStore({ path: values.db }) : new MemoryEventStore();
+    store = values.db ? await _openEventStore(values.db, '--db') : new MemoryEventStore();
   } catch (error) {
     process.stderr.write(`xprotocol-relay: ${(error as Error).message}\n`);
     process.exit(1);
@@ -149,7 +159,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.stdout.write(`${relay.url}\n`);
   process.stderr.write(
-    `xprotocol-relay: listening on ${relay.url} (${values.db ? `database ${values.db}` : 'in-memory store'})\n`,
+    `xprotocol-relay: listening on ${relay.url} (${target ? `database ${target.kind === 'sqlite' ? target.path : target.shown}` : 'in-memory store'})\n`,
   );
 }
 

@@ -19,6 +19,13 @@ export interface RelayOptions {
   port?: number;
   /** Where events live. Default: a new {@link MemoryEventStore}. The relay closes it on `close()`. */
   store?: EventStore;
+  /**
+   * Where events live, by name, instead of `store`: a SQLite file path, or a Postgres database as
+   * a `postgres://user:password@host:port/database` (or `postgresql://`) URL, which several relay
+   * processes can share (docs/architecture.md, "The relay on Postgres"). The relay opens the store
+   * when it starts and closes it on `close()`.
+   */
+  db?: string;
   /** How long an event without `expiration` is kept, in seconds. Default 3600. */
   retentionSeconds?: number;
   /** Upper bound on how long any event is kept, whatever its `expiration`. Default 7 days. */
@@ -147,6 +154,9 @@ export function _relaySettings(options: RelayOptions): _RelaySettings {
     maxStoredBytesPerKey: options.maxStoredBytesPerKey ?? DEFAULT_LIMITS.maxStoredBytesPerKey,
     maxStoredBytes: options.maxStoredBytes ?? DEFAULT_LIMITS.maxStoredBytes,
   };
+  if (options.db !== undefined && options.store !== undefined) {
+    throw new RelayError('INVALID_OPTIONS', 'give either store or db, not both');
+  }
   const positive = { retentionSeconds, maxRetentionSeconds, maxEventBytes, ...limits };
   for (const [name, value] of Object.entries(positive)) {
     if (!Number.isSafeInteger(value) || value <= 0) {

@@ -37,6 +37,8 @@ import { _listen, _relayListener, _relayUrl } from './relay-listener.js';
 import { _relaySettings, type RelayOptions } from './relay-options.js';
 import { _SocketLimits } from './socket-limits.js';
 import { _countStored } from './storage-quota.js';
+import { _openEventStore } from './store-open.js';
+import { _fanOutStoredElsewhere } from './subscription-fanout.js';
 
 /** A running relay. */
 export interface Relay {
@@ -59,8 +61,11 @@ interface Upkeep {
 /** Starts a relay and resolves once it listens. */
 export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const settings = _relaySettings(options);
-  const context = _relayContext(settings, options.store);
+  const store = options.db === undefined ? options.store : await _openEventStore(options.db, 'db');
+  const context = _relayContext(settings, store);
   await _countStored(context.quota, context.store, Math.floor(settings.now() / 1000));
+  // A store shared with other relay processes: what they store reaches this one's subscribers.
+  context.store.watch?.((event, expiresAt) => _fanOutStoredElsewhere(context, event, expiresAt));
   const limits = new _ConnectionLimits(settings.maxConnectionsPerIp, settings.maxConnections);
   // The Origin first: a page that may not connect learns nothing about the relay's load.
   const sockets = new _SocketLimits(settings.maxConnectionsPerIp, settings.maxConnections);

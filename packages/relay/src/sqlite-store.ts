@@ -13,9 +13,10 @@ import type { Filter } from '@xprotocol/wire';
 import Database from 'libsql';
 import { RelayError } from './errors.js';
 import { _eventJson } from './event-json.js';
-import { _idBytes, _isIdHex, _isKeyString, _keyBytes, _prepareSchema } from './sqlite-schema.js';
+import { _prepareSchema } from './sqlite-schema.js';
 import { type _EventRow, _inlineWriter, type _SqliteWriter, _workerWriter } from './sqlite-writer.js';
 import type { EventStore, PutOutcome, RelayEvent } from './store.js';
+import { _idBytes, _isIdHex, _isKeyString, _keyBytes } from './stored-keys.js';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteStoreOptions {

@@ -1,6 +1,7 @@
 /**
  * The relay's storage interface. A store keeps verified events until their `expiresAt` and answers
- * filter queries; `put` resolves only once the event is durable (for the SQLite store: committed).
+ * filter queries; `put` resolves only once the event is durable (for the SQLite and Postgres
+ * stores: committed).
  * @module
  */
 import type { Filter, FilterableEvent } from '@xprotocol/wire';
@@ -38,6 +39,12 @@ export interface EventStore {
    * without it — a wrapper that does not pass it on — starts each run with nothing counted).
    */
   forEachStored?(visit: (pubkey: string, expiresAt: number, bytes: number) => void): Promise<void>;
+  /**
+   * For a store several relay processes share: calls `deliver` with each event another process
+   * stores from now on, once committed, until `close`. Optional; the relay fans those events out to
+   * its own live subscriptions (a store only this process writes has nothing to deliver).
+   */
+  watch?(deliver: (event: RelayEvent, expiresAt: number) => void): void;
   /** Flushes pending writes and releases resources. */
   close(): Promise<void>;
 }

@@ -17,9 +17,12 @@ export interface RelayBin {
 /** Children started by {@link startBin}; {@link killBins} ends the ones still running. */
 const children: ChildProcess[] = [];
 
-/** Starts the built bin and resolves with the URL it prints on stdout. */
-export async function startBin(args: string[]): Promise<RelayBin> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts the built bin (with `nodeArgs` before it on Node's command line) and resolves with the
+ * URL it prints on stdout.
+ */
+export async function startBin(args: string[], nodeArgs: string[] = []): Promise<RelayBin> {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
@@ -31,11 +34,12 @@ export async function startBin(args: string[]): Promise<RelayBin> {
   return { child, url, stderr };
 }
 
-/** Runs the bin with `args` to its end: exit code, stdout and stderr. */
+/** Runs the bin with `args` (and `nodeArgs` for Node) to its end: exit code, stdout and stderr. */
 export async function runBin(
   args: string[],
+  nodeArgs: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stdout = '';
   let stderr = '';

@@ -1,13 +1,21 @@
-// The SQLite store answers every filter exactly as the in-memory store does (which is
+// The SQLite and Postgres stores answer every filter exactly as the in-memory store does (which is
 // `matchesFilter` of @xprotocol/wire, newest first, ties by id): the same events in the same order,
 // including for values no stored event can have (ids and keys stored as bytes must not match an
-// upper-case, shortened or otherwise different string). Seeded, so a failure replays.
+// upper-case, shortened or otherwise different string). Seeded, so a failure replays. The Postgres
+// store runs on a real server started from the npm packages (support/postgres.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Filter } from '@xprotocol/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryEventStore, type RelayEvent, SqliteEventStore } from '../src/index.js';
+import {
+  type EventStore,
+  MemoryEventStore,
+  PostgresEventStore,
+  type RelayEvent,
+  SqliteEventStore,
+} from '../src/index.js';
+import { startPostgres, type TestPostgres } from './support/postgres.js';
 
 /** mulberry32: a small seeded generator, so the cases are the same on every run. */
 function _random(seed: number): () => number {
@@ -77,29 +85,38 @@ function _filter(): Filter {
   return filter;
 }
 
+// Every store gets the same filters at the same times, drawn once.
+const cases = Array.from({ length: 400 }, () => ({
+  filter: _filter(),
+  now: 1_005 + Math.floor(random() * 40),
+}));
+
 let dir: string;
-let sqlite: SqliteEventStore;
+let server: TestPostgres;
+const stores: Record<'SQLite' | 'Postgres', EventStore> = {} as never;
 const memory = new MemoryEventStore();
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xp-relay-equivalence-'));
-  sqlite = new SqliteEventStore({ path: join(dir, 'events.db') });
-  for (const store of [sqlite, memory]) {
+  server = await startPostgres();
+  stores.SQLite = new SqliteEventStore({ path: join(dir, 'events.db') });
+  stores.Postgres = await PostgresEventStore.open({ url: await server.createDatabase() });
+  for (const store of [stores.SQLite, stores.Postgres, memory]) {
     await Promise.all(events.map(({ event, expiresAt }) => store.put(event, expiresAt)));
   }
-});
+}, 60_000);
 afterAll(async () => {
-  await sqlite.close();
+  await Promise.all(Object.values(stores).map((store) => store.close()));
+  await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('SQLite store queries', () => {
+describe.each(['SQLite', 'Postgres'] as const)('%s store queries', (name) => {
   it('answer 400 seeded filters exactly as the in-memory store does', async () => {
+    const store = stores[name];
     let nonEmpty = 0;
-    for (let i = 0; i < 400; i++) {
-      const filter = _filter();
-      const now = 1_005 + Math.floor(random() * 40);
+    for (const { filter, now } of cases) {
       const expected = (await memory.query(filter, now)).map((event) => event.content);
-      const found = (await sqlite.query(filter, now)).map((event) => event.content);
+      const found = (await store.query(filter, now)).map((event) => event.content);
       expect(found, `filter ${JSON.stringify(filter)} at ${now}`).toEqual(expected);
       if (expected.length > 0) nonEmpty++;
     }
@@ -108,6 +125,7 @@ describe('SQLite store queries', () => {
   });
 
   it('match nothing for an id or key written differently', async () => {
+    const store = stores[name];
     const { event } = events[42]!;
     const id = event.id;
     const key = event.pubkey;
@@ -121,13 +139,26 @@ describe('SQLite store queries', () => {
       { authors: [key.replace('ed25519:', 'x25519:')] },
     ] satisfies Filter[]) {
       expect(await memory.query(filter, 1_000), JSON.stringify(filter)).toEqual([]);
-      expect(await sqlite.query(filter, 1_000), JSON.stringify(filter)).toEqual([]);
+      expect(await store.query(filter, 1_000), JSON.stringify(filter)).toEqual([]);
     }
-    expect(await sqlite.query({ ids: [id], authors: [key] }, 1_000)).toEqual([event]);
+    expect(await store.query({ ids: [id], authors: [key] }, 1_000)).toEqual([event]);
   });
 
   it('return the events as they were put, field for field', async () => {
     const { event } = events[17]!;
-    expect(await sqlite.query({ ids: [event.id] }, 1_000)).toEqual([event]);
+    expect(await stores[name].query({ ids: [event.id] }, 1_000)).toEqual([event]);
+  });
+
+  it('count, expire and list what they hold as the in-memory store does', async () => {
+    const store = stores[name];
+    expect(await store.count()).toBe(events.length);
+    const held: [string, number, number][] = [];
+    await store.forEachStored?.((pubkey, expiresAt, bytes) => held.push([pubkey, expiresAt, bytes]));
+    const expected: [string, number, number][] = [];
+    await memory.forEachStored((pubkey, expiresAt, bytes) => expected.push([pubkey, expiresAt, bytes]));
+    expect(held.sort()).toEqual(expected.sort());
+    // A duplicate id is not stored twice.
+    const { event, expiresAt } = events[3]!;
+    expect(await store.put(event, expiresAt)).toBe('duplicate');
   });
 });
