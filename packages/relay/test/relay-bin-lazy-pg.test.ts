@@ -37,7 +37,10 @@ describe('xprotocol-relay without a database URL', () => {
   });
 
   it('loads pg for a postgres:// URL (the hook above catches it)', async () => {
-    const { code, stderr } = await runBin(['--port', '0', '--db', 'postgres://relay@127.0.0.1:1/x'], REFUSE_PG);
+    const { code, stderr } = await runBin(
+      ['--port', '0', '--db', 'postgres://relay@127.0.0.1:1/x'],
+      REFUSE_PG,
+    );
     expect(code).toBe(1);
     expect(stderr).toContain('the pg module was loaded');
   });
