@@ -15,7 +15,7 @@ let server: TestPostgres;
 beforeAll(async () => {
   server = await startPostgres();
 }, 60_000);
-afterAll(() => server?.stop());
+afterAll(() => server?.stop(), 60_000);
 afterEach(killBins);
 
 const isEvent = (subscription: string, id: string) => (f: Frame) =>

@@ -108,7 +108,7 @@ afterAll(async () => {
   await Promise.all(Object.values(stores).map((store) => store.close()));
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe.each(['SQLite', 'Postgres'] as const)('%s store queries', (name) => {
   it('answer 400 seeded filters exactly as the in-memory store does', async () => {
