@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Filter } from '@xprotocol/wire';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EventStore,
@@ -93,13 +94,15 @@ const cases = Array.from({ length: 400 }, () => ({
 
 let dir: string;
 let server: TestPostgres;
+let postgresUrl: string;
 const stores: Record<'SQLite' | 'Postgres', EventStore> = {} as never;
 const memory = new MemoryEventStore();
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'xp-relay-equivalence-'));
   server = await startPostgres();
   stores.SQLite = new SqliteEventStore({ path: join(dir, 'events.db') });
-  stores.Postgres = await PostgresEventStore.open({ url: await server.createDatabase() });
+  postgresUrl = await server.createDatabase();
+  stores.Postgres = await PostgresEventStore.open({ url: postgresUrl });
   for (const store of [stores.SQLite, stores.Postgres, memory]) {
     await Promise.all(events.map(({ event, expiresAt }) => store.put(event, expiresAt)));
   }
@@ -149,7 +152,7 @@ describe.each(['SQLite', 'Postgres'] as const)('%s store queries', (name) => {
     expect(await stores[name].query({ ids: [event.id] }, 1_000)).toEqual([event]);
   });
 
-  it('count, expire and list what they hold as the in-memory store does', async () => {
+  it('count and list what they hold as the in-memory store does', async () => {
     const store = stores[name];
     expect(await store.count()).toBe(events.length);
     const held: [string, number, number][] = [];
@@ -160,5 +163,25 @@ describe.each(['SQLite', 'Postgres'] as const)('%s store queries', (name) => {
     // A duplicate id is not stored twice.
     const { event, expiresAt } = events[3]!;
     expect(await store.put(event, expiresAt)).toBe('duplicate');
+  });
+});
+
+// Last: it deletes events the tests above read.
+describe('expiry', () => {
+  it('deletes what expired in every store alike; on Postgres one process sweeps at a time', async () => {
+    // Another process holding the sweep lock: this one leaves the round to it.
+    const other = new pg.Client({ connectionString: postgresUrl });
+    await other.connect();
+    await other.query('SELECT pg_advisory_lock($1, $2)', [0x78_70_72_6c, 3]);
+    expect(await stores.Postgres.expire(1_025)).toBe(0);
+    expect(await stores.Postgres.count()).toBe(events.length);
+    await other.query('SELECT pg_advisory_unlock($1, $2)', [0x78_70_72_6c, 3]);
+    await other.end();
+    const expired = events.filter(({ expiresAt }) => expiresAt <= 1_025).length;
+    expect(expired).toBeGreaterThan(0);
+    for (const store of [memory, stores.SQLite, stores.Postgres]) {
+      expect(await store.expire(1_025)).toBe(expired);
+      expect(await store.count()).toBe(events.length - expired);
+    }
   });
 });
