@@ -12,19 +12,20 @@ import { canonicalJson, parseStrictJson } from './independent/canonical-json.mjs
 import {
   browseAnswer,
   catalogPage,
+  kindMatches,
   readCatalogPage,
   readCatalogRequest,
   readDescribeAnswer,
   readDescribeQuery,
 } from './independent/discovery.mjs';
 import { ed25519FromSeed } from './independent/ed25519.mjs';
-import { eventId, idPreimage, signEvent, verifyEvent } from './independent/event.mjs';
+import { eventId, idPreimage, readEventText, signEvent, verifyEvent } from './independent/event.mjs';
 import { runFrameCase } from './independent/frame-runner.mjs';
 import { calcPaddedLen, decryptPayload, encryptPayload, messageKeys } from './independent/payload.mjs';
 import { matchesAny, storedAnswer } from './independent/relay-filters.mjs';
 import { openEvent, sealEvent } from './independent/sealed-event.mjs';
 import { newIdentity, StrictClient } from './independent/strict-client.mjs';
-import { checkToolArguments, readToolResult } from './independent/tool-call.mjs';
+import { checkToolArguments, entryKind, readToolResult } from './independent/tool-call.mjs';
 import { randomTag, vectorEvent } from './independent/vector-events.mjs';
 import { conversationKey, conversationSalt, sharedSecret, x25519FromSecret } from './independent/x25519.mjs';
 import { mcpFaceOf, readXpError } from './independent/xp-error.mjs';
@@ -87,6 +88,29 @@ describe('docs/protocol.md §8.1: signature vectors, by the independent client',
       if (v.code === 'signature') expect(refusal.precheck).toBe(v.precheck);
     },
   );
+});
+
+describe('testdata/vectors/xp-event-shape.json: each text read as a receiver does (§2.2, §4 steps 1–3)', () => {
+  const file = vectorFile('xp-event-shape.json');
+  it.each((file.cases as Any[]).map((v: Any) => [v.name, v] as const))('%s', (_name, v: Any) => {
+    let verdict: Any = { verdict: 'accepted' };
+    try {
+      readEventText(v.text);
+    } catch (err) {
+      verdict = { verdict: 'refused', code: (err as Any).code };
+    }
+    expect(verdict).toEqual(v.expect);
+  });
+});
+
+describe('testdata/vectors/xp-prompts.json kind_naming: the kind of each MCP name (§10.1)', () => {
+  const file = vectorFile('xp-prompts.json');
+  it.each(
+    (file.kind_naming as Any[]).map((v: Any, i: number) => [i, v.entry, v.name.slice(0, 20), v] as const),
+  )('%i %s %j', (_i, _entry, _name, v: Any) => {
+    if (v.refused) expect(() => entryKind(v.entry, v.namespace, v.name)).toThrow(/^§10\.1: /);
+    else expect(`${entryKind(v.entry, v.namespace, v.name)}.result`).toBe(v.answer_kind);
+  });
 });
 
 describe('docs/protocol.md §8.2: encryption vectors, by the independent client', () => {
@@ -407,6 +431,20 @@ logging:
     expect(kinds).toContain('com.test.fs.echo');
   });
 
+  it('a kinds pattern a.b.* matches the kinds below a.b, not a.b itself (§10.8)', async () => {
+    const totalFor = async (kinds: string[]) => {
+      const { answer } = await client.catalogPage(endpoint.ed25519, JSON.stringify({ kinds }));
+      const page = readCatalogPage(answer.content);
+      expect(page.contracts.every((c) => kindMatches(c.kind, kinds))).toBe(true);
+      return page.total;
+    };
+    expect(await totalFor(['com.test.fs.*'])).toBe(
+      catalog.filter((c) => c.kind.startsWith('com.test.fs.')).length,
+    );
+    expect(await totalFor(['com.test.fs.echo.*'])).toBe(0);
+    expect(await totalFor(['com.test.fs.echo'])).toBe(1);
+  });
+
   it('describe without an intent lists the catalog in kind order, as the document defines (§10.8)', async () => {
     const { answer, payload } = await client.sealedCall(endpoint, {
       kind: 'xp.schema.describe',
@@ -415,6 +453,12 @@ logging:
     expect(answer.kind).toBe('xp.schema.describe.result');
     readDescribeAnswer(payload);
     expect(payload).toEqual(browseAnswer(catalog, { limit: 100 }));
+    // An empty intent is no intent: the same list.
+    const empty = await client.sealedCall(endpoint, {
+      kind: 'xp.schema.describe',
+      payload: { intent: '', limit: 100 },
+    });
+    expect(empty.payload).toEqual(payload);
   });
 
   it('a sealed tool call to server-filesystem is answered, decrypted and verified (§6.3, §10.9)', async () => {

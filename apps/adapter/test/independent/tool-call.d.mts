@@ -1,10 +1,15 @@
 // The types of tool-call.mjs, generated from its JSDoc (tsc --allowJs --declaration --emitDeclarationOnly).
 /**
- * The kind of an MCP tool under a namespace (§10.1), or a refusal naming the character at fault.
+ * The request kind of a server's entry under a namespace (§10.1: "The segment of an MCP name"),
+ * or a refusal naming the character at fault.
  *
- * @param {string} namespace @param {string} name
+ * @param {'tool' | 'prompt' | 'resource_template'} entry @param {string} namespace @param {string} name
  */
-export function toolKind(namespace: string, name: string): string;
+export function entryKind(
+  entry: 'tool' | 'prompt' | 'resource_template',
+  namespace: string,
+  name: string,
+): string;
 /**
  * Refuses a tool call's arguments that are not a JSON object (§10.9, step 3's schema requires one).
  *

@@ -11,21 +11,26 @@ import { RuleError } from './canonical-json.mjs';
 /** @param {unknown} v */
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The infix of each kind of entry (§10.1's table): a tool has none. */
+const ENTRY_INFIX = { tool: '', prompt: 'prompt.', resource_template: 'resource.' };
+
 /**
- * The kind of an MCP tool under a namespace (§10.1), or a refusal naming the character at fault.
+ * The request kind of a server's entry under a namespace (§10.1: "The segment of an MCP name"),
+ * or a refusal naming the character at fault.
  *
- * @param {string} namespace @param {string} name
+ * @param {'tool' | 'prompt' | 'resource_template'} entry @param {string} namespace @param {string} name
  */
-export function toolKind(namespace, name) {
+export function entryKind(entry, namespace, name) {
   let segment = name.replace(/[./]/g, '_');
   if (['prompt', 'resource', 'result'].includes(segment)) segment += '_';
   const bad = /[^A-Za-z0-9_-]/.exec(segment);
-  if (segment === '' || bad)
+  if (segment === '' || bad) {
     throw new RuleError(
       '§10.1',
-      `the tool name ${JSON.stringify(name)} has no kind${bad ? ` (character ${JSON.stringify(bad[0])})` : ''}`,
+      `the name ${JSON.stringify(name)} has no kind${bad ? ` (character ${JSON.stringify(bad[0])})` : ' (it is empty)'}`,
     );
-  const kind = `${namespace}.${segment}`;
+  }
+  const kind = `${namespace}.${ENTRY_INFIX[entry]}${segment}`;
   if (`${kind}.result`.length > 255) throw new RuleError('§10.1', `${kind}.result is over 255 characters`);
   return kind;
 }
