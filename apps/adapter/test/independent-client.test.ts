@@ -461,6 +461,36 @@ logging:
     expect(empty.payload).toEqual(payload);
   });
 
+  const discovery = vectorFile('xp-discovery.json');
+  it('xp-discovery refusals, sealed to the real endpoint: catalog and describe SCHEMA_VIOLATION, refresh NOT_FOUND', async () => {
+    const codes: [string, string][] = [];
+    for (const v of discovery.catalog_refused as Any[]) {
+      const { answer, payload } = await client.sealedCall(endpoint, {
+        kind: 'xp.schema.catalog',
+        plaintext: v.request_content,
+      });
+      codes.push([v.id, answer.kind === 'xp.error' ? readXpError(payload).code : answer.kind]);
+    }
+    for (const v of discovery.describe_refused as Any[]) {
+      const { answer, payload } = await client.sealedCall(endpoint, {
+        kind: 'xp.schema.describe',
+        payload: v.request,
+      });
+      codes.push([v.id, answer.kind === 'xp.error' ? readXpError(payload).code : answer.kind]);
+    }
+    for (const v of discovery.refresh as Any[]) {
+      const { answer, payload } = await client.sealedCall(endpoint, {
+        kind: 'xp.schema.refresh',
+        payload: v.request,
+      });
+      codes.push([v.id, answer.kind === 'xp.error' ? readXpError(payload).code : answer.kind]);
+    }
+    const expected = [...discovery.catalog_refused, ...discovery.describe_refused, ...discovery.refresh].map(
+      (v: Any) => [v.id, v.code],
+    );
+    expect(codes).toEqual(expected);
+  });
+
   it('a sealed tool call to server-filesystem is answered, decrypted and verified (§6.3, §10.9)', async () => {
     const { request, answer, payload } = await client.sealedCall(endpoint, {
       kind: 'com.test.files.read_text_file',
