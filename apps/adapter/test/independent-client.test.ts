@@ -22,7 +22,7 @@ import { ed25519FromSeed } from './independent/ed25519.mjs';
 import { eventId, idPreimage, readEventText, signEvent, verifyEvent } from './independent/event.mjs';
 import { runFrameCase } from './independent/frame-runner.mjs';
 import { calcPaddedLen, decryptPayload, encryptPayload, messageKeys } from './independent/payload.mjs';
-import { matchesAny, storedAnswer } from './independent/relay-filters.mjs';
+import { checkFilter, matchesAny, storedAnswer } from './independent/relay-filters.mjs';
 import { openEvent, sealEvent } from './independent/sealed-event.mjs';
 import { newIdentity, StrictClient } from './independent/strict-client.mjs';
 import { checkToolArguments, entryKind, readToolResult } from './independent/tool-call.mjs';
@@ -249,6 +249,23 @@ describe('testdata/vectors/xp-relay-filters.json offline: the independent matche
     events[name] = built.event;
     values = { ...values, ...built.values };
   }
+  it('accepts every filter of the file, and refuses the filters xp-relay-frames.json refuses, naming the filter', () => {
+    for (const v of [...file.stored, ...file.live] as Any[]) {
+      for (const [i, f] of fillFilters(v.filters, values, now).entries()) checkFilter(f, i);
+    }
+    const refused = (vectorFile('xp-relay-frames.json').cases as Any[]).filter((c) => c.group === 'filters');
+    expect(refused).toHaveLength(7);
+    for (const c of refused) {
+      const [, , ...filters] = JSON.parse(c.steps[0].send);
+      const expected = c.steps[0].expect[0].prefix.includes('filter 1')
+        ? /invalid: filter 1: /
+        : /invalid: filter 0: /;
+      expect(() => {
+        for (const [i, f] of filters.entries()) checkFilter(f, i);
+      }).toThrow(expected);
+    }
+  });
+
   it.each((file.stored as Any[]).map((v: Any) => [v.name, v] as const))(
     '%s: matches and stored order',
     (_name, v: Any) => {
