@@ -46,15 +46,19 @@ describe('UpstreamSession over Streamable HTTP with a server that polls', () => 
     const session = new UpstreamSession({ name: 'strict', transport: { type: 'streamable_http', url } });
     sessions.push(session);
     await session.connect();
-    // Three held connections pass before the result: the session resumes at least three times.
-    const result = await session.callTool('slow_polling', { text: 'polled', work_ms: 1800 }, { timeoutMs: 15_000 });
+    // The result comes on the third resumption: two resumed connections close with no new event.
+    const result = await session.callTool(
+      'slow_polling',
+      { text: 'polled', resumptions: 3 },
+      { timeoutMs: 15_000 },
+    );
     expect(result.content).toEqual([{ type: 'text', text: 'polled' }]);
     const seen = recorded();
     expect(seen.filter((e) => e.event === 'call')).toHaveLength(1);
     const started = seen.findIndex((e) => e.event === 'call');
     const after = seen.slice(started);
     const resumes = after.filter((e) => e.event === 'resume');
-    expect(resumes.length).toBeGreaterThanOrEqual(3);
+    expect(resumes).toHaveLength(3);
     expect(resumes.every((e) => e.status === 200)).toBe(true);
     // Every GET after the call named an event of the call's stream: no refusal.
     expect(after.filter((e) => e.event === 'refused')).toEqual([]);
