@@ -4,7 +4,8 @@
  * a shell, the SDK's safe default environment plus the configured `env`, its own process group,
  * a cap on one stdout line; its stderr becomes debug logs, never our stdout, which may carry a
  * protocol, and its last lines are kept for the error of an exit before the handshake); the SDK's Streamable HTTP or legacy SSE transport with the bearer token on every
- * request and host names resolved through the address policy.
+ * request and host names resolved through the address policy; a Streamable HTTP stream the server
+ * closes for polling is resumed from its last event id (`resuming-fetch.ts`).
  * @module
  */
 import {
@@ -17,6 +18,7 @@ import type { AddressPolicy } from '@xprotocol/relay-client';
 import { BridgeError } from '../errors.js';
 import type { BridgeLogger } from '../logger.js';
 import { _httpFetch } from './pinned-fetch.js';
+import { _resumingFetch } from './resuming-fetch.js';
 import { _envSecrets, _StderrTail } from './stderr-tail.js';
 import { StdioChildTransport } from './stdio-transport.js';
 
@@ -121,8 +123,8 @@ export function _createUpstreamTransport(
   const token = spec.bearerToken;
   const authProvider: AuthProvider | undefined = token ? { token: async () => token } : undefined;
   const fetch = _httpFetch(spec);
-  const options = { ...(authProvider && { authProvider }), ...(fetch && { fetch }) };
+  const auth = authProvider && { authProvider };
   return spec.type === 'sse'
-    ? new SSEClientTransport(url, options)
-    : new StreamableHTTPClientTransport(url, options);
+    ? new SSEClientTransport(url, { ...auth, ...(fetch && { fetch }) })
+    : new StreamableHTTPClientTransport(url, { ...auth, fetch: _resumingFetch(fetch) });
 }
