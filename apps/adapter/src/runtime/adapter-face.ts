@@ -132,6 +132,11 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
     requestsPerMinute: source.rateLimit.requestsPerMinute,
     // Flagged instructions, prompts and resources are withheld unless `description_lint: warn`.
     descriptionLint: source.descriptionLint,
+    // A server that cannot be reached: an unknown tool's error says why (the server's own error).
+    unreachable: () => {
+      const status = sources.status().find((s) => s.name === source.name);
+      return status && !status.connected ? status.error : undefined;
+    },
     // A quarantined tool refuses arguments its pinned definition does not name.
     checkArguments: (kind: string, args: Record<string, unknown>) => sources.checkArguments(kind, args),
     call: (kind: string, args: Record<string, unknown>) => {

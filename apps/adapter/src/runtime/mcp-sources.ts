@@ -3,8 +3,9 @@
  * translated into contracts (per source, deterministic), the description-quality floor applied,
  * the registry refreshed (versions persisted), and an {@link EndpointCatalog} view for the inbound
  * endpoint. A server that cannot be reached is retried in the background with one warning per
- * attempt that gives the real delay and the attempt it leads to (with the last stderr lines of a
- * stdio child that exited before the handshake); a stdio server that crashes is restarted and
+ * reason (the server's own error when it gave one; the same reason again is an info line), each
+ * giving the real delay and the attempt it leads to (with the last stderr lines of a stdio child
+ * that exited before the handshake); a stdio server that crashes is restarted and
  * listed again; a command that cannot start at all (not found, not executable, a package npm
  * does not have) is reported once and not retried. The adapter serves the others meanwhile.
  * @module
@@ -89,6 +90,8 @@ export class McpSources implements EndpointCatalog {
   /** Quarantines already logged (source, tool, hash): a refresh does not repeat the warning. */
   readonly #logged = new Set<string>();
   #stopped = false;
+  /** The reason of each source's last connection warning (the same again is not a warning). */
+  readonly #warned = new Map<string, string>();
 
   constructor(options: McpSourcesOptions) {
     this.#o = options;
@@ -371,6 +374,7 @@ export class McpSources implements EndpointCatalog {
     try {
       await this.refresh(source);
       failures = 0;
+      this.#warned.delete(source.name);
     } catch (error) {
       const status = this.#status.get(source.name)!;
       status.connected = false;
@@ -390,7 +394,10 @@ export class McpSources implements EndpointCatalog {
         return;
       }
       delayMs = Math.min(60_000, 1000 * 2 ** Math.min(failures, 6));
-      this.#o.logger.warn(
+      // One warning per reason: the same failure again is an info line (each still gives its delay).
+      const repeated = this.#warned.get(source.name) === why;
+      this.#warned.set(source.name, why);
+      this.#o.logger[repeated ? 'info' : 'warn'](
         { source: source.name, retryInSeconds: delayMs / 1000, attempt: failures + 2 },
         `cannot reach MCP source "${source.name}": ${why}; retrying in ${delayMs / 1000} s (attempt ${failures + 2})${detail}`,
       );

@@ -82,7 +82,7 @@ function _warnIdleSources(logger: AdapterLogger, sourceStatus: readonly SourceSt
       logger.warn(
         { source: source.name },
         // The first line only: the child's stderr lines were in the source's own warning.
-        `MCP source "${source.name}" serves no tools: ${source.error?.split('\n')[0] ?? 'still connecting'}`,
+        `MCP source "${source.name}" serves no tools: ${source.error?.split('\n')[0]?.replace(`${source.name}: `, '') ?? 'still connecting'}`,
       );
   }
 }

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -46,6 +46,12 @@ export const CONFORMANCE_FIXTURE = join(
   'fixtures',
   'conformance-server.mjs',
 );
+
+/**
+ * A strict MCP 2026-07-28 server written by hand from the specification (mcp-bridge's fixture
+ * `strict-2026-server.mjs`; flags `--port`, `--revisions 2026|dual|2025`, `--refuse-envelope`).
+ */
+export const STRICT_2026_SERVER = join(dirname(CONFORMANCE_FIXTURE), 'strict-2026-server.mjs');
 
 /** A free loopback port (bind to 0, note it, release it). */
 export function freePort(): Promise<number> {

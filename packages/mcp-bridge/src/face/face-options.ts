@@ -57,6 +57,12 @@ export interface LocalToolSource {
   /** `rate_limit.requests_per_minute`: tool calls per principal of the face (none when absent). */
   requestsPerMinute?: number;
   /**
+   * Why the server serves no tools now (it cannot be reached: the last connection error, the
+   * server's own when it gave one), or `undefined` while it is connected. A call of an unknown
+   * tool says it: that tool may be one of this server's.
+   */
+  unreachable?: () => string | undefined;
+  /**
    * A check beyond the schema: why `args` are refused for the tool behind `kind`, or `undefined`
    * (a quarantined tool refuses arguments its pinned definition does not name; docs/security.md,
    * "Tool pinning"). Refused like a schema violation.

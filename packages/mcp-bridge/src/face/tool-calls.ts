@@ -98,12 +98,10 @@ export class _FaceToolCalls {
       return this.#catalog.searchTools(args, mayUse && this.#catalog.visibleTo(mayUse));
     const target = this.#catalog.resolve(name) ?? (await this.#catalog.afterFailedFetch(name));
     if (!target) {
-      // A source that lists nothing for its trust roots says why: its tools may be the ones meant.
-      const untrusted = this.#catalog.untrustedSources();
-      throw new ProtocolError(
-        -32602,
-        `Unknown tool: ${name}${untrusted.length > 0 ? ` (${untrusted.join('; ')})` : ''}`,
-      );
+      // A source that lists nothing (its trust roots, a server that cannot be reached) says why:
+      // its tools may be the ones meant.
+      const why = [...this.#catalog.untrustedSources(), ...this.#unreachableSources()];
+      throw new ProtocolError(-32602, `Unknown tool: ${name}${why.length > 0 ? ` (${why.join('; ')})` : ''}`);
     }
     // The HTTP face refused most such calls before (403); a tool learnt only now is checked here.
     const capability = this.#catalog.requiredCapability(name);
@@ -142,6 +140,14 @@ export class _FaceToolCalls {
   }
 
   /** A local source's tool: through the client's own session with the server, or its `call`. */
+  /** Why each local source that cannot be reached lists nothing, one sentence each. */
+  #unreachableSources(): string[] {
+    return (this.#o.localSources ?? []).flatMap((local) => {
+      const why = local.unreachable?.();
+      return why === undefined ? [] : [`MCP source ${local.name} serves no tools: ${why.split('\n')[0]}`];
+    });
+  }
+
   async #callLocal(
     target: McpToolTarget,
     args: Record<string, unknown>,

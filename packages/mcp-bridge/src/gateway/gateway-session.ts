@@ -223,7 +223,7 @@ export class _GatewaySession {
         { request: _leasedRequest(method, source, params), principal },
       );
     }
-    return (await this.#link(source)).request(method, this.#params(params, ctx), {
+    return (await this.#link(source)).request(method, this.#params(params, ctx, source), {
       ...this.#forward(ctx),
       ...(timeoutMs !== undefined && { timeoutMs }),
     });
@@ -235,7 +235,7 @@ export class _GatewaySession {
    * answers a lease's questions.
    */
   async #leased(source: string, ctx: ServerContext): Promise<boolean> {
-    if (this.#o.upstreams.find((u) => u.name === source)?.transport.revision === '2026-07-28') return false;
+    if (this.#speaksModern(source)) return false;
     if (this.#o.leases?.resumes(ctx)) return true;
     const declared = _modernRequest(ctx)?.capabilities ?? {};
     return (
@@ -265,17 +265,24 @@ export class _GatewaySession {
    * The params a 2026-07-28 request is forwarded with: what the SDK lifted off it before the
    * handler ran, put back as the client sent it (its `_meta` envelope: revision, client
    * capabilities and info, log level; and a retry's `inputResponses` and `requestState`, which the
-   * server that minted the state checks).
+   * server that minted the state checks). Only to a 2026-07-28 server: a link speaks its server's
+   * revision, and on a 2025 link the envelope's revision would become the request's
+   * `MCP-Protocol-Version` header, which such a server refuses.
    */
-  #params(params: _Params, ctx: ServerContext): _Params {
+  #params(params: _Params, ctx: ServerContext, source: string): _Params {
     const request = this.#o.shared && _modernRequest(ctx);
-    if (!request) return params;
+    if (!request || !this.#speaksModern(source)) return params;
     return {
       ...params,
       _meta: { ...request.envelope, ...(params?._meta as Record<string, unknown> | undefined) },
       ...(request.responses && { inputResponses: request.responses }),
       ...(request.state !== undefined && { requestState: request.state }),
     };
+  }
+
+  /** True when the links to `source` speak 2026-07-28 (configured, or found by `auto`). */
+  #speaksModern(source: string): boolean {
+    return this.#o.upstreams.find((u) => u.name === source)?.transport.revision === '2026-07-28';
   }
 
   /** The upstreams offering `capability`, in configuration order. */
@@ -322,7 +329,11 @@ export class _GatewaySession {
       source,
       await (await this.#link(source)).request(
         method,
-        this.#params({ ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) }, ctx),
+        this.#params(
+          { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
+          ctx,
+          source,
+        ),
         this.#forward(ctx),
       ),
     );
@@ -352,7 +363,7 @@ export class _GatewaySession {
           source,
           await link.request(
             method,
-            this.#params(cursor === undefined ? {} : { cursor }, ctx),
+            this.#params(cursor === undefined ? {} : { cursor }, ctx, source),
             this.#forward(ctx),
           ),
         );
@@ -422,7 +433,7 @@ export class _GatewaySession {
     this.#authorize(target, 'completion/complete', ctx);
     return (await this.#link(target)).request(
       'completion/complete',
-      this.#params(forwarded, ctx),
+      this.#params(forwarded, ctx, target),
       this.#forward(ctx),
     );
   }

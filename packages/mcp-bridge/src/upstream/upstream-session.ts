@@ -18,6 +18,7 @@ import {
 import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
+import { _within } from './connect-timeout.js';
 import { _describeEarlyExit, _stderrBlock, _unrecoverableExit } from './early-exit.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
 import { _envSecrets } from './stderr-tail.js';
@@ -33,6 +34,7 @@ import {
 } from './upstream-errors.js';
 import {
   _createUpstreamTransport,
+  _discoverRefusalOf,
   _revisionOptions,
   _stderrTailOf,
   type UpstreamTransport,
@@ -49,6 +51,12 @@ export interface UpstreamSessionOptions {
   minReconnectMs?: number;
   /** Default 30000. */
   maxReconnectMs?: number;
+  /**
+   * How long one connection attempt may take, in ms (default 30000): a server that never finishes
+   * the handshake (never answers `initialize` or `server/discover`, never acknowledges
+   * `subscriptions/listen`) fails the attempt with that reason instead of leaving it pending.
+   */
+  connectTimeoutMs?: number;
   logger?: BridgeLogger;
   /** Called when the server says its tool list changed. */
   onToolsChanged?: () => void;
@@ -481,7 +489,7 @@ export class UpstreamSession {
     const transport = this.#transport();
     if (transport instanceof StdioChildTransport) this.#stdio.set(client, transport);
     try {
-      await client.connect(transport);
+      await _within(client.connect(transport), this.#options.connectTimeoutMs ?? 30_000);
     } catch (error) {
       throw await this.#startFailure(client, transport, error);
     }
@@ -564,11 +572,13 @@ export class UpstreamSession {
       return this.#cannotStart;
     }
     const refused = _authStatus(error);
+    // A server that refused the revision probe: its own error comes first (the SDK's does not say it).
+    const discover = _discoverRefusalOf(transport);
     const why =
       exited !== undefined
         ? _describeEarlyExit(exited, stderr)
         : refused === undefined
-          ? _describe(this.#broken(client) ?? error)
+          ? `${discover ? `${discover}; ` : ''}${_describe(this.#broken(client) ?? error)}`
           : _credentialsRefused(refused);
     // No retry delay in the message: the caller decides when (and whether) to try again and
     // says so in its own log line.

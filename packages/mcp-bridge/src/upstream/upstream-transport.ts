@@ -10,6 +10,7 @@
  */
 import {
   type AuthProvider,
+  type FetchLike,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
@@ -21,6 +22,18 @@ import { _httpFetch } from './pinned-fetch.js';
 import { _resumingFetch } from './resuming-fetch.js';
 import { _envSecrets, _StderrTail } from './stderr-tail.js';
 import { StdioChildTransport } from './stdio-transport.js';
+
+/** What the server answered to the last `server/discover` each HTTP transport built here sent. */
+const _DISCOVER_ANSWERS = new WeakMap<Transport, string>();
+
+/**
+ * The server's own error for the last `server/discover` of an HTTP transport built by
+ * {@link _createUpstreamTransport} (`-32602 Invalid params: …`), when it refused one. The SDK's
+ * negotiation error says only that the revision was not offered; this says why.
+ */
+export function _discoverRefusalOf(transport: Transport): string | undefined {
+  return _DISCOVER_ANSWERS.get(transport);
+}
 
 /** The stderr tail of each stdio transport built here. */
 const _TAILS = new WeakMap<Transport, _StderrTail>();
@@ -122,9 +135,47 @@ export function _createUpstreamTransport(
   // The SDK's auth seam puts the token on every request: each POST and the GET of a stream.
   const token = spec.bearerToken;
   const authProvider: AuthProvider | undefined = token ? { token: async () => token } : undefined;
-  const fetch = _httpFetch(spec);
-  const auth = authProvider && { authProvider };
-  return spec.type === 'sse'
-    ? new SSEClientTransport(url, { ...auth, ...(fetch && { fetch }) })
-    : new StreamableHTTPClientTransport(url, { ...auth, fetch: _resumingFetch(fetch) });
+  const pinned = _httpFetch(spec);
+  if (spec.type === 'sse')
+    return new SSEClientTransport(url, {
+      ...(authProvider && { authProvider }),
+      ...(pinned && { fetch: pinned }),
+    });
+  let answers: ((answer: string) => void) | undefined;
+  // Resumes polled streams from their last event id (resuming-fetch.ts); on a revision probe,
+  // also notes the server's own error to `server/discover`.
+  const resuming = _resumingFetch(pinned);
+  const fetch =
+    spec.revision === undefined ? resuming : _discoverRecording(resuming, (answer) => answers?.(answer));
+  const transport = new StreamableHTTPClientTransport(url, {
+    ...(authProvider && { authProvider }),
+    fetch,
+  });
+  answers = (answer) => _DISCOVER_ANSWERS.set(transport, answer);
+  return transport;
+}
+
+/**
+ * A fetch that notes the server's JSON-RPC error to a `server/discover` POST (the revision
+ * probe), read from a copy of the response: the SDK goes on reading the response itself.
+ */
+function _discoverRecording(base: FetchLike, record: (answer: string) => void): FetchLike {
+  return async (input, init) => {
+    const response = await base(input, init);
+    const body = init?.body;
+    if (typeof body !== 'string' || !body.includes('"server/discover"')) return response;
+    if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+    const text = await response
+      .clone()
+      .text()
+      .catch(() => '');
+    try {
+      const error = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error;
+      if (error && typeof error.message === 'string')
+        record(`server/discover was answered ${String(error.code)} ${error.message.slice(0, 500)}`);
+    } catch {
+      // Not JSON after all: the SDK says what it makes of it.
+    }
+    return response;
+  };
 }
