@@ -1,0 +1,19 @@
+/**
+ * `@xprotocol/translate/proto`: the proto3 binding of tool schemas (docs/translation.md, "proto3").
+ * A subpath of its own so that the root entry never loads the protobuf runtime.
+ * @module
+ */
+export {
+  JSON_OPTION_NUMBER,
+  JSON_OPTIONS_FILE,
+  type JsonFieldFacts,
+  jsonOptionsFile,
+} from './proto/json-options.js';
+export { protoTextOf } from './proto/proto-text.js';
+export { protoToJsonSchema } from './proto/proto-to-schema.js';
+export {
+  type JsonSchemaToProtoOptions,
+  jsonSchemaToProto,
+  type ProtoRefusal,
+  type ProtoTranslation,
+} from './proto/schema-to-proto.js';
