@@ -25,7 +25,6 @@ export function normal(s: J): J {
   }
   if (o.type === undefined && Array.isArray(o.enum) && o.enum.every((v: unknown) => typeof v === 'string')) o.type = 'string';
   if (o.type === undefined && typeof o.const === 'string') o.type = 'string';
-  if (o.type === undefined && o.properties !== undefined) o.type = 'object';
   if (o.type === 'string' && Array.isArray(o.enum)) o.enum = [...new Set(o.enum)];
   if (o.type === 'number' || o.type === 'integer') {
     const b = boundsOf(o);

@@ -157,6 +157,7 @@ export function jsonSchemaToProto(
   const messageName = pascalCaseOf(toolName) + (options.role ?? 'Input');
   if (!isJsonObject(schema) || _typeOf(schema) !== 'object')
     return { ok: false, refusals: [{ pointer: '/', reason: 'a tool schema must be a JSON object schema (type "object")' }] };
+  if (!_keywordsTranslatable(walk, schema, '')) return { ok: false, refusals: walk.refusals };
   const top = _message(walk, schema, '', messageName, `.${pkg}.${messageName}`);
   if (top === undefined || walk.refusals.length > 0) return { ok: false, refusals: walk.refusals };
   const dependency = [...walk.imports].sort();
@@ -171,9 +172,8 @@ export function jsonSchemaToProto(
 }
 
 function _typeOf(schema: JsonObject): string | undefined {
+  // object and array keywords without a type also let every other type through: no inference
   if (typeof schema.type === 'string') return schema.type;
-  if (schema.properties !== undefined || schema.required !== undefined) return 'object';
-  if (schema.items !== undefined) return 'array';
   const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const as JsonValue] : [];
   if (values.length > 0 && values.every((v) => typeof v === 'string')) return 'string';
   if (values.length > 0 && values.every((v) => typeof v === 'boolean')) return 'boolean';
@@ -362,18 +362,26 @@ function _mapEntry(name: string, value: Shape): DescriptorProto {
   });
 }
 
+/** Refuses (false) a schema with a keyword that has no protobuf form, or a union other than `X or null`. */
+function _keywordsTranslatable(walk: Walk, schema: JsonObject, pointer: string): boolean {
+  for (const k of Object.keys(schema)) {
+    if (ANNOTATIONS.has(k) || TRANSLATED.has(k)) continue;
+    walk.refuse(`${pointer}/${_pointerToken(k)}`, WHY_NOT[k] ?? `"${k}" has no protobuf form`);
+    return false;
+  }
+  if (schema.anyOf !== undefined || schema.oneOf !== undefined) {
+    const k = schema.anyOf !== undefined ? 'anyOf' : 'oneOf';
+    walk.refuse(`${pointer}/${k}`, `${k} other than "X or null" is not translated: a protobuf oneof would need one JSON name per branch`);
+    return false;
+  }
+  return true;
+}
+
 /** What one (non-null) JSON schema becomes; refuses (undefined) what has no faithful form. */
 function _shape(walk: Walk, scope: Scope, schema: JsonValue, pointer: string, hint: string): Shape | undefined {
   if (schema === true) return _wkt(walk, 'Value');
   if (!isJsonObject(schema)) return walk.refuse(pointer, 'a schema of false accepts nothing; it has no protobuf form');
-  for (const k of Object.keys(schema)) {
-    if (ANNOTATIONS.has(k) || TRANSLATED.has(k)) continue;
-    return walk.refuse(`${pointer}/${_pointerToken(k)}`, WHY_NOT[k] ?? `"${k}" has no protobuf form`);
-  }
-  if (schema.anyOf !== undefined || schema.oneOf !== undefined) {
-    const k = schema.anyOf !== undefined ? 'anyOf' : 'oneOf';
-    return walk.refuse(`${pointer}/${k}`, `${k} other than "X or null" is not translated: a protobuf oneof would need one JSON name per branch`);
-  }
+  if (!_keywordsTranslatable(walk, schema, pointer)) return undefined;
   if (Array.isArray(schema.type)) return walk.refuse(`${pointer}/type`, 'a list of types other than [X, "null"] has no single protobuf type');
   const type = _typeOf(schema);
   if (type === undefined) {
