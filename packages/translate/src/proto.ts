@@ -17,3 +17,9 @@ export {
   type ProtoRefusal,
   type ProtoTranslation,
 } from './proto/schema-to-proto.js';
+export {
+  argumentsToMessage,
+  decodeArguments,
+  encodeArguments,
+  messageToArguments,
+} from './proto/proto-codec.js';

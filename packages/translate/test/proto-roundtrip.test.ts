@@ -3,30 +3,11 @@
  * outputSchema is refused with a pointer and a reason, or goes to proto3 and back to a schema equal
  * to it in normal form; every produced file loads in the protobuf runtime.
  */
-import { createFileRegistry, toBinary } from '@bufbuild/protobuf';
-import {
-  FileDescriptorProtoSchema,
-  file_google_protobuf_descriptor,
-  file_google_protobuf_struct,
-} from '@bufbuild/protobuf/wkt';
-import { file_buf_validate_validate } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
 import { describe, expect, it } from 'vitest';
-import { jsonOptionsFile, jsonSchemaToProto, protoToJsonSchema } from '../src/proto.js';
+import { jsonSchemaToProto, protoToJsonSchema } from '../src/proto.js';
 import { loadServers } from './_data.js';
 import { normal } from './_proto-normal.js';
-
-const deps = new Map<string, unknown>([
-  ['google/protobuf/struct.proto', file_google_protobuf_struct],
-  ['google/protobuf/descriptor.proto', file_google_protobuf_descriptor],
-  ['buf/validate/validate.proto', file_buf_validate_validate],
-]);
-const optionsRegistry = createFileRegistry(jsonOptionsFile, (n) => deps.get(n) as never);
-
-export function registryOf(file: Parameters<typeof toBinary>[1]) {
-  return createFileRegistry(file as never, (n: string) =>
-    n === 'xprotocol/mcp/v1/json.proto' ? optionsRegistry.getFile(n) : (deps.get(n) as never),
-  );
-}
+import { registryOf } from './_proto-registry.js';
 
 describe('jsonSchemaToProto on the recorded tools', () => {
   it('refuses with a pointer and a reason, or round-trips to the same schema in normal form', () => {
