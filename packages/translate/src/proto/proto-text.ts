@@ -61,7 +61,8 @@ function _enum(e: EnumDescriptorProto, indent: string, lines: string[]): void {
 }
 
 function _typeName(f: FieldDescriptorProto): string {
-  return SCALAR_NAMES[f.type] ?? f.typeName.replace(/^\./, '');
+  // the full name with its leading dot: absolute, so it cannot resolve to another type
+  return SCALAR_NAMES[f.type] ?? f.typeName;
 }
 
 function _field(f: FieldDescriptorProto, owner: DescriptorProto): string {

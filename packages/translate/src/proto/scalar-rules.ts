@@ -147,7 +147,11 @@ function _singleBoolean(values: JsonValue | undefined): boolean | undefined {
 export function fieldRules(type: FieldRules['type'] | undefined, required: boolean): FieldRules | undefined {
   const empty = type === undefined || Object.keys(type.value ?? {}).length === 0;
   if (empty && !required) return undefined;
-  return create(FieldRulesSchema, { required, type: empty ? { case: undefined } : type });
+  // `required` is a proto2 optional: written only when true, so an unset rule stays unset
+  return create(FieldRulesSchema, {
+    ...(required ? { required } : {}),
+    type: empty ? { case: undefined } : type,
+  });
 }
 
 /** Whether a proto2 `optional` rule is set (an unset one reads as its zero value). */
