@@ -9,6 +9,12 @@ export {
   type JsonFieldFacts,
   jsonOptionsFile,
 } from './proto/json-options.js';
+export {
+  argumentsToMessage,
+  decodeArguments,
+  encodeArguments,
+  messageToArguments,
+} from './proto/proto-codec.js';
 export { protoTextOf } from './proto/proto-text.js';
 export { protoToJsonSchema } from './proto/proto-to-schema.js';
 export {
@@ -17,9 +23,3 @@ export {
   type ProtoRefusal,
   type ProtoTranslation,
 } from './proto/schema-to-proto.js';
-export {
-  argumentsToMessage,
-  decodeArguments,
-  encodeArguments,
-  messageToArguments,
-} from './proto/proto-codec.js';

@@ -5,8 +5,21 @@
  */
 import { boundsOf, integerBounds } from '../src/proto/scalar-rules.js';
 
+/** A JSON Schema being normalised (any JSON). */
+// biome-ignore lint/suspicious/noExplicitAny: the normal form rewrites arbitrary JSON in place
 type J = any;
-const ANNOTATIONS = ['$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly'];
+const ANNOTATIONS = [
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+];
 
 export function normal(s: J): J {
   if (s === true) return {};
@@ -23,7 +36,8 @@ export function normal(s: J): J {
     const i = branches.findIndex((b: J) => b?.type === 'null' && Object.keys(normal(b)).length === 1);
     if (i >= 0) return { nullable: normal(branches[1 - i]) };
   }
-  if (o.type === undefined && Array.isArray(o.enum) && o.enum.every((v: unknown) => typeof v === 'string')) o.type = 'string';
+  if (o.type === undefined && Array.isArray(o.enum) && o.enum.every((v: unknown) => typeof v === 'string'))
+    o.type = 'string';
   if (o.type === undefined && typeof o.const === 'string') o.type = 'string';
   if (o.type === 'string' && Array.isArray(o.enum)) o.enum = [...new Set(o.enum)];
   if (o.type === 'number' || o.type === 'integer') {
@@ -64,7 +78,8 @@ export function normal(s: J): J {
   }
   if (o.propertyNames !== undefined) {
     const n = normal(o.propertyNames);
-    if (Object.keys(n).length === 0 || (Object.keys(n).length === 1 && n.type === 'string')) delete o.propertyNames;
+    if (Object.keys(n).length === 0 || (Object.keys(n).length === 1 && n.type === 'string'))
+      delete o.propertyNames;
     else o.propertyNames = { type: 'string', ...n };
   }
   return o;

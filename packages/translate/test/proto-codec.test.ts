@@ -10,7 +10,7 @@ import type { DescMessage } from '@bufbuild/protobuf';
 import { createValidator } from '@bufbuild/protovalidate';
 import { describe, expect, it } from 'vitest';
 import { SchemaCompiler } from '../src/index.js';
-import { decodeArguments, encodeArguments, argumentsToMessage, jsonSchemaToProto } from '../src/proto.js';
+import { argumentsToMessage, decodeArguments, encodeArguments, jsonSchemaToProto } from '../src/proto.js';
 import { SERVERS_DIR } from './_data.js';
 import { registryOf } from './_proto-registry.js';
 
@@ -72,29 +72,32 @@ const CASES: { server: string; tool: string; valid: unknown[]; invalid: unknown[
 describe('tool arguments through protobuf', () => {
   const validator = createValidator();
   const compiler = new SchemaCompiler();
-  it.each(CASES)('$tool: JSON → binary → JSON is the identity, and protovalidate agrees with the schema', (c) => {
-    const schema = toolSchema(c.server, c.tool);
-    const ajv = compiler.compile(schema as never);
-    if (!ajv.ok) throw new Error(ajv.reason);
-    const desc = messageOf(c.tool, schema);
-    for (const args of c.valid) {
-      expect(ajv.validate(args), JSON.stringify(args)).toBe(true);
-      const bytes = encodeArguments(desc, args as never);
-      expect(decodeArguments(desc, bytes)).toEqual(args);
-      expect(validator.validate(desc, argumentsToMessage(desc, args as never)).kind).toBe('valid');
-    }
-    for (const args of c.invalid) {
-      expect(ajv.validate(args), JSON.stringify(args)).toBe(false);
-      // a required array's presence is the one rule protobuf cannot hold: the codec checks it
-      let verdict: string;
-      try {
-        verdict = validator.validate(desc, argumentsToMessage(desc, args as never)).kind;
-      } catch (e) {
-        verdict = `refused by the codec: ${(e as Error).message}`;
+  it.each(CASES)(
+    '$tool: JSON → binary → JSON is the identity, and protovalidate agrees with the schema',
+    (c) => {
+      const schema = toolSchema(c.server, c.tool);
+      const ajv = compiler.compile(schema as never);
+      if (!ajv.ok) throw new Error(ajv.reason);
+      const desc = messageOf(c.tool, schema);
+      for (const args of c.valid) {
+        expect(ajv.validate(args), JSON.stringify(args)).toBe(true);
+        const bytes = encodeArguments(desc, args as never);
+        expect(decodeArguments(desc, bytes)).toEqual(args);
+        expect(validator.validate(desc, argumentsToMessage(desc, args as never)).kind).toBe('valid');
       }
-      expect(verdict, JSON.stringify(args)).not.toBe('valid');
-    }
-  });
+      for (const args of c.invalid) {
+        expect(ajv.validate(args), JSON.stringify(args)).toBe(false);
+        // a required array's presence is the one rule protobuf cannot hold: the codec checks it
+        let verdict: string;
+        try {
+          verdict = validator.validate(desc, argumentsToMessage(desc, args as never)).kind;
+        } catch (e) {
+          verdict = `refused by the codec: ${(e as Error).message}`;
+        }
+        expect(verdict, JSON.stringify(args)).not.toBe('valid');
+      }
+    },
+  );
 
   it('a string enum travels as its JSON string, maps and 64-bit integers come back as JSON', () => {
     const desc = messageOf('t', {
@@ -113,10 +116,15 @@ describe('tool arguments through protobuf', () => {
     expect(() => encodeArguments(desc, { tags: [], other: 1 })).toThrow(
       'argument member /other is not declared by xprotocol.mcp.tools.TInput, whose schema allows no other members',
     );
-    expect(() => encodeArguments(desc, { tags: ['d'] })).toThrow('argument /tags/0: "d" is not one of the values of');
+    expect(() => encodeArguments(desc, { tags: ['d'] })).toThrow(
+      'argument /tags/0: "d" is not one of the values of',
+    );
     expect(() => encodeArguments(desc, {})).toThrow('argument member /tags is required');
     // the one loss: protobuf has a single value for a missing and an empty optional array
-    const noStatus = messageOf('u', { type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } });
+    const noStatus = messageOf('u', {
+      type: 'object',
+      properties: { a: { type: 'array', items: { type: 'string' } } },
+    });
     expect(decodeArguments(noStatus, encodeArguments(noStatus, { a: [] }))).toEqual({});
   });
 });

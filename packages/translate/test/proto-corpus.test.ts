@@ -41,7 +41,10 @@ describe('proto3 round trip on MaskBench dev', () => {
       const original = compiler.compile(row.schema as never);
       if (!original.ok) {
         // nothing to compare against (e.g. a $schema ajv does not know)
-        byReason.set('translated, but the original does not compile in ajv', (byReason.get('translated, but the original does not compile in ajv') ?? 0) + 1);
+        byReason.set(
+          'translated, but the original does not compile in ajv',
+          (byReason.get('translated, but the original does not compile in ajv') ?? 0) + 1,
+        );
         continue;
       }
       translated++;
@@ -55,7 +58,10 @@ describe('proto3 round trip on MaskBench dev', () => {
         if (a !== b) disagreements.push(`${row.file} "${t.description}": original ${a}, round trip ${b}`);
       }
     }
-    console.log(`proto3 on MaskBench dev: ${translated} of ${rows.length} translated, ${instances} instances`, Object.fromEntries([...byReason].sort((x, y) => y[1] - x[1])));
+    console.log(
+      `proto3 on MaskBench dev: ${translated} of ${rows.length} translated, ${instances} instances`,
+      Object.fromEntries([...byReason].sort((x, y) => y[1] - x[1])),
+    );
     expect(disagreements).toEqual([]);
     expect(rows.length).toBe(3778);
   }, 300_000);

@@ -16,7 +16,10 @@ describe('jsonSchemaToProto on the recorded tools', () => {
     let total = 0;
     for (const server of loadServers())
       for (const tool of server.tools as { name: string; inputSchema: unknown; outputSchema?: unknown }[])
-        for (const [role, schema] of [['Input', tool.inputSchema], ['Output', tool.outputSchema]] as const) {
+        for (const [role, schema] of [
+          ['Input', tool.inputSchema],
+          ['Output', tool.outputSchema],
+        ] as const) {
           if (schema === undefined) continue;
           total++;
           const r = jsonSchemaToProto(tool.name, schema, { role });
@@ -28,10 +31,15 @@ describe('jsonSchemaToProto on the recorded tools', () => {
             continue;
           }
           translated++;
-          expect(normal(protoToJsonSchema(r.file)), `${server.file} ${tool.name} ${role}`).toEqual(normal(schema));
+          expect(normal(protoToJsonSchema(r.file)), `${server.file} ${tool.name} ${role}`).toEqual(
+            normal(schema),
+          );
           expect(registryOf(r.file).getMessage(`xprotocol.mcp.tools.${r.messageName}`)).toBeDefined();
         }
-    console.log(`proto3: ${translated} of ${total} schemas translated`, Object.fromEntries([...byReason].sort((a, b) => b[1] - a[1])));
+    console.log(
+      `proto3: ${translated} of ${total} schemas translated`,
+      Object.fromEntries([...byReason].sort((a, b) => b[1] - a[1])),
+    );
     expect(total).toBe(752);
     expect(translated).toBeGreaterThan(0);
   });

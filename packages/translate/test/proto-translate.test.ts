@@ -27,7 +27,11 @@ const SCHEMA = {
 function reversed(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reversed);
   if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .reverse()
+      .map(([k, x]) => [k, reversed(x)]),
+  );
 }
 
 describe('jsonSchemaToProto', () => {
@@ -81,7 +85,9 @@ message ListDirInput {
         const b = jsonSchemaToProto(tool.name, reversed(tool.inputSchema));
         expect(b.ok).toBe(a.ok);
         if (!a.ok || !b.ok) continue;
-        expect(toBinary(FileDescriptorProtoSchema, b.file)).toEqual(toBinary(FileDescriptorProtoSchema, a.file));
+        expect(toBinary(FileDescriptorProtoSchema, b.file)).toEqual(
+          toBinary(FileDescriptorProtoSchema, a.file),
+        );
         expect(b.protoText).toBe(a.protoText);
         compared++;
       }
@@ -108,7 +114,12 @@ message ListDirInput {
   });
 
   it.each([
-    [{ patternProperties: { '^x': { type: 'string' } } }, '/properties/a/patternProperties', 'differently typed values'],
+    [
+      { patternProperties: { '^x': { type: 'string' } } },
+      '/properties/a/patternProperties',
+      'differently typed values',
+    ],
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword
     [{ type: 'string', if: { minLength: 1 }, then: {} }, '/properties/a/if', 'conditional schemas'],
     [{ not: { type: 'string' } }, '/properties/a/not', 'negated'],
     [{ $ref: '#/properties/b' }, '/properties/a/$ref', 'reference'],
@@ -130,8 +141,17 @@ message ListDirInput {
   });
 
   it('refuses a required property that may be null, and a schema that is not an object', () => {
-    const r = jsonSchemaToProto('t', { type: 'object', properties: { a: { type: ['string', 'null'] } }, required: ['a'] });
-    expect(r).toEqual({ ok: false, refusals: [{ pointer: '/properties/a', reason: expect.stringContaining('null and missing would be one') }] });
+    const r = jsonSchemaToProto('t', {
+      type: 'object',
+      properties: { a: { type: ['string', 'null'] } },
+      required: ['a'],
+    });
+    expect(r).toEqual({
+      ok: false,
+      refusals: [
+        { pointer: '/properties/a', reason: expect.stringContaining('null and missing would be one') },
+      ],
+    });
     expect(jsonSchemaToProto('t', { type: 'string' })).toEqual({
       ok: false,
       refusals: [{ pointer: '/', reason: 'a tool schema must be a JSON object schema (type "object")' }],

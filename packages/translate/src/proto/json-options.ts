@@ -21,10 +21,10 @@ import {
   type EnumValueOptions,
   type FieldOptions,
   type FileDescriptorProto,
-  FieldDescriptorProto_Label as Label,
-  FieldDescriptorProto_Type as T,
   FileDescriptorProtoSchema,
   file_google_protobuf_descriptor,
+  FieldDescriptorProto_Label as Label,
+  FieldDescriptorProto_Type as T,
 } from '@bufbuild/protobuf/wkt';
 
 /** The file name other generated files import. */
@@ -94,7 +94,6 @@ const jsonFieldExtension = jsonOptionsRegistry.getExtension(
 const jsonValueExtension = jsonOptionsRegistry.getExtension(
   'xprotocol.mcp.v1.json_value',
 ) as unknown as GenExtension<EnumValueOptions, string>;
-
 
 /** Writes the facts that are true onto a field's options (nothing when none is). */
 export function setJsonFieldFacts(options: FieldOptions, facts: Partial<JsonFieldFacts>): void {

@@ -15,8 +15,8 @@ import {
   type DescMessage,
   fromBinary,
   fromJson,
-  type JsonValue as ProtoJson,
   type Message,
+  type JsonValue as ProtoJson,
   ScalarType,
   toBinary,
   toJson,
@@ -87,7 +87,9 @@ function _fieldToProto(field: DescField, value: JsonValue, at: string): JsonValu
   if (field.fieldKind === 'list' && Array.isArray(value))
     return value.map((v, i) => _elementToProto(field, v, `${at}/${i}`));
   if (field.fieldKind === 'map' && typeof value === 'object' && !Array.isArray(value))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, _elementToProto(field, v, `${at}/${k}`)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, _elementToProto(field, v, `${at}/${k}`)]),
+    );
   return _elementToProto(field, value, at);
 }
 
@@ -97,7 +99,9 @@ function _elementToProto(field: DescField, value: JsonValue, at: string): JsonVa
   if (e !== undefined && typeof value === 'string') {
     const v = e.values.find((x) => jsonValueOf(x.proto.options) === value);
     if (v === undefined)
-      throw new TypeError(`argument ${at}: ${JSON.stringify(value)} is not one of the values of ${e.typeName}`);
+      throw new TypeError(
+        `argument ${at}: ${JSON.stringify(value)} is not one of the values of ${e.typeName}`,
+      );
     return v.name;
   }
   const m = _messageOf(field);
@@ -141,7 +145,9 @@ function _fromProtoJson(desc: DescMessage, json: JsonValue): JsonValue {
 function _fieldFromProto(field: DescField, value: JsonValue): JsonValue {
   if (field.fieldKind === 'list') return (value as JsonValue[]).map((v) => _elementFromProto(field, v));
   if (field.fieldKind === 'map')
-    return Object.fromEntries(Object.entries(value as JsonObject).map(([k, v]) => [k, _elementFromProto(field, v)]));
+    return Object.fromEntries(
+      Object.entries(value as JsonObject).map(([k, v]) => [k, _elementFromProto(field, v)]),
+    );
   return _elementFromProto(field, value);
 }
 
@@ -160,4 +166,3 @@ function _elementFromProto(field: DescField, value: JsonValue): JsonValue {
   }
   return value;
 }
-

@@ -10,9 +10,9 @@ import {
   type DescriptorProto,
   type EnumDescriptorProto,
   type FieldDescriptorProto,
+  type FileDescriptorProto,
   FieldDescriptorProto_Label as Label,
   FieldDescriptorProto_Type as T,
-  type FileDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
 import {
   FieldRulesSchema,
@@ -79,7 +79,9 @@ function _field(f: FieldDescriptorProto, owner: DescriptorProto): string {
     options.push(`(buf.validate.field) = { ${text.trim().replace(/\s*\n\s*/g, ' ')} }`);
   }
   const facts = jsonFieldFacts(f.options);
-  const set = Object.entries(facts).filter(([, v]) => v).map(([k]) => `${k}: true`);
+  const set = Object.entries(facts)
+    .filter(([, v]) => v)
+    .map(([k]) => `${k}: true`);
   if (set.length > 0) options.push(`(xprotocol.mcp.v1.json) = { ${set.join(' ')} }`);
   return `${head} = ${f.number} [${options.join(', ')}]`;
 }

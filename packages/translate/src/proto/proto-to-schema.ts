@@ -10,14 +10,14 @@ import {
   type DescriptorProto,
   type EnumDescriptorProto,
   type FieldDescriptorProto,
+  type FileDescriptorProto,
   FieldDescriptorProto_Label as Label,
   FieldDescriptorProto_Type as T,
-  type FileDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
 import {
   type FieldRules,
-  RepeatedRulesSchema,
   field as fieldRulesExtension,
+  RepeatedRulesSchema,
 } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
 import type { JsonObject, JsonValue } from '../json.js';
 import { jsonFieldFacts, jsonValueOf } from './json-options.js';
@@ -140,6 +140,7 @@ function _single(f: FieldDescriptorProto, types: Types, rules: FieldRules | unde
   if (f.typeName === '.google.protobuf.Value') return {};
   if (f.typeName === '.google.protobuf.Struct') return { type: 'object' };
   const m = f.type === T.MESSAGE ? types.messages.get(f.typeName) : undefined;
-  if (m === undefined) throw new TypeError(`field ${f.name}: type ${f.typeName || f.type} is not one this binding makes`);
+  if (m === undefined)
+    throw new TypeError(`field ${f.name}: type ${f.typeName || f.type} is not one this binding makes`);
   return _object(m, types);
 }

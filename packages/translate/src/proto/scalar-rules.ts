@@ -18,7 +18,9 @@ import {
 import type { JsonObject, JsonValue } from '../json.js';
 
 /** A scalar's rules, or why its keywords cannot be kept. */
-export type ScalarRules = { ok: true; rules: FieldRules['type'] } | { ok: false; keyword: string; reason: string };
+export type ScalarRules =
+  | { ok: true; rules: FieldRules['type'] }
+  | { ok: false; keyword: string; reason: string };
 
 /** JSON Schema `format` ↔ protovalidate's well-known string rule. */
 const FORMAT_RULES: Readonly<Record<string, string>> = {
@@ -187,7 +189,9 @@ export function keywordsOfRules(type: FieldRules['type']): JsonObject {
       if (d.greaterThan.case === 'gt') out.exclusiveMinimum = _n(d.greaterThan.value);
       if (d.lessThan.case === 'lte') out.maximum = _n(d.lessThan.value);
       if (d.lessThan.case === 'lt') out.exclusiveMaximum = _n(d.lessThan.value);
-      const schema = { double: DoubleRulesSchema, int32: Int32RulesSchema, int64: Int64RulesSchema }[type.case];
+      const schema = { double: DoubleRulesSchema, int32: Int32RulesSchema, int64: Int64RulesSchema }[
+        type.case
+      ];
       if (_has(schema, d, 'const')) out.const = _n(d.const);
       if (d.in.length > 0) out.enum = d.in.map(_n);
       return out;

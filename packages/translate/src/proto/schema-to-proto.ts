@@ -7,26 +7,31 @@
  * protobuf form is refused with the reason and the JSON pointer, never approximated.
  * @module
  */
-import { create } from '@bufbuild/protobuf';
+import { create, setExtension } from '@bufbuild/protobuf';
 import {
   type DescriptorProto,
   DescriptorProtoSchema,
   type EnumDescriptorProto,
   EnumDescriptorProtoSchema,
+  EnumValueOptionsSchema,
   type FieldDescriptorProto,
-  FieldDescriptorProto_Label as Label,
-  FieldDescriptorProto_Type as T,
   FieldDescriptorProtoSchema,
   FieldOptionsSchema,
   type FileDescriptorProto,
   FileDescriptorProtoSchema,
+  FieldDescriptorProto_Label as Label,
+  FieldDescriptorProto_Type as T,
 } from '@bufbuild/protobuf/wkt';
-import { FieldRulesSchema, field as fieldRulesExtension } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
-import { setExtension } from '@bufbuild/protobuf';
+import type { FieldRules } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
+import {
+  FieldRulesSchema,
+  field as fieldRulesExtension,
+} from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
+import { RE2JS } from 're2js';
 import { _pointerToken } from '../_json-util.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 import { JSON_OPTIONS_FILE, setJsonFieldFacts, setJsonValue } from './json-options.js';
-import { NameScope, fieldNameOf, pascalCaseOf, upperSnakeOf } from './proto-names.js';
+import { fieldNameOf, NameScope, pascalCaseOf, upperSnakeOf } from './proto-names.js';
 import { protoTextOf } from './proto-text.js';
 import {
   boolRules,
@@ -39,9 +44,6 @@ import {
   type ScalarRules,
   stringRules,
 } from './scalar-rules.js';
-import { RE2JS } from 're2js';
-import type { FieldRules } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
-import { EnumValueOptionsSchema } from '@bufbuild/protobuf/wkt';
 
 /** Why a part of the schema was not translated, and where (a JSON pointer from the schema root). */
 export interface ProtoRefusal {
@@ -156,7 +158,10 @@ export function jsonSchemaToProto(
   const walk = new Walk();
   const messageName = pascalCaseOf(toolName) + (options.role ?? 'Input');
   if (!isJsonObject(schema) || _typeOf(schema) !== 'object')
-    return { ok: false, refusals: [{ pointer: '/', reason: 'a tool schema must be a JSON object schema (type "object")' }] };
+    return {
+      ok: false,
+      refusals: [{ pointer: '/', reason: 'a tool schema must be a JSON object schema (type "object")' }],
+    };
   if (!_keywordsTranslatable(walk, schema, '')) return { ok: false, refusals: walk.refusals };
   const top = _message(walk, schema, '', messageName, `.${pkg}.${messageName}`);
   if (top === undefined || walk.refusals.length > 0) return { ok: false, refusals: walk.refusals };
@@ -174,10 +179,15 @@ export function jsonSchemaToProto(
 function _typeOf(schema: JsonObject): string | undefined {
   // object and array keywords without a type also let every other type through: no inference
   if (typeof schema.type === 'string') return schema.type;
-  const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const as JsonValue] : [];
+  const values = Array.isArray(schema.enum)
+    ? schema.enum
+    : 'const' in schema
+      ? [schema.const as JsonValue]
+      : [];
   if (values.length > 0 && values.every((v) => typeof v === 'string')) return 'string';
   if (values.length > 0 && values.every((v) => typeof v === 'boolean')) return 'boolean';
-  if (values.length > 0 && values.every((v) => typeof v === 'number' && Number.isInteger(v))) return 'integer';
+  if (values.length > 0 && values.every((v) => typeof v === 'number' && Number.isInteger(v)))
+    return 'integer';
   if (values.length > 0 && values.every((v) => typeof v === 'number')) return 'number';
   return undefined;
 }
@@ -193,10 +203,15 @@ function _message(
   const message = create(DescriptorProtoSchema, { name });
   const scope: Scope = { fullName, message, names: new NameScope() };
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : [],
+  );
   for (const r of required)
     if (!(r in properties))
-      walk.refuse(`${pointer}/required`, `"${r}" is required but no property declares it: a protobuf field cannot require an undeclared member`);
+      walk.refuse(
+        `${pointer}/required`,
+        `"${r}" is required but no property declares it: a protobuf field cannot require an undeclared member`,
+      );
   const keys = Object.keys(properties).sort();
   const fieldNames = keys.map((k) => scope.names.unique(fieldNameOf(k)));
   keys.forEach((key, i) => {
@@ -208,7 +223,10 @@ function _message(
   const rest = _restField(walk, scope, schema, pointer, keys.length + 1);
   if (rest) message.field.push(rest);
   if (schema.propertyNames !== undefined && !rest && !_trivialKeys(schema.propertyNames))
-    walk.refuse(`${pointer}/propertyNames`, 'propertyNames on an object with no other members allowed has no protobuf form');
+    walk.refuse(
+      `${pointer}/propertyNames`,
+      'propertyNames on an object with no other members allowed has no protobuf form',
+    );
   return message;
 }
 
@@ -221,7 +239,10 @@ function _restField(walk: Walk, scope: Scope, schema: JsonObject, pointer: strin
   const value = _shape(walk, scope, valueSchema, at, 'additional');
   if (value === undefined) return undefined;
   if (value.kind === 'repeated' || value.kind === 'map')
-    return walk.refuse(at, 'a map value cannot be repeated or a map in protobuf (a wrapper message is not generated yet)');
+    return walk.refuse(
+      at,
+      'a map value cannot be repeated or a map in protobuf (a wrapper message is not generated yet)',
+    );
   const keyRules = _keyRules(walk, schema.propertyNames, `${pointer}/propertyNames`);
   const name = scope.names.unique('additional_properties');
   const f = _fieldOf({ kind: 'map', value, keyRules }, scope, name, name, number, false, walk);
@@ -231,14 +252,29 @@ function _restField(walk: Walk, scope: Scope, schema: JsonObject, pointer: strin
 }
 
 function _trivialKeys(names: JsonValue): boolean {
-  return names === true || (isJsonObject(names) && Object.keys(names).every((k) => k === 'type' || ANNOTATIONS.has(k)) && (names.type === undefined || names.type === 'string'));
+  return (
+    names === true ||
+    (isJsonObject(names) &&
+      Object.keys(names).every((k) => k === 'type' || ANNOTATIONS.has(k)) &&
+      (names.type === undefined || names.type === 'string'))
+  );
 }
 
-function _keyRules(walk: Walk, names: JsonValue | undefined, pointer: string): FieldRules['type'] | undefined {
+function _keyRules(
+  walk: Walk,
+  names: JsonValue | undefined,
+  pointer: string,
+): FieldRules['type'] | undefined {
   if (names === undefined || _trivialKeys(names)) return undefined;
   if (!isJsonObject(names)) return walk.refuse(pointer, 'propertyNames must be a schema');
-  const extra = Object.keys(names).find((k) => !ANNOTATIONS.has(k) && !['type', 'minLength', 'maxLength', 'pattern', 'format'].includes(k));
-  if (extra !== undefined) return walk.refuse(`${pointer}/${extra}`, `"${extra}" on propertyNames has no protovalidate map-key rule`);
+  const extra = Object.keys(names).find(
+    (k) => !ANNOTATIONS.has(k) && !['type', 'minLength', 'maxLength', 'pattern', 'format'].includes(k),
+  );
+  if (extra !== undefined)
+    return walk.refuse(
+      `${pointer}/${extra}`,
+      `"${extra}" on propertyNames has no protovalidate map-key rule`,
+    );
   const r = _patternChecked(walk, names, pointer) ?? stringRules(names);
   if (!r.ok) return walk.refuse(`${pointer}/${r.keyword}`, r.reason);
   return r.rules;
@@ -258,8 +294,19 @@ function _field(
   const nullable = _nullable(schema);
   const inner = nullable ?? schema;
   if (nullable !== undefined && required)
-    return walk.refuse(pointer, 'a required property that may be null: protobuf reads JSON null as absent, so null and missing would be one');
-  const shape = _shape(walk, scope, inner, nullable !== undefined && isJsonObject(schema) && Array.isArray(schema.anyOf ?? schema.oneOf) ? `${pointer}/${schema.anyOf ? 'anyOf' : 'oneOf'}/${_nonNullIndex(schema)}` : pointer, jsonName);
+    return walk.refuse(
+      pointer,
+      'a required property that may be null: protobuf reads JSON null as absent, so null and missing would be one',
+    );
+  const shape = _shape(
+    walk,
+    scope,
+    inner,
+    nullable !== undefined && isJsonObject(schema) && Array.isArray(schema.anyOf ?? schema.oneOf)
+      ? `${pointer}/${schema.anyOf ? 'anyOf' : 'oneOf'}/${_nonNullIndex(schema)}`
+      : pointer,
+    jsonName,
+  );
   if (shape === undefined) return undefined;
   const f = _fieldOf(shape, scope, name, jsonName, number, required, walk);
   const facts = {
@@ -288,14 +335,31 @@ function _nullable(schema: JsonValue): JsonValue | undefined {
   const branches = schema.anyOf ?? schema.oneOf;
   if (!Array.isArray(branches) || branches.length !== 2) return undefined;
   const rest = Object.keys(schema).filter((k) => k !== 'anyOf' && k !== 'oneOf' && !ANNOTATIONS.has(k));
-  const nulls = branches.filter((b) => isJsonObject(b) && b.type === 'null' && Object.keys(b).every((k) => k === 'type' || ANNOTATIONS.has(k)));
+  const nulls = branches.filter(
+    (b) =>
+      isJsonObject(b) && b.type === 'null' && Object.keys(b).every((k) => k === 'type' || ANNOTATIONS.has(k)),
+  );
   if (rest.length > 0 || nulls.length !== 1) return undefined;
   return branches.find((b) => !nulls.includes(b));
 }
 
 /** Builds the FieldDescriptorProto of a shape: label, type, presence, rules. */
-function _fieldOf(shape: Shape, scope: Scope, name: string, jsonName: string, number: number, required: boolean, walk: Walk): FieldDescriptorProto {
-  const f = create(FieldDescriptorProtoSchema, { name, number, jsonName, label: Label.OPTIONAL, options: create(FieldOptionsSchema) });
+function _fieldOf(
+  shape: Shape,
+  scope: Scope,
+  name: string,
+  jsonName: string,
+  number: number,
+  required: boolean,
+  walk: Walk,
+): FieldDescriptorProto {
+  const f = create(FieldDescriptorProtoSchema, {
+    name,
+    number,
+    jsonName,
+    label: Label.OPTIONAL,
+    options: create(FieldOptionsSchema),
+  });
   let rules: FieldRules['type'] | undefined;
   if (shape.kind === 'repeated') {
     f.label = Label.REPEATED;
@@ -316,7 +380,10 @@ function _fieldOf(shape: Shape, scope: Scope, name: string, jsonName: string, nu
     if (shape.kind === 'scalar' || shape.kind === 'enum') {
       f.proto3Optional = true;
       f.oneofIndex = scope.message.oneofDecl.length;
-      scope.message.oneofDecl.push({ $typeName: 'google.protobuf.OneofDescriptorProto', name: `_${name}` } as never);
+      scope.message.oneofDecl.push({
+        $typeName: 'google.protobuf.OneofDescriptorProto',
+        name: `_${name}`,
+      } as never);
     }
     rules = shape.kind === 'scalar' ? shape.rules : shape.kind === 'enum' ? _enumRules() : undefined;
   }
@@ -353,7 +420,12 @@ function _typeInto(f: FieldDescriptorProto, shape: Shape): void {
 }
 
 function _mapEntry(name: string, value: Shape): DescriptorProto {
-  const valueField = create(FieldDescriptorProtoSchema, { name: 'value', number: 2, jsonName: 'value', label: Label.OPTIONAL });
+  const valueField = create(FieldDescriptorProtoSchema, {
+    name: 'value',
+    number: 2,
+    jsonName: 'value',
+    label: Label.OPTIONAL,
+  });
   _typeInto(valueField, value);
   return create(DescriptorProtoSchema, {
     name,
@@ -371,26 +443,47 @@ function _keywordsTranslatable(walk: Walk, schema: JsonObject, pointer: string):
   }
   if (schema.anyOf !== undefined || schema.oneOf !== undefined) {
     const k = schema.anyOf !== undefined ? 'anyOf' : 'oneOf';
-    walk.refuse(`${pointer}/${k}`, `${k} other than "X or null" is not translated: a protobuf oneof would need one JSON name per branch`);
+    walk.refuse(
+      `${pointer}/${k}`,
+      `${k} other than "X or null" is not translated: a protobuf oneof would need one JSON name per branch`,
+    );
     return false;
   }
   return true;
 }
 
 /** What one (non-null) JSON schema becomes; refuses (undefined) what has no faithful form. */
-function _shape(walk: Walk, scope: Scope, schema: JsonValue, pointer: string, hint: string): Shape | undefined {
+function _shape(
+  walk: Walk,
+  scope: Scope,
+  schema: JsonValue,
+  pointer: string,
+  hint: string,
+): Shape | undefined {
   if (schema === true) return _wkt(walk, 'Value');
-  if (!isJsonObject(schema)) return walk.refuse(pointer, 'a schema of false accepts nothing; it has no protobuf form');
+  if (!isJsonObject(schema))
+    return walk.refuse(pointer, 'a schema of false accepts nothing; it has no protobuf form');
   if (!_keywordsTranslatable(walk, schema, pointer)) return undefined;
-  if (Array.isArray(schema.type)) return walk.refuse(`${pointer}/type`, 'a list of types other than [X, "null"] has no single protobuf type');
+  if (Array.isArray(schema.type))
+    return walk.refuse(
+      `${pointer}/type`,
+      'a list of types other than [X, "null"] has no single protobuf type',
+    );
   const type = _typeOf(schema);
   if (type === undefined) {
     const validation = Object.keys(schema).find((k) => !ANNOTATIONS.has(k));
-    if (validation !== undefined) return walk.refuse(`${pointer}/${validation}`, `"${validation}" on a schema with no type (or a mixed-type enum) has no protobuf form`);
+    if (validation !== undefined)
+      return walk.refuse(
+        `${pointer}/${validation}`,
+        `"${validation}" on a schema with no type (or a mixed-type enum) has no protobuf form`,
+      );
     return _wkt(walk, 'Value');
   }
   const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
-  if (enumValues !== undefined && !enumValues.every((v) => _jsonType(v) === type || (type === 'number' && _jsonType(v) === 'integer')))
+  if (
+    enumValues !== undefined &&
+    !enumValues.every((v) => _jsonType(v) === type || (type === 'number' && _jsonType(v) === 'integer'))
+  )
     return walk.refuse(`${pointer}/enum`, `enum values must all be of type ${type}`);
   const pat = _patternChecked(walk, schema, pointer);
   if (pat) return walk.refuse(`${pointer}/${pat.keyword}`, pat.reason);
@@ -422,13 +515,21 @@ function _jsonType(v: JsonValue): string {
 }
 
 /** A pattern protovalidate's RE2 cannot read is refused. */
-function _patternChecked(_walk: Walk, schema: JsonObject, _pointer: string): { ok: false; keyword: string; reason: string } | undefined {
+function _patternChecked(
+  _walk: Walk,
+  schema: JsonObject,
+  _pointer: string,
+): { ok: false; keyword: string; reason: string } | undefined {
   if (typeof schema.pattern !== 'string') return undefined;
   try {
     RE2JS.compile(schema.pattern);
     return undefined;
   } catch (e) {
-    return { ok: false, keyword: 'pattern', reason: `pattern is not RE2 syntax, which protovalidate evaluates (${(e as Error).message})` };
+    return {
+      ok: false,
+      keyword: 'pattern',
+      reason: `pattern is not RE2 syntax, which protovalidate evaluates (${(e as Error).message})`,
+    };
   }
 }
 
@@ -443,9 +544,20 @@ function _wkt(walk: Walk, name: 'Value' | 'Struct'): Shape {
 }
 
 /** A string enum → a nested proto enum: `X_UNSPECIFIED = 0`, then one value per JSON string. */
-function _enum(walk: Walk, scope: Scope, schema: JsonObject, values: string[], pointer: string, hint: string): Shape | undefined {
+function _enum(
+  walk: Walk,
+  scope: Scope,
+  schema: JsonObject,
+  values: string[],
+  pointer: string,
+  hint: string,
+): Shape | undefined {
   const extra = Object.keys(schema).find((k) => !ANNOTATIONS.has(k) && k !== 'type' && k !== 'enum');
-  if (extra !== undefined) return walk.refuse(`${pointer}/${extra}`, `"${extra}" beside a string enum is not translated (the enum already lists every value)`);
+  if (extra !== undefined)
+    return walk.refuse(
+      `${pointer}/${extra}`,
+      `"${extra}" beside a string enum is not translated (the enum already lists every value)`,
+    );
   const unique = [...new Set(values)];
   const name = scope.names.unique(pascalCaseOf(hint), '');
   const prefix = upperSnakeOf(name);
@@ -458,7 +570,12 @@ function _enum(walk: Walk, scope: Scope, schema: JsonObject, values: string[], p
   unique.forEach((json, i) => {
     const options = create(EnumValueOptionsSchema);
     setJsonValue(options, json);
-    e.value.push({ $typeName: 'google.protobuf.EnumValueDescriptorProto', name: valueNames.unique(`${prefix}_${upperSnakeOf(json)}`), number: i + 1, options } as never);
+    e.value.push({
+      $typeName: 'google.protobuf.EnumValueDescriptorProto',
+      name: valueNames.unique(`${prefix}_${upperSnakeOf(json)}`),
+      number: i + 1,
+      options,
+    } as never);
   });
   scope.message.enumType.push(e);
   walk.imports.add(JSON_OPTIONS_FILE);
@@ -466,19 +583,43 @@ function _enum(walk: Walk, scope: Scope, schema: JsonObject, values: string[], p
 }
 
 /** An object at a field: a map (only additionalProperties), Struct (free-form) or a nested message. */
-function _objectShape(walk: Walk, scope: Scope, schema: JsonObject, pointer: string, hint: string): Shape | undefined {
+function _objectShape(
+  walk: Walk,
+  scope: Scope,
+  schema: JsonObject,
+  pointer: string,
+  hint: string,
+): Shape | undefined {
   const declared = isJsonObject(schema.properties) && Object.keys(schema.properties).length > 0;
   const extra = schema.additionalProperties;
   if (!declared && schema.required === undefined) {
-    if (extra === undefined || extra === true || (isJsonObject(extra) && Object.keys(extra).every((k) => ANNOTATIONS.has(k)))) {
-      if (schema.propertyNames === undefined || _trivialKeys(schema.propertyNames)) return _wkt(walk, 'Struct');
+    if (
+      extra === undefined ||
+      extra === true ||
+      (isJsonObject(extra) && Object.keys(extra).every((k) => ANNOTATIONS.has(k)))
+    ) {
+      if (schema.propertyNames === undefined || _trivialKeys(schema.propertyNames))
+        return _wkt(walk, 'Struct');
     }
     if (extra !== false) {
-      const value = _shape(walk, scope, extra === undefined ? true : extra, `${pointer}/additionalProperties`, `${hint}_value`);
+      const value = _shape(
+        walk,
+        scope,
+        extra === undefined ? true : extra,
+        `${pointer}/additionalProperties`,
+        `${hint}_value`,
+      );
       if (value === undefined) return undefined;
       if (value.kind === 'repeated' || value.kind === 'map')
-        return walk.refuse(`${pointer}/additionalProperties`, 'a map value cannot be repeated or a map in protobuf (a wrapper message is not generated yet)');
-      return { kind: 'map', value, keyRules: _keyRules(walk, schema.propertyNames, `${pointer}/propertyNames`) };
+        return walk.refuse(
+          `${pointer}/additionalProperties`,
+          'a map value cannot be repeated or a map in protobuf (a wrapper message is not generated yet)',
+        );
+      return {
+        kind: 'map',
+        value,
+        keyRules: _keyRules(walk, schema.propertyNames, `${pointer}/propertyNames`),
+      };
     }
   }
   const name = scope.names.unique(pascalCaseOf(hint), '');
@@ -489,22 +630,42 @@ function _objectShape(walk: Walk, scope: Scope, schema: JsonObject, pointer: str
 }
 
 /** An array → a repeated field of its items' shape, with the count rules. */
-function _arrayShape(walk: Walk, scope: Scope, schema: JsonObject, pointer: string, hint: string): Shape | undefined {
+function _arrayShape(
+  walk: Walk,
+  scope: Scope,
+  schema: JsonObject,
+  pointer: string,
+  hint: string,
+): Shape | undefined {
   const items = schema.items ?? true;
-  if (Array.isArray(items)) return walk.refuse(`${pointer}/items`, 'a tuple (items as a list) has no protobuf form: a repeated field has one element type');
+  if (Array.isArray(items))
+    return walk.refuse(
+      `${pointer}/items`,
+      'a tuple (items as a list) has no protobuf form: a repeated field has one element type',
+    );
   const nullable = _nullable(items);
-  if (nullable !== undefined) return walk.refuse(`${pointer}/items`, 'array elements that may be null: a repeated field cannot hold an absent element');
+  if (nullable !== undefined)
+    return walk.refuse(
+      `${pointer}/items`,
+      'array elements that may be null: a repeated field cannot hold an absent element',
+    );
   const item = _shape(walk, scope, items, `${pointer}/items`, `${hint}_item`);
   if (item === undefined) return undefined;
   if (item.kind === 'repeated' || item.kind === 'map')
-    return walk.refuse(`${pointer}/items`, 'an array of arrays or maps needs a wrapper message, which is not generated yet');
+    return walk.refuse(
+      `${pointer}/items`,
+      'an array of arrays or maps needs a wrapper message, which is not generated yet',
+    );
   const rules: Record<string, unknown> = {};
   if (typeof schema.minItems === 'number') rules.minItems = BigInt(schema.minItems);
   if (typeof schema.maxItems === 'number') rules.maxItems = BigInt(schema.maxItems);
   if (schema.uniqueItems === true) {
-    if (item.kind === 'message') return walk.refuse(`${pointer}/uniqueItems`, 'protovalidate checks uniqueness of scalar and enum elements only');
+    if (item.kind === 'message')
+      return walk.refuse(
+        `${pointer}/uniqueItems`,
+        'protovalidate checks uniqueness of scalar and enum elements only',
+      );
     rules.unique = true;
   }
   return { kind: 'repeated', item, rules };
 }
-
