@@ -27,7 +27,6 @@ import {
   FieldRulesSchema,
   field as fieldRulesExtension,
 } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
-import { RE2JS } from 're2js';
 import { _pointerToken } from '../_json-util.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 import { JSON_OPTIONS_FILE, setJsonFieldFacts, setJsonValue } from './json-options.js';
@@ -44,6 +43,16 @@ import {
   type ScalarRules,
   stringRules,
 } from './scalar-rules.js';
+import {
+  ANNOTATIONS,
+  jsonTypeOf,
+  nonNullIndex,
+  nullableOf,
+  patternChecked,
+  trivialKeys,
+  typeOf,
+  untranslatableKeyword,
+} from './schema-keywords.js';
 
 /** Why a part of the schema was not translated, and where (a JSON pointer from the schema root). */
 export interface ProtoRefusal {
@@ -63,57 +72,6 @@ export interface JsonSchemaToProtoOptions {
 export type ProtoTranslation =
   | { ok: true; file: FileDescriptorProto; protoText: string; messageName: string; refusals: [] }
   | { ok: false; refusals: ProtoRefusal[] };
-
-const ANNOTATIONS = new Set([
-  '$schema',
-  '$id',
-  '$comment',
-  'title',
-  'description',
-  'default',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-]);
-/** Keywords with a protobuf form; anything else is refused by name. */
-const TRANSLATED = new Set([
-  'type',
-  'enum',
-  'const',
-  'properties',
-  'required',
-  'additionalProperties',
-  'propertyNames',
-  'items',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'anyOf',
-  'oneOf',
-]);
-const WHY_NOT: Readonly<Record<string, string>> = {
-  $ref: 'a reference has no protobuf form unless it names a message; references are not followed',
-  patternProperties: 'protobuf map keys cannot be split by pattern into differently typed values',
-  if: 'conditional schemas (if/then/else) have no protobuf form',
-  not: 'a negated schema has no protobuf form',
-  allOf: 'an intersection of schemas has no protobuf form',
-  prefixItems: 'a tuple (prefixItems) has no protobuf form: a repeated field has one element type',
-  dependentSchemas: 'dependent schemas have no protobuf form',
-  dependentRequired: 'dependent requirements have no protobuf form',
-  multipleOf: 'protovalidate has no multiple-of rule',
-  minProperties: 'protovalidate counts no message members',
-  maxProperties: 'protovalidate counts no message members',
-  contains: 'protovalidate has no contains rule for repeated fields',
-};
 
 /** What a JSON value becomes in a field (before repeated/map wrapping). */
 type Shape =
@@ -157,7 +115,7 @@ export function jsonSchemaToProto(
   const pkg = options.package ?? 'xprotocol.mcp.tools';
   const walk = new Walk();
   const messageName = pascalCaseOf(toolName) + (options.role ?? 'Input');
-  if (!isJsonObject(schema) || _typeOf(schema) !== 'object')
+  if (!isJsonObject(schema) || typeOf(schema) !== 'object')
     return {
       ok: false,
       refusals: [{ pointer: '/', reason: 'a tool schema must be a JSON object schema (type "object")' }],
@@ -174,22 +132,6 @@ export function jsonSchemaToProto(
     syntax: 'proto3',
   });
   return { ok: true, file, protoText: protoTextOf(file), messageName, refusals: [] };
-}
-
-function _typeOf(schema: JsonObject): string | undefined {
-  // object and array keywords without a type also let every other type through: no inference
-  if (typeof schema.type === 'string') return schema.type;
-  const values = Array.isArray(schema.enum)
-    ? schema.enum
-    : 'const' in schema
-      ? [schema.const as JsonValue]
-      : [];
-  if (values.length > 0 && values.every((v) => typeof v === 'string')) return 'string';
-  if (values.length > 0 && values.every((v) => typeof v === 'boolean')) return 'boolean';
-  if (values.length > 0 && values.every((v) => typeof v === 'number' && Number.isInteger(v)))
-    return 'integer';
-  if (values.length > 0 && values.every((v) => typeof v === 'number')) return 'number';
-  return undefined;
 }
 
 /** A JSON object schema → a message named `name` (its nested types inside it). */
@@ -222,7 +164,7 @@ function _message(
   });
   const rest = _restField(walk, scope, schema, pointer, keys.length + 1);
   if (rest) message.field.push(rest);
-  if (schema.propertyNames !== undefined && !rest && !_trivialKeys(schema.propertyNames))
+  if (schema.propertyNames !== undefined && !rest && !trivialKeys(schema.propertyNames))
     walk.refuse(
       `${pointer}/propertyNames`,
       'propertyNames on an object with no other members allowed has no protobuf form',
@@ -251,21 +193,12 @@ function _restField(walk: Walk, scope: Scope, schema: JsonObject, pointer: strin
   return f;
 }
 
-function _trivialKeys(names: JsonValue): boolean {
-  return (
-    names === true ||
-    (isJsonObject(names) &&
-      Object.keys(names).every((k) => k === 'type' || ANNOTATIONS.has(k)) &&
-      (names.type === undefined || names.type === 'string'))
-  );
-}
-
 function _keyRules(
   walk: Walk,
   names: JsonValue | undefined,
   pointer: string,
 ): FieldRules['type'] | undefined {
-  if (names === undefined || _trivialKeys(names)) return undefined;
+  if (names === undefined || trivialKeys(names)) return undefined;
   if (!isJsonObject(names)) return walk.refuse(pointer, 'propertyNames must be a schema');
   const extra = Object.keys(names).find(
     (k) => !ANNOTATIONS.has(k) && !['type', 'minLength', 'maxLength', 'pattern', 'format'].includes(k),
@@ -275,7 +208,7 @@ function _keyRules(
       `${pointer}/${extra}`,
       `"${extra}" on propertyNames has no protovalidate map-key rule`,
     );
-  const r = _patternChecked(walk, names, pointer) ?? stringRules(names);
+  const r = patternChecked(names) ?? stringRules(names);
   if (!r.ok) return walk.refuse(`${pointer}/${r.keyword}`, r.reason);
   return r.rules;
 }
@@ -291,7 +224,7 @@ function _field(
   number: number,
   required: boolean,
 ): FieldDescriptorProto | undefined {
-  const nullable = _nullable(schema);
+  const nullable = nullableOf(schema);
   const inner = nullable ?? schema;
   if (nullable !== undefined && required)
     return walk.refuse(
@@ -303,7 +236,7 @@ function _field(
     scope,
     inner,
     nullable !== undefined && isJsonObject(schema) && Array.isArray(schema.anyOf ?? schema.oneOf)
-      ? `${pointer}/${schema.anyOf ? 'anyOf' : 'oneOf'}/${_nonNullIndex(schema)}`
+      ? `${pointer}/${schema.anyOf ? 'anyOf' : 'oneOf'}/${nonNullIndex(schema)}`
       : pointer,
     jsonName,
   );
@@ -316,31 +249,6 @@ function _field(
   setJsonFieldFacts(f.options!, facts);
   if (facts.nullable || facts.present) walk.imports.add(JSON_OPTIONS_FILE);
   return f;
-}
-
-function _nonNullIndex(schema: JsonObject): number {
-  const branches = (schema.anyOf ?? schema.oneOf) as JsonValue[];
-  return branches.findIndex((b) => !(isJsonObject(b) && b.type === 'null'));
-}
-
-/** `type: [X, "null"]` or `anyOf: [S, {type: "null"}]` → the non-null schema; else undefined. */
-function _nullable(schema: JsonValue): JsonValue | undefined {
-  if (!isJsonObject(schema)) return undefined;
-  if (Array.isArray(schema.type) && schema.type.length === 2 && schema.type.includes('null')) {
-    const other = schema.type.find((t) => t !== 'null') as string;
-    const copy: JsonObject = { ...schema, type: other };
-    if (Array.isArray(schema.enum)) copy.enum = schema.enum.filter((v) => v !== null);
-    return copy;
-  }
-  const branches = schema.anyOf ?? schema.oneOf;
-  if (!Array.isArray(branches) || branches.length !== 2) return undefined;
-  const rest = Object.keys(schema).filter((k) => k !== 'anyOf' && k !== 'oneOf' && !ANNOTATIONS.has(k));
-  const nulls = branches.filter(
-    (b) =>
-      isJsonObject(b) && b.type === 'null' && Object.keys(b).every((k) => k === 'type' || ANNOTATIONS.has(k)),
-  );
-  if (rest.length > 0 || nulls.length !== 1) return undefined;
-  return branches.find((b) => !nulls.includes(b));
 }
 
 /** Builds the FieldDescriptorProto of a shape: label, type, presence, rules. */
@@ -434,22 +342,11 @@ function _mapEntry(name: string, value: Shape): DescriptorProto {
   });
 }
 
-/** Refuses (false) a schema with a keyword that has no protobuf form, or a union other than `X or null`. */
+/** Refuses (false) a schema with a keyword that has no protobuf form. */
 function _keywordsTranslatable(walk: Walk, schema: JsonObject, pointer: string): boolean {
-  for (const k of Object.keys(schema)) {
-    if (ANNOTATIONS.has(k) || TRANSLATED.has(k)) continue;
-    walk.refuse(`${pointer}/${_pointerToken(k)}`, WHY_NOT[k] ?? `"${k}" has no protobuf form`);
-    return false;
-  }
-  if (schema.anyOf !== undefined || schema.oneOf !== undefined) {
-    const k = schema.anyOf !== undefined ? 'anyOf' : 'oneOf';
-    walk.refuse(
-      `${pointer}/${k}`,
-      `${k} other than "X or null" is not translated: a protobuf oneof would need one JSON name per branch`,
-    );
-    return false;
-  }
-  return true;
+  const bad = untranslatableKeyword(schema, pointer);
+  if (bad !== undefined) walk.refuse(bad.pointer, bad.reason);
+  return bad === undefined;
 }
 
 /** What one (non-null) JSON schema becomes; refuses (undefined) what has no faithful form. */
@@ -469,7 +366,7 @@ function _shape(
       `${pointer}/type`,
       'a list of types other than [X, "null"] has no single protobuf type',
     );
-  const type = _typeOf(schema);
+  const type = typeOf(schema);
   if (type === undefined) {
     const validation = Object.keys(schema).find((k) => !ANNOTATIONS.has(k));
     if (validation !== undefined)
@@ -482,10 +379,10 @@ function _shape(
   const enumValues = Array.isArray(schema.enum) ? schema.enum : undefined;
   if (
     enumValues !== undefined &&
-    !enumValues.every((v) => _jsonType(v) === type || (type === 'number' && _jsonType(v) === 'integer'))
+    !enumValues.every((v) => jsonTypeOf(v) === type || (type === 'number' && jsonTypeOf(v) === 'integer'))
   )
     return walk.refuse(`${pointer}/enum`, `enum values must all be of type ${type}`);
-  const pat = _patternChecked(walk, schema, pointer);
+  const pat = patternChecked(schema);
   if (pat) return walk.refuse(`${pointer}/${pat.keyword}`, pat.reason);
   switch (type) {
     case 'string':
@@ -505,31 +402,6 @@ function _shape(
       return _arrayShape(walk, scope, schema, pointer, hint);
     default:
       return walk.refuse(`${pointer}/type`, `type ${JSON.stringify(type)} has no protobuf form on its own`);
-  }
-}
-
-function _jsonType(v: JsonValue): string {
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  if (v === null) return 'null';
-  return Array.isArray(v) ? 'array' : typeof v;
-}
-
-/** A pattern protovalidate's RE2 cannot read is refused. */
-function _patternChecked(
-  _walk: Walk,
-  schema: JsonObject,
-  _pointer: string,
-): { ok: false; keyword: string; reason: string } | undefined {
-  if (typeof schema.pattern !== 'string') return undefined;
-  try {
-    RE2JS.compile(schema.pattern);
-    return undefined;
-  } catch (e) {
-    return {
-      ok: false,
-      keyword: 'pattern',
-      reason: `pattern is not RE2 syntax, which protovalidate evaluates (${(e as Error).message})`,
-    };
   }
 }
 
@@ -598,7 +470,7 @@ function _objectShape(
       extra === true ||
       (isJsonObject(extra) && Object.keys(extra).every((k) => ANNOTATIONS.has(k)))
     ) {
-      if (schema.propertyNames === undefined || _trivialKeys(schema.propertyNames))
+      if (schema.propertyNames === undefined || trivialKeys(schema.propertyNames))
         return _wkt(walk, 'Struct');
     }
     if (extra !== false) {
@@ -643,7 +515,7 @@ function _arrayShape(
       `${pointer}/items`,
       'a tuple (items as a list) has no protobuf form: a repeated field has one element type',
     );
-  const nullable = _nullable(items);
+  const nullable = nullableOf(items);
   if (nullable !== undefined)
     return walk.refuse(
       `${pointer}/items`,
