@@ -1,5 +1,5 @@
 /**
- * `@xprotocol/translate/proto`: the proto3 binding of tool schemas (docs/translation.md, "proto3").
+ * `@xprotocol/translate/proto`: the proto3 binding of tool schemas (docs/translation.md §8).
  * A subpath of its own so that the root entry never loads the protobuf runtime.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The proto3 binding (docs/translation.md, "proto3") on every recorded tool: each inputSchema and
+ * The proto3 binding (docs/translation.md §8) on every recorded tool: each inputSchema and
  * outputSchema is refused with a pointer and a reason, or goes to proto3 and back to a schema equal
  * to it in normal form; every produced file loads in the protobuf runtime.
  */

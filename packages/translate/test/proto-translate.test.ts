@@ -1,5 +1,5 @@
 /**
- * jsonSchemaToProto's own rules (docs/translation.md, "proto3"): the text it writes, determinism
+ * jsonSchemaToProto's own rules (docs/translation.md §8): the text it writes, determinism
  * (byte-identical descriptor and text, whatever the key order), and refusals with pointer and reason.
  */
 import { toBinary } from '@bufbuild/protobuf';

@@ -1,7 +1,7 @@
 /**
  * proto3 → JSON Schema: the JSON a message made by `jsonSchemaToProto` stands for, read from its
  * descriptor alone (field types, presence, protovalidate rules and the `xprotocol/mcp/v1/json.proto`
- * options). The way back of docs/translation.md, "proto3": a schema that went there and back accepts
+ * options). The way back of docs/translation.md §8: a schema that went there and back accepts
  * the same JSON instances as before.
  * @module
  */

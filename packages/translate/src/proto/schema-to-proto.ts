@@ -1,5 +1,5 @@
 /**
- * JSON Schema → proto3 (docs/translation.md, "proto3"): one tool schema becomes one
+ * JSON Schema → proto3 (docs/translation.md §8): one tool schema becomes one
  * `FileDescriptorProto` whose top message stands for the schema's JSON, with protovalidate rules
  * for the validation keywords and `xprotocol/mcp/v1/json.proto` options for what protobuf cannot
  * say. Deterministic: properties are numbered in sorted order, names are derived from JSON names
@@ -101,7 +101,7 @@ class Walk {
 
 /**
  * Translates one tool schema (an `inputSchema` or `outputSchema`, a JSON object schema) to proto3.
- * The top message is `PascalCase(toolName) + role`; see docs/translation.md, "proto3", for the
+ * The top message is `PascalCase(toolName) + role`; see docs/translation.md §8, for the
  * mapping. Deterministic: equal schemas give byte-identical descriptors and text.
  * @example
  * const r = jsonSchemaToProto('read_file', { type: 'object', properties: { path: { type: 'string' } } });
