@@ -19,6 +19,8 @@ const ANNOTATIONS = [
   'deprecated',
   'readOnly',
   'writeOnly',
+  'definitions',
+  '$defs',
 ];
 
 export function normal(s: J): J {

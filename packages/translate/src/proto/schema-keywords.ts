@@ -20,6 +20,9 @@ export const ANNOTATIONS = new Set([
   'deprecated',
   'readOnly',
   'writeOnly',
+  // definitions decide nothing until a $ref uses them, and every $ref is refused on its own
+  'definitions',
+  '$defs',
 ]);
 /** Keywords with a protobuf form; anything else is refused by name. */
 export const TRANSLATED = new Set([
