@@ -3,6 +3,7 @@
  * dropped, and each spelling the binding rewrites (an untyped string enum, a draft-04 exclusive
  * bound, non-integer bounds of an integer, `X or null`, an always-true propertyNames) put one way.
  */
+import { keywordInfo } from '@xprotocol/json-schema-vocabulary';
 import { boundsOf, integerBounds } from '../src/proto/scalar-rules.js';
 
 /** A JSON Schema being normalised (any JSON). */
@@ -27,7 +28,11 @@ export function normal(s: J): J {
   if (s === true) return {};
   if (typeof s !== 'object' || s === null || Array.isArray(s)) return s;
   const o: J = {};
-  for (const [k, v] of Object.entries(s)) if (!ANNOTATIONS.includes(k)) o[k] = v;
+  for (const [k, v] of Object.entries(s)) {
+    const role = keywordInfo(k)?.role;
+    // words no dialect defines decide nothing; nor do annotations and core keywords
+    if (!ANNOTATIONS.includes(k) && role !== undefined && role !== 'annotation' && role !== 'core') o[k] = v;
+  }
   if (Array.isArray(o.type) && o.type.length === 2 && o.type.includes('null')) {
     const inner = { ...o, type: o.type.find((t: string) => t !== 'null') };
     if (Array.isArray(o.enum)) inner.enum = o.enum.filter((v: unknown) => v !== null);

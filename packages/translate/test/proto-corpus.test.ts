@@ -52,6 +52,14 @@ describe('proto3 round trip on MaskBench dev', () => {
         continue;
       }
       translated++;
+      if (JSON.stringify(row.schema).includes('"$async":true')) {
+        // ajv compiles a $async schema to a validator returning a promise: no verdict to compare
+        byReason.set(
+          'translated, but ajv validates it asynchronously',
+          (byReason.get('translated, but ajv validates it asynchronously') ?? 0) + 1,
+        );
+        continue;
+      }
       const back = compiler.compile(protoToJsonSchema(r.file) as never);
       expect(back.ok, `${row.file}: ${back.ok ? '' : back.reason}`).toBe(true);
       if (!back.ok) continue;

@@ -4,12 +4,13 @@
  * protovalidate's RE2 can evaluate).
  * @module
  */
+import { keywordInfo } from '@xprotocol/json-schema-vocabulary';
 import { RE2JS } from 're2js';
 import { _pointerToken } from '../_json-util.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
 
 /** Keywords that change no instance's verdict: dropped. */
-export const ANNOTATIONS = new Set([
+const ANNOTATIONS = new Set([
   '$schema',
   '$id',
   '$comment',
@@ -24,6 +25,17 @@ export const ANNOTATIONS = new Set([
   'definitions',
   '$defs',
 ]);
+/**
+ * Whether a keyword is dropped: an annotation, a core keyword (`$schema`, `$id`, `definitions`…:
+ * they decide nothing until a `$ref` uses them, and every `$ref` is refused), or a word no JSON
+ * Schema dialect defines (validators ignore those, so they decide nothing either).
+ */
+export function isDropped(keyword: string): boolean {
+  if (ANNOTATIONS.has(keyword)) return true;
+  const info = keywordInfo(keyword);
+  return info === undefined || info.role === 'annotation' || info.role === 'core';
+}
+
 /** Keywords with a protobuf form; anything else is refused by name. */
 export const TRANSLATED = new Set([
   'type',
@@ -83,7 +95,7 @@ export function trivialKeys(names: JsonValue): boolean {
   return (
     names === true ||
     (isJsonObject(names) &&
-      Object.keys(names).every((k) => k === 'type' || ANNOTATIONS.has(k)) &&
+      Object.keys(names).every((k) => k === 'type' || isDropped(k)) &&
       (names.type === undefined || names.type === 'string'))
   );
 }
@@ -104,10 +116,9 @@ export function nullableOf(schema: JsonValue): JsonValue | undefined {
   }
   const branches = schema.anyOf ?? schema.oneOf;
   if (!Array.isArray(branches) || branches.length !== 2) return undefined;
-  const rest = Object.keys(schema).filter((k) => k !== 'anyOf' && k !== 'oneOf' && !ANNOTATIONS.has(k));
+  const rest = Object.keys(schema).filter((k) => k !== 'anyOf' && k !== 'oneOf' && !isDropped(k));
   const nulls = branches.filter(
-    (b) =>
-      isJsonObject(b) && b.type === 'null' && Object.keys(b).every((k) => k === 'type' || ANNOTATIONS.has(k)),
+    (b) => isJsonObject(b) && b.type === 'null' && Object.keys(b).every((k) => k === 'type' || isDropped(k)),
   );
   if (rest.length > 0 || nulls.length !== 1) return undefined;
   return branches.find((b) => !nulls.includes(b));
@@ -119,7 +130,7 @@ export function untranslatableKeyword(
   pointer: string,
 ): { pointer: string; reason: string } | undefined {
   for (const k of Object.keys(schema)) {
-    if (ANNOTATIONS.has(k) || TRANSLATED.has(k)) continue;
+    if (TRANSLATED.has(k) || isDropped(k)) continue;
     return { pointer: `${pointer}/${_pointerToken(k)}`, reason: WHY_NOT[k] ?? `"${k}" has no protobuf form` };
   }
   if (schema.anyOf !== undefined || schema.oneOf !== undefined) {

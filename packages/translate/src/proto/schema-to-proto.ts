@@ -44,7 +44,7 @@ import {
   stringRules,
 } from './scalar-rules.js';
 import {
-  ANNOTATIONS,
+  isDropped,
   jsonTypeOf,
   nonNullIndex,
   nullableOf,
@@ -201,7 +201,7 @@ function _keyRules(
   if (names === undefined || trivialKeys(names)) return undefined;
   if (!isJsonObject(names)) return walk.refuse(pointer, 'propertyNames must be a schema');
   const extra = Object.keys(names).find(
-    (k) => !ANNOTATIONS.has(k) && !['type', 'minLength', 'maxLength', 'pattern', 'format'].includes(k),
+    (k) => !isDropped(k) && !['type', 'minLength', 'maxLength', 'pattern', 'format'].includes(k),
   );
   if (extra !== undefined)
     return walk.refuse(
@@ -368,7 +368,7 @@ function _shape(
     );
   const type = typeOf(schema);
   if (type === undefined) {
-    const validation = Object.keys(schema).find((k) => !ANNOTATIONS.has(k));
+    const validation = Object.keys(schema).find((k) => !isDropped(k));
     if (validation !== undefined)
       return walk.refuse(
         `${pointer}/${validation}`,
@@ -424,7 +424,7 @@ function _enum(
   pointer: string,
   hint: string,
 ): Shape | undefined {
-  const extra = Object.keys(schema).find((k) => !ANNOTATIONS.has(k) && k !== 'type' && k !== 'enum');
+  const extra = Object.keys(schema).find((k) => !isDropped(k) && k !== 'type' && k !== 'enum');
   if (extra !== undefined)
     return walk.refuse(
       `${pointer}/${extra}`,
@@ -468,7 +468,7 @@ function _objectShape(
     if (
       extra === undefined ||
       extra === true ||
-      (isJsonObject(extra) && Object.keys(extra).every((k) => ANNOTATIONS.has(k)))
+      (isJsonObject(extra) && Object.keys(extra).every((k) => isDropped(k)))
     ) {
       if (schema.propertyNames === undefined || trivialKeys(schema.propertyNames))
         return _wkt(walk, 'Struct');
