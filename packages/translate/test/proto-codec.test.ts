@@ -49,11 +49,11 @@ const CASES: { server: string; tool: string; valid: unknown[]; invalid: unknown[
     server: 'modelcontextprotocol__server-filesystem.json',
     tool: 'edit_file',
     valid: [
-      { path: '/tmp/a.txt', edits: [{ oldText: 'a', newText: 'b' }], dryRun: true },
-      { path: '/tmp/a.txt', edits: [], extra: { any: ['thing', 1, null] } },
-      { path: '/tmp/a.txt', edits: [{ oldText: 'a', newText: 'b', note: 'kept' }] },
+      { path: 'notes/a.txt', edits: [{ oldText: 'a', newText: 'b' }], dryRun: true },
+      { path: 'notes/a.txt', edits: [], extra: { any: ['thing', 1, null] } },
+      { path: 'notes/a.txt', edits: [{ oldText: 'a', newText: 'b', note: 'kept' }] },
     ],
-    invalid: [{ path: '/tmp/a.txt' }, { path: '/tmp/a.txt', edits: [{ oldText: 'a' }] }],
+    invalid: [{ path: 'notes/a.txt' }, { path: 'notes/a.txt', edits: [{ oldText: 'a' }] }],
   },
   {
     server: 'modelcontextprotocol__server-everything.json',

@@ -30,7 +30,7 @@ const OPEN_TYPES = new Set(['google.protobuf.Value', 'google.protobuf.Struct']);
  * Tool arguments → a message of `desc`. Throws a `TypeError` naming the member when the arguments
  * have a member the message cannot hold, or protobuf's own error for a value of the wrong type.
  * @example
- * const bytes = toBinary(desc, argumentsToMessage(desc, { path: '/tmp/a' }));
+ * const bytes = toBinary(desc, argumentsToMessage(desc, { path: 'notes/a.txt' }));
  */
 export function argumentsToMessage(desc: DescMessage, args: JsonValue): Message {
   return fromJson(desc, _toProtoJson(desc, args, '') as ProtoJson);
