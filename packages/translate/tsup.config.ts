@@ -1,7 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/proto.ts'],
+  // each entry whole: the root entry imports only its declared dependencies (browser-entry.test.ts),
+  // and the proto entry shares no state with it (a few helper lines are copied, no classes)
+  splitting: false,
   format: ['esm'],
   dts: true,
   sourcemap: true,
