@@ -75,11 +75,8 @@ export function readXpError(payload) {
 function wellFormedMcpError(e) {
   if (!isObject(e)) return false;
   const o = /** @type {Record<string, unknown>} */ (e);
-  return (
-    Number.isInteger(o.code) &&
-    typeof o.message === 'string' &&
-    Object.keys(o).every((k) => ['code', 'message', 'data'].includes(k))
-  );
+  // §10.2: any member beside code, message and data is ignored.
+  return Number.isInteger(o.code) && typeof o.message === 'string';
 }
 
 /**
@@ -96,7 +93,10 @@ export function mcpFaceOf(payload, toolCall) {
     error = { code: 'UPSTREAM_ERROR', message: /** @type {Error} */ (err).message.replace(/^§10\.2: /, '') };
   }
   const mcpError = error.details?.mcp_error;
-  if (wellFormedMcpError(mcpError)) return { error: mcpError };
+  if (wellFormedMcpError(mcpError)) {
+    const { code, message, data } = /** @type {{code: number, message: string, data?: unknown}} */ (mcpError);
+    return { error: { code, message, ...(data !== undefined && { data }) } };
+  }
   if (error.code === 'SCHEMA_VIOLATION' && toolCall) {
     return {
       result: {
