@@ -18,8 +18,8 @@ import { _PostgresFeed } from './postgres-feed.js';
 import { _INDEXED_TAGS, _postgresQuery } from './postgres-query.js';
 import { _EVENTS_CHANNEL, _EVENTS_TABLE, _LOCKS, _preparePostgresSchema } from './postgres-schema.js';
 import { _databaseTarget, _redactedUrl } from './postgres-url.js';
+import { type _PendingPut, _PutQueue } from './put-queue.js';
 import type { EventStore, PutOutcome, RelayEvent } from './store.js';
-import { _isIdHex, _isKeyString } from './stored-keys.js';
 
 /** Options of {@link PostgresEventStore.open}. */
 export interface PostgresStoreOptions {
@@ -40,13 +40,6 @@ export interface PostgresStoreOptions {
   pollIntervalMs?: number;
 }
 
-interface Pending {
-  event: RelayEvent;
-  expiresAt: number;
-  resolve: (outcome: PutOutcome) => void;
-  reject: (error: Error) => void;
-}
-
 // One statement inserts a whole batch; sequence numbers are drawn in the batch's order. A tag
 // list travels as a JSON array of `name:value` strings.
 const INSERT_BATCH = `
@@ -62,11 +55,8 @@ RETURNING seq, encode(id, 'hex') AS id`;
 export class PostgresEventStore implements EventStore {
   readonly #pool: Pool;
   readonly #shown: string;
-  readonly #batchWindowMs: number;
-  readonly #maxBatch: number;
   readonly #feed: _PostgresFeed;
-  #pending: Pending[] = [];
-  #cancelSend: (() => void) | undefined;
+  readonly #queue: _PutQueue;
   /** The batch being committed (one at a time: the next gathers meanwhile). */
   #writing: Promise<void> | undefined;
   /** Ids of this process's batches not committed yet, and sequence numbers it committed. */
@@ -83,8 +73,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.#pool = pool;
     this.#shown = shown;
-    this.#batchWindowMs = options.batchWindowMs ?? 0;
-    this.#maxBatch = options.maxBatch ?? 1024;
+    this.#queue = new _PutQueue(options.maxBatch ?? 1024, options.batchWindowMs ?? 0, () => this.#send());
     this.#feed = feed(this);
   }
 
@@ -144,35 +133,13 @@ export class PostgresEventStore implements EventStore {
 
   put(event: RelayEvent, expiresAt: number): Promise<PutOutcome> {
     if (this.#closed) return Promise.reject(new RelayError('STORE_CLOSED', 'the event store is closed'));
-    if (!_isIdHex(event.id) || !_isKeyString(event.pubkey)) {
-      return Promise.reject(
-        new RelayError(
-          'STORE_FAILED',
-          `expected an event id of 64 lowercase hex digits and an ed25519: key, got ${JSON.stringify(event.id.slice(0, 80))} and ${JSON.stringify(event.pubkey.slice(0, 80))}`,
-        ),
-      );
-    }
-    return new Promise<PutOutcome>((resolve, reject) => {
-      this.#pending.push({ event, expiresAt, resolve, reject });
-      if (this.#pending.length >= this.#maxBatch) this.#send();
-      else if (this.#cancelSend === undefined) {
-        if (this.#batchWindowMs > 0) {
-          const timer = setTimeout(() => this.#send(), this.#batchWindowMs);
-          this.#cancelSend = () => clearTimeout(timer);
-        } else {
-          const immediate = setImmediate(() => this.#send());
-          this.#cancelSend = () => clearImmediate(immediate);
-        }
-      }
-    });
+    return this.#queue.add(event, expiresAt);
   }
 
   /** Writes the pending puts as one batch, unless a batch is being committed (then after it). */
   #send(): void {
-    this.#cancelSend?.();
-    this.#cancelSend = undefined;
-    if (this.#writing || this.#pending.length === 0) return;
-    const batch = this.#pending.splice(0, this.#maxBatch);
+    if (this.#writing || this.#queue.length === 0) return;
+    const batch = this.#queue.take(this.#queue.maxBatch);
     this.#writing = this.#write(batch).finally(() => {
       this.#writing = undefined;
       this.#send();
@@ -180,7 +147,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** Commits `batch` in one transaction and settles its puts. */
-  async #write(batch: Pending[]): Promise<void> {
+  async #write(batch: _PendingPut[]): Promise<void> {
     for (const { event } of batch) this.#writingIds.add(event.id);
     let committed: { seq: string; id: string }[];
     try {
@@ -210,7 +177,7 @@ export class PostgresEventStore implements EventStore {
    * The insert transaction: the write lock (so sequence numbers become visible in order), the
    * batch, and a notification carrying its highest number, sent by Postgres at the commit.
    */
-  async #transaction(batch: Pending[]): Promise<{ seq: string; id: string }[]> {
+  async #transaction(batch: _PendingPut[]): Promise<{ seq: string; id: string }[]> {
     const columns: unknown[][] = [[], [], [], [], [], [], []];
     for (const { event, expiresAt } of batch) {
       const tags = event.tags.flatMap(([name, value]) =>

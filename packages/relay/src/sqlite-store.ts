@@ -13,10 +13,11 @@ import type { Filter } from '@xprotocol/wire';
 import Database from 'libsql';
 import { RelayError } from './errors.js';
 import { _eventJson } from './event-json.js';
+import { _PutQueue } from './put-queue.js';
 import { _prepareSchema } from './sqlite-schema.js';
 import { type _EventRow, _inlineWriter, type _SqliteWriter, _workerWriter } from './sqlite-writer.js';
 import type { EventStore, PutOutcome, RelayEvent } from './store.js';
-import { _idBytes, _isIdHex, _isKeyString, _keyBytes } from './stored-keys.js';
+import { _idBytes, _keyBytes } from './stored-keys.js';
 
 /** Options of {@link SqliteEventStore}. */
 export interface SqliteStoreOptions {
@@ -29,13 +30,6 @@ export interface SqliteStoreOptions {
   batchWindowMs?: number;
   /** Most events in one transaction. Default 1024. */
   maxBatch?: number;
-}
-
-interface Pending {
-  event: RelayEvent;
-  expiresAt: number;
-  resolve: (outcome: PutOutcome) => void;
-  reject: (error: Error) => void;
 }
 
 /** Tags indexed for `#x` filters. */
@@ -101,19 +95,14 @@ export function _eventQuery(
 /** A SQLite-backed event store with group commit. */
 export class SqliteEventStore implements EventStore {
   readonly #db: Database.Database;
-  readonly #batchWindowMs: number;
-  readonly #maxBatch: number;
+  readonly #queue: _PutQueue;
   readonly #writer: _SqliteWriter;
-  #pending: Pending[] = [];
-  /** Cancels the scheduled send of `#pending`, when one is scheduled. */
-  #cancelSend: (() => void) | undefined;
   /** Batches sent and not settled yet (close() waits for them). */
   readonly #sent = new Set<Promise<void>>();
   #closed = false;
 
   constructor(options: SqliteStoreOptions) {
-    this.#batchWindowMs = options.batchWindowMs ?? 0;
-    this.#maxBatch = options.maxBatch ?? 1024;
+    this.#queue = new _PutQueue(options.maxBatch ?? 1024, options.batchWindowMs ?? 0, () => this.#send());
     let db: Database.Database | undefined;
     try {
       db = new Database(options.path);
@@ -132,41 +121,20 @@ export class SqliteEventStore implements EventStore {
     }
     this.#db = db;
     this.#writer =
-      options.path === ':memory:' ? _inlineWriter(this.#db) : _workerWriter(options.path, this.#maxBatch);
+      options.path === ':memory:'
+        ? _inlineWriter(this.#db)
+        : _workerWriter(options.path, this.#queue.maxBatch);
   }
 
   put(event: RelayEvent, expiresAt: number): Promise<PutOutcome> {
     if (this.#closed) return Promise.reject(new RelayError('STORE_CLOSED', 'the event store is closed'));
-    if (!_isIdHex(event.id) || !_isKeyString(event.pubkey)) {
-      return Promise.reject(
-        new RelayError(
-          'STORE_FAILED',
-          `expected an event id of 64 lowercase hex digits and an ed25519: key, got ${JSON.stringify(event.id.slice(0, 80))} and ${JSON.stringify(event.pubkey.slice(0, 80))}`,
-        ),
-      );
-    }
-    return new Promise<PutOutcome>((resolve, reject) => {
-      this.#pending.push({ event, expiresAt, resolve, reject });
-      if (this.#pending.length >= this.#maxBatch) this.#send();
-      else if (this.#cancelSend === undefined) {
-        if (this.#batchWindowMs > 0) {
-          const timer = setTimeout(() => this.#send(), this.#batchWindowMs);
-          this.#cancelSend = () => clearTimeout(timer);
-        } else {
-          const immediate = setImmediate(() => this.#send());
-          this.#cancelSend = () => clearImmediate(immediate);
-        }
-      }
-    });
+    return this.#queue.add(event, expiresAt);
   }
 
   /** Sends the pending puts to the writer as one batch; they settle when it has committed. */
   #send(): void {
-    this.#cancelSend?.();
-    this.#cancelSend = undefined;
-    if (this.#pending.length === 0) return;
-    const batch = this.#pending;
-    this.#pending = [];
+    const batch = this.#queue.take();
+    if (batch.length === 0) return;
     // The ids and keys of the batch, as bytes, in one buffer of its own (it moves to the writer).
     const keys = new Uint8Array(64 * batch.length);
     const bytes = Buffer.from(keys.buffer);
