@@ -25,7 +25,12 @@ import {
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { BridgeError } from '../errors.js';
 import type { BridgeLogger } from '../logger.js';
-import { _revisionOptions, type UpstreamTransport } from '../upstream/upstream-transport.js';
+import { _CONNECT_TIMEOUT_MS, _within } from '../upstream/connect-timeout.js';
+import {
+  _discoverRefusalOf,
+  _revisionOptions,
+  type UpstreamTransport,
+} from '../upstream/upstream-transport.js';
 import { _FORWARDED_CALL_RESULT } from './gateway-call-result.js';
 import { _gatewayTransport } from './gateway-transport.js';
 import { _paramHeaders } from './param-headers.js';
@@ -94,6 +99,11 @@ export interface _GatewayLinkOptions {
   clientInfo: { name: string; version: string };
   /** Timeout of each forwarded request, in ms (restarted by progress). */
   timeoutMs: number;
+  /**
+   * The longest opening the session may take, in ms (default 30 s): a server that never finishes
+   * its handshake fails the client's request instead of holding it.
+   */
+  connectTimeoutMs?: number;
   logger: BridgeLogger;
   /** The link serves several clients (see `_LinkSetOptions.shared`). */
   shared?: boolean;
@@ -192,13 +202,15 @@ export class _GatewayLink {
       link.#notifyClient(notification),
     );
     try {
-      await client.connect(transport);
+      await _within(client.connect(transport), options.connectTimeoutMs ?? _CONNECT_TIMEOUT_MS);
     } catch (error) {
       await client.close().catch(() => {});
       link.#ended();
+      // A server that refused the revision probe: its own error first (the SDK's does not say why).
+      const discover = _discoverRefusalOf(transport);
       throw new BridgeError(
         'UPSTREAM_UNAVAILABLE',
-        `${options.source}: cannot open a gateway session: ${(error as Error).message}`,
+        `${options.source}: cannot open a gateway session: ${discover ? `${discover}; ` : ''}${(error as Error).message}`,
         { cause: error },
       );
     }

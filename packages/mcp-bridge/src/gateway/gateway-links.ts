@@ -19,6 +19,8 @@ export interface _LinkSetOptions {
   clientInfo: { name: string; version: string };
   /** Timeout of each forwarded request, in ms (restarted by progress). */
   timeoutMs: number;
+  /** The longest opening one link may take, in ms (default 30 s; see `_GatewayLinkOptions`). */
+  connectTimeoutMs?: number;
   logger: BridgeLogger;
   /**
    * The links serve several clients (2026-07-28 requests, which have no session): a server's
@@ -76,6 +78,7 @@ export class _LinkSet {
         face: this.#o.client,
         clientInfo: this.#o.clientInfo,
         timeoutMs: this.#o.timeoutMs,
+        ...(this.#o.connectTimeoutMs !== undefined && { connectTimeoutMs: this.#o.connectTimeoutMs }),
         logger: this.#o.logger,
         ...(this.#o.shared && { shared: true }),
         ...(onEnd && { onEnd }),

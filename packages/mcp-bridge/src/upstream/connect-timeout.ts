@@ -6,6 +6,9 @@
  * @module
  */
 
+/** How long one connection attempt may take when no `connectTimeoutMs` is configured. */
+export const _CONNECT_TIMEOUT_MS = 30_000;
+
 /** `connecting`, or a rejection naming the bound when it takes longer than `ms`. */
 export function _within<T>(connecting: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

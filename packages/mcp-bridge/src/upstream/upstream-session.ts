@@ -18,7 +18,7 @@ import {
 import { checkJsonLimits } from '@xprotocol/translate';
 import { BridgeError } from '../errors.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
-import { _within } from './connect-timeout.js';
+import { _CONNECT_TIMEOUT_MS, _within } from './connect-timeout.js';
 import { _describeEarlyExit, _stderrBlock, _unrecoverableExit } from './early-exit.js';
 import { _LinearSchemaValidator } from './linear-schema-validator.js';
 import { _envSecrets } from './stderr-tail.js';
@@ -489,7 +489,7 @@ export class UpstreamSession {
     const transport = this.#transport();
     if (transport instanceof StdioChildTransport) this.#stdio.set(client, transport);
     try {
-      await _within(client.connect(transport), this.#options.connectTimeoutMs ?? 30_000);
+      await _within(client.connect(transport), this.#options.connectTimeoutMs ?? _CONNECT_TIMEOUT_MS);
     } catch (error) {
       throw await this.#startFailure(client, transport, error);
     }

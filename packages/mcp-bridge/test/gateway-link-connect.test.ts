@@ -1,0 +1,94 @@
+// A gateway link that cannot open says why, as a JSON-RPC error the face answers its client with,
+// and never leaves the client's request waiting: against a server that never finishes the
+// handshake the link fails at its connect timeout; against a strict 2026-07-28 server
+// (test/fixtures/strict-2026-server.mjs, a real child process on 127.0.0.1) that refuses the
+// `server/discover` probe, the error carries the server's own answer.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { _LinkSet } from '../src/gateway/gateway-links.js';
+import { silentLogger } from '../src/logger.js';
+import type { McpRevision } from '../src/upstream/upstream-transport.js';
+
+const STRICT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'strict-2026-server.mjs');
+const children: ChildProcess[] = [];
+const sets: _LinkSet[] = [];
+let silent: Server | undefined;
+
+afterAll(async () => {
+  await Promise.all(sets.map((set) => set.close()));
+  for (const child of children) child.kill('SIGTERM');
+  silent?.closeAllConnections();
+  silent?.close();
+});
+
+async function strict(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [STRICT, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`strict server exited ${code}`)));
+  });
+  return (JSON.parse(line) as { url: string }).url;
+}
+
+/** A client's links to the one server at `url`, as the face holds them. */
+function links(url: string, revision: McpRevision | undefined, connectTimeoutMs?: number): _LinkSet {
+  const set = new _LinkSet({
+    client: {
+      capabilities: () => ({}),
+      clientInfo: () => undefined,
+      request: async () => ({}),
+      notification: async () => {},
+    },
+    transportOf: () => ({ type: 'streamable_http', url, ...(revision && { revision }) }),
+    clientInfo: { name: 'test', version: '1' },
+    timeoutMs: 5000,
+    logger: silentLogger,
+    ...(connectTimeoutMs !== undefined && { connectTimeoutMs }),
+  });
+  sets.push(set);
+  return set;
+}
+
+/** The JSON-RPC error the face would answer with when the link to `strict` cannot open. */
+async function refusal(set: _LinkSet): Promise<ProtocolError> {
+  const error = await set.get('strict').then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(ProtocolError.isInstance(error)).toBe(true);
+  return error as ProtocolError;
+}
+
+describe('a gateway link that cannot open', () => {
+  it.each([undefined, '2026-07-28'] as const)(
+    'revision %s, a server that never answers: fails at the connect timeout',
+    async (revision) => {
+      // Takes each request and never answers it.
+      silent ??= createServer(() => {});
+      if (!silent.listening) await new Promise<void>((resolve) => silent!.listen(0, '127.0.0.1', resolve));
+      const { port } = silent.address() as { port: number };
+      const error = await refusal(links(`http://127.0.0.1:${port}/mcp`, revision, 1000));
+      expect(error.code).toBe(-32603);
+      expect(error.message).toMatch(
+        /strict: cannot open a gateway session: the MCP handshake did not finish within 1000 ms \(connect timeout\)/,
+      );
+    },
+  );
+
+  it.each(['2026-07-28', 'auto'] as const)(
+    'revision %s, the probe refused: the error carries the server’s own',
+    async (revision) => {
+      const error = await refusal(links(await strict(['--refuse-envelope']), revision));
+      expect(error.code).toBe(-32603);
+      expect(error.message).toMatch(
+        /strict: cannot open a gateway session: server\/discover was answered -32602 Invalid params: missing _meta or required fields; /,
+      );
+    },
+  );
+});
