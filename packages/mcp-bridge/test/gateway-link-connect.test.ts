@@ -62,6 +62,7 @@ async function refusal(set: _LinkSet): Promise<ProtocolError> {
     (e: unknown) => e,
   );
   expect(ProtocolError.isInstance(error)).toBe(true);
+  expect((error as ProtocolError).data).toMatchObject({ xp_code: 'UPSTREAM_UNAVAILABLE' });
   return error as ProtocolError;
 }
 
