@@ -1,40 +1,22 @@
-// A gateway link that cannot open says why, as a JSON-RPC error the face answers its client with,
-// and never leaves the client's request waiting: against a server that never finishes the
-// handshake the link fails at its connect timeout; against a strict 2026-07-28 server
-// (test/fixtures/strict-2026-server.mjs, a real child process on 127.0.0.1) that refuses the
-// `server/discover` probe, the error carries the server's own answer.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { _LinkSet } from '../src/gateway/gateway-links.js';
 import { silentLogger } from '../src/logger.js';
 import type { McpRevision } from '../src/upstream/upstream-transport.js';
+import { startStrict2026, stopStrict2026 } from './support/strict-2026.js';
 
-const STRICT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'strict-2026-server.mjs');
-const children: ChildProcess[] = [];
 const sets: _LinkSet[] = [];
 let silent: Server | undefined;
 
 afterAll(async () => {
   await Promise.all(sets.map((set) => set.close()));
-  for (const child of children) child.kill('SIGTERM');
+  stopStrict2026();
   silent?.closeAllConnections();
   silent?.close();
 });
 
-async function strict(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [STRICT, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`strict server exited ${code}`)));
-  });
-  return (JSON.parse(line) as { url: string }).url;
-}
+const strict = startStrict2026;
 
 /** A client's links to the one server at `url`, as the face holds them. */
 function links(url: string, revision: McpRevision | undefined, connectTimeoutMs?: number): _LinkSet {

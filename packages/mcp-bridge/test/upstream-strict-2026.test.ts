@@ -1,37 +1,19 @@
-// The adapter's own session with a strict MCP 2026-07-28 server written by hand from the
-// specification (test/fixtures/strict-2026-server.mjs, a real child process on 127.0.0.1): the
-// revision probe carries the `_meta` envelope and the server's headers hold; when the server
-// refuses the probe, the connection error leads with the server's own error; a server that never
-// finishes the handshake fails the attempt at the connect timeout instead of leaving it pending.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UpstreamSession } from '../src/index.js';
+import { startStrict2026, stopStrict2026 } from './support/strict-2026.js';
 
-const STRICT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'strict-2026-server.mjs');
-const children: ChildProcess[] = [];
 const sessions: UpstreamSession[] = [];
 let silent: Server | undefined;
 
 afterAll(async () => {
   await Promise.all(sessions.map((session) => session.close()));
-  for (const child of children) child.kill('SIGTERM');
+  stopStrict2026();
   silent?.closeAllConnections();
   silent?.close();
 });
 
-async function strict(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [STRICT, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`strict server exited ${code}`)));
-  });
-  return (JSON.parse(line) as { url: string }).url;
-}
+const strict = startStrict2026;
 
 function session(url: string, revision: '2026-07-28' | 'auto' | undefined, connectTimeoutMs?: number) {
   const upstream = new UpstreamSession({
