@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { gatewayYaml, type SourceYaml } from '../adapter-configs.js';
 import { otherBuilds } from '../compare-builds.js';
+import { startFloor } from '../floor.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
 import {
   ADAPTER_BIN,
@@ -81,6 +82,12 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
       ],
       { env: memoryEnv },
     );
+    // The floor (peers/floor-passthrough.mjs): what no gateway can beat. Like the one-liner, not
+    // in the gate's short run, whose cost stays what it was.
+    const viaFloor =
+      options.size === 'gate'
+        ? undefined
+        : await startFloor(procs, ['stdio', process.execPath, MEMORY_SERVER], memoryEnv);
     const control = options.controlSlowdownMs;
     // The gate's short run leaves the one-liner out: it adds a process, and the gate checks the file's adapter.
     const oneLiner = options.size === 'gate' ? undefined : await _startOneLiner(procs, memoryEnv);
@@ -162,6 +169,17 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
         arguments: {},
       }),
     ];
+    const floorAt = viaFloor ? memoryPeers.length : undefined;
+    if (viaFloor) {
+      clients.push(viaFloor);
+      memoryPeers.push(
+        toolPeer('floor: bare Node passthrough, HTTP → stdio', {
+          client: viaFloor,
+          tool: 'read_graph',
+          arguments: {},
+        }),
+      );
+    }
     // Beside supergateway's one-liner, the adapter's: `xprotocol-adapter gateway -- <cmd>`.
     const oneLinerAt = oneLiner ? memoryPeers.length : undefined;
     if (oneLiner) {
@@ -210,6 +228,8 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
         sgResult!,
         results[0]!,
       );
+      if (floorAt !== undefined)
+        _floorRatios(ratios, `gateway.stdio.c${concurrency}`, usResult!, results[floorAt]!, results[0]!);
       const oneLinerResult = oneLinerAt === undefined ? undefined : results[oneLinerAt];
       if (oneLinerResult) {
         ratios[`gateway.stdio.c${concurrency}.oneliner/supergateway`] =
@@ -259,7 +279,8 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
         }),
       );
       const viaUsHttp = await httpClient('adapter-http', `http://127.0.0.1:${httpFacePort}/mcp`);
-      clients.push(viaUsHttp);
+      const viaFloorHttp = await startFloor(procs, ['http', upstreamUrl]);
+      clients.push(viaUsHttp, viaFloorHttp);
       const comparedHttp = await otherPeers(
         'adapter gateway, HTTP → HTTP',
         { name: 'everything', namespace: 'com.bench.everything', url: upstreamUrl },
@@ -277,6 +298,11 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
           tool: await findTool(viaUsHttp, 'echo'),
           arguments: { message: 'bench' },
         }),
+        toolPeer('floor: bare Node passthrough, HTTP → HTTP', {
+          client: viaFloorHttp,
+          tool: 'echo',
+          arguments: { message: 'bench' },
+        }),
         ...comparedHttp,
       ];
       for (const concurrency of [1, 32] as const) {
@@ -292,6 +318,7 @@ export async function gatewaySuite(options: SuiteOptions & GatewayGateOptions): 
           ),
         );
         ratios[`gateway.http.c${concurrency}.adapter/direct`] = results[1]!.ratio;
+        _floorRatios(ratios, `gateway.http.c${concurrency}`, results[1]!, results[2]!, results[0]!);
       }
     }
     return { id: 'gateway', title: 'Gateway overhead per tools/call', tables, ratios, data };
@@ -336,4 +363,19 @@ async function _startOneLiner(procs: Processes, memoryEnv: Record<string, string
   return httpClient('adapter-one-liner', `http://127.0.0.1:${port}/mcp`, 30_000, {
     Authorization: `Bearer ${token}`,
   });
+}
+
+/**
+ * The adapter's distance to the bare floor: its added latency over the floor's (both against the
+ * direct baseline), and its throughput as a share of the floor's.
+ */
+function _floorRatios(
+  ratios: Record<string, number>,
+  prefix: string,
+  adapter: PeerResult,
+  floor: PeerResult,
+  direct: PeerResult,
+): void {
+  ratios[`${prefix}.added:adapter/floor`] = overheadRatio(adapter, floor, direct);
+  ratios[`${prefix}.throughput:adapter/floor`] = adapter.throughputRatio / floor.throughputRatio;
 }
