@@ -27,6 +27,12 @@ export interface TestPostgres {
   /** A new, empty database; resolves its `postgres://` URL (with the password). */
   createDatabase(): Promise<string>;
   /**
+   * Stops the server as an operator would (SIGINT: Postgres's fast shutdown, which ends every
+   * connection) and starts it again on the same data and port; resolves once it accepts
+   * connections again. `down` runs while it is stopped.
+   */
+  restart(down?: () => Promise<void>): Promise<void>;
+  /**
    * Stops the server and removes its folder. SIGQUIT is Postgres's immediate shutdown: no
    * checkpoint, which a folder about to be deleted does not need (on a busy disk it takes seconds).
    */
@@ -139,7 +145,13 @@ export async function startPostgres(): Promise<TestPostgres> {
     }
   }
   const startMs = Math.round(performance.now() - started);
-  const running = server;
+  let running = server;
+  const stopWith = async (signal: NodeJS.Signals) => {
+    if (running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolveExit) => running.once('exit', resolveExit));
+    running.kill(signal);
+    await exited;
+  };
   let databases = 0;
   return {
     port,
@@ -157,12 +169,13 @@ export async function startPostgres(): Promise<TestPostgres> {
       }
       return `postgres://${user}:${password}@127.0.0.1:${port}/${name}`;
     },
+    async restart(down) {
+      await stopWith('SIGINT');
+      await down?.();
+      running = await startServer(native, env, data, port);
+    },
     async stop() {
-      if (running.exitCode === null && running.signalCode === null) {
-        const exited = new Promise((resolveExit) => running.once('exit', resolveExit));
-        running.kill('SIGQUIT');
-        await exited;
-      }
+      await stopWith('SIGQUIT');
       rmSync(folder, { recursive: true, force: true });
     },
   };
