@@ -14,12 +14,12 @@ afterAll(() => {
 });
 
 describe('the conformance matrix, a slice: G = X = direct per scenario', () => {
-  it('strict-sse-polling (2025-11-25) under --requirements 2025-11-25, the source at its default and its own revision', async () => {
+  it('strict-sse-polling (2025-11-25) under --requirements 2025-11-25, the source’s mcp_revision auto (asks the server, falls back to 2025-11-25)', async () => {
     rows = await runMatrix(
-      { servers: ['strict-sse-polling'], requirements: ['2025-11-25'], settings: ['default', 'own'] },
+      { servers: ['strict-sse-polling'], requirements: ['2025-11-25'], settings: ['auto'] },
       { concurrency: 3, runTimeoutMs: 240_000 },
     );
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(1);
     expect(matrixDetails(rows)).toBe('');
     for (const row of rows) {
       // The server passes something directly, so an adapter that passes nothing would differ.
