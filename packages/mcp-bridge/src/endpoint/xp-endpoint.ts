@@ -12,17 +12,25 @@
  *
  * Calls run at most once: the state database records a call as started before the upstream call
  * and stores every answer before it reaches the outbox (see `StateDatabase`); `recover()`
- * finishes what a crash left behind.
+ * finishes what a crash left behind. Replicas of one key claim each request in a shared journal
+ * first, and finish what a replica whose lease lapsed left (state/shared-journal.ts).
  * @module
  */
 import { type PublicIdentity, verifyEvent, type XpEvent } from '@xprotocol/crypto';
 import type { Subscription } from '@xprotocol/relay-client';
-import { isUnansweredKind, MCP_NOTIFICATION_KIND, MCP_SESSION_END_KIND, xpError } from '@xprotocol/wire';
+import {
+  isUnansweredKind,
+  MCP_NOTIFICATION_KIND,
+  MCP_SESSION_END_KIND,
+  type XpErrorPayload,
+  xpError,
+} from '@xprotocol/wire';
 import { XpCaller } from '../caller/xp-caller.js';
 import { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { DelegatedAccess } from '../policy/delegated-access.js';
 import { RevocationSet } from '../policy/revocation-set.js';
+import type { AdoptedWork } from '../state/shared-journal.js';
 import { _addressingProblem } from './addressing.js';
 import { _CallerChains } from './caller-authority.js';
 import { _EndpointAnswers } from './endpoint-answers.js';
@@ -137,8 +145,10 @@ export class XpEndpoint {
    */
   async start(): Promise<void> {
     await this.recover();
-    this.#revocationWatch.start();
     const { o, logger } = this.#inbound;
+    // Replicas: adopts the work of a replica whose lease lapsed, now and with each renewal.
+    await o.state.shared?.startLeases((adopted) => this.#finishAdopted(adopted));
+    this.#revocationWatch.start();
     this.#subscription = o.pool.subscribe([{ '#p': [o.identity.keys.ed25519] }], {
       // The pool delivers only events whose shape, id and signature it verified.
       onEvent: (event) => {
@@ -170,17 +180,35 @@ export class XpEndpoint {
           { id: call.id, kind: call.request.kind },
           'answering a call interrupted by a restart; it is not re-run',
         );
-        await answers.error(
-          call.request,
-          xpError(
-            'UPSTREAM_ERROR',
-            'interrupted: the adapter stopped while this call was running; it was not retried',
-          ),
-        );
+        await answers.error(call.request, _interrupted('the adapter stopped while this call was running'));
       } else {
         // A row without what it needs cannot be finished: keep it only for dedupe.
         await state.markDone(call.id);
       }
+    }
+  }
+
+  /**
+   * Finishes what a replica whose lease lapsed left (state/shared-journal.ts): its answers go to
+   * the relays, a call it started is answered as interrupted (never re-run), and a call it claimed
+   * but never started runs here.
+   */
+  async #finishAdopted(adopted: AdoptedWork): Promise<void> {
+    const { o, logger, answers } = this.#inbound;
+    for (const entry of adopted.answers) await o.pool.enqueue(entry.event);
+    for (const request of adopted.started) {
+      logger.warn(
+        { id: request.id, kind: request.kind },
+        'answering a call interrupted by the loss of another replica; it is not re-run',
+      );
+      await answers.error(
+        request,
+        _interrupted('another adapter replica stopped while this call was running'),
+      );
+    }
+    for (const request of adopted.claimed) {
+      await o.state.shared?.release(request.id);
+      this.#track(this.handleEvent(request));
     }
   }
 
@@ -223,12 +251,14 @@ export class XpEndpoint {
       const misaddressed = _addressingProblem(event, self);
       if (misaddressed) return inbound.answers.drop(misaddressed, event);
       // One delivery at a time per id: a second copy arriving meanwhile is a duplicate.
-      if (this.#processing.has(event.id) || inbound.o.state.isKnown(event.id)) {
-        return inbound.answers.drop(`duplicate of ${event.id}; its answer is already on the relay`, event);
-      }
+      if (this.#processing.has(event.id)) return _duplicate(inbound, event);
       this.#processing.add(event.id);
       try {
-        return await _processRequest(inbound, event);
+        // With replicas, the one whose claim is first acts on it (state/shared-journal.ts).
+        if (!(await inbound.o.state.claim(event))) return _duplicate(inbound, event);
+        const outcome = await _processRequest(inbound, event);
+        if (outcome.action !== 'answered') await inbound.o.state.settle(event.id);
+        return outcome;
       } finally {
         this.#processing.delete(event.id);
       }
@@ -242,6 +272,16 @@ export class XpEndpoint {
     this.#inflight.add(promise);
     void promise.finally(() => this.#inflight.delete(promise));
   }
+}
+
+/** A duplicate: dropped, since its answer is on the relays (or coming from the replica that runs it). */
+function _duplicate(inbound: _Inbound, event: XpEvent): InboundOutcome {
+  return inbound.answers.drop(`duplicate of ${event.id}; its answer is already on the relay`, event);
+}
+
+/** The answer to a call that was running when its adapter stopped: it is never run again. */
+function _interrupted(why: string): XpErrorPayload {
+  return xpError('UPSTREAM_ERROR', `interrupted: ${why}; it was not retried`);
 }
 
 /**

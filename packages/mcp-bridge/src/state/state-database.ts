@@ -39,6 +39,7 @@ import { BridgeError } from '../errors.js';
 import type { DescriptionFinding } from '../policy/description-lint.js';
 import type { ToolPin, ToolPinStore } from '../policy/tool-pins.js';
 import { _ReplayMemory, type ReplayMemoryOptions } from './replay-memory.js';
+import type { SharedJournal } from './shared-journal.js';
 import { _OUTBOX_ADD, _StateOutbox } from './state-outbox.js';
 import { _STATUS_SAVE, _STATUS_SCHEMA, _statusParams, type StatusRecord } from './state-status.js';
 import { type _EntryResult, _StateWriter, type _WriteEntry } from './state-writer.js';
@@ -127,6 +128,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
   readonly #writer: _StateWriter;
   readonly #replay: _ReplayMemory;
   #outbox: _StateOutbox | undefined;
+  #shared: SharedJournal | undefined;
   readonly #statements = new Map<string, Database.Statement<unknown[]>>();
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -165,10 +167,39 @@ export class StateDatabase implements NameStore, ToolPinStore {
   }
 
   /**
+   * Hands the call journal, the dedupe memory and the outbox to a journal shared by the replicas
+   * of this key (shared-journal.ts); this file keeps the rest. Before the endpoint or the relay
+   * pool uses this database.
+   */
+  share(journal: SharedJournal): void {
+    this.#shared = journal;
+  }
+
+  /** The shared journal, when replicas share one (see {@link StateDatabase.share}). */
+  get shared(): SharedJournal | undefined {
+    return this.#shared;
+  }
+
+  /**
+   * Takes the request for this process before the pipeline acts on it; false: a duplicate. With a
+   * shared journal this is the replicas' atomic claim; alone, it is {@link StateDatabase.isKnown}.
+   */
+  async claim(request: XpEvent): Promise<boolean> {
+    if (this.#shared) return this.#shared.claim(request);
+    return !this.isKnown(request.id);
+  }
+
+  /** A claimed request ended without an answer (dropped or ignored): kept for dedupe only. */
+  async settle(id: string): Promise<void> {
+    await this.#shared?.settled(id);
+  }
+
+  /**
    * Records that the upstream call is about to start; resolves once that is durable. From then on
    * the call is never re-run.
    */
   async recordStarted(request: XpEvent, nowSeconds: number): Promise<void> {
+    if (this.#shared) return this.#shared.started(request.id);
     await this.#write('started', request.id, {
       statements: [
         {
@@ -197,6 +228,11 @@ export class StateDatabase implements NameStore, ToolPinStore {
    * the call is `answered`: hand the answer to the pool, then {@link StateDatabase.markDone}.
    */
   async recordAnswer(request: XpEvent, answer: XpEvent, nowSeconds: number): Promise<{ inOutbox: boolean }> {
+    const expiresAt = getExpiration(answer) ?? nowSeconds + DEFAULT_OUTBOX_SECONDS;
+    if (this.#shared) {
+      await this.#shared.answered(request.id, answer, expiresAt);
+      return { inOutbox: true };
+    }
     const outbox = this.#outbox;
     const answerJson = JSON.stringify(answer);
     // A refusal is a new row; the answer of a started call is not.
@@ -214,7 +250,6 @@ export class StateDatabase implements NameStore, ToolPinStore {
       ],
       mustChange: true,
     };
-    const expiresAt = getExpiration(answer) ?? nowSeconds + DEFAULT_OUTBOX_SECONDS;
     await this.#write('answered', request.id, {
       statements: outbox
         ? [record, { sql: _OUTBOX_ADD, params: [answer.id, answerJson, expiresAt] }]
@@ -268,7 +303,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
    * since the memory may have forgotten its id (docs/protocol.md §4).
    */
   get replayFloor(): number {
-    return this.#replay.floor;
+    return this.#shared ? Math.max(this.#shared.floor, this.#replay.floor) : this.#replay.floor;
   }
 
   /**
@@ -279,6 +314,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
    */
   openReplayMemory(options: ReplayMemoryOptions): void {
     this.#assertOpen();
+    this.#shared?.openReplayMemory(options.windowSeconds);
     try {
       this.#replay.open(options);
     } catch (error) {
@@ -510,6 +546,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
    * Closing the outbox leaves the database open; {@link StateDatabase.close} closes both.
    */
   outbox(): Outbox {
+    if (this.#shared) return this.#shared.outbox;
     this.#outbox ??= new _StateOutbox(this.#db, (entry) => this.#writer.write(entry));
     return this.#outbox;
   }
@@ -520,6 +557,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
       this.#closed = true;
       try {
         await this.#writer.close();
+        await this.#shared?.close();
       } finally {
         this.#db.close();
       }
