@@ -122,6 +122,10 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
       file.state_database === undefined || file.state_database === ':memory:'
         ? file.state_database
         : expandConfigPath(file.state_database, where),
+    sharedState: file.shared_state && {
+      database: file.shared_state.database,
+      leaseSeconds: file.shared_state.lease_seconds,
+    },
     callTimeoutMs: Math.round(file.call_timeout_seconds * 1000),
     network: { allowPrivate: [...file.network.allow_private] },
     limits: {

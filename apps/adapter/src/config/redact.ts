@@ -1,6 +1,6 @@
 /**
- * A copy of the configuration that is safe to log: the bearer tokens and the values of each
- * source's `env` are replaced. Log this, never the configuration itself.
+ * A copy of the configuration that is safe to log: the bearer tokens, the values of each
+ * source's `env` and the password of the shared state database's URL are replaced. Log this, never the configuration itself.
  * @module
  */
 import type { AdapterConfig } from './types.js';
@@ -10,7 +10,8 @@ export const REDACTED = '[redacted]';
 
 /**
  * Returns a deep copy of `config` with `mcpServer.bearerToken`, `mcpSources[].bearerToken` and
- * every `mcpSources[].env` value replaced by {@link REDACTED}.
+ * every `mcpSources[].env` value replaced by {@link REDACTED}, and the password in
+ * `sharedState.database` by `***`.
  * @example
  * logger.info({ config: redactConfig(config) }, 'configuration loaded');
  */
@@ -21,5 +22,10 @@ export function redactConfig(config: AdapterConfig): AdapterConfig {
     if (source.bearerToken !== undefined) source.bearerToken = REDACTED;
     for (const name of Object.keys(source.env)) source.env[name] = REDACTED;
   }
+  if (copy.sharedState)
+    copy.sharedState.database = copy.sharedState.database.replace(
+      /^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*):[^/?#]*@/i,
+      '$1:***@',
+    );
   return copy;
 }

@@ -604,6 +604,24 @@ const accessSchema = z
   })
   .describe('Who may call the wrapped MCP servers.');
 
+const sharedStateSchema = z
+  .strictObject({
+    database: phrased(
+      z.string().regex(/^postgres(ql)?:\/\/[^/\s]+\/[^/\s?#]+/, {
+        error: 'expected a postgres://user:password@host:port/database URL',
+      }),
+      'a postgres://user:password@host:port/database URL',
+    ).describe(
+      'Postgres database the adapter replicas of one key share: which requests were claimed, the answers waiting for a relay (docs/deploy.md).',
+    ),
+    lease_seconds: phrased(z.number().int().min(2).max(3600), 'an integer number of seconds from 2 to 3600')
+      .default(15)
+      .describe(
+        'A replica that does not renew its lease for this long is taken for dead: another replica sends its answers and answers its interrupted calls.',
+      ),
+  })
+  .describe('Replicas: the call journal and outbox shared in Postgres (docs/deploy.md).');
+
 const networkSchema = z
   .strictObject({
     allow_private: stringList(
@@ -665,6 +683,7 @@ export const configFileSchema = phrased(
       state_database: filePath().describe(
         'State database (dedupe, outbox, schema versions); default ~/.xprotocol/state/<ed25519 hex>.db.',
       ),
+      shared_state: sharedStateSchema.optional(),
       call_timeout_seconds: phrased(z.number().gt(0).max(3600), 'a number of seconds above 0, at most 3600')
         .default(30)
         .describe('Timeout of calls to XProtocol endpoints.'),

@@ -138,6 +138,8 @@ export interface AdapterConfig {
   };
   /** Absolute path; `undefined` → the runtime derives `~/.xprotocol/state/<ed25519 hex>.db`. */
   stateDatabase: string | undefined;
+  /** Replicas of one key: the call journal and outbox in Postgres (docs/deploy.md). */
+  sharedState: { database: string; leaseSeconds: number } | undefined;
   /** Default 30000 (from `call_timeout_seconds`, default 30). */
   callTimeoutMs: number;
   network: {

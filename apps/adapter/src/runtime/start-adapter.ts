@@ -21,6 +21,7 @@ import {
   type DiscoveryServer,
   type McpFace,
   type McpFaceServer,
+  SharedJournal,
   StateDatabase,
   XpEndpoint,
 } from '@xprotocol/mcp-bridge';
@@ -191,6 +192,8 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const statePath = stateDatabasePath(config.stateDatabase, stateStem);
   const state = new StateDatabase(statePath);
   started.add(() => state.close());
+  if (identity && config.sharedState)
+    await _shareState(state, config.sharedState, identity.keys.ed25519, logger);
   const xp = identity && { identity, pool: await _openRelayPool(config, relayUrls, state, logger) };
   if (xp) started.add(() => xp.pool.close());
   const late: _LateParts = {};
@@ -263,6 +266,29 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   });
   start.status.ready();
   return _runningAdapter(start, { statePath, sources, face, faceServer, discovery, announcer });
+}
+
+/**
+ * Replicas: hands the call journal and the outbox to the Postgres database they share
+ * (docs/deploy.md). Logged with the URL's password hidden.
+ */
+async function _shareState(
+  state: StateDatabase,
+  shared: NonNullable<AdapterConfig['sharedState']>,
+  key: string,
+  logger: AdapterLogger,
+): Promise<void> {
+  const journal = await SharedJournal.open({
+    url: shared.database,
+    endpoint: key,
+    leaseSeconds: shared.leaseSeconds,
+    logger,
+  });
+  state.share(journal);
+  logger.info(
+    { database: journal.shown, replica: journal.replica, leaseSeconds: shared.leaseSeconds },
+    'sharing the call journal and outbox with the other replicas of this key',
+  );
 }
 
 /**

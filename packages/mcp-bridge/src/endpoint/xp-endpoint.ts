@@ -195,20 +195,32 @@ export class XpEndpoint {
    */
   async #finishAdopted(adopted: AdoptedWork): Promise<void> {
     const { o, logger, answers } = this.#inbound;
-    for (const entry of adopted.answers) await o.pool.enqueue(entry.event);
+    // One failure must not strand the rest of what was adopted: each is finished on its own.
+    const each = async (id: string, finish: () => Promise<unknown>) => {
+      try {
+        await finish();
+      } catch (error) {
+        logger.error(
+          { id, error: (error as Error).message },
+          'could not finish a call adopted from another replica',
+        );
+      }
+    };
+    for (const entry of adopted.answers) await each(entry.event.id, () => o.pool.enqueue(entry.event));
     for (const request of adopted.started) {
       logger.warn(
         { id: request.id, kind: request.kind },
         'answering a call interrupted by the loss of another replica; it is not re-run',
       );
-      await answers.error(
-        request,
-        _interrupted('another adapter replica stopped while this call was running'),
+      await each(request.id, () =>
+        answers.error(request, _interrupted('another adapter replica stopped while this call was running')),
       );
     }
     for (const request of adopted.claimed) {
-      await o.state.shared?.release(request.id);
-      this.#track(this.handleEvent(request));
+      await each(request.id, async () => {
+        await o.state.shared?.release(request.id);
+        this.#track(this.handleEvent(request));
+      });
     }
   }
 

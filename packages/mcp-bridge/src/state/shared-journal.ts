@@ -59,6 +59,9 @@ CREATE TABLE IF NOT EXISTS xp_adapter_floor (
 );
 `;
 
+/** How often a statement waits again for a connection of a busy pool before it fails. */
+const BUSY_RETRIES = 6;
+
 /** One advisory lock key for creating the tables: replicas starting together do not race. */
 const SCHEMA_LOCK = 7_336_104_201;
 
@@ -127,7 +130,7 @@ export class SharedJournal {
       connectionString: options.url,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
       application_name: 'xprotocol-adapter',
-      max: 8,
+      max: 16,
     });
     // An idle connection the server closed: the pool drops it and opens another when needed.
     pool.on('error', () => {});
@@ -287,7 +290,7 @@ export class SharedJournal {
     params: unknown[],
   ): Promise<{ rowCount: number; rows: Record<string, unknown>[] }> {
     try {
-      const result = await this.#pool.query(sql, params);
+      const result = await this.#queryOnce(sql, params);
       return { rowCount: result.rowCount ?? 0, rows: result.rows };
     } catch (error) {
       throw new BridgeError(
@@ -295,6 +298,21 @@ export class SharedJournal {
         `shared state database ${this.shown}: ${secretFree((error as Error).message, '')}`,
         { cause: error },
       );
+    }
+  }
+
+  /**
+   * Runs a statement, waiting again while every connection is busy: the pool gave up waiting for
+   * one before the statement was sent, so sending it now cannot make it run twice.
+   */
+  async #queryOnce(sql: string, params: unknown[]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#pool.query(sql, params);
+      } catch (error) {
+        const waited = /timeout exceeded when trying to connect/i.test((error as Error).message);
+        if (!waited || attempt >= BUSY_RETRIES || this.#closing) throw error;
+      }
     }
   }
 

@@ -16,6 +16,11 @@
  * and its outbox entry are written in ONE transaction that leaves the call `done` at once: there is
  * no moment where one is durable without the other, and nothing reaches a relay before it is.
  *
+ * **Replicas.** Given a {@link SharedJournal} ({@link StateDatabase.share}), the call journal, the
+ * dedupe memory and the outbox live in the Postgres database the replicas of one key share
+ * instead: {@link StateDatabase.claim} is then the replicas' atomic claim, and the records above
+ * are written there (shared-journal.ts); this file keeps the rest.
+ *
  * **Group commit.** These records are written by a {@link _StateWriter}: on a worker thread with
  * its own connection (for a file), in transactions that take every record queued while the
  * previous one was on the disk. Concurrent calls share one fsync, and the adapter's event loop
