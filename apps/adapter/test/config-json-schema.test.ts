@@ -30,6 +30,7 @@ describe('config.schema.json', () => {
       'logging',
       'access',
       'state_database',
+      'shared_state',
       'call_timeout_seconds',
       'network',
       'limits',
