@@ -14,8 +14,8 @@ import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node'
 import { XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayPool } from '@xprotocol/relay-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../../../packages/relay/test/support/postgres.js';
 import { wrapperConfig } from './support/adapter-configs.js';
+import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { Processes } from './support/processes.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'servers', 'rug-pull-server.mjs');

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { XpEvent } from '@xprotocol/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../../relay/test/support/postgres.js';
 import { type AdoptedWork, SharedJournal } from '../src/state/shared-journal.js';
+import { startPostgres, type TestPostgres } from './support/postgres.js';
 
 let postgres: TestPostgres;
 const journals: SharedJournal[] = [];
