@@ -487,7 +487,7 @@ class _SharedOutbox implements Outbox {
 }
 
 /** `url` with the password of its user-info part replaced by `***` (also on text that is no URL). */
-export function redactedDatabaseUrl(url: string): string {
+function redactedDatabaseUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*):[^/?#]*@/i, '$1:***@');
 }
 
