@@ -4,29 +4,25 @@
  * its order, so equal descriptors give identical text.
  * @module
  */
-import { getExtension, hasExtension } from '@bufbuild/protobuf';
+import { getExtension, hasExtension, isFieldSet } from '@bufbuild/protobuf';
 import { toText } from '@bufbuild/protobuf/txtpb';
 import {
   type DescriptorProto,
   type EnumDescriptorProto,
   type FieldDescriptorProto,
+  FieldDescriptorProtoSchema,
   type FileDescriptorProto,
   FieldDescriptorProto_Label as Label,
-  FieldDescriptorProto_Type as T,
+  type OneofDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
 import {
   FieldRulesSchema,
   field as fieldRulesExtension,
+  OneofRulesSchema,
+  oneof as oneofRulesExtension,
 } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
-import { jsonFieldFacts, jsonValueOf } from './json-options.js';
-
-const SCALAR_NAMES: Partial<Record<T, string>> = {
-  [T.STRING]: 'string',
-  [T.DOUBLE]: 'double',
-  [T.INT32]: 'int32',
-  [T.INT64]: 'int64',
-  [T.BOOL]: 'bool',
-};
+import { isJsonWrapper, jsonFieldFacts, jsonValueOf } from './json-options.js';
+import { SCALARS } from './proto-types.js';
 
 /**
  * The `.proto` text of a file made by `jsonSchemaToProto` (proto3, one top message, nested types).
@@ -44,10 +40,31 @@ export function protoTextOf(file: FileDescriptorProto): string {
 function _message(m: DescriptorProto, indent: string, lines: string[]): void {
   lines.push(`${indent}message ${m.name} {`);
   const inner = `${indent}  `;
+  if (isJsonWrapper(m.options)) lines.push(`${inner}option (xprotocol.mcp.v1.json_wrapper) = true;`);
   for (const e of m.enumType) _enum(e, inner, lines);
   for (const n of m.nestedType) if (!n.options?.mapEntry) _message(n, inner, lines);
-  for (const f of m.field) lines.push(`${inner}${_field(f, m)};`);
+  let open: number | undefined;
+  for (const f of m.field) {
+    // members of a real oneof (not proto3 optional's synthetic one) are written inside it
+    const group =
+      isFieldSet(f, FieldDescriptorProtoSchema.field.oneofIndex) && !f.proto3Optional
+        ? f.oneofIndex
+        : undefined;
+    if (open !== undefined && group !== open) lines.push(`${inner}}`);
+    if (group !== undefined && group !== open) _oneofHead(m.oneofDecl[group]!, inner, lines);
+    open = group;
+    lines.push(`${group === undefined ? inner : `${inner}  `}${_field(f, m)};`);
+  }
+  if (open !== undefined) lines.push(`${inner}}`);
   lines.push(`${indent}}`);
+}
+
+function _oneofHead(o: OneofDescriptorProto, indent: string, lines: string[]): void {
+  lines.push(`${indent}oneof ${o.name} {`);
+  if (o.options && hasExtension(o.options, oneofRulesExtension)) {
+    const text = toText(OneofRulesSchema, getExtension(o.options, oneofRulesExtension));
+    lines.push(`${indent}  option (buf.validate.oneof) = { ${text.trim().replace(/\s*\n\s*/g, ' ')} };`);
+  }
 }
 
 function _enum(e: EnumDescriptorProto, indent: string, lines: string[]): void {
@@ -62,7 +79,7 @@ function _enum(e: EnumDescriptorProto, indent: string, lines: string[]): void {
 
 function _typeName(f: FieldDescriptorProto): string {
   // the full name with its leading dot: absolute, so it cannot resolve to another type
-  return SCALAR_NAMES[f.type] ?? f.typeName;
+  return SCALARS.get(f.type)?.proto ?? f.typeName;
 }
 
 function _field(f: FieldDescriptorProto, owner: DescriptorProto): string {
