@@ -111,7 +111,8 @@ message ListDirInput {
         compared++;
       }
     expect(compared).toBeGreaterThan(600);
-  });
+    // a bound on hanging: the two runs over every recorded tool take ~25 s on a loaded machine
+  }, 180_000);
 
   it('comes back as the schema it came from', () => {
     const r = jsonSchemaToProto('list_dir', SCHEMA);
@@ -259,5 +260,50 @@ message TInput {
     expect(toBinary(FileDescriptorProtoSchema, b.file)).toEqual(bytes);
     expect(toBinary(FileDescriptorProtoSchema, c.file)).toEqual(bytes);
     expect(c.protoText).toBe(a.protoText);
+  });
+
+  it('carries title and description as leading comments, in the text and in SourceCodeInfo with spans', () => {
+    const r = jsonSchemaToProto('t', {
+      type: 'object',
+      description: 'Reads a file.',
+      properties: {
+        path: { type: 'string', title: 'Path', description: 'Where the file is.\r\nRelative to the root.' },
+        id: { type: ['string', 'integer'], description: 'Its number or name.' },
+        mode: { type: 'string' },
+      },
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.refusals));
+    const lines = r.protoText.split('\n');
+    const message = lines.indexOf('// Reads a file.');
+    expect(lines.slice(message, message + 2)).toEqual(['// Reads a file.', 'message TInput {']);
+    const path = lines.indexOf('  // Path');
+    expect(lines.slice(path, path + 5)).toEqual([
+      '  // Path',
+      '  //',
+      '  // Where the file is.',
+      '  // Relative to the root.',
+      '  optional string path = 3 [json_name = "path"];',
+    ]);
+    expect(lines).toContain('  // Its number or name.');
+    const locations = r.file.sourceCodeInfo!.location.map((l) => ({
+      path: l.path,
+      leadingComments: l.leadingComments,
+      span: l.span,
+    }));
+    expect(locations).toEqual([
+      { path: [4, 0], leadingComments: ' Reads a file.\n', span: [message + 1, 0, lines.length - 2, 1] },
+      {
+        path: [4, 0, 2, 0],
+        leadingComments: ' Its number or name.\n',
+        span: [lines.indexOf('  // Its number or name.') + 1, 2, expect.any(Number)],
+      },
+      {
+        path: [4, 0, 2, 2],
+        leadingComments: ' Path\n\n Where the file is.\n Relative to the root.\n',
+        span: [path + 4, 2, lines[path + 4]!.length],
+      },
+    ]);
+    // the comments are for people: the way back has no annotations
+    expect(JSON.stringify(protoToJsonSchema(r.file))).not.toContain('description');
   });
 });

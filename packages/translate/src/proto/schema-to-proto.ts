@@ -29,9 +29,10 @@ import {
 } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
 import { _pointerToken } from '../_json-util.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
+import { commentOf, sourceCodeInfoOf } from './comments.js';
 import { JSON_OPTIONS_FILE, setJsonFieldFacts, setJsonValue } from './json-options.js';
 import { fieldNameOf, NameScope, pascalCaseOf, upperSnakeOf } from './proto-names.js';
-import { protoTextOf } from './proto-text.js';
+import { protoTextWithSpans } from './proto-text.js';
 import { STRUCT_FILE, WELL_KNOWN } from './proto-types.js';
 import {
   boolRules,
@@ -112,7 +113,12 @@ export function jsonSchemaToProto(
     messageType: [top],
     syntax: 'proto3',
   });
-  return { ok: true, file, protoText: protoTextOf(file), messageName, refusals: [] };
+  const topComment = commentOf(schema);
+  if (topComment !== undefined) walk.comments.set(top, topComment);
+  file.sourceCodeInfo = sourceCodeInfoOf(file, walk.comments);
+  const { text, spans } = protoTextWithSpans(file);
+  for (const l of file.sourceCodeInfo?.location ?? []) l.span = spans.get(l.path.join(',')) ?? [];
+  return { ok: true, file, protoText: text, messageName, refusals: [] };
 }
 
 /** A JSON object schema → a message named `name` (its nested types inside it). */
@@ -217,6 +223,8 @@ function _field(
   );
   if (shape === undefined) return undefined;
   const f = _fieldOf(shape, scope, name, jsonName, number, required, walk);
+  const comment = commentOf(schema);
+  if (comment !== undefined) walk.comments.set(f, comment);
   const facts = {
     nullable: nullable !== undefined,
     present: required && (shape.kind === 'repeated' || shape.kind === 'map'),

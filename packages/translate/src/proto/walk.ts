@@ -30,10 +30,12 @@ export interface Scope {
   readonly names: NameScope;
 }
 
-/** The walk's state: the refusals so far and the files the descriptor needs. */
+/** The walk's state: the refusals so far, the files the descriptor needs, the comments to keep. */
 export class Walk {
   readonly refusals: ProtoRefusal[] = [];
   readonly imports = new Set<string>();
+  /** A message's or field's leading comment (its schema's title and description), by descriptor object. */
+  readonly comments = new Map<object, string>();
 
   refuse(pointer: string, reason: string): undefined {
     this.refusals.push({ pointer: pointer === '' ? '/' : pointer, reason });
