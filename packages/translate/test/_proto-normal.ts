@@ -38,11 +38,14 @@ export function normal(s: J): J {
     if (Array.isArray(o.enum)) inner.enum = o.enum.filter((v: unknown) => v !== null);
     return { nullable: normal(inner) };
   }
+  if (Array.isArray(o.type)) return _union(o.type.map((t: string) => _ofType(o, t)));
   const branches = o.anyOf ?? o.oneOf;
   if (Array.isArray(branches) && branches.length === 2 && Object.keys(o).length === 1) {
     const i = branches.findIndex((b: J) => b?.type === 'null' && Object.keys(normal(b)).length === 1);
     if (i >= 0) return { nullable: normal(branches[1 - i]) };
   }
+  // a union of branches of distinct JSON types: oneOf means anyOf, and the order is the types'
+  if (Array.isArray(branches) && Object.keys(o).length === 1) return _union(branches);
   if (o.type === undefined && Array.isArray(o.enum) && o.enum.every((v: unknown) => typeof v === 'string'))
     o.type = 'string';
   if (o.type === undefined && typeof o.const === 'string') o.type = 'string';
@@ -90,4 +93,30 @@ export function normal(s: J): J {
     else o.propertyNames = { type: 'string', ...n };
   }
   return o;
+}
+
+const TYPE_ORDER = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];
+const ONLY: Record<string, string[]> = {
+  string: ['minLength', 'maxLength', 'pattern', 'format'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  array: ['items', 'minItems', 'maxItems', 'uniqueItems'],
+  object: ['properties', 'required', 'additionalProperties', 'propertyNames'],
+};
+
+/** One type of a type list, with only the keywords that apply to it. */
+function _ofType(o: J, type: string): J {
+  const others = new Set(Object.values(ONLY).flat());
+  const out: J = { type };
+  for (const [k, v] of Object.entries(o))
+    if (k !== 'type' && (ONLY[type]?.includes(k) || !others.has(k))) out[k] = v;
+  return out;
+}
+
+function _union(branches: J[]): J {
+  const all = branches.map(normal);
+  // a union of X and null, however spelled, is one normal form
+  if (all.length === 2 && all.some((b) => b.type === 'null' && Object.keys(b).length === 1))
+    return { nullable: all.find((b) => !(b.type === 'null' && Object.keys(b).length === 1)) };
+  return { anyOf: all.sort((a, b) => TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type)) };
 }

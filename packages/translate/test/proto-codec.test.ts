@@ -127,4 +127,64 @@ describe('tool arguments through protobuf', () => {
     });
     expect(decodeArguments(noStatus, encodeArguments(noStatus, { a: [] }))).toEqual({});
   });
+
+  it('a union travels as the member of its JSON type, null included; an array of arrays as wrappers', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        id: { type: ['string', 'integer'], minLength: 1, maximum: 100 },
+        note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        value: {
+          anyOf: [
+            { type: 'number' },
+            { type: 'boolean' },
+            { type: 'array', items: { type: 'string' }, minItems: 1 },
+            { type: 'object', properties: { k: { type: 'string' } }, required: ['k'] },
+            { type: 'null' },
+          ],
+        },
+        grid: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } },
+        lists: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      },
+      required: ['id', 'note'],
+      additionalProperties: false,
+    };
+    const ajv = compiler.compile(schema as never);
+    if (!ajv.ok) throw new Error(ajv.reason);
+    const desc = messageOf('u', schema);
+    const valid = [
+      { id: 'a', note: null },
+      { id: 7, note: 'x', value: 2.5, grid: [[1, null], [], [null]], lists: { a: ['x'], b: [] } },
+      { id: 100, note: null, value: null },
+      { id: 'b', note: 'y', value: true },
+      { id: 'c', note: 'z', value: ['s'] },
+      { id: 'd', note: 'w', value: { k: 'v' } },
+      { id: 'e', note: null, value: 3 },
+    ];
+    for (const args of valid) {
+      expect(ajv.validate(args), JSON.stringify(args)).toBe(true);
+      expect(decodeArguments(desc, encodeArguments(desc, args as never))).toEqual(args);
+      expect(
+        validator.validate(desc, argumentsToMessage(desc, args as never)).kind,
+        JSON.stringify(args),
+      ).toBe('valid');
+    }
+    const invalid = [
+      { id: '', note: null },
+      { id: 101, note: null },
+      { id: 'a' },
+      { id: 'a', note: null, value: [] },
+      { id: 'a', note: null, value: {} },
+    ];
+    for (const args of invalid) {
+      expect(ajv.validate(args), JSON.stringify(args)).toBe(false);
+      expect(
+        validator.validate(desc, argumentsToMessage(desc, args as never)).kind,
+        JSON.stringify(args),
+      ).not.toBe('valid');
+    }
+    expect(() => encodeArguments(desc, { id: true, note: null })).toThrow(
+      'argument /id: a JSON boolean is not one of the types it may be (integer, string)',
+    );
+  });
 });

@@ -2,7 +2,7 @@
  * The custom options the proto3 binding writes besides protovalidate's rules: what a protobuf
  * descriptor cannot say about the JSON it stands for (an enum value's JSON string, a field that
  * may be JSON `null`, an array that must be present even when empty, the field that holds an open
- * object's other members). They live in one small file, `xprotocol/mcp/v1/json.proto`, that every
+ * object's other members, a message that stands for its one set member's value). They live in one small file, `xprotocol/mcp/v1/json.proto`, that every
  * generated file imports. Numbers are in the 50000–99999 range protobuf leaves to organisations.
  * @module
  */
@@ -24,12 +24,16 @@ import {
   FileDescriptorProtoSchema,
   file_google_protobuf_descriptor,
   FieldDescriptorProto_Label as Label,
+  type MessageOptions,
   FieldDescriptorProto_Type as T,
 } from '@bufbuild/protobuf/wkt';
 
 /** The file name other generated files import. */
 export const JSON_OPTIONS_FILE = 'xprotocol/mcp/v1/json.proto';
-/** The field number of both extensions (`(xprotocol.mcp.v1.json)` and `(xprotocol.mcp.v1.json_value)`). */
+/**
+ * The field number of the three extensions (`(xprotocol.mcp.v1.json)`, `(xprotocol.mcp.v1.json_value)`
+ * and `(xprotocol.mcp.v1.json_wrapper)`), each on its own options message.
+ */
 export const JSON_OPTION_NUMBER = 52001;
 
 /** What `(xprotocol.mcp.v1.json)` says about a field. */
@@ -78,6 +82,14 @@ export const jsonOptionsFile: FileDescriptorProto = create(FileDescriptorProtoSc
       extendee: '.google.protobuf.EnumValueOptions',
       jsonName: 'jsonValue',
     },
+    {
+      name: 'json_wrapper',
+      number: JSON_OPTION_NUMBER,
+      type: T.BOOL,
+      label: Label.OPTIONAL,
+      extendee: '.google.protobuf.MessageOptions',
+      jsonName: 'jsonWrapper',
+    },
   ],
 });
 
@@ -94,6 +106,9 @@ const jsonFieldExtension = jsonOptionsRegistry.getExtension(
 const jsonValueExtension = jsonOptionsRegistry.getExtension(
   'xprotocol.mcp.v1.json_value',
 ) as unknown as GenExtension<EnumValueOptions, string>;
+const jsonWrapperExtension = jsonOptionsRegistry.getExtension(
+  'xprotocol.mcp.v1.json_wrapper',
+) as unknown as GenExtension<MessageOptions, boolean>;
 
 /** Writes the facts that are true onto a field's options (nothing when none is). */
 export function setJsonFieldFacts(options: FieldOptions, facts: Partial<JsonFieldFacts>): void {
@@ -123,4 +138,21 @@ export function setJsonValue(options: EnumValueOptions, json: string): void {
 export function jsonValueOf(options: EnumValueOptions | undefined): string | undefined {
   if (options === undefined || !hasExtension(options, jsonValueExtension)) return undefined;
   return getExtension(options, jsonValueExtension);
+}
+
+/**
+ * Marks a message as a wrapper: its JSON is the value of its one set member (a union's oneof), or
+ * of its one repeated or map field (an array of arrays, a map of arrays), not an object.
+ */
+export function setJsonWrapper(options: MessageOptions): void {
+  setExtension(options, jsonWrapperExtension, true);
+}
+
+/** Whether a message is a wrapper (see {@link setJsonWrapper}). */
+export function isJsonWrapper(options: MessageOptions | undefined): boolean {
+  return (
+    options !== undefined &&
+    hasExtension(options, jsonWrapperExtension) &&
+    getExtension(options, jsonWrapperExtension)
+  );
 }

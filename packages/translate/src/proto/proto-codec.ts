@@ -5,7 +5,8 @@
  * as their JSON strings (not the value names), an open object's undeclared members go to and come
  * from its rest map, and a required array or map comes back as `[]`/`{}` when empty. int64 values
  * come back as JSON numbers when they are exact in a double (else as the decimal string protobuf
- * writes). Protobuf has one value for a missing and an empty repeated field: an optional array sent
+ * writes). A wrapper message (a union, an array of arrays) travels as the value it wraps: a union's
+ * member is chosen by the JSON type of the value. Protobuf has one value for a missing and an empty repeated field: an optional array sent
  * empty comes back missing.
  * @module
  */
@@ -22,9 +23,8 @@ import {
   toJson,
 } from '@bufbuild/protobuf';
 import type { JsonObject, JsonValue } from '../json.js';
-import { jsonFieldFacts, jsonValueOf } from './json-options.js';
-
-const OPEN_TYPES = new Set(['google.protobuf.Value', 'google.protobuf.Struct']);
+import { isJsonWrapper, jsonFieldFacts, jsonValueOf } from './json-options.js';
+import { OPEN_MESSAGES, SCALARS, WELL_KNOWN } from './proto-types.js';
 
 /**
  * Tool arguments → a message of `desc`. Throws a `TypeError` naming the member when the arguments
@@ -56,7 +56,7 @@ function _restField(desc: DescMessage): DescField | undefined {
 }
 
 function _toProtoJson(desc: DescMessage, json: JsonValue, at: string): JsonValue {
-  if (OPEN_TYPES.has(desc.typeName) || json === null || typeof json !== 'object' || Array.isArray(json))
+  if (OPEN_MESSAGES.has(desc.typeName) || json === null || typeof json !== 'object' || Array.isArray(json))
     return json;
   const rest = _restField(desc);
   const out: JsonObject = {};
@@ -83,10 +83,12 @@ function _toProtoJson(desc: DescMessage, json: JsonValue, at: string): JsonValue
 }
 
 function _fieldToProto(field: DescField, value: JsonValue, at: string): JsonValue {
-  if (value === null) return null;
+  // null is absent to protobuf, except where a union keeps it as its NullValue member
+  if (value === null && !(field.fieldKind === 'message' && isJsonWrapper(field.message.proto.options)))
+    return null;
   if (field.fieldKind === 'list' && Array.isArray(value))
     return value.map((v, i) => _elementToProto(field, v, `${at}/${i}`));
-  if (field.fieldKind === 'map' && typeof value === 'object' && !Array.isArray(value))
+  if (field.fieldKind === 'map' && value !== null && typeof value === 'object' && !Array.isArray(value))
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [k, _elementToProto(field, v, `${at}/${k}`)]),
     );
@@ -105,7 +107,56 @@ function _elementToProto(field: DescField, value: JsonValue, at: string): JsonVa
     return v.name;
   }
   const m = _messageOf(field);
-  return m === undefined ? value : _toProtoJson(m, value, at);
+  if (m === undefined) return value;
+  return isJsonWrapper(m.proto.options) ? _wrapperToProto(m, value, at) : _toProtoJson(m, value, at);
+}
+
+/** A JSON value → the protobuf JSON of the wrapper message standing for it. */
+function _wrapperToProto(desc: DescMessage, value: JsonValue, at: string): JsonValue {
+  if (desc.oneofs.length === 0) {
+    const only = desc.fields[0]!;
+    return { [only.jsonName]: _fieldToProto(only, value, at) };
+  }
+  const type = _jsonType(value);
+  // a whole number goes to the integer member when there is one, else to the number member
+  const member =
+    desc.fields.find((f) => _memberType(f) === type) ??
+    (type === 'integer' ? desc.fields.find((f) => _memberType(f) === 'number') : undefined);
+  if (member === undefined)
+    throw new TypeError(
+      `argument ${at || '/'}: a JSON ${type} is not one of the types it may be (${desc.fields.map(_memberType).join(', ')})`,
+    );
+  return { [member.jsonName]: value === null ? null : _fieldToProto(member, value, at) };
+}
+
+function _jsonType(v: JsonValue): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  if (v === null) return 'null';
+  return Array.isArray(v) ? 'array' : typeof v;
+}
+
+/** The JSON type a union member holds, read from its protobuf type. */
+function _memberType(f: DescField): string {
+  if (f.fieldKind === 'enum') return f.enum.typeName === WELL_KNOWN.nullValue ? 'null' : 'string';
+  if (f.fieldKind === 'scalar') return SCALARS.get(f.scalar as never)?.json ?? 'string';
+  if (f.fieldKind === 'message' && isJsonWrapper(f.message.proto.options))
+    return f.message.fields[0]?.fieldKind === 'list' ? 'array' : 'object';
+  return 'object';
+}
+
+/** The protobuf JSON of a wrapper message → the JSON value it stands for. */
+function _wrapperFromProto(desc: DescMessage, json: JsonObject): JsonValue {
+  if (desc.oneofs.length === 0) {
+    const only = desc.fields[0]!;
+    const value = json[only.jsonName];
+    if (value === undefined) return only.fieldKind === 'list' ? [] : {};
+    return _fieldFromProto(only, value);
+  }
+  const member = desc.fields.find((f) => json[f.jsonName] !== undefined);
+  if (member === undefined)
+    throw new TypeError(`${desc.typeName} has no member set: it stands for none of the JSON types it may be`);
+  if (_memberType(member) === 'null') return null;
+  return _fieldFromProto(member, json[member.jsonName]!);
 }
 
 function _enumOf(field: DescField): DescEnum | undefined {
@@ -123,7 +174,7 @@ function _messageOf(field: DescField): DescMessage | undefined {
 }
 
 function _fromProtoJson(desc: DescMessage, json: JsonValue): JsonValue {
-  if (OPEN_TYPES.has(desc.typeName) || json === null || typeof json !== 'object' || Array.isArray(json))
+  if (OPEN_MESSAGES.has(desc.typeName) || json === null || typeof json !== 'object' || Array.isArray(json))
     return json;
   const out: JsonObject = {};
   for (const field of desc.fields) {
@@ -158,7 +209,10 @@ function _elementFromProto(field: DescField, value: JsonValue): JsonValue {
     return (v && jsonValueOf(v.proto.options)) ?? value;
   }
   const m = _messageOf(field);
-  if (m !== undefined) return _fromProtoJson(m, value);
+  if (m !== undefined)
+    return isJsonWrapper(m.proto.options)
+      ? _wrapperFromProto(m, value as JsonObject)
+      : _fromProtoJson(m, value);
   // protobuf writes 64-bit integers as strings; the tool's JSON has numbers
   if (typeof value === 'string' && field.scalar === ScalarType.INT64) {
     const n = Number(value);

@@ -20,16 +20,9 @@ import {
   RepeatedRulesSchema,
 } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
 import type { JsonObject, JsonValue } from '../json.js';
-import { jsonFieldFacts, jsonValueOf } from './json-options.js';
+import { isJsonWrapper, jsonFieldFacts, jsonValueOf } from './json-options.js';
+import { SCALARS, WELL_KNOWN } from './proto-types.js';
 import { keywordsOfRules } from './scalar-rules.js';
-
-const SCALAR_TYPES: Partial<Record<T, string>> = {
-  [T.STRING]: 'string',
-  [T.DOUBLE]: 'number',
-  [T.INT32]: 'integer',
-  [T.INT64]: 'integer',
-  [T.BOOL]: 'boolean',
-};
 
 /** Every message and enum of a file by full name (`.pkg.Msg.Nested`). */
 interface Types {
@@ -129,18 +122,26 @@ function _value(f: FieldDescriptorProto, types: Types): JsonObject {
 
 /** The schema of one value of the field's type, with its scalar rules. */
 function _single(f: FieldDescriptorProto, types: Types, rules: FieldRules | undefined): JsonObject {
-  const scalar = SCALAR_TYPES[f.type];
+  const scalar = SCALARS.get(f.type)?.json;
   if (scalar !== undefined) return { type: scalar, ...(rules ? keywordsOfRules(rules.type) : {}) };
+  if (f.typeName === `.${WELL_KNOWN.value}`) return {};
+  if (f.typeName === `.${WELL_KNOWN.struct}`) return { type: 'object' };
+  if (f.typeName === `.${WELL_KNOWN.nullValue}`) return { type: 'null' };
   if (f.type === T.ENUM) {
     const e = types.enums.get(f.typeName);
     if (e === undefined) throw new TypeError(`field ${f.name}: enum ${f.typeName} is not in the file`);
     const values = e.value.map((v) => jsonValueOf(v.options)).filter((v) => v !== undefined);
     return { type: 'string', enum: values };
   }
-  if (f.typeName === '.google.protobuf.Value') return {};
-  if (f.typeName === '.google.protobuf.Struct') return { type: 'object' };
   const m = f.type === T.MESSAGE ? types.messages.get(f.typeName) : undefined;
   if (m === undefined)
     throw new TypeError(`field ${f.name}: type ${f.typeName || f.type} is not one this binding makes`);
-  return _object(m, types);
+  return isJsonWrapper(m.options) ? _wrapped(m, types) : _object(m, types);
+}
+
+/** A wrapper message's JSON: one of its oneof members' values (a union), or its one field's. */
+function _wrapped(m: DescriptorProto, types: Types): JsonObject {
+  if (m.oneofDecl.length === 0) return _value(m.field[0]!, types);
+  const branches = m.field.map((f) => _value(f, types));
+  return { anyOf: branches };
 }

@@ -124,7 +124,7 @@ export function nullableOf(schema: JsonValue): JsonValue | undefined {
   return branches.find((b) => !nulls.includes(b));
 }
 
-/** The first keyword with no protobuf form (or a union other than `X or null`), with why; else undefined. */
+/** The first keyword with no protobuf form (or a union with other keywords beside it), with why; else undefined. */
 export function untranslatableKeyword(
   schema: JsonObject,
   pointer: string,
@@ -133,14 +133,117 @@ export function untranslatableKeyword(
     if (TRANSLATED.has(k) || isDropped(k)) continue;
     return { pointer: `${pointer}/${_pointerToken(k)}`, reason: WHY_NOT[k] ?? `"${k}" has no protobuf form` };
   }
-  if (schema.anyOf !== undefined || schema.oneOf !== undefined) {
-    const k = schema.anyOf !== undefined ? 'anyOf' : 'oneOf';
+  if (schema.anyOf !== undefined && schema.oneOf !== undefined)
+    return { pointer: `${pointer}/oneOf`, reason: 'anyOf and oneOf side by side are not translated' };
+  const k = schema.anyOf !== undefined ? 'anyOf' : schema.oneOf !== undefined ? 'oneOf' : undefined;
+  if (k === undefined) return undefined;
+  const beside = Object.keys(schema).find((key) => key !== k && !isDropped(key));
+  if (beside !== undefined)
     return {
-      pointer: `${pointer}/${k}`,
-      reason: `${k} other than "X or null" is not translated: a protobuf oneof would need one JSON name per branch`,
+      pointer: `${pointer}/${_pointerToken(beside)}`,
+      reason: `"${beside}" beside ${k} is not translated: it would apply to every branch of the protobuf oneof`,
     };
-  }
+  if (!Array.isArray(schema[k]) || schema[k].length === 0)
+    return { pointer: `${pointer}/${k}`, reason: `${k} must be a non-empty list of schemas` };
   return undefined;
+}
+
+/** One branch of a union: its schema, its JSON type, and where it is in the schema text. */
+export interface UnionBranch {
+  readonly schema: JsonObject;
+  readonly type: string;
+  readonly pointer: string;
+}
+
+/** The order oneof members are numbered in (by JSON type: the same for any branch order). */
+export const UNION_TYPE_ORDER = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];
+
+/** Keywords that apply to values of one JSON type only (others apply to every type). */
+const KEYWORDS_OF_TYPE: Readonly<Record<string, readonly string[]>> = {
+  string: ['minLength', 'maxLength', 'pattern', 'format'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  array: ['items', 'minItems', 'maxItems', 'uniqueItems', 'prefixItems', 'contains', 'additionalItems'],
+  object: [
+    'properties',
+    'required',
+    'additionalProperties',
+    'propertyNames',
+    'patternProperties',
+    'minProperties',
+    'maxProperties',
+    'dependentRequired',
+    'dependentSchemas',
+  ],
+};
+
+/** Whether a schema is a union the binding reads as one: a type list, or anyOf/oneOf. */
+export function isUnion(schema: JsonObject): boolean {
+  return Array.isArray(schema.type) || schema.anyOf !== undefined || schema.oneOf !== undefined;
+}
+
+/**
+ * A union's branches, when they are told apart by JSON type alone (so a protobuf oneof, which
+ * holds one member, stands for it exactly and `oneOf` means what `anyOf` means); else why not.
+ * A type list becomes one branch per type, each with the keywords that apply to that type.
+ */
+export function unionBranches(
+  schema: JsonObject,
+  pointer: string,
+): { ok: true; branches: UnionBranch[] } | { ok: false; pointer: string; reason: string } {
+  const branches: UnionBranch[] = [];
+  if (Array.isArray(schema.type)) {
+    if (schema.enum !== undefined || schema.const !== undefined)
+      return {
+        ok: false,
+        pointer: `${pointer}/${schema.enum !== undefined ? 'enum' : 'const'}`,
+        reason:
+          'an enum or const beside a list of types is not translated: its values would have to be split by type',
+      };
+    for (const t of schema.type) {
+      if (typeof t !== 'string')
+        return { ok: false, pointer: `${pointer}/type`, reason: 'a type list must hold type names' };
+      branches.push({ schema: _branchOfType(schema, t), type: t, pointer: `${pointer}/type` });
+    }
+  } else {
+    const k = schema.anyOf !== undefined ? 'anyOf' : 'oneOf';
+    const list = schema[k] as JsonValue[];
+    for (const [i, b] of list.entries()) {
+      const at = `${pointer}/${k}/${i}`;
+      const type = isJsonObject(b) && !isUnion(b) ? typeOf(b) : undefined;
+      if (type === undefined)
+        return {
+          ok: false,
+          pointer: at,
+          reason: `${k} branch ${i} has no single JSON type: a protobuf oneof tells its members apart by JSON type only`,
+        };
+      branches.push({ schema: b as JsonObject, type, pointer: at });
+    }
+  }
+  const seen = new Map<string, UnionBranch>();
+  for (const b of branches) {
+    // a whole number is both an integer and a number
+    const kind = b.type === 'integer' ? 'number' : b.type;
+    const other = seen.get(kind);
+    if (other !== undefined)
+      return {
+        ok: false,
+        pointer: b.pointer,
+        reason: `two branches accept JSON ${kind === 'number' ? 'numbers' : `${kind}s`} (${other.type} and ${b.type}): a protobuf oneof tells its members apart by JSON type only, and these would need their values to do it`,
+      };
+    seen.set(kind, b);
+  }
+  branches.sort((a, b) => UNION_TYPE_ORDER.indexOf(a.type) - UNION_TYPE_ORDER.indexOf(b.type));
+  return { ok: true, branches };
+}
+
+/** The schema of one type of a type list: that type, with the keywords that apply to it. */
+function _branchOfType(schema: JsonObject, type: string): JsonObject {
+  const own = KEYWORDS_OF_TYPE[type === 'integer' ? 'number' : type] ?? [];
+  const others = new Set(Object.values(KEYWORDS_OF_TYPE).flat());
+  const out: JsonObject = { type };
+  for (const [k, v] of Object.entries(schema))
+    if (k !== 'type' && (own.includes(k) || !others.has(k))) out[k] = v;
+  return out;
 }
 
 /** The JSON Schema type name of a JSON value (`integer` for whole numbers). */

@@ -29,9 +29,11 @@ import {
 } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
 import { _pointerToken } from '../_json-util.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.js';
+import { commentOf, sourceCodeInfoOf } from './comments.js';
 import { JSON_OPTIONS_FILE, setJsonFieldFacts, setJsonValue } from './json-options.js';
 import { fieldNameOf, NameScope, pascalCaseOf, upperSnakeOf } from './proto-names.js';
-import { protoTextOf } from './proto-text.js';
+import { protoTextWithSpans } from './proto-text.js';
+import { STRUCT_FILE, WELL_KNOWN } from './proto-types.js';
 import {
   boolRules,
   boundsOf,
@@ -45,6 +47,7 @@ import {
 } from './scalar-rules.js';
 import {
   isDropped,
+  isUnion,
   jsonTypeOf,
   nonNullIndex,
   nullableOf,
@@ -53,12 +56,17 @@ import {
   typeOf,
   untranslatableKeyword,
 } from './schema-keywords.js';
+import { type ProtoRefusal, type Scope, type Shape, type ShapeBuilder, Walk } from './walk.js';
+import { listWrapperShape, unionShape } from './wrappers.js';
 
-/** Why a part of the schema was not translated, and where (a JSON pointer from the schema root). */
-export interface ProtoRefusal {
-  pointer: string;
-  reason: string;
-}
+export type { ProtoRefusal } from './walk.js';
+
+/** The steps the wrapper messages are built from. */
+const BUILD: ShapeBuilder = {
+  shape: (walk, scope, schema, pointer, hint) => _shape(walk, scope, schema, pointer, hint),
+  field: (walk, scope, shape, name, jsonName, number) =>
+    _fieldOf(shape, scope, name, jsonName, number, false, walk, true),
+};
 
 /** Options of {@link jsonSchemaToProto}. */
 export interface JsonSchemaToProtoOptions {
@@ -72,32 +80,6 @@ export interface JsonSchemaToProtoOptions {
 export type ProtoTranslation =
   | { ok: true; file: FileDescriptorProto; protoText: string; messageName: string; refusals: [] }
   | { ok: false; refusals: ProtoRefusal[] };
-
-/** What a JSON value becomes in a field (before repeated/map wrapping). */
-type Shape =
-  | { kind: 'scalar'; type: T; rules: FieldRules['type'] | undefined }
-  | { kind: 'enum'; typeName: string }
-  | { kind: 'message'; typeName: string }
-  | { kind: 'repeated'; item: Shape; rules: Record<string, unknown> }
-  | { kind: 'map'; value: Shape; keyRules: FieldRules['type'] | undefined };
-
-interface Scope {
-  /** Full name of the message that will hold nested types (`.pkg.Msg`). */
-  readonly fullName: string;
-  readonly message: DescriptorProto;
-  readonly names: NameScope;
-}
-
-/** The walk's state: the refusals so far and the well-known files the descriptor needs. */
-class Walk {
-  readonly refusals: ProtoRefusal[] = [];
-  readonly imports = new Set<string>();
-
-  refuse(pointer: string, reason: string): undefined {
-    this.refusals.push({ pointer: pointer === '' ? '/' : pointer, reason });
-    return undefined;
-  }
-}
 
 /**
  * Translates one tool schema (an `inputSchema` or `outputSchema`, a JSON object schema) to proto3.
@@ -131,7 +113,12 @@ export function jsonSchemaToProto(
     messageType: [top],
     syntax: 'proto3',
   });
-  return { ok: true, file, protoText: protoTextOf(file), messageName, refusals: [] };
+  const topComment = commentOf(schema);
+  if (topComment !== undefined) walk.comments.set(top, topComment);
+  file.sourceCodeInfo = sourceCodeInfoOf(file, walk.comments);
+  const { text, spans } = protoTextWithSpans(file);
+  for (const l of file.sourceCodeInfo?.location ?? []) l.span = spans.get(l.path.join(',')) ?? [];
+  return { ok: true, file, protoText: text, messageName, refusals: [] };
 }
 
 /** A JSON object schema → a message named `name` (its nested types inside it). */
@@ -178,13 +165,10 @@ function _restField(walk: Walk, scope: Scope, schema: JsonObject, pointer: strin
   if (extra === false) return undefined;
   const valueSchema = extra === undefined || extra === true ? {} : extra;
   const at = `${pointer}/additionalProperties`;
-  const value = _shape(walk, scope, valueSchema, at, 'additional');
+  let value = _shape(walk, scope, valueSchema, at, 'additional');
   if (value === undefined) return undefined;
   if (value.kind === 'repeated' || value.kind === 'map')
-    return walk.refuse(
-      at,
-      'a map value cannot be repeated or a map in protobuf (a wrapper message is not generated yet)',
-    );
+    value = listWrapperShape(BUILD, walk, scope, value, 'additional');
   const keyRules = _keyRules(walk, schema.propertyNames, `${pointer}/propertyNames`);
   const name = scope.names.unique('additional_properties');
   const f = _fieldOf({ kind: 'map', value, keyRules }, scope, name, name, number, false, walk);
@@ -224,13 +208,10 @@ function _field(
   number: number,
   required: boolean,
 ): FieldDescriptorProto | undefined {
-  const nullable = nullableOf(schema);
+  // optional and nullable: protobuf reads JSON null as absent, and absent is valid too; a required
+  // one must keep null apart from missing, so it becomes a union with a NullValue member
+  const nullable = required ? undefined : nullableOf(schema);
   const inner = nullable ?? schema;
-  if (nullable !== undefined && required)
-    return walk.refuse(
-      pointer,
-      'a required property that may be null: protobuf reads JSON null as absent, so null and missing would be one',
-    );
   const shape = _shape(
     walk,
     scope,
@@ -242,6 +223,8 @@ function _field(
   );
   if (shape === undefined) return undefined;
   const f = _fieldOf(shape, scope, name, jsonName, number, required, walk);
+  const comment = commentOf(schema);
+  if (comment !== undefined) walk.comments.set(f, comment);
   const facts = {
     nullable: nullable !== undefined,
     present: required && (shape.kind === 'repeated' || shape.kind === 'map'),
@@ -260,6 +243,7 @@ function _fieldOf(
   number: number,
   required: boolean,
   walk: Walk,
+  member = false,
 ): FieldDescriptorProto {
   const f = create(FieldDescriptorProtoSchema, {
     name,
@@ -285,7 +269,8 @@ function _fieldOf(
     rules = { case: 'map', value: { ...(keys ? { keys } : {}), ...(values ? { values } : {}) } as never };
   } else {
     _typeInto(f, shape);
-    if (shape.kind === 'scalar' || shape.kind === 'enum') {
+    // a oneof member has presence already; any other singular scalar gets it from `optional`
+    if (!member && (shape.kind === 'scalar' || shape.kind === 'enum')) {
       f.proto3Optional = true;
       f.oneofIndex = scope.message.oneofDecl.length;
       scope.message.oneofDecl.push({
@@ -293,7 +278,7 @@ function _fieldOf(
         name: `_${name}`,
       } as never);
     }
-    rules = shape.kind === 'scalar' ? shape.rules : shape.kind === 'enum' ? _enumRules() : undefined;
+    rules = shape.kind === 'scalar' ? shape.rules : _isJsonEnum(shape) ? _enumRules() : undefined;
   }
   const presenceRequired = required && shape.kind !== 'repeated' && shape.kind !== 'map';
   const all = fieldRules(rules, presenceRequired);
@@ -307,8 +292,13 @@ function _fieldOf(
 /** The rules every element of a repeated field (or map value) must meet. */
 function _itemRules(shape: Shape): FieldRules | undefined {
   if (shape.kind === 'scalar') return fieldRules(shape.rules, false);
-  if (shape.kind === 'enum') return fieldRules(_enumRules(), false);
+  if (_isJsonEnum(shape)) return fieldRules(_enumRules(), false);
   return undefined;
+}
+
+/** A string enum of the schema (not the NullValue of a union's null member). */
+function _isJsonEnum(shape: Shape): boolean {
+  return shape.kind === 'enum' && shape.typeName !== `.${WELL_KNOWN.nullValue}`;
 }
 
 /** A proto enum field must hold one of the JSON values: defined, and not the zero `_UNSPECIFIED`. */
@@ -361,11 +351,7 @@ function _shape(
   if (!isJsonObject(schema))
     return walk.refuse(pointer, 'a schema of false accepts nothing; it has no protobuf form');
   if (!_keywordsTranslatable(walk, schema, pointer)) return undefined;
-  if (Array.isArray(schema.type))
-    return walk.refuse(
-      `${pointer}/type`,
-      'a list of types other than [X, "null"] has no single protobuf type',
-    );
+  if (isUnion(schema)) return unionShape(BUILD, walk, scope, schema, pointer, hint);
   const type = typeOf(schema);
   if (type === undefined) {
     const validation = Object.keys(schema).find((k) => !isDropped(k));
@@ -411,8 +397,8 @@ function _scalar(walk: Walk, type: T, rules: ScalarRules, pointer: string): Shap
 }
 
 function _wkt(walk: Walk, name: 'Value' | 'Struct'): Shape {
-  walk.imports.add('google/protobuf/struct.proto');
-  return { kind: 'message', typeName: `.google.protobuf.${name}` };
+  walk.imports.add(STRUCT_FILE);
+  return { kind: 'message', typeName: `.${name === 'Value' ? WELL_KNOWN.value : WELL_KNOWN.struct}` };
 }
 
 /** A string enum → a nested proto enum: `X_UNSPECIFIED = 0`, then one value per JSON string. */
@@ -474,7 +460,7 @@ function _objectShape(
         return _wkt(walk, 'Struct');
     }
     if (extra !== false) {
-      const value = _shape(
+      let value = _shape(
         walk,
         scope,
         extra === undefined ? true : extra,
@@ -483,10 +469,7 @@ function _objectShape(
       );
       if (value === undefined) return undefined;
       if (value.kind === 'repeated' || value.kind === 'map')
-        return walk.refuse(
-          `${pointer}/additionalProperties`,
-          'a map value cannot be repeated or a map in protobuf (a wrapper message is not generated yet)',
-        );
+        value = listWrapperShape(BUILD, walk, scope, value, `${hint}_value`);
       return {
         kind: 'map',
         value,
@@ -515,19 +498,11 @@ function _arrayShape(
       `${pointer}/items`,
       'a tuple (items as a list) has no protobuf form: a repeated field has one element type',
     );
-  const nullable = nullableOf(items);
-  if (nullable !== undefined)
-    return walk.refuse(
-      `${pointer}/items`,
-      'array elements that may be null: a repeated field cannot hold an absent element',
-    );
-  const item = _shape(walk, scope, items, `${pointer}/items`, `${hint}_item`);
+  // elements that may be null reach _shape as a union, which keeps null as a NullValue member
+  let item = _shape(walk, scope, items, `${pointer}/items`, `${hint}_item`);
   if (item === undefined) return undefined;
   if (item.kind === 'repeated' || item.kind === 'map')
-    return walk.refuse(
-      `${pointer}/items`,
-      'an array of arrays or maps needs a wrapper message, which is not generated yet',
-    );
+    item = listWrapperShape(BUILD, walk, scope, item, `${hint}_item`);
   const rules: Record<string, unknown> = {};
   if (typeof schema.minItems === 'number') rules.minItems = BigInt(schema.minItems);
   if (typeof schema.maxItems === 'number') rules.maxItems = BigInt(schema.maxItems);
