@@ -432,6 +432,20 @@ const CASES: [string, string, string[]][] = [
     ],
   ],
   [
+    'connect timeout of zero',
+    base('    connect_timeout_seconds: 0'),
+    [
+      'config.yml:14:30 mcp_sources[0].connect_timeout_seconds: expected a number of seconds above 0, at most 600, got 0',
+    ],
+  ],
+  [
+    'connect timeout over ten minutes',
+    base('    connect_timeout_seconds: 601'),
+    [
+      'config.yml:14:30 mcp_sources[0].connect_timeout_seconds: expected a number of seconds above 0, at most 600, got 601',
+    ],
+  ],
+  [
     'call timeout of zero',
     base('call_timeout_seconds: 0'),
     ['config.yml:14:23 call_timeout_seconds: expected a number of seconds above 0, at most 3600, got 0'],

@@ -41,6 +41,12 @@ describe('config.schema.json', () => {
     expect(source.properties?.transport?.enum).toEqual(['stdio', 'sse', 'streamable_http']);
     expect(source.properties?.rate_limit?.properties?.requests_per_minute?.default).toBe(600);
     expect(source.properties?.description_quality_threshold?.default).toBe(0.4);
+    expect(source.properties?.connect_timeout_seconds).toMatchObject({
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 600,
+      default: 30,
+    });
     expect(typeof source.properties?.xprotocol_namespace?.description).toBe('string');
     const grant = schema.properties?.access?.properties?.grants?.items as Schema;
     expect(grant.properties?.key?.pattern).toBe('^ed25519:[0-9a-f]{64}$');

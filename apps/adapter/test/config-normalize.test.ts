@@ -190,6 +190,7 @@ describe('values', () => {
         '    description_quality_threshold: 0.5',
         '    description_quality_floor: 0.1',
         '    schema_refresh_interval_seconds: 60',
+        '    connect_timeout_seconds: 2.5',
         '    timeouts:',
         '      default_seconds: 90',
         '      tools: { write_file: 2.5 }',
@@ -205,6 +206,7 @@ describe('values', () => {
       descriptionQualityFloor: 0.1,
       descriptionLint: 'quarantine',
       schemaRefreshIntervalSeconds: 60,
+      connectTimeoutMs: 2500,
       callTimeouts: { defaultMs: 90_000, toolsMs: { write_file: 2500 } },
     });
   });

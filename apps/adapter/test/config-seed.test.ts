@@ -173,6 +173,7 @@ describe('the minimal example file (docs/design.md §13)', () => {
           url: undefined,
           bearerToken: undefined,
           mcpRevision: '2025-11-25',
+          connectTimeoutMs: 30_000,
           capabilityInference: 'auto',
           capabilities: [],
           schemaOverrides: {},

@@ -19,7 +19,12 @@ afterAll(async () => {
 const strict = startStrict2026;
 
 /** A client's links to the one server at `url`, as the face holds them. */
-function links(url: string, revision: McpRevision | undefined, connectTimeoutMs?: number): _LinkSet {
+function links(
+  url: string,
+  revision: McpRevision | undefined,
+  connectTimeoutMs?: number,
+  transportTimeoutMs?: number,
+): _LinkSet {
   const set = new _LinkSet({
     client: {
       capabilities: () => ({}),
@@ -27,7 +32,13 @@ function links(url: string, revision: McpRevision | undefined, connectTimeoutMs?
       request: async () => ({}),
       notification: async () => {},
     },
-    transportOf: () => ({ type: 'streamable_http', url, ...(revision && { revision }) }),
+    transportOf: () => ({
+      type: 'streamable_http',
+      url,
+      ...(revision && { revision }),
+      // The source's own bound (`mcp_sources[].connect_timeout_seconds`).
+      ...(transportTimeoutMs !== undefined && { connectTimeoutMs: transportTimeoutMs }),
+    }),
     clientInfo: { name: 'test', version: '1' },
     timeoutMs: 5000,
     logger: silentLogger,
@@ -63,6 +74,14 @@ describe('a gateway link that cannot open', () => {
       );
     },
   );
+
+  it('the source’s own connect timeout bounds its links', async () => {
+    silent ??= createServer(() => {});
+    if (!silent.listening) await new Promise<void>((resolve) => silent!.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const error = await refusal(links(`http://127.0.0.1:${port}/mcp`, undefined, undefined, 700));
+    expect(error.message).toMatch(/did not finish within 700 ms \(connect timeout\)/);
+  });
 
   it.each(['2026-07-28', 'auto'] as const)(
     'revision %s, the probe refused: the error carries the server’s own',

@@ -166,6 +166,7 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
     url: s.transport === 'stdio' ? undefined : s.url,
     bearerToken: tokenEnv === undefined ? undefined : ctx.env[tokenEnv],
     mcpRevision: s.mcp_revision,
+    connectTimeoutMs: Math.round(s.connect_timeout_seconds * 1000),
     capabilityInference: s.capability_inference,
     capabilities: [...s.capabilities],
     schemaOverrides: overrides,

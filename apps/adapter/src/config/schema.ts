@@ -319,6 +319,11 @@ const mcpSourceSchema = z
       .describe(
         'The MCP revision the server speaks: 2025-11-25 (sessions, initialize; also serves 2025-06-18 and older), 2026-07-28 (stateless), or auto (asked with server/discover at connect).',
       ),
+    connect_timeout_seconds: phrased(z.number().gt(0).max(600), 'a number of seconds above 0, at most 600')
+      .default(30)
+      .describe(
+        'How long one connection attempt to the server may take (the handshake, server/discover included), for the adapter’s own session and every gateway link.',
+      ),
     xprotocol_namespace: namespace().describe(
       'Namespace of the generated kinds: tool read_file → {namespace}.read_file.',
     ),

@@ -179,6 +179,8 @@ export interface McpSourceConfig {
   toolAllowlist: string[] | undefined;
   /** The MCP revision the server speaks; default `2025-11-25`. */
   mcpRevision: '2025-11-25' | '2026-07-28' | 'auto';
+  /** From `connect_timeout_seconds` (default 30): the bound on one connection attempt, in ms. */
+  connectTimeoutMs: number;
   /** Default 600. */
   rateLimit: { requestsPerMinute: number };
   /** Default 0.40. */

@@ -19,13 +19,17 @@ export function upstreamTransportOf(
   source: McpSourceConfig,
   addressPolicy?: AddressPolicy,
 ): UpstreamTransport {
-  // A 2026-07-28 server is spoken to in its revision (docs/architecture.md, "Two MCP revisions").
-  const revision = source.mcpRevision === '2025-11-25' ? {} : { revision: source.mcpRevision };
+  // A 2026-07-28 server is spoken to in its revision (docs/architecture.md, "Two MCP revisions");
+  // every session with it is held to the source's connect timeout.
+  const linkOptions = {
+    ...(source.mcpRevision !== '2025-11-25' && { revision: source.mcpRevision }),
+    connectTimeoutMs: source.connectTimeoutMs,
+  };
   if (source.transport === 'stdio')
-    return { type: 'stdio', command: source.command ?? [], env: source.env, ...revision };
+    return { type: 'stdio', command: source.command ?? [], env: source.env, ...linkOptions };
   return {
     type: source.transport,
-    ...revision,
+    ...linkOptions,
     url: source.url ?? '',
     ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
     ...(addressPolicy && { addressPolicy }),

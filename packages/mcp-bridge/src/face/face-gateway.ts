@@ -11,7 +11,7 @@ import { ProtocolError, type Server, type ServerCapabilities } from '@modelconte
 import { _LinkSet } from '../gateway/gateway-links.js';
 import { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import { _GatewaySession, type _SourceCheck, type GatewayUpstream } from '../gateway/gateway-session.js';
-import { _STATELESS_CLIENT } from '../gateway/gateway-stateless-client.js';
+import { _STATELESS_CLIENT, _statelessTransport } from '../gateway/gateway-stateless-client.js';
 import { _Leases } from '../gateway/leases.js';
 import { _capMessage, _fairShare, _PrincipalCaps } from '../gateway/principal-caps.js';
 import type { BridgeLogger } from '../logger.js';
@@ -138,7 +138,8 @@ export class _FaceGateway {
     this.#sharedLinks ??= new _LinkSet({
       shared: true,
       client: _STATELESS_CLIENT,
-      transportOf: (source) => upstreams.find((u) => u.name === source)?.transport,
+      // A server that speaks both revisions gives these requests its 2026-07-28 behaviour.
+      transportOf: (source) => _statelessTransport(upstreams.find((u) => u.name === source)?.transport),
       clientInfo: this.#o.serverInfo,
       timeoutMs: this.#o.callTimeoutMs,
       logger: this.#logger,

@@ -100,7 +100,7 @@ export class _FaceToolCalls {
     if (!target) {
       // A source that lists nothing (its trust roots, a server that cannot be reached) says why:
       // its tools may be the ones meant.
-      const why = [...this.#catalog.untrustedSources(), ...this.#unreachableSources()];
+      const why = [...this.#catalog.untrustedSources(), ...(await this.#unreachableSources(through))];
       throw new ProtocolError(-32602, `Unknown tool: ${name}${why.length > 0 ? ` (${why.join('; ')})` : ''}`);
     }
     // The HTTP face refused most such calls before (403); a tool learnt only now is checked here.
@@ -139,15 +139,27 @@ export class _FaceToolCalls {
     return validate;
   }
 
-  /** A local source's tool: through the client's own session with the server, or its `call`. */
-  /** Why each local source that cannot be reached lists nothing, one sentence each. */
-  #unreachableSources(): string[] {
-    return (this.#o.localSources ?? []).flatMap((local) => {
-      const why = local.unreachable?.();
+  /**
+   * Why each local source that cannot be reached lists nothing, one sentence each. A gateway
+   * source that lists nothing with no reason known (its own session still connecting, or none)
+   * is asked through the client's link to it (`through`): the link's failure carries the
+   * server's own reason, within the connect timeout.
+   */
+  async #unreachableSources(through: _Through | undefined): Promise<string[]> {
+    const reasons = await Promise.all(
+      (this.#o.localSources ?? []).map(async (local) => {
+        const known = local.unreachable?.();
+        if (known !== undefined || !through || !local.gateway || local.contracts().length > 0) return known;
+        return through.session.linkFailure(local.name);
+      }),
+    );
+    return (this.#o.localSources ?? []).flatMap((local, index) => {
+      const why = reasons[index];
       return why === undefined ? [] : [`MCP source ${local.name} serves no tools: ${why.split('\n')[0]}`];
     });
   }
 
+  /** A local source's tool: through the client's own session with the server, or its `call`. */
   async #callLocal(
     target: McpToolTarget,
     args: Record<string, unknown>,

@@ -100,7 +100,8 @@ export interface _GatewayLinkOptions {
   /** Timeout of each forwarded request, in ms (restarted by progress). */
   timeoutMs: number;
   /**
-   * The longest opening the session may take, in ms (default 30 s): a server that never finishes
+   * The longest opening the session may take, in ms (default: the transport's `connectTimeoutMs`,
+   * else 30 s): a server that never finishes
    * its handshake fails the client's request instead of holding it.
    */
   connectTimeoutMs?: number;
@@ -202,7 +203,10 @@ export class _GatewayLink {
       link.#notifyClient(notification),
     );
     try {
-      await _within(client.connect(transport), options.connectTimeoutMs ?? _CONNECT_TIMEOUT_MS);
+      await _within(
+        client.connect(transport),
+        options.connectTimeoutMs ?? options.transport.connectTimeoutMs ?? _CONNECT_TIMEOUT_MS,
+      );
     } catch (error) {
       await client.close().catch(() => {});
       link.#ended();
@@ -216,7 +220,7 @@ export class _GatewayLink {
     }
     // A 2026-07-28 client repeats some arguments in Mcp-Param-* headers, from the tool list it
     // holds: the link lists the tools once so that it can.
-    if (options.transport.revision !== undefined) {
+    if (link.revision !== undefined) {
       const listed = await client.listTools().catch(() => undefined);
       for (const tool of listed?.tools ?? []) link.#inputSchemas.set(tool.name, tool.inputSchema);
     }
@@ -237,6 +241,15 @@ export class _GatewayLink {
   /** The server's capabilities from this session's `initialize`. */
   get capabilities(): ServerCapabilities | undefined {
     return this.#client.getServerCapabilities();
+  }
+
+  /**
+   * `2026-07-28` when this session speaks it (pinned, or found by `auto` when it opened), else
+   * undefined (a 2025 revision): what the link's requests, headers and `_meta` follow.
+   */
+  get revision(): '2026-07-28' | undefined {
+    const negotiated = this.#client.getNegotiatedProtocolVersion();
+    return negotiated !== undefined && negotiated >= _MODERN ? _MODERN : undefined;
   }
 
   /** True once the session ended (the next request of the client opens a new one). */
@@ -308,7 +321,7 @@ export class _GatewayLink {
         ...this.#headers(method, params),
       };
       // A 2025 server's tool result of the common shape skips the SDK's zod check (gateway-call-result.ts).
-      return (await (method === 'tools/call' && this.#o.transport.revision === undefined
+      return (await (method === 'tools/call' && this.revision === undefined
         ? this.#client.request(request, _FORWARDED_CALL_RESULT as never, options)
         : this.#client.request(request, options))) as Record<string, unknown>;
     } catch (error) {
@@ -451,6 +464,9 @@ function _withProgressToken(
  * person); the server's own cancellation ends it sooner.
  */
 const _CLIENT_ANSWER_MS = 60 * 60 * 1000;
+
+/** The stateless revision (docs/architecture.md, "Two MCP revisions"). */
+const _MODERN = '2026-07-28';
 
 /** Link progress tokens: unique in the process, so never confused across links. */
 let _tokens = 0;

@@ -22,6 +22,7 @@ import { _aggregatePage, _decodeCursor } from './gateway-cursor.js';
 import { _contextRequest, _GatewayLink, type _LinkRequest, _serverClient } from './gateway-link.js';
 import { _LinkSet, _processShare } from './gateway-links.js';
 import type { _GatewayRoutes } from './gateway-routes.js';
+import { _statelessTransport } from './gateway-stateless-client.js';
 import { type _Leases, _leasedRequest } from './leases.js';
 import { _modernRequest } from './modern-request.js';
 
@@ -176,6 +177,20 @@ export class _GatewaySession {
   }
 
   /**
+   * Why this client's link to `source` cannot open (the server's own reason, or the connect
+   * timeout), or undefined once it opens: what a call of a tool no source lists says about a
+   * source that lists none and whose reason is not known otherwise.
+   */
+  async linkFailure(source: string): Promise<string | undefined> {
+    try {
+      await this.#link(source);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  /**
    * Forwards a request that a server may answer with questions for the client (`tools/call`,
    * `prompts/get`, `resources/read`): on the session's link, or for a 2026-07-28 client of a
    * 2025 server that could be asked something, on a lease of its own.
@@ -223,7 +238,8 @@ export class _GatewaySession {
         { request: _leasedRequest(method, source, params), principal },
       );
     }
-    return (await this.#link(source)).request(method, this.#params(params, ctx, source), {
+    const link = await this.#link(source);
+    return link.request(method, this.#params(params, ctx, link), {
       ...this.#forward(ctx),
       ...(timeoutMs !== undefined && { timeoutMs }),
     });
@@ -235,7 +251,7 @@ export class _GatewaySession {
    * answers a lease's questions.
    */
   async #leased(source: string, ctx: ServerContext): Promise<boolean> {
-    if (this.#speaksModern(source)) return false;
+    if (await this.#speaksModern(source)) return false;
     if (this.#o.leases?.resumes(ctx)) return true;
     const declared = _modernRequest(ctx)?.capabilities ?? {};
     return (
@@ -265,13 +281,13 @@ export class _GatewaySession {
    * The params a 2026-07-28 request is forwarded with: what the SDK lifted off it before the
    * handler ran, put back as the client sent it (its `_meta` envelope: revision, client
    * capabilities and info, log level; and a retry's `inputResponses` and `requestState`, which the
-   * server that minted the state checks). Only to a 2026-07-28 server: a link speaks its server's
+   * server that minted the state checks). Only on a 2026-07-28 link: a link speaks its own
    * revision, and on a 2025 link the envelope's revision would become the request's
    * `MCP-Protocol-Version` header, which such a server refuses.
    */
-  #params(params: _Params, ctx: ServerContext, source: string): _Params {
+  #params(params: _Params, ctx: ServerContext, link: _GatewayLink): _Params {
     const request = this.#o.shared && _modernRequest(ctx);
-    if (!request || !this.#speaksModern(source)) return params;
+    if (!request || link.revision === undefined) return params;
     return {
       ...params,
       _meta: { ...request.envelope, ...(params?._meta as Record<string, unknown> | undefined) },
@@ -280,9 +296,16 @@ export class _GatewaySession {
     };
   }
 
-  /** True when the links to `source` speak 2026-07-28 (configured, or found by `auto`). */
-  #speaksModern(source: string): boolean {
-    return this.#o.upstreams.find((u) => u.name === source)?.transport.revision === '2026-07-28';
+  /**
+   * True when the shared link to `source` speaks 2026-07-28: configured (or found by the adapter's
+   * own `auto`), or found when the link opened and asked; a server the link will not ask is not
+   * opened a link for.
+   */
+  async #speaksModern(source: string): Promise<boolean> {
+    const transport = this.#o.upstreams.find((u) => u.name === source)?.transport;
+    const revision = _statelessTransport(transport)?.revision;
+    if (revision === undefined) return false;
+    return revision === '2026-07-28' || (await this.#link(source)).revision !== undefined;
   }
 
   /** The upstreams offering `capability`, in configuration order. */
@@ -324,15 +347,16 @@ export class _GatewaySession {
     const position = _decodeCursor(params?.cursor as string | undefined, sources.length);
     const source = sources[position.index]!;
     const { cursor: _faceCursor, ...rest } = params ?? {};
+    const link = await this.#link(source);
     const page = this.#admitted(
       method,
       source,
-      await (await this.#link(source)).request(
+      await link.request(
         method,
         this.#params(
           { ...rest, ...(position.cursor !== undefined && { cursor: position.cursor }) },
           ctx,
-          source,
+          link,
         ),
         this.#forward(ctx),
       ),
@@ -363,7 +387,7 @@ export class _GatewaySession {
           source,
           await link.request(
             method,
-            this.#params(cursor === undefined ? {} : { cursor }, ctx, source),
+            this.#params(cursor === undefined ? {} : { cursor }, ctx, link),
             this.#forward(ctx),
           ),
         );
@@ -431,10 +455,7 @@ export class _GatewaySession {
     }
     const target = source !== undefined && sources.includes(source) ? source : sources[0]!;
     this.#authorize(target, 'completion/complete', ctx);
-    return (await this.#link(target)).request(
-      'completion/complete',
-      this.#params(forwarded, ctx, target),
-      this.#forward(ctx),
-    );
+    const link = await this.#link(target);
+    return link.request('completion/complete', this.#params(forwarded, ctx, link), this.#forward(ctx));
   }
 }

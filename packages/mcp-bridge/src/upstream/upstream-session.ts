@@ -53,7 +53,8 @@ export interface UpstreamSessionOptions {
   /** Default 30000. */
   maxReconnectMs?: number;
   /**
-   * How long one connection attempt may take, in ms (default 30000): a server that never finishes
+   * How long one connection attempt may take, in ms (default: the transport's `connectTimeoutMs`,
+   * else 30000): a server that never finishes
    * the handshake (never answers `initialize` or `server/discover`, never acknowledges
    * `subscriptions/listen`) fails the attempt with that reason instead of leaving it pending.
    */
@@ -489,7 +490,10 @@ export class UpstreamSession {
     const transport = this.#transport();
     if (transport instanceof StdioChildTransport) this.#stdio.set(client, transport);
     try {
-      await _within(client.connect(transport), this.#options.connectTimeoutMs ?? _CONNECT_TIMEOUT_MS);
+      await _within(
+        client.connect(transport),
+        this.#options.connectTimeoutMs ?? this.#options.transport.connectTimeoutMs ?? _CONNECT_TIMEOUT_MS,
+      );
     } catch (error) {
       throw await this.#startFailure(client, transport, error);
     }

@@ -85,6 +85,11 @@ export type UpstreamTransport = (
    * absent. See docs/architecture.md, "Two MCP revisions".
    */
   revision?: McpRevision;
+  /**
+   * The longest one connection attempt may take, in ms (default 30 s, `connect-timeout.ts`): the
+   * adapter's own session and every gateway link to this server are held to it.
+   */
+  connectTimeoutMs?: number;
 };
 
 /**
