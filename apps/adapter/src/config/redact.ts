@@ -1,6 +1,6 @@
 /**
- * A copy of the configuration that is safe to log: the bearer tokens and the values of each
- * source's `env` are replaced. Log this, never the configuration itself.
+ * A copy of the configuration that is safe to log: the bearer tokens, the OAuth client secrets
+ * and the values of each source's `env` are replaced. Log this, never the configuration itself.
  * @module
  */
 import type { AdapterConfig } from './types.js';
@@ -9,8 +9,8 @@ import type { AdapterConfig } from './types.js';
 export const REDACTED = '[redacted]';
 
 /**
- * Returns a deep copy of `config` with `mcpServer.bearerToken`, `mcpSources[].bearerToken` and
- * every `mcpSources[].env` value replaced by {@link REDACTED}.
+ * Returns a deep copy of `config` with `mcpServer.bearerToken`, `mcpSources[].bearerToken`,
+ * `mcpSources[].oauth.clientSecret` and every `mcpSources[].env` value replaced by {@link REDACTED}.
  * @example
  * logger.info({ config: redactConfig(config) }, 'configuration loaded');
  */
@@ -19,6 +19,7 @@ export function redactConfig(config: AdapterConfig): AdapterConfig {
   if (copy.mcpServer?.bearerToken !== undefined) copy.mcpServer.bearerToken = REDACTED;
   for (const source of copy.mcpSources) {
     if (source.bearerToken !== undefined) source.bearerToken = REDACTED;
+    if (source.oauth?.clientSecret !== undefined) source.oauth.clientSecret = REDACTED;
     for (const name of Object.keys(source.env)) source.env[name] = REDACTED;
   }
   return copy;
