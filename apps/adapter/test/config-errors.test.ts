@@ -413,7 +413,7 @@ const CASES: [string, string, string[]][] = [
         'url: https://mcp.example.com/sse\n    auth:\n      type: basic\n      token_env: T',
       ),
     [
-      'config.yml:14:13 mcp_sources[0].auth.type: expected "bearer", got "basic"',
+      'config.yml:14:13 mcp_sources[0].auth.type: expected "bearer" | "oauth", got "basic"',
       'config.yml:15:18 mcp_sources[0].auth.token_env: environment variable T is not set: it must hold the bearer token',
     ],
   ],

@@ -99,3 +99,20 @@ export {
   type UpstreamTool,
 } from './upstream/upstream-session.js';
 export type { UpstreamTransport } from './upstream/upstream-transport.js';
+export {
+  type AuthorizationServer,
+  type BearerChallenge,
+  type DiscoveredAuthorization,
+  discoverAuthorization,
+  parseBearerChallenge,
+} from './upstream-auth/oauth-discovery.js';
+export { loginToUpstream, type UpstreamLoginOptions } from './upstream-auth/oauth-login.js';
+export {
+  type StoredGrant,
+  UpstreamOAuth,
+  type UpstreamOAuthOptions,
+  type UpstreamTokenStore,
+} from './upstream-auth/oauth-provider.js';
+export type { OAuthClient, OAuthTokens } from './upstream-auth/oauth-token-request.js';
+export type { MetadataUrlRules } from './upstream-auth/oauth-url-check.js';
+export { type SealedRows, sealedGrantStore } from './upstream-auth/sealed-grant-store.js';

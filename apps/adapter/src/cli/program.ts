@@ -13,6 +13,7 @@ import { schemas, start, testMcp, validate } from './config-commands.js';
 import { dnsRecord } from './dns-record.js';
 import { gatewayCommand } from './gateway.js';
 import { keygen } from './keygen.js';
+import { login } from './login.js';
 import { addRegisterCommand } from './register.js';
 import { addRevokeCommand } from './revoke.js';
 import { addRotateCommand } from './rotate.js';
@@ -109,6 +110,15 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         options: { config: string; dryRun?: boolean; hash?: string[] },
       ) => approve(source, tool, options, io),
     );
+
+  program
+    .command('login')
+    .description(
+      'authorize the adapter once at the OAuth authorization server of an mcp_sources entry (auth.type: oauth): prints the URL to open, waits for the redirect on 127.0.0.1, stores the tokens',
+    )
+    .argument('<source>', 'the mcp_sources entry')
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .action(async (source: string, options: { config: string }) => login(source, options, io));
 
   program
     .command('status')

@@ -14,6 +14,7 @@ import { splitCommandLine } from './command-line.js';
 import { _exposed } from './mode.js';
 import { _modeChecks, _rawModeFacts } from './mode-checks.js';
 import { _relaySchema } from './schema.js';
+import { _sourceAuthChecks } from './source-auth-checks.js';
 
 /** The keys of `relay`, for telling a misspelt `urls` from a missing one. */
 const RELAY_KEYS = Object.keys(_relaySchema.shape);
@@ -129,7 +130,10 @@ function _mcpSource(
   _transportKeys(c, src, transport, at);
   _commandLine(c, src.command, at);
   _noCredentials(c, at('url'), src.url, 'it is disclosed in the announce: use auth.token_env');
-  if (transport !== 'stdio') _tokenEnv(c, at('auth', 'token_env'), _obj(src.auth), env);
+  if (transport !== 'stdio') {
+    _tokenEnv(c, at('auth', 'token_env'), _obj(src.auth), env);
+    _sourceAuthChecks(c, _obj(src.auth), (...rest) => at('auth', ...rest), env);
+  }
   _capabilityList(c, src, at);
   _qualityBounds(c, src, at);
   _allowlist(c, src, at);

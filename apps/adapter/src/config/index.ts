@@ -25,5 +25,6 @@ export type {
   LoadConfigOptions,
   LoadedConfig,
   McpSourceConfig,
+  McpSourceOAuth,
   XprotocolSourceConfig,
 } from './types.js';

@@ -9,7 +9,7 @@ import { splitCommandLine } from './command-line.js';
 import { _defaultExpose, type _ModeFacts, _modeOf } from './mode.js';
 import { expandConfigPath } from './paths.js';
 import { _DEFAULT_DISPLAY_NAME, type ConfigFile } from './schema.js';
-import type { AdapterConfig, McpSourceConfig, XprotocolSourceConfig } from './types.js';
+import type { AdapterConfig, McpSourceConfig, McpSourceOAuth, XprotocolSourceConfig } from './types.js';
 
 /** Where the configuration is and what its paths resolve against. */
 export interface _NormalizeContext {
@@ -164,7 +164,8 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
     command,
     env,
     url: s.transport === 'stdio' ? undefined : s.url,
-    bearerToken: tokenEnv === undefined ? undefined : ctx.env[tokenEnv],
+    bearerToken: tokenEnv === undefined || s.auth?.type === 'oauth' ? undefined : ctx.env[tokenEnv],
+    oauth: s.auth?.type === 'oauth' && s.transport !== 'stdio' ? _sourceOAuth(s.auth, ctx.env) : undefined,
     mcpRevision: s.mcp_revision,
     connectTimeoutMs: Math.round(s.connect_timeout_seconds * 1000),
     capabilityInference: s.capability_inference,
@@ -183,6 +184,19 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
         Object.entries(s.timeouts?.tools ?? {}).map(([tool, seconds]) => [tool, Math.round(seconds * 1000)]),
       ),
     },
+  };
+}
+
+function _sourceOAuth(
+  auth: NonNullable<ConfigFile['mcp_sources'][number]['auth']>,
+  env: Readonly<Record<string, string | undefined>>,
+): McpSourceOAuth {
+  return {
+    grant: auth.grant,
+    clientId: auth.client_id,
+    clientSecret: auth.client_secret_env === undefined ? undefined : env[auth.client_secret_env],
+    scope: auth.scope,
+    allowInsecureLoopback: auth.allow_insecure_loopback,
   };
 }
 

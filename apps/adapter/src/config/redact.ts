@@ -1,6 +1,7 @@
 /**
- * A copy of the configuration that is safe to log: the bearer tokens, the values of each
- * source's `env` and the password of the shared state database's URL are replaced. Log this, never the configuration itself.
+ * A copy of the configuration that is safe to log: the bearer tokens, the OAuth client secrets,
+ * the values of each source's `env` and the password of the shared state database's URL are
+ * replaced. Log this, never the configuration itself.
  * @module
  */
 import type { AdapterConfig } from './types.js';
@@ -9,9 +10,9 @@ import type { AdapterConfig } from './types.js';
 export const REDACTED = '[redacted]';
 
 /**
- * Returns a deep copy of `config` with `mcpServer.bearerToken`, `mcpSources[].bearerToken` and
- * every `mcpSources[].env` value replaced by {@link REDACTED}, and the password in
- * `sharedState.database` by `***`.
+ * Returns a deep copy of `config` with `mcpServer.bearerToken`, `mcpSources[].bearerToken`,
+ * `mcpSources[].oauth.clientSecret` and every `mcpSources[].env` value replaced by
+ * {@link REDACTED}, and the password in `sharedState.database` by `***`.
  * @example
  * logger.info({ config: redactConfig(config) }, 'configuration loaded');
  */
@@ -20,6 +21,7 @@ export function redactConfig(config: AdapterConfig): AdapterConfig {
   if (copy.mcpServer?.bearerToken !== undefined) copy.mcpServer.bearerToken = REDACTED;
   for (const source of copy.mcpSources) {
     if (source.bearerToken !== undefined) source.bearerToken = REDACTED;
+    if (source.oauth?.clientSecret !== undefined) source.oauth.clientSecret = REDACTED;
     for (const name of Object.keys(source.env)) source.env[name] = REDACTED;
   }
   if (copy.sharedState)

@@ -292,6 +292,40 @@ const authSchema = z
   })
   .describe('Authentication to a remote (sse / streamable_http) MCP server.');
 
+const sourceAuthSchema = z
+  .strictObject({
+    type: phrased(z.enum(['bearer', 'oauth']), '"bearer" | "oauth"')
+      .default('bearer')
+      .describe(
+        'bearer: a fixed token (token_env); oauth: the adapter is an OAuth 2.1 client of the server.',
+      ),
+    token_env: envName().describe(
+      'bearer: name of the environment variable holding the token (never the token itself).',
+    ),
+    grant: phrased(
+      z.enum(['client_credentials', 'authorization_code']),
+      '"client_credentials" | "authorization_code"',
+    )
+      .default('authorization_code')
+      .describe(
+        'oauth: client_credentials (machine to machine, client_id and client_secret_env) or authorization_code (a user authorizes once with `xprotocol-adapter login <source>`).',
+      ),
+    client_id: nonEmpty('a client id').describe(
+      'oauth: the client id registered at the authorization server (authorization_code without it: dynamic registration).',
+    ),
+    client_secret_env: envName().describe(
+      'oauth: name of the environment variable holding the client secret (a confidential client).',
+    ),
+    scope: nonEmpty('a space-separated list of scopes').describe(
+      'oauth: the scope to ask for (default: the 401 challenge’s, else the server’s scopes_supported).',
+    ),
+    allow_insecure_loopback: phrased(z.boolean(), 'true or false')
+      .default(false)
+      .describe('oauth: accept http:// authorization server URLs on loopback (tests and development only).'),
+  })
+  .partial({ token_env: true, client_id: true, client_secret_env: true, scope: true })
+  .describe('Authentication to a remote (sse / streamable_http) MCP server.');
+
 const mcpSourceSchema = z
   .strictObject({
     name: sourceName().describe('Unique name of the source (used in logs and the announce).'),
@@ -310,7 +344,7 @@ const mcpSourceSchema = z
       .default({})
       .describe('stdio: extra environment for the child (added to the SDK safe default environment).'),
     url: httpUrl().describe('sse / streamable_http: the server URL.'),
-    auth: authSchema,
+    auth: sourceAuthSchema,
     mcp_revision: phrased(
       z.enum(['2025-11-25', '2026-07-28', 'auto']),
       '"2025-11-25" | "2026-07-28" | "auto"',

@@ -168,6 +168,8 @@ export interface McpSourceConfig {
   url: string | undefined;
   /** The token read from the variable `auth.token_env` names (a secret: never log it). */
   bearerToken: string | undefined;
+  /** `auth` with `type: oauth` (docs/config.md); `undefined` otherwise. */
+  oauth: McpSourceOAuth | undefined;
   capabilityInference: 'auto' | 'explicit';
   /** The `capabilities` list (used by `explicit`). */
   capabilities: string[];
@@ -196,6 +198,16 @@ export interface McpSourceConfig {
    * one falls back to `callTimeoutMs`.
    */
   callTimeouts: { defaultMs: number | undefined; toolsMs: Record<string, number> };
+}
+
+/** How the adapter gets tokens for one HTTP source as an OAuth 2.1 client. */
+export interface McpSourceOAuth {
+  grant: 'client_credentials' | 'authorization_code';
+  clientId: string | undefined;
+  /** Read from the variable `client_secret_env` names (a secret: never log it). */
+  clientSecret: string | undefined;
+  scope: string | undefined;
+  allowInsecureLoopback: boolean;
 }
 
 /** One `xprotocol_sources` entry: either `endpoint`, or `key` with `relays`. */

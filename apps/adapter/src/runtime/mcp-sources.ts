@@ -22,6 +22,7 @@ import {
   SchemaSearch,
   type ToolPinStore,
   UpstreamSession,
+  type UpstreamTokenStore,
 } from '@xprotocol/mcp-bridge';
 import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
 import type { AddressPolicy } from '@xprotocol/relay-client';
@@ -68,6 +69,8 @@ export interface McpSourcesOptions {
    * approved (docs/security.md, "Tool pinning"). Without it nothing is pinned.
    */
   pins?: ToolPinStore;
+  /** Where the OAuth grants of sources with `auth.type: oauth` are kept (the state database). */
+  oauthStore?: UpstreamTokenStore;
   /** A server said its prompt or resource list changed (the MCP face tells its clients). */
   onListChanged?: (list: 'prompts' | 'resources') => void;
 }
@@ -100,7 +103,7 @@ export class McpSources implements EndpointCatalog {
         source.name,
         new UpstreamSession({
           name: source.name,
-          transport: upstreamTransportOf(source, options.addressPolicy),
+          transport: upstreamTransportOf(source, options.addressPolicy, options.oauthStore),
           clientInfo: { name: 'xprotocol-mcp-adapter', version: ADAPTER_VERSION },
           logger: options.logger,
           onToolsChanged: () => {

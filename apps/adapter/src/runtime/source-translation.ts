@@ -5,19 +5,27 @@
  * `schemas`, `test-mcp` and `validate --connect` commands, so they publish exactly the same.
  * @module
  */
-import { lintListedValue, type UpstreamSession, type UpstreamTransport } from '@xprotocol/mcp-bridge';
+import {
+  lintListedValue,
+  type UpstreamSession,
+  type UpstreamTokenStore,
+  type UpstreamTransport,
+} from '@xprotocol/mcp-bridge';
 import type { AddressPolicy } from '@xprotocol/relay-client';
 import { type SourceTranslation, type ToolOverride, translateSource } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
+import { upstreamOAuthOf } from './upstream-oauth.js';
 
 /**
  * How to reach the source's server. With `addressPolicy`, a host name in an HTTP URL is resolved
- * through it (docs/security.md, "Outbound addresses").
+ * through it (docs/security.md, "Outbound addresses"); with `auth.type: oauth`, the adapter's
+ * OAuth client of the source puts its tokens on every request (grants kept in `oauthStore`).
  */
 export function upstreamTransportOf(
   source: McpSourceConfig,
   addressPolicy?: AddressPolicy,
+  oauthStore?: UpstreamTokenStore,
 ): UpstreamTransport {
   // A 2026-07-28 server is spoken to in its revision (docs/architecture.md, "Two MCP revisions");
   // every session with it is held to the source's connect timeout.
@@ -27,12 +35,14 @@ export function upstreamTransportOf(
   };
   if (source.transport === 'stdio')
     return { type: 'stdio', command: source.command ?? [], env: source.env, ...linkOptions };
+  const oauth = upstreamOAuthOf(source, addressPolicy, oauthStore);
   return {
     type: source.transport,
     ...linkOptions,
     url: source.url ?? '',
     ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
     ...(addressPolicy && { addressPolicy }),
+    ...(oauth && { oauth }),
   };
 }
 

@@ -45,6 +45,7 @@ import { _reportReady } from './ready-report.js';
 import { _StartedComponents } from './started-components.js';
 import { stateDatabasePath, stateFileStem } from './state-path.js';
 import { StatusReporter } from './status-reporter.js';
+import { upstreamGrantStore } from './upstream-oauth.js';
 
 /** Options of {@link startAdapter}. */
 export interface StartAdapterOptions {
@@ -327,6 +328,10 @@ function _createSources(
     registry: parts.registry,
     logger,
     addressPolicy: parts.addressPolicy,
+    // OAuth grants of HTTP sources, sealed with a key derived from the adapter's own.
+    ...(start.identity && {
+      oauthStore: upstreamGrantStore(parts.state, start.identity.x25519.secretKey),
+    }),
     // Tool definitions are pinned in the state database; changes wait for `approve`.
     pins: parts.state,
     // The first refresh runs before the first announce; only later changes re-announce.

@@ -30,7 +30,7 @@
  *
  * The same file also holds Direction 2's assigned MCP tool names (it is the registry's
  * `NameStore`), the registry's schema versions, the tool pins, the revocations the endpoint
- * accepted, the relay outbox and the running
+ * accepted, the sealed OAuth grants of upstream sources, the relay outbox and the running
  * adapter's status record: this class is the file's one writer, nothing else opens it for writing
  * (its writer thread's connection is its own; `readStatusRecord` of state-status.ts only reads).
  * @module
@@ -77,6 +77,10 @@ CREATE TABLE IF NOT EXISTS mcp_tool_names (
   kind TEXT NOT NULL,
   name TEXT NOT NULL,
   PRIMARY KEY (source, kind)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS upstream_grants (
+  source TEXT PRIMARY KEY,
+  sealed TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS schema_versions (
   kind TEXT PRIMARY KEY,
@@ -347,6 +351,20 @@ export class StateDatabase implements NameStore, ToolPinStore {
       kind,
       name,
     );
+  }
+
+  /** The sealed OAuth grant of an upstream source (upstream-auth/sealed-grant-store.ts seals it). */
+  upstreamGrant(source: string): string | undefined {
+    this.#assertOpen();
+    const row = this.#prepared('SELECT sealed FROM upstream_grants WHERE source = ?').get(source) as
+      | { sealed: string }
+      | undefined;
+    return row?.sealed;
+  }
+
+  /** Replaces the sealed OAuth grant of `source`; committed before this returns. */
+  saveUpstreamGrant(source: string, sealed: string): void {
+    this.#run('INSERT OR REPLACE INTO upstream_grants (source, sealed) VALUES (?, ?)', source, sealed);
   }
 
   /** The stored version and contract of `kind`. */

@@ -73,6 +73,11 @@ export type UpstreamTransport = (
       url: string;
       bearerToken?: string;
       /**
+       * Puts a token on every request and hears every 401 instead of `bearerToken` (the OAuth
+       * client of `upstream-auth/`); its tokens are for this server only.
+       */
+      oauth?: AuthProvider;
+      /**
        * Resolves a host name in `url` through this policy and connects only to checked addresses,
        * for every request (an IP literal or `localhost` is dialled as written).
        */
@@ -139,7 +144,8 @@ export function _createUpstreamTransport(
   const url = new URL(spec.url);
   // The SDK's auth seam puts the token on every request: each POST and the GET of a stream.
   const token = spec.bearerToken;
-  const authProvider: AuthProvider | undefined = token ? { token: async () => token } : undefined;
+  const authProvider: AuthProvider | undefined =
+    spec.oauth ?? (token ? { token: async () => token } : undefined);
   const pinned = _httpFetch(spec);
   if (spec.type === 'sse')
     return new SSEClientTransport(url, {
