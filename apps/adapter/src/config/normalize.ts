@@ -128,6 +128,21 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
       maxArgumentDepth: file.limits.max_argument_depth,
       maxArgumentBytes: file.limits.max_argument_bytes,
     },
+    ...(file.admin && {
+      admin: {
+        host: _unbracket(file.admin.host),
+        port: file.admin.port,
+        token: file.admin.token_env === undefined ? undefined : ctx.env[file.admin.token_env],
+      },
+    }),
+    ...(file.audit && {
+      audit: {
+        path: expandConfigPath(file.audit.path, where),
+        maxBytes: file.audit.max_bytes,
+        keep: file.audit.keep,
+        includeArguments: file.audit.include_arguments,
+      },
+    }),
   };
 }
 
