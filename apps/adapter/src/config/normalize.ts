@@ -7,6 +7,7 @@
 import { dirname } from 'node:path';
 import { splitCommandLine } from './command-line.js';
 import { _defaultExpose, type _ModeFacts, _modeOf } from './mode.js';
+import { _normalizeOperate } from './operate-normalize.js';
 import { expandConfigPath } from './paths.js';
 import { _DEFAULT_DISPLAY_NAME, type ConfigFile } from './schema.js';
 import type { AdapterConfig, McpSourceConfig, XprotocolSourceConfig } from './types.js';
@@ -128,21 +129,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
       maxArgumentDepth: file.limits.max_argument_depth,
       maxArgumentBytes: file.limits.max_argument_bytes,
     },
-    ...(file.admin && {
-      admin: {
-        host: _unbracket(file.admin.host),
-        port: file.admin.port,
-        token: file.admin.token_env === undefined ? undefined : ctx.env[file.admin.token_env],
-      },
-    }),
-    ...(file.audit && {
-      audit: {
-        path: expandConfigPath(file.audit.path, where),
-        maxBytes: file.audit.max_bytes,
-        keep: file.audit.keep,
-        includeArguments: file.audit.include_arguments,
-      },
-    }),
+    ..._normalizeOperate(file, ctx.env, where),
   };
 }
 
