@@ -34,6 +34,8 @@ describe('config.schema.json', () => {
       'call_timeout_seconds',
       'network',
       'limits',
+      'admin',
+      'audit',
     ]);
     const source = schema.properties?.mcp_sources?.items as Schema;
     expect(source.additionalProperties).toBe(false);

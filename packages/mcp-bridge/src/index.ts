@@ -63,6 +63,22 @@ export type { FaceRateLimited } from './face/rate-limit.js';
 export type { FaceMayUse, FaceRequestNeeds } from './face/request-scopes.js';
 export { SEARCH_TOOL } from './face/search-tool.js';
 export { type BridgeLogger, silentLogger } from './logger.js';
+export { argumentsHash } from './observe/arguments-hash.js';
+export { AuditLog, type AuditLogOptions } from './observe/audit-log.js';
+export { CallMetrics } from './observe/call-metrics.js';
+export {
+  type CallObserver,
+  type CallPath,
+  type CallRecord,
+  type CallVerdict,
+  fanOutObserver,
+} from './observe/call-observer.js';
+export {
+  type GaugeReader,
+  type Labels,
+  MetricRegistry,
+  PROMETHEUS_CONTENT_TYPE,
+} from './observe/prometheus-text.js';
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './policy/access.js';
 export { type ArgumentCheck, compileArgumentValidator } from './policy/argument-validator.js';
 export {

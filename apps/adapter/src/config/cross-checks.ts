@@ -13,6 +13,7 @@ import { _nearestKey } from './_suggest.js';
 import { splitCommandLine } from './command-line.js';
 import { _exposed } from './mode.js';
 import { _modeChecks, _rawModeFacts } from './mode-checks.js';
+import { _operateChecks } from './operate-checks.js';
 import { _relaySchema } from './schema.js';
 import { _sourceAuthChecks } from './source-auth-checks.js';
 
@@ -68,6 +69,7 @@ export function _crossChecks(c: _Collector, env: Readonly<Record<string, string 
   if (!gateway) _discovery(c, _obj(root.discovery), server);
   _logging(c, _obj(root.logging), server);
   if (!gateway) _access(c, root, mcpSources.length, faceServesSources);
+  _operateChecks(c, root, env);
 }
 
 /**

@@ -7,6 +7,7 @@
 import { dirname } from 'node:path';
 import { splitCommandLine } from './command-line.js';
 import { _defaultExpose, type _ModeFacts, _modeOf } from './mode.js';
+import { _normalizeOperate } from './operate-normalize.js';
 import { expandConfigPath } from './paths.js';
 import { _DEFAULT_DISPLAY_NAME, type ConfigFile } from './schema.js';
 import type { AdapterConfig, McpSourceConfig, McpSourceOAuth, XprotocolSourceConfig } from './types.js';
@@ -132,6 +133,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
       maxArgumentDepth: file.limits.max_argument_depth,
       maxArgumentBytes: file.limits.max_argument_bytes,
     },
+    ..._normalizeOperate(file, ctx.env, where),
   };
 }
 

@@ -15,6 +15,7 @@ import { isReservedKind } from '@xprotocol/wire';
 import { z } from 'zod';
 import { phrased } from './_phrased.js';
 import { DNS_SERVER_PHRASE, dnsName, dnsServer } from './dns-values.js';
+import { _adminSchema, _auditSchema } from './operate-schema.js';
 
 // ─── Leaf values ────────────────────────────────────────────────────────────────────────────
 
@@ -728,9 +729,18 @@ export const configFileSchema = phrased(
         .describe('Timeout of calls to XProtocol endpoints.'),
       network: networkSchema.default({ allow_private: [] }),
       limits: limitsSchema.default({ max_argument_depth: 64, max_argument_bytes: 4 * 1024 * 1024 }),
+      admin: _adminSchema,
+      audit: _auditSchema,
     })
     // identity: required unless the file is a pure MCP gateway (cross-checks.ts, config/mode.ts).
-    .partial({ identity: true, mcp_server: true, access: true, state_database: true })
+    .partial({
+      identity: true,
+      mcp_server: true,
+      access: true,
+      state_database: true,
+      admin: true,
+      audit: true,
+    })
     .describe('XProtocol MCP Adapter configuration (docs/config.md).'),
   'a mapping of settings (identity, relay, mcp_sources, …)',
 );

@@ -152,6 +152,28 @@ export interface AdapterConfig {
     /** Default 4194304. */
     maxArgumentBytes: number;
   };
+  /** `admin`: the metrics listener (docs/operating.md); absent: none. */
+  admin?: AdminConfig | undefined;
+  /** `audit`: the audit log (docs/operating.md); absent: none. */
+  audit?: AuditConfig | undefined;
+}
+
+/** `admin`, normalized. */
+export interface AdminConfig {
+  /** Default 127.0.0.1 (brackets removed). */
+  host: string;
+  port: number;
+  /** The bearer token read from `token_env`; absent: no token asked. */
+  token?: string | undefined;
+}
+
+/** `audit`, normalized. */
+export interface AuditConfig {
+  /** Absolute path. */
+  path: string;
+  maxBytes: number;
+  keep: number;
+  includeArguments: boolean;
 }
 
 /** One `mcp_sources` entry. */

@@ -9,6 +9,7 @@ import type { Identity } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import {
   addDiscoveredRelays,
+  type CallObserver,
   type LocalToolSource,
   McpFace,
   type McpFaceServer,
@@ -46,6 +47,8 @@ export interface _FaceParts {
   /** Asked for the `_xprotocol.<host>` TXT records of xp:// endpoints (docs/protocol.md §10.3, "Keys in DNS TXT"). */
   readonly dns: _AdapterDns;
   readonly argumentLimits: { maxDepth: number; maxBytes: number };
+  /** Told about every `tools/call` (metrics, the audit log); absent when neither is on. */
+  readonly observer?: CallObserver | undefined;
 }
 
 /** True when `mcp_server.expose` lists `what`. */
@@ -70,6 +73,7 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
         ...(parts.ownChain && { delegation: parts.ownChain }),
       }),
     state: parts.state,
+    observer: parts.observer,
     // Gateway mode: the wrapped servers' own tools, called directly (no relay in between).
     localSources: _exposes(config, 'mcp_sources')
       ? config.mcpSources.map((source) => _gatewaySource(source, parts))

@@ -10,7 +10,8 @@
  * logs and every inbound call's outcome go into it. When a step fails, what was already started is
  * stopped (in reverse order) before the error is thrown. Each step that is a concern of its own has
  * its file: `adapter-mode.ts`, `adapter-identity.ts`, `identity-json-file.ts`, `adapter-relays.ts`, `adapter-face.ts`,
- * `adapter-discovery.ts`, `ready-report.ts`, `started-components.ts`, `status-reporter.ts`.
+ * `adapter-discovery.ts`, `ready-report.ts`, `started-components.ts`, `status-reporter.ts`,
+ * `admin-metrics.ts` (metrics, the audit log and the admin listener).
  * @module
  */
 import type { Identity, PublicIdentity, Rotation } from '@xprotocol/crypto';
@@ -18,6 +19,7 @@ import { nodeCipher, nodeSignatures } from '@xprotocol/crypto/node';
 import {
   AccessPolicy,
   Announcer,
+  type CallObserver,
   type DiscoveryServer,
   type McpFace,
   type McpFaceServer,
@@ -35,6 +37,7 @@ import { _loadIdentity } from './adapter-identity.js';
 import { _logMode } from './adapter-mode.js';
 import { _openRelayPool, _relayUrls } from './adapter-relays.js';
 import { _checkedRotation } from './adapter-rotation.js';
+import { _AdapterOperate } from './admin-metrics.js';
 import { announcePayload } from './announce-payload.js';
 import { _argumentLimits, _callTimeoutOf } from './call-limits.js';
 import { _adapterDns } from './dns-resolver.js';
@@ -199,6 +202,10 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   if (xp) started.add(() => xp.pool.close());
   const late: _LateParts = {};
   await _startStatus(start, state, xp?.pool, late);
+  // Metrics and the audit log (docs/operating.md): no observer at all when neither is configured.
+  const operate = new _AdapterOperate(config, logger);
+  started.add(() => operate.close());
+  const observer = operate.observer;
 
   const registry = new Registry({ versionStore: _versionStore(state) });
   const dns = _adapterDns(config);
@@ -211,7 +218,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const sources = _createSources(start, { registry, addressPolicy, state }, late);
   late.sources = sources;
   started.add(() => sources.stop());
-  const endpoint = xp && _createEndpoint(start, xp, { state, sources, argumentLimits });
+  const endpoint = xp && _createEndpoint(start, xp, { state, sources, argumentLimits, observer });
   const face = _createFace({
     config,
     xprotocol: xp,
@@ -225,6 +232,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     addressPolicy,
     dns,
     argumentLimits,
+    observer,
   });
   late.face = face;
   const announcer = xp && _createAnnouncer(start, xp, { registry, sources, face });
@@ -252,6 +260,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
       start.rotation,
     ));
   if (discovery) started.add(() => discovery.close());
+  await operate.serve({ pool: xp?.pool, sources, face });
 
   await _reportReady({
     config,
@@ -356,6 +365,7 @@ function _createEndpoint(
     state: StateDatabase;
     sources: McpSources;
     argumentLimits: { maxDepth: number; maxBytes: number };
+    observer: CallObserver | undefined;
   },
 ): XpEndpoint {
   const { config, logger } = start;
@@ -384,6 +394,7 @@ function _createEndpoint(
     maxRememberedIds: config.relay.replayMemoryMaxIds,
     logger,
     onOutcome: (outcome, request) => start.status.outcome(outcome, request),
+    observer: parts.observer,
     signatures: nodeSignatures,
     cipher: nodeCipher,
   });

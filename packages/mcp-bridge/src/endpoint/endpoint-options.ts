@@ -8,6 +8,7 @@ import type { RelayPool } from '@xprotocol/relay-client';
 import { DEFAULT_ARGUMENT_LIMITS, type JsonLimits } from '@xprotocol/translate';
 import type { XpErrorCode } from '@xprotocol/wire';
 import type { BridgeLogger } from '../logger.js';
+import type { CallObserver } from '../observe/call-observer.js';
 import type { AccessPolicy } from '../policy/access.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamSession } from '../upstream/upstream-session.js';
@@ -77,6 +78,8 @@ export interface XpEndpointOptions {
    * settled; `request` is the event once its shape, id and signature were verified. For counts
    * and status: it must return quickly, and what it throws is ignored.
    */
+  /** Told about every tool call once it was answered (metrics, the audit log; docs/operating.md). */
+  observer?: CallObserver | undefined;
   onOutcome?: (outcome: InboundOutcome, request: XpEvent | undefined) => void;
   /** The clock, in ms. */
   now?: () => number;
@@ -100,7 +103,14 @@ export type InboundOutcome =
 export type _ResolvedOptions = Required<
   Omit<
     XpEndpointOptions,
-    'requestsPerMinute' | 'logger' | 'now' | 'mcpSources' | 'mcpSessions' | 'clientInfo' | 'onOutcome'
+    | 'requestsPerMinute'
+    | 'logger'
+    | 'now'
+    | 'mcpSources'
+    | 'mcpSessions'
+    | 'clientInfo'
+    | 'onOutcome'
+    | 'observer'
   >
 >;
 

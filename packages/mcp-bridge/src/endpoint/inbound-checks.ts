@@ -107,6 +107,7 @@ async function _checkToolCall(
   if ('outcome' in tag) return tag;
   const opened = await _openJson(inbound, event);
   if ('outcome' in opened) return opened;
+  inbound.observed?.note(event, { arguments: opened.value, delegatedBy: grant.chain?.onBehalfOf });
   const invalid = _payloadRefusal(inbound, tool, opened.value);
   if (invalid) return { outcome: await answers.error(event, invalid) };
   return { tool, payload: opened.value as Record<string, unknown>, grant, tag };

@@ -10,6 +10,7 @@ import type { BridgeLogger } from '../logger.js';
 import type { _CallerChains } from './caller-authority.js';
 import type { _EndpointAnswers } from './endpoint-answers.js';
 import type { _CallSlots, _SourceRateLimits } from './endpoint-limits.js';
+import type { _EndpointObserver } from './endpoint-observe.js';
 import type { _ResolvedOptions, InboundOutcome } from './endpoint-options.js';
 import type { _XpMcpRouter } from './xp-mcp-router.js';
 import type { _XpMcpSessions } from './xp-mcp-sessions.js';
@@ -31,6 +32,8 @@ export interface _Inbound {
   sessions: _XpMcpSessions;
   /** What each caller may do: its grants, or the delegation chain it presents (docs/protocol.md §11.7). */
   chains: _CallerChains;
+  /** Notes for the observer, when the endpoint has one (endpoint-observe.ts). */
+  observed?: _EndpointObserver | undefined;
 }
 
 /**

@@ -35,6 +35,7 @@ import { _addressingProblem } from './addressing.js';
 import { _CallerChains } from './caller-authority.js';
 import { _EndpointAnswers } from './endpoint-answers.js';
 import { _CallSlots, _SourceRateLimits } from './endpoint-limits.js';
+import { _EndpointObserver } from './endpoint-observe.js';
 import { _resolveOptions, type InboundOutcome, type XpEndpointOptions } from './endpoint-options.js';
 import type { _Inbound } from './inbound.js';
 import { _processRequest } from './inbound-checks.js';
@@ -99,6 +100,7 @@ export class XpEndpoint {
         routes: new _GatewayRoutes(options.identity.keys.ed25519, (data) => options.cipher.sha256(data)),
         logger,
       }),
+      observed: options.observer && new _EndpointObserver(options.observer, options.catalog),
       chains: new _CallerChains({
         identity: options.identity,
         cipher: options.cipher,
@@ -152,7 +154,8 @@ export class XpEndpoint {
     this.#subscription = o.pool.subscribe([{ '#p': [o.identity.keys.ed25519] }], {
       // The pool delivers only events whose shape, id and signature it verified.
       onEvent: (event) => {
-        this.#track(this.#reported(this.#handleVerified(event), event));
+        const started = this.#inbound.observed === undefined ? 0 : performance.now();
+        this.#track(this.#reported(this.#handleVerified(event), event, started));
       },
       onClosed: (relay, reason) => logger.warn({ relay, reason }, 'relay closed the inbound subscription'),
     });
@@ -229,19 +232,26 @@ export class XpEndpoint {
    * the subscription calls it for everything the relays deliver. Never throws.
    */
   async handleEvent(raw: unknown): Promise<InboundOutcome> {
+    const started = this.#inbound.observed === undefined ? 0 : performance.now();
     const verdict = verifyEvent(raw, this.#inbound.o.signatures);
     if (!verdict.ok)
       return this.#reported(
         Promise.resolve(this.#inbound.answers.drop(`${verdict.code}: ${verdict.message}`)),
         undefined,
+        started,
       );
-    return this.#reported(this.#handleVerified(verdict.event), verdict.event);
+    return this.#reported(this.#handleVerified(verdict.event), verdict.event, started);
   }
 
-  /** `outcome`, once `onOutcome` heard it (a listener that throws changes nothing). */
-  async #reported(outcome: Promise<InboundOutcome>, request: XpEvent | undefined): Promise<InboundOutcome> {
+  /** `outcome`, once `onOutcome` and the observer heard it (a listener that throws changes nothing). */
+  async #reported(
+    outcome: Promise<InboundOutcome>,
+    request: XpEvent | undefined,
+    started: number,
+  ): Promise<InboundOutcome> {
     const settled = await outcome;
     try {
+      this.#inbound.observed?.settled(settled, request, performance.now() - started);
       this.#onOutcome?.(settled, request);
     } catch {
       // Counting must never change what the endpoint does.

@@ -8,6 +8,7 @@ import type { ServerCapabilities } from '@modelcontextprotocol/server';
 import type { ContractLike, JsonLimits } from '@xprotocol/translate';
 import type { XpCaller } from '../caller/xp-caller.js';
 import type { BridgeLogger } from '../logger.js';
+import type { CallObserver } from '../observe/call-observer.js';
 import type { DescriptionLintMode } from '../policy/listing-screen.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
@@ -110,6 +111,8 @@ export interface McpFaceOptions {
   localSources?: readonly LocalToolSource[];
   /** Timeout of one `tools/call` round trip, in ms. */
   callTimeoutMs: number;
+  /** Told about every `tools/call` once it ended (metrics, the audit log; docs/operating.md). */
+  observer?: CallObserver | undefined;
   /** How long a catalog fetch (announce + pages) may take, in ms. Default 10000. */
   catalogTimeoutMs?: number;
   /**

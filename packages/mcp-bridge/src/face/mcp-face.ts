@@ -24,6 +24,7 @@ import { _fairShare, _PrincipalCaps } from '../gateway/principal-caps.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _FaceCatalog } from './face-catalog.js';
 import { _FaceGateway } from './face-gateway.js';
+import { _errorVerdict, _observedCall, _traceIdOf } from './face-observe.js';
 import { _callerOf, type FaceServerOptions, type McpFaceOptions } from './face-options.js';
 import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
 import {
@@ -33,6 +34,7 @@ import {
   _sourceRequestNeeds,
   type FaceRequestNeeds,
 } from './request-scopes.js';
+import { SEARCH_TOOL } from './search-tool.js';
 import { _FaceToolCalls } from './tool-calls.js';
 import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
 
@@ -127,7 +129,18 @@ export class McpFace {
    */
   takeRateLimit(principal: string, name: string): FaceRateLimited | undefined {
     const target = this.#catalog.resolve(name);
-    return target?.type === 'mcp' ? this.#rateLimits.take(principal, target.source) : undefined;
+    const limited = target?.type === 'mcp' ? this.#rateLimits.take(principal, target.source) : undefined;
+    if (limited && this.#o.observer) {
+      this.#o.observer.callEnded({
+        path: 'face',
+        source: target?.source,
+        tool: name,
+        caller: principal === '' ? undefined : principal,
+        latencyMs: 0,
+        ..._errorVerdict(limited.error),
+      });
+    }
+    return limited;
   }
 
   /**
@@ -208,13 +221,39 @@ export class McpFace {
         if (limited) throw new ProtocolError(limited.error.code, limited.error.message, limited.error.data);
       }
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
-      return (await this.#calls.call(
-        request.params.name,
-        request.params.arguments ?? {},
-        gateway && { session: gateway, params: request.params as Record<string, unknown>, ctx },
-        { server, ctx, ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }) },
+      const { name, arguments: args = {} } = request.params;
+      const run = () =>
+        this.#calls.call(
+          name,
+          args,
+          gateway && { session: gateway, params: request.params as Record<string, unknown>, ctx },
+          { server, ctx, ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }) },
+        );
+      const observer = this.#o.observer;
+      if (!observer) return (await run()) as CallToolResult;
+      return (await _observedCall(
+        observer,
+        {
+          caller: options.principal,
+          arguments: args,
+          traceId: _traceIdOf(request.params),
+          target: () => this.#labelsOf(name),
+        },
+        run,
       )) as CallToolResult;
     });
+  }
+
+  /** The source and tool a call of `name` is counted under: only what the catalog knows. */
+  #labelsOf(name: string): { source: string | undefined; tool: string | undefined } {
+    if (name === SEARCH_TOOL) return { source: undefined, tool: name };
+    const target = this.#catalog.resolve(name);
+    return target ? { source: target.source, tool: name } : { source: undefined, tool: undefined };
+  }
+
+  /** The MCP sessions (and 2026-07-28 requests) the face is serving now. */
+  liveSessions(): number {
+    return this.#servers.size;
   }
 
   /**

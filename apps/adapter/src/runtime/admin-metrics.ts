@@ -1,0 +1,121 @@
+/**
+ * The adapter's operating surfaces (docs/operating.md), made once at start from `admin` and
+ * `audit`: the observer its face and endpoint tell about each call (the call series and the audit
+ * log, either, both or none), and the gauges read at each scrape from the parts that run — relay
+ * connections, the outbox, face sessions, each wrapped server's connection and breaker. With
+ * neither key there is no observer at all, and the call paths do nothing for one.
+ * @module
+ */
+import {
+  AuditLog,
+  CallMetrics,
+  type CallObserver,
+  fanOutObserver,
+  type McpFace,
+  MetricRegistry,
+} from '@xprotocol/mcp-bridge';
+import type { RelayPool } from '@xprotocol/relay-client';
+import type { AdapterConfig } from '../config/index.js';
+import { type AdminListener, serveAdmin } from './admin-listener.js';
+import type { AdapterLogger } from './logger.js';
+import type { McpSources } from './mcp-sources.js';
+
+const PREFIX = 'xprotocol_adapter';
+
+/** What the gauges read, once the parts exist. */
+export interface _GaugeParts {
+  pool: RelayPool | undefined;
+  sources: McpSources;
+  face: McpFace | undefined;
+}
+
+/** The adapter's metrics, audit log and admin listener. */
+export class _AdapterOperate {
+  /** Told about every call; `undefined` when neither metrics nor the audit log is on. */
+  readonly observer: CallObserver | undefined;
+  readonly #config: AdapterConfig;
+  readonly #logger: AdapterLogger;
+  readonly #registry: MetricRegistry | undefined;
+  readonly #audit: AuditLog | undefined;
+  #parts: _GaugeParts | undefined;
+  #outboxDepth = 0;
+  #listener: AdminListener | undefined;
+
+  constructor(config: AdapterConfig, logger: AdapterLogger) {
+    this.#config = config;
+    this.#logger = logger;
+    this.#registry = config.admin ? new MetricRegistry() : undefined;
+    const metrics = this.#registry && new CallMetrics(this.#registry, PREFIX);
+    if (this.#registry) this.#declareGauges(this.#registry);
+    this.#audit =
+      config.audit &&
+      new AuditLog({
+        path: config.audit.path,
+        maxBytes: config.audit.maxBytes,
+        keep: config.audit.keep,
+        includeArguments: config.audit.includeArguments,
+        onError: (error) =>
+          logger.error({ path: config.audit?.path }, `audit log write failed: ${error.message}`),
+      });
+    this.observer = fanOutObserver([metrics, this.#audit]);
+  }
+
+  /** Starts the admin listener (when `admin` is configured) over the running `parts`. */
+  async serve(parts: _GaugeParts): Promise<void> {
+    this.#parts = parts;
+    const admin = this.#config.admin;
+    if (!admin || !this.#registry) return;
+    const registry = this.#registry;
+    this.#listener = await serveAdmin({
+      host: admin.host,
+      port: admin.port,
+      token: admin.token,
+      metrics: async () => {
+        this.#outboxDepth = (await parts.pool?.outboxSize()) ?? 0;
+        return registry.render();
+      },
+    });
+    this.#logger.info({ url: this.#listener.url }, 'admin listener serving metrics');
+  }
+
+  /** Stops the listener and closes the audit log. */
+  async close(): Promise<void> {
+    await this.#listener?.close();
+    this.#audit?.close();
+  }
+
+  #declareGauges(registry: MetricRegistry): void {
+    registry.gauge(
+      `${PREFIX}_relay_connected`,
+      'Whether each relay connection is open (1) or not (0).',
+      ['relay'],
+      () =>
+        (this.#parts?.pool?.relays() ?? []).map(
+          (r) => [{ relay: r.url }, r.state === 'open' ? 1 : 0] as const,
+        ),
+    );
+    registry.gauge(`${PREFIX}_outbox_depth`, 'Answers and events waiting in the relay outbox.', [], () =>
+      this.#parts?.pool ? [[{}, this.#outboxDepth]] : [],
+    );
+    registry.gauge(
+      `${PREFIX}_face_sessions`,
+      'MCP sessions (and 2026-07-28 requests) the face serves now.',
+      [],
+      () => (this.#parts?.face ? [[{}, this.#parts.face.liveSessions()]] : []),
+    );
+    registry.gauge(
+      `${PREFIX}_upstream_connected`,
+      'Whether each wrapped MCP server is connected (1) or not (0).',
+      ['source'],
+      () =>
+        (this.#parts?.sources.status() ?? []).map((s) => [{ source: s.name }, s.connected ? 1 : 0] as const),
+    );
+    registry.gauge(
+      `${PREFIX}_upstream_given_up`,
+      'Whether the adapter stopped retrying a wrapped MCP server (1: its command cannot start; fix and restart).',
+      ['source'],
+      () =>
+        (this.#parts?.sources.status() ?? []).map((s) => [{ source: s.name }, s.retrying ? 0 : 1] as const),
+    );
+  }
+}
