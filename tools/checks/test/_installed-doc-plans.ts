@@ -91,6 +91,7 @@ export const PLANS: Readonly<Record<string, Plan>> = {
   'xprotocol-adapter validate --config FILE [--connect]': SYNOPSIS,
   'xprotocol-adapter schemas --config FILE [--json | --gbnf]': SYNOPSIS,
   'xprotocol-adapter test-mcp --config FILE --source NAME': SYNOPSIS,
+  'xprotocol-adapter login SOURCE --config FILE': SYNOPSIS,
   'xprotocol-adapter approve SOURCE [TOOL] --config FILE --dry-run': SYNOPSIS,
   'xprotocol-adapter approve SOURCE [TOOL] --config FILE --hash HASH [--hash HASH …]': SYNOPSIS,
   'xprotocol-adapter call --key ~/.xprotocol/client.key --relay ws://127.0.0.1:8765  --to "$FS_ADAPTER_KEY" --kind com.test.fs.read_text_file --payload \'{"path":"/tmp/hello.txt"}\' [--timeout-ms 30000]  [--trust-root ed25519:…]…':
@@ -162,6 +163,12 @@ export const PLANS: Readonly<Record<string, Plan>> = {
     run: 'excluded',
     reason:
       'the same run as docs/cli.md’s `xprotocol-conformance --adapter-command "xprotocol-adapter"` (run above) through npx, which docs/conformance.md’s line runs too; a third run of the suite (about 40 s) would prove nothing more',
+  },
+  // docs/deploy.md
+  'xprotocol-relay --port 7447 --db postgres://relay:${PG_PASSWORD}@db.internal:5432/xp': {
+    run: 'excluded',
+    reason:
+      'needs a Postgres server at db.internal: packages/relay’s relay-bin-postgres tests run the same flags against a Postgres they start',
   },
   // apps/devserver/README.md
   'xprotocol-devserver': DEVSERVER,
