@@ -12,24 +12,16 @@ import { wrapperConfig } from './support/adapter-configs.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { Processes } from './support/processes.js';
 import {
+  ADD_TOOL as ADD,
   exited,
   expectAtMostOnce,
+  COUNTING_FIXTURE as FIXTURE,
   runsOf,
   type SealedBurst,
   sealedBurst,
   until,
 } from './support/sealed-burst.js';
 
-const FIXTURE = join(import.meta.dirname, 'fixtures', 'servers', 'rug-pull-server.mjs');
-const ADD = {
-  name: 'add',
-  description: 'Adds two numbers a and b and returns their sum, for quick arithmetic in a conversation.',
-  inputSchema: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-  },
-};
 const CALLS = 200;
 const REPLICAS = ['r1', 'r2', 'r3'];
 

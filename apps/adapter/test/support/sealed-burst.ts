@@ -3,11 +3,29 @@
 // then check that no call ran twice and each request got exactly one answer event.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type PublicIdentity, sealEvent, type XpEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayPool } from '@xprotocol/relay-client';
 import { expect } from 'vitest';
+
+/** The stdio fixture server that records every call it runs in its effects file. */
+export const COUNTING_FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'servers', 'rug-pull-server.mjs');
+
+/** The one tool the burst calls: `{a, b}` → their sum. */
+export const ADD_TOOL = {
+  name: 'add',
+  description: 'Adds two numbers a and b and returns their sum, for quick arithmetic in a conversation.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      a: { type: 'number', description: 'The first number' },
+      b: { type: 'number', description: 'The second number' },
+    },
+    required: ['a', 'b'],
+  },
+};
 
 /** Sealed requests in flight and every distinct answer event seen for each. */
 export interface SealedBurst {
