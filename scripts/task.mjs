@@ -69,6 +69,8 @@ function pnpmLane(args, { quiet = false } = {}) {
 const testReport = '.vitest-report.json';
 // The repository-wide checks (tools/checks), run as a lane of their own.
 const CHECKS_PACKAGE = '@xprotocol/repo-checks';
+// The suites that take longest (minutes of real processes each), run in a lane of their own.
+const SLOW_PACKAGES = ['@xprotocol/mcp-adapter', '@xprotocol/conformance'];
 const workspaceDirs = () =>
   ['packages', 'apps', 'tools']
     .filter((d) => existsSync(join(root, d)))
@@ -98,22 +100,27 @@ const tasks = {
     pnpm(['install', '--frozen-lockfile', '--config.confirmModulesPurge=false']);
     for (const dir of workspaceDirs()) rmSync(join(dir, testReport), { force: true });
     pnpm(['exec', 'turbo', 'run', 'build', 'typecheck', '--force', '--output-logs=errors-only']);
-    // Two lanes on one build: the repository checks (packing, installing and running the
-    // tarballs: mostly waiting on npm and the disk) beside every package's own tests, one package
-    // at a time. `--only`: the build above is shared, never redone under a running lane.
-    // `--force`: a cached test task would leave no report behind to count.
+    // Three lanes on one build. Vitest runs one file at a time on a 2-core machine, and most
+    // end-to-end files wait on child processes, so one package at a time left a core idle for
+    // most of the run. The slowest suites (the adapter's, then the conformance app's) get a lane
+    // of their own; every other package runs one at a time in the second lane; the repository
+    // checks (packing and installing the tarballs: mostly waiting on npm and the disk) in the
+    // third. `--only`: the build above is shared, never redone under a running lane. `--force`:
+    // a cached test task would leave no report behind to count.
+    const turboTest = (filters) => [
+      'exec',
+      'turbo',
+      'run',
+      'test',
+      '--only',
+      '--force',
+      '--concurrency=1',
+      '--output-logs=errors-only',
+      ...filters.map((filter) => `--filter=${filter}`),
+    ];
     const statuses = await Promise.all([
-      pnpmLane([
-        'exec',
-        'turbo',
-        'run',
-        'test',
-        '--only',
-        '--force',
-        '--concurrency=1',
-        '--output-logs=errors-only',
-        `--filter=!${CHECKS_PACKAGE}`,
-      ]),
+      pnpmLane(turboTest(SLOW_PACKAGES)),
+      pnpmLane(turboTest([`!${CHECKS_PACKAGE}`, ...SLOW_PACKAGES.map((name) => `!${name}`)])),
       pnpmLane(['--filter', CHECKS_PACKAGE, 'run', 'test'], { quiet: true }),
     ]);
     const failedLane = statuses.find((status) => status !== 0);

@@ -3,7 +3,7 @@
 // are refused), the --mcp-proxy MCP face, and a clean stop on SIGTERM.
 import { realpathSync } from 'node:fs';
 import { request } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createEventTemplate, generateIdentity, signEvent } from '@xprotocol/crypto';
@@ -98,15 +98,17 @@ describe('xprotocol-devserver --mcp-command', () => {
   });
 
   it('with its well-known port (the one after the relay port) taken, exits 1 saying what to do', async () => {
-    // A relay port whose next port we can hold (tried a few times: another program may hold it).
+    // A free relay port whose next port we can hold (tried a few times: another program may hold
+    // them). Below the ephemeral range, so no outbound connection takes it before the devserver
+    // binds it.
     for (let attempt = 0; ; attempt++) {
-      const relayPort = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, '127.0.0.1', () => {
-          const { port } = probe.address() as AddressInfo;
-          probe.close(() => resolve(port));
-        });
+      const relayPort = 20_000 + Math.floor(Math.random() * 12_000);
+      const free = await new Promise<boolean>((resolve) => {
+        const probe = createServer();
+        probe.once('error', () => resolve(false));
+        probe.listen(relayPort, '127.0.0.1', () => probe.close(() => resolve(true)));
       });
-      if (relayPort >= 65535 && attempt < 5) continue;
+      if (!free && attempt < 5) continue;
       const holder = createServer();
       const held = await new Promise<boolean>((resolve) => {
         holder.once('error', () => resolve(false));

@@ -50,14 +50,26 @@ function stop(child, signal) {
   }
 }
 
-/** A free loopback port (bind to 0, note it, release it). */
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
+/**
+ * A loopback port free a moment ago, chosen below the kernel's ephemeral range (32768–60999 on
+ * Linux): a port bound to 0 and released comes from that range, where any process's outbound
+ * connection (another suite's, running beside this one) can take it before the caller binds it.
+ * Below it, only another explicit bind can, and two picks at random rarely meet.
+ */
+async function freePort() {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await _canBind(port)) return port;
+  }
+  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
+}
+
+/** Whether `port` can be bound on 127.0.0.1 right now (the probe is closed again). */
+function _canBind(port) {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 

@@ -5,7 +5,7 @@ import type { XpEvent } from '@xprotocol/crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { RelayPool } from '../src/index.js';
-import { event, secret, startOn, until } from './support.js';
+import { event, freePort, secret, startOn, until } from './support.js';
 
 let dir: string;
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -20,8 +20,9 @@ afterEach(async () => {
 describe('RelayPool.subscribe', () => {
   it('resubscribes after a relay restart without a gap and without repeats, paging past the limit', async () => {
     const db = join(dir, 'relay.db');
-    let relay = await startOn(0, db);
-    const port = relay.port;
+    // A port below the ephemeral range: restarted on it later, it must still be free then.
+    const port = await freePort();
+    let relay = await startOn(port, db);
     cleanup.push(() => relay.close());
     // A slow first reconnect (>= 1 s) leaves time to publish while the subscriber is away.
     const subscriber = await RelayPool.open({

@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { blocks, type DocumentedCommand, documentedCommands, words } from './_doc-commands.js';
 import type { Fixture, Plan } from './_installed-doc-plans.js';
@@ -302,13 +302,28 @@ export class InstalledDocs {
   }
 }
 
-/** A port free on 127.0.0.1 a moment ago (the docs' fixed ports would collide with other runs). */
+/**
+ * A loopback port free a moment ago, chosen below the kernel's ephemeral range (32768–60999 on
+ * Linux): a port bound to 0 and released comes from that range, where any process's outbound
+ * connection (another suite's, running beside this one) can take it before the caller binds it.
+ * Below it, only another explicit bind can, and two picks at random rarely meet.
+ * (The docs' fixed ports would collide with other runs.)
+ */
 async function _freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await _canBind(port)) return port;
+  }
+  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
+}
+
+/** Whether `port` can be bound on 127.0.0.1 right now (the probe is closed again). */
+function _canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
 /** The version the devserver's manifest pins for a dependency. */
