@@ -49,6 +49,7 @@ export {
 } from './discovery/well-known.js';
 export type { EndpointCatalog, EndpointTool } from './endpoint/endpoint-catalog.js';
 export type { InboundOutcome, XpEndpointOptions } from './endpoint/endpoint-options.js';
+export type { ToolProvider } from './endpoint/tool-provider.js';
 export { XpEndpoint } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
 export type {
@@ -110,6 +111,7 @@ export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';
 export { describeExit, type SupervisionOptions } from './upstream/supervisor.js';
 export {
   type UpstreamCallResult,
+  type UpstreamRequestOptions,
   UpstreamSession,
   type UpstreamSessionOptions,
   type UpstreamTool,

@@ -11,9 +11,9 @@ import type { BridgeLogger } from '../logger.js';
 import type { CallObserver } from '../observe/call-observer.js';
 import type { AccessPolicy } from '../policy/access.js';
 import type { StateDatabase } from '../state/state-database.js';
-import type { UpstreamSession } from '../upstream/upstream-session.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
 import { DEFAULT_REVOCATION_REQUERY_SECONDS, DEFAULT_REVOCATION_WAIT_MS } from './revocation-watch.js';
+import type { ToolProvider } from './tool-provider.js';
 import type { _XpMcpSource } from './xp-mcp-router.js';
 import type { McpSessionLimits } from './xp-mcp-sessions.js';
 
@@ -23,8 +23,11 @@ export interface XpEndpointOptions {
   pool: RelayPool;
   state: StateDatabase;
   catalog: EndpointCatalog;
-  /** Upstream sessions by `mcp_sources[].name`. */
-  upstreams: ReadonlyMap<string, UpstreamSession>;
+  /**
+   * What runs each source's tools, by source name: the upstream sessions by `mcp_sources[].name`,
+   * or in-process handlers ({@link ToolProvider}).
+   */
+  upstreams: ReadonlyMap<string, ToolProvider>;
   access: AccessPolicy;
   /**
    * The wrapped servers in configuration order with their XProtocol namespaces: `xp.mcp.request`

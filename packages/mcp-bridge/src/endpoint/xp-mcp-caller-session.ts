@@ -31,8 +31,8 @@ import { _mcpError } from '../caller/xp-mcp-error.js';
 import type { _LinkClient } from '../gateway/gateway-link.js';
 import { _LinkSet } from '../gateway/gateway-links.js';
 import type { BridgeLogger } from '../logger.js';
-import type { UpstreamSession } from '../upstream/upstream-session.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
+import type { ToolProvider } from './tool-provider.js';
 
 /** Options of {@link _XpCallerSession}. */
 export interface _XpCallerSessionOptions {
@@ -135,7 +135,7 @@ export class _XpCallerSession {
     source: string,
     method: string,
     params: Record<string, unknown> | undefined,
-    options: { event: XpEvent; timeoutMs: number; progress: boolean; shared: UpstreamSession },
+    options: { event: XpEvent; timeoutMs: number; progress: boolean; shared: ToolProvider },
   ): Promise<Record<string, unknown>> {
     this.lastUsed = this.#o.now();
     const { event, shared } = options;
@@ -188,7 +188,9 @@ export class _XpCallerSession {
   }
 
   /** True when `method` for `source` needs the caller's own link (see {@link request}). */
-  #ownLink(source: string, method: string, shared: UpstreamSession): boolean {
+  #ownLink(source: string, method: string, shared: ToolProvider): boolean {
+    // A source that is no MCP server (in-process handlers) has no link to open: it runs here.
+    if (this.#o.transportOf(source) === undefined) return false;
     return (
       MCP_SESSION_METHODS.has(method) ||
       this.links.has(source) ||

@@ -27,8 +27,8 @@ import { _aggregatePage, _decodeCursor } from '../gateway/gateway-cursor.js';
 import type { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import type { BridgeLogger } from '../logger.js';
 import { type DescriptionLintMode, ListingScreen } from '../policy/listing-screen.js';
-import type { UpstreamSession } from '../upstream/upstream-session.js';
 import { type _Authority, _authorityError } from './caller-authority.js';
+import type { ToolProvider } from './tool-provider.js';
 import type { _XpCallerSession } from './xp-mcp-caller-session.js';
 
 /** A wrapped server as the router sees it: its `mcp_sources` name and XProtocol namespace. */
@@ -97,14 +97,14 @@ class _Refusal extends Error {
 /** Routes `xp.mcp.request`s to the wrapped servers. */
 export class _XpMcpRouter {
   readonly #sources: readonly _XpMcpSource[];
-  readonly #upstreams: ReadonlyMap<string, UpstreamSession>;
+  readonly #upstreams: ReadonlyMap<string, ToolProvider>;
   readonly #routes: _GatewayRoutes;
   /** Description linting of each source's listings (docs/security.md, "Tool pinning"), by name. */
   readonly #screens: ReadonlyMap<string, ListingScreen>;
 
   constructor(options: {
     sources: readonly _XpMcpSource[];
-    upstreams: ReadonlyMap<string, UpstreamSession>;
+    upstreams: ReadonlyMap<string, ToolProvider>;
     routes: _GatewayRoutes;
     logger: BridgeLogger;
   }) {
