@@ -72,7 +72,7 @@ const CHECKS_PACKAGE = '@xprotocol/repo-checks';
 // The suites that take longest (minutes of real processes each), run in a lane of their own.
 const SLOW_PACKAGES = ['@xprotocol/mcp-adapter', '@xprotocol/conformance'];
 const workspaceDirs = () =>
-  ['packages', 'apps', 'tools']
+  ['packages', 'apps', 'tools', 'examples']
     .filter((d) => existsSync(join(root, d)))
     .flatMap((d) => readdirSync(join(root, d)).map((name) => join(root, d, name)));
 

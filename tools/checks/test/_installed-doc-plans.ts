@@ -176,4 +176,11 @@ export const PLANS: Readonly<Record<string, Plan>> = {
     DEVSERVER,
   'xprotocol-devserver --config ./xprotocol-mcp-adapter.yml': DEVSERVER,
   'xprotocol-devserver --mcp-proxy': MCP_PROXY,
+  // packages/endpoint/README.md
+  'xprotocol-adapter call --key client.key --relay ws://127.0.0.1:8765 --to ed25519:<the endpoint key> --kind demo.notes.read_note --payload \'{"title":"welcome"}\'':
+    {
+      run: 'excluded',
+      reason:
+        'a placeholder: <the endpoint key> is the key a running native endpoint prints; examples/native-endpoint’s test runs this call against the example endpoint',
+    },
 };

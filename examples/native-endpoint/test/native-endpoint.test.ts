@@ -1,0 +1,121 @@
+// The example native endpoint (notes-endpoint.mjs) as a real child process on a real relay on
+// loopback: the conformance suite's checks that apply to it pass, `xprotocol-adapter call` calls
+// its tool, and an MCP client calls it through an adapter whose MCP face has it as an XProtocol source.
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTER_BIN, CONFORMANCE_BIN, EXAMPLE, freePort, Processes, RELAY_BIN } from './_processes.js';
+
+const procs = new Processes();
+let relayUrl: string;
+let endpointKey: string;
+let client: { path: string; ed25519: string };
+let face: { path: string; ed25519: string };
+const conformanceKeys = join(procs.dir, 'conformance-keys');
+
+beforeAll(async () => {
+  const relay = await procs.serving(RELAY_BIN, ['--port', '0'], () => true, { stream: 'stdout' });
+  relayUrl = relay.lines[0]!.trim();
+  client = await procs.keygen('client.key');
+  face = await procs.keygen('face.key');
+  // The suite's own client key, made now so that the endpoint can grant it.
+  const suiteClient = await procs.keygen('conformance-keys/client.key');
+  const started = await procs.serving(EXAMPLE, [], (line) => line.includes('"event":"ready"'), {
+    env: {
+      ENDPOINT_KEY: join(procs.dir, 'endpoint.key'),
+      RELAY_URL: relayUrl,
+      CALLER_KEYS: [client.ed25519, face.ed25519, suiteClient.ed25519].join(','),
+    },
+  });
+  endpointKey = (JSON.parse(started.lines.at(-1)!) as { key: string }).key;
+});
+afterAll(() => procs.close());
+
+const call = (kind: string, payload: unknown, key = client.path) =>
+  procs.run(ADAPTER_BIN, [
+    'call',
+    ...['--key', key, '--relay', relayUrl, '--to', endpointKey],
+    ...['--kind', kind, '--payload', JSON.stringify(payload), '--timeout-ms', '15000'],
+  ]);
+
+describe('the example native endpoint', () => {
+  it('passes the conformance checks that apply to an endpoint that wraps no MCP server', async () => {
+    const injectPort = await freePort();
+    const { code, stdout, stderr } = await procs.run(CONFORMANCE_BIN, [
+      ...['--endpoint', endpointKey, '--relay', relayUrl, '--keys', conformanceKeys],
+      ...['--inject-port', String(injectPort), '--only', 'deterministic', '--json'],
+    ]);
+    const report = JSON.parse(stdout) as { passed: boolean; checks: { name: string; status: string }[] };
+    expect(
+      report.checks.map((c) => [c.name, c.status]),
+      stderr,
+    ).toEqual([['deterministic', 'pass']]);
+    expect(report.passed).toBe(true);
+    expect(code).toBe(0);
+  });
+
+  it('is called by xprotocol-adapter call, and a handler that throws is an UPSTREAM_ERROR answer', async () => {
+    const read = await call('demo.notes.read_note', { title: 'welcome' });
+    expect(read.stderr).toBe('');
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout).structuredContent).toEqual({
+      title: 'welcome',
+      text: 'Hello from a native endpoint.',
+    });
+    const missing = await call('demo.notes.read_note', { title: 'nothing' });
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toEqual({
+      error: { code: 'UPSTREAM_ERROR', message: 'no note titled "nothing"' },
+    });
+    const bad = await call('demo.notes.read_note', { title: 7 });
+    expect(JSON.parse(bad.stdout).error.code).toBe('SCHEMA_VIOLATION');
+  });
+
+  it('refuses a key it has not granted', async () => {
+    const stranger = await procs.keygen('stranger.key');
+    const refused = await call('demo.notes.read_note', { title: 'welcome' }, stranger.path);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error.code).toBe('AUTHORIZATION_INSUFFICIENT');
+  });
+
+  it('is called by an MCP client through an adapter whose face has it as an XProtocol source', async () => {
+    const config = procs.file(
+      'face.yml',
+      `identity:
+  key_file: ./face.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: notes
+    key: ${endpointKey}
+    relay: ${relayUrl}
+    mcp_tool_prefix: notes_
+mcp_server:
+  transport: stdio
+state_database: ./face-state.db
+logging:
+  level: warn
+  format: json
+`,
+    );
+    const mcp = new Client({ name: 'native-endpoint-test', version: '0.0.0' }, { capabilities: {} });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [ADAPTER_BIN, 'start', '--config', config],
+        cwd: procs.dir,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((t) => t.name)).toContain('notes_read_note');
+      const result = await mcp.callTool({ name: 'notes_read_note', arguments: { title: 'welcome' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ title: 'welcome', text: 'Hello from a native endpoint.' });
+    } finally {
+      await mcp.close();
+    }
+  });
+});
