@@ -99,7 +99,12 @@ logging:
   format: json
 `,
     );
-    const mcp = new Client({ name: 'native-endpoint-test', version: '0.0.0' }, { capabilities: {} });
+    // A client that offers roots: for an MCP server behind an adapter the endpoint would open the
+    // caller's own link to it; a native endpoint has none and runs the call on its shared path.
+    const mcp = new Client(
+      { name: 'native-endpoint-test', version: '0.0.0' },
+      { capabilities: { roots: { listChanged: true } } },
+    );
     await mcp.connect(
       new StdioClientTransport({
         command: process.execPath,

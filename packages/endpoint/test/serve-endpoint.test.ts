@@ -92,6 +92,17 @@ describe('serveEndpoint', () => {
     ]);
   });
 
+  it('announces itself and publishes its catalog with a GBNF grammar per tool', async () => {
+    const reader = new XpCaller({ identity: client, pool, signatures: nodeSignatures, cipher: nodeCipher });
+    const announce = await reader.resolve(endpoint.keys.ed25519, 15_000);
+    expect(announce.keys).toEqual(endpoint.keys);
+    expect(announce.payload).toMatchObject({ display_name: 'test.native', mcp_sources: [] });
+    expect(announce.payload.counts.schemas).toBe(2);
+    const catalog = await reader.catalog(endpoint.keys.ed25519, 15_000);
+    expect(catalog.map((c) => c.kind)).toEqual(['test.native.echo_text', 'test.native.fail_always']);
+    for (const contract of catalog) expect(contract.gbnf_grammar).toMatch(/^root ::= /m);
+  });
+
   it('refuses a key without a grant before the handler runs', async () => {
     const outcome = await call('test.native.echo_text', { text: 'from a stranger' }, stranger);
     expect(outcome).toMatchObject({ ok: false, error: { code: 'AUTHORIZATION_INSUFFICIENT' } });
