@@ -13,13 +13,25 @@ export const ADAPTER_BIN = join(modules, 'mcp-adapter', 'dist', 'bin.js');
 export const CONFORMANCE_BIN = join(modules, 'conformance', 'dist', 'bin.js');
 export const EXAMPLE = join(import.meta.dirname, '..', 'notes-endpoint.mjs');
 
-/** A free loopback port (bind to 0, note it, release it). */
-export function freePort(): Promise<number> {
+/**
+ * A loopback port that was free a moment ago, picked at random below the kernel's ephemeral range
+ * (32768–60999 on Linux): a port bound to 0 and released comes from that range, where an outbound
+ * connection of another suite's process may take it before the child binds it.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await _canBind(port)) return port;
+  }
+  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
+}
+
+/** Whether `port` can be bound on 127.0.0.1 now (the probe is closed again). */
+function _canBind(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 

@@ -307,6 +307,7 @@ export async function load(url, context, next) { appendFileSync(process.env.XP_T
       ['@xprotocol/translate', false],
       ['@xprotocol/registry', false],
       ['@xprotocol/mcp-bridge', false], // its schema search loads them on the first search only
+      ['@xprotocol/endpoint', false], // a facade over mcp-bridge: the same lazy search
       ['@xprotocol/semantic/search', true], // the control: the search entry itself
     ] as const) {
       writeFileSync(trace, '');
