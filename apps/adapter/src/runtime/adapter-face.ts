@@ -132,6 +132,8 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
     key: localKey,
     // Its prompts and resource templates reach the face by passthrough, not as tools.
     contracts: () => registry.contractsOf(source.name).filter((c) => 'mcp_tool' in c.source),
+    // A server speaking both revisions may offer its 2026-07-28 clients other tools.
+    modernContracts: () => sources.modernContracts(source.name),
     // The same limit as for XProtocol callers, per principal of the face.
     requestsPerMinute: source.rateLimit.requestsPerMinute,
     // Flagged instructions, prompts and resources are withheld unless `description_lint: warn`.
@@ -165,7 +167,7 @@ function _passthrough(source: McpSourceConfig, parts: _FaceParts): NonNullable<L
       return sources.upstreams.get(source.name)?.transport ?? upstreamTransportOf(source, addressPolicy);
     },
     capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
-    toolName: (kind: string) => sources.tool(kind)?.upstreamName,
+    toolName: (kind: string) => sources.upstreamToolName(kind),
     definition: (kind: string) => sources.listedTool(kind),
     // Long tools keep their own timeout through the gateway too.
     toolTimeoutMs: (tool: string) => _callTimeoutOf(config, source.name, tool),

@@ -26,10 +26,12 @@ import {
 } from '@xprotocol/mcp-bridge';
 import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
 import type { AddressPolicy } from '@xprotocol/relay-client';
-import { type Refusal, SchemaCompiler } from '@xprotocol/translate';
+import { type ContractLike, type Refusal, SchemaCompiler } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import type { AdapterLogger } from './logger.js';
+import { ModernSurface } from './modern-surface.js';
+import { _pinnedArgumentsRefusal } from './pinned-arguments.js';
 import { listEntries, translateConfiguredSource, upstreamTransportOf } from './source-translation.js';
 
 /** One source's last refresh, for status output and the announce. */
@@ -73,6 +75,11 @@ export interface McpSourcesOptions {
   oauthStore?: UpstreamTokenStore;
   /** A server said its prompt or resource list changed (the MCP face tells its clients). */
   onListChanged?: (list: 'prompts' | 'resources') => void;
+  /**
+   * The tools a source's server offers 2026-07-28 clients changed while its catalog did not
+   * (modern-surface.ts): the gateway's face lists them again.
+   */
+  onModernChange?: () => void;
 }
 
 /** Every wrapped MCP server, kept in the registry. */
@@ -92,6 +99,8 @@ export class McpSources implements EndpointCatalog {
   readonly #held = new Map<string, Map<string, QuarantinedTool>>();
   /** Quarantines already logged (source, tool, hash): a refresh does not repeat the warning. */
   readonly #logged = new Set<string>();
+  /** Each source's 2026-07-28 tools, read beside its catalog (modern-surface.ts). */
+  readonly #modern = new Map<string, ModernSurface>();
   #stopped = false;
   /** The reason of each source's last connection warning (the same again is not a warning). */
   readonly #warned = new Map<string, string>();
@@ -121,6 +130,18 @@ export class McpSources implements EndpointCatalog {
                 );
               });
             },
+          },
+        }),
+      );
+      this.#modern.set(
+        source.name,
+        new ModernSurface({
+          source,
+          transport: upstreamTransportOf(source, options.addressPolicy, options.oauthStore),
+          logger: options.logger,
+          pins: options.pins,
+          onToolsChanged: () => {
+            this.refresh(source).catch(() => {});
           },
         }),
       );
@@ -245,6 +266,8 @@ export class McpSources implements EndpointCatalog {
       const level = w.code === 'GRAMMAR_APPROXIMATE' || w.code === 'RECURSIVE_SCHEMA' ? 'debug' : 'warn';
       this.#o.logger[level]({ source: source.name, tool: w.tool, code: w.code }, w.message);
     }
+    // The tools its server offers 2026-07-28 clients, when they are others (modern-surface.ts).
+    const modernChanged = await this.#modern.get(source.name)!.read(this.#listed.get(source.name)!);
     const diff = await this.#o.registry.refreshSource(source.name, published);
     this.#search.sync(
       this.#o.registry.contracts().map((contract) => ({
@@ -280,6 +303,8 @@ export class McpSources implements EndpointCatalog {
         'catalog changed',
       );
       this.#o.onChange(diff);
+    } else if (modernChanged) {
+      this.#o.onModernChange?.();
     }
     return diff;
   }
@@ -333,22 +358,44 @@ export class McpSources implements EndpointCatalog {
    * changed server may act on them).
    */
   checkArguments(kind: string, args: Record<string, unknown>): string | undefined {
+    const modern = this.#modernTool(kind);
+    if (modern) return this.#modern.get(modern.source)?.checkArguments(modern.tool, args);
     const origin = this.#o.registry.origin(kind);
     if (origin?.tool === undefined || !this.#held.get(origin.source)?.has(origin.tool)) return undefined;
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
-    const schema = this.#listed.get(origin.source)?.get(origin.tool)?.inputSchema as
-      | { properties?: Record<string, unknown> }
-      | undefined;
-    const known = schema?.properties ?? {};
-    const unknown = Object.keys(args).filter((name) => !Object.hasOwn(known, name));
-    if (unknown.length === 0) return undefined;
-    return `argument${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => JSON.stringify(n)).join(', ')} not in the pinned definition of tool ${origin.tool}: its server changed the tool, and the change waits for an operator (xprotocol-adapter approve ${origin.source} ${origin.tool})`;
+    const pinned = this.#listed.get(origin.source)?.get(origin.tool);
+    return _pinnedArgumentsRefusal(origin.source, origin.tool, pinned, args);
   }
 
   /** The tool behind `kind` as its server last listed it (gateway mode lists it as it is). */
   listedTool(kind: string): Record<string, unknown> | undefined {
+    const modern = this.#modernTool(kind);
+    if (modern) return this.#modern.get(modern.source)?.listedTool(modern.tool);
     const origin = this.#o.registry.origin(kind);
     return origin?.tool === undefined ? undefined : this.#listed.get(origin.source)?.get(origin.tool);
+  }
+
+  /**
+   * The contracts of the tools source `source`'s server offers 2026-07-28 clients, when they are
+   * others than its catalog's (modern-surface.ts); undefined: those clients get the catalog's.
+   */
+  modernContracts(source: string): readonly ContractLike[] | undefined {
+    return this.#modern.get(source)?.contracts;
+  }
+
+  /** The server's own name of the tool behind `kind`: in the catalog, or offered to 2026-07-28 clients only. */
+  upstreamToolName(kind: string): string | undefined {
+    return this.tool(kind)?.upstreamName ?? this.#modernTool(kind)?.tool;
+  }
+
+  /** The source and upstream name of `kind` when only 2026-07-28 clients are offered it. */
+  #modernTool(kind: string): { source: string; tool: string } | undefined {
+    if (this.#o.registry.get(kind) !== undefined) return undefined;
+    for (const [source, surface] of this.#modern) {
+      const contract = surface.contracts?.find((c) => c.kind === kind);
+      const tool = (contract?.source as { mcp_tool?: string } | undefined)?.mcp_tool;
+      if (tool !== undefined) return { source, tool };
+    }
+    return undefined;
   }
 
   /** {@link EndpointCatalog.page}: the registry's pages (sorted by kind, byte-bounded). */
@@ -368,7 +415,10 @@ export class McpSources implements EndpointCatalog {
   async stop(graceMs = 5000): Promise<void> {
     this.#stopped = true;
     for (const timer of this.#timers) clearTimeout(timer);
-    await Promise.allSettled([...this.upstreams.values()].map((u) => u.close({ graceMs })));
+    await Promise.allSettled([
+      ...[...this.upstreams.values()].map((u) => u.close({ graceMs })),
+      ...[...this.#modern.values()].map((m) => m.close(graceMs)),
+    ]);
   }
 
   async #refreshWithRetry(source: McpSourceConfig, failures: number): Promise<void> {

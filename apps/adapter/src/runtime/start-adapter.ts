@@ -354,6 +354,10 @@ function _createSources(
     onListChanged: (list) => {
       if (gateway) late.face?.listChanged(list);
     },
+    // Only the tools offered to 2026-07-28 clients changed: the face lists them again.
+    onModernChange: () => {
+      if (gateway) late.face?.refresh().catch(() => {});
+    },
   });
 }
 

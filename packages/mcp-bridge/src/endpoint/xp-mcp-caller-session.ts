@@ -30,6 +30,7 @@ import type { XpCaller } from '../caller/xp-caller.js';
 import { _mcpError } from '../caller/xp-mcp-error.js';
 import type { _LinkClient } from '../gateway/gateway-link.js';
 import { _LinkSet } from '../gateway/gateway-links.js';
+import { _statelessTransport } from '../gateway/gateway-stateless-client.js';
 import type { BridgeLogger } from '../logger.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 import type { ToolProvider } from './tool-provider.js';
@@ -147,7 +148,7 @@ export class _XpCallerSession {
       this.#emit(message, event.id, running.expiration);
     this.#running.set(event.id, running);
     try {
-      if (!this.#ownLink(source, method, shared)) {
+      if (!(await this.#ownLink(source, method, shared))) {
         const onProgress = (progress: Record<string, unknown>) =>
           void notify({ method: 'notifications/progress', params: { ...progress, progressToken: event.id } });
         const upstreamOptions = {
@@ -165,8 +166,7 @@ export class _XpCallerSession {
       }
       const input = _INPUT_METHODS.has(method) ? this.context.input : undefined;
       // A 2026-07-28 caller of a 2026-07-28 server: the shared link, told who the client is.
-      const common =
-        input && this.#o.transportOf(source)?.revision === '2026-07-28' ? this.#o.stateless?.() : undefined;
+      const common = input && (await this.#speaksModern(source)) ? this.#o.stateless?.() : undefined;
       const link = await (common ?? this.links).get(source);
       const forwarded = input ? _withInput(params, input, common ? this.context : undefined) : params;
       return await link.request(method, forwarded, {
@@ -188,18 +188,30 @@ export class _XpCallerSession {
   }
 
   /** True when `method` for `source` needs the caller's own link (see {@link request}). */
-  #ownLink(source: string, method: string, shared: ToolProvider): boolean {
+  async #ownLink(source: string, method: string, shared: ToolProvider): Promise<boolean> {
     // A source that is no MCP server (in-process handlers) has no link to open: it runs here.
     if (this.#o.transportOf(source) === undefined) return false;
     return (
       MCP_SESSION_METHODS.has(method) ||
       this.links.has(source) ||
+      Object.keys(this.context.capabilities).length > 0 ||
+      shared.serverCapabilities?.logging !== undefined ||
       // A 2026-07-28 client of a 2026-07-28 server: the link its callers share (an input-required
       // result is the answer); of a 2025 server, the shared session unless it could be asked.
-      (this.context.input !== undefined && this.#o.transportOf(source)?.revision === '2026-07-28') ||
-      Object.keys(this.context.capabilities).length > 0 ||
-      shared.serverCapabilities?.logging !== undefined
+      (this.context.input !== undefined && (await this.#speaksModern(source)))
     );
+  }
+
+  /**
+   * True when the link the 2026-07-28 callers share to `source` speaks 2026-07-28, as the
+   * gateway's choice (gateway-session.ts): configured (or found by the adapter's own `auto`), or
+   * found when that link opened and asked the server; a server the link will not ask is not
+   * opened a link for.
+   */
+  async #speaksModern(source: string): Promise<boolean> {
+    const revision = _statelessTransport(this.#o.transportOf(source))?.revision;
+    if (revision === undefined || !this.#o.stateless) return false;
+    return revision === '2026-07-28' || (await this.#o.stateless().get(source)).revision !== undefined;
   }
 
   /** A notification of the caller's client: a cancellation, or its roots changed. */

@@ -15,7 +15,7 @@ import {
 } from '@xprotocol/wire';
 import type { XpCaller } from '../caller/xp-caller.js';
 import { _LinkSet } from '../gateway/gateway-links.js';
-import { _STATELESS_CLIENT } from '../gateway/gateway-stateless-client.js';
+import { _STATELESS_CLIENT, _statelessTransport } from '../gateway/gateway-stateless-client.js';
 import type { BridgeLogger } from '../logger.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
 import { _XpCallerSession } from './xp-mcp-caller-session.js';
@@ -120,7 +120,8 @@ export class _XpMcpSessions {
     this.#stateless ??= new _LinkSet({
       shared: true,
       client: _STATELESS_CLIENT,
-      transportOf: this.#o.transportOf,
+      // A server that speaks both revisions gives these callers its 2026-07-28 behaviour.
+      transportOf: (source) => _statelessTransport(this.#o.transportOf(source)),
       clientInfo: this.#o.clientInfo,
       timeoutMs: this.#o.timeoutMs,
       logger: this.#o.logger,

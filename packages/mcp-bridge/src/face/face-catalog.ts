@@ -3,7 +3,9 @@
  * relays, becomes MCP tools in one tool table — namespace stripped, sanitized, prefixed, long or
  * taken names hashed, every name persisted in the state database so that a refresh or a restart
  * never renames a tool — beside the contracts of the local sources (gateway mode), with the search
- * index over all of them. A source whose fetch fails keeps its previous tools; a source with trust
+ * index over all of them. A local source whose server offers 2026-07-28 clients other tools than
+ * its catalog's has both revisions' tools in the table, each listed and resolved only for the
+ * clients of a revision that offers it. A source whose fetch fails keeps its previous tools; a source with trust
  * roots lists only what its endpoint's delegation chain grants, and nothing when no root vouches
  * for it (face-trust.ts); a source configured by key follows a rotation of that key
  * (face-rotation.ts).
@@ -47,6 +49,13 @@ export class _FaceCatalog {
   readonly #table: McpToolTable;
   readonly #search = new SchemaSearch();
   readonly #trust: _FaceTrust;
+  /**
+   * Which kinds of each local source each MCP revision's clients are offered, when its server
+   * offers 2026-07-28 clients other tools than the catalog's (`LocalToolSource.modernContracts`).
+   */
+  readonly #surfaces = new Map<string, { legacy: ReadonlySet<string>; modern: ReadonlySet<string> }>();
+  /** Each local source's offer per revision as last set, to tell a change of it alone. */
+  readonly #offers = new Map<string, string>();
   #firstRefresh: Promise<void> | undefined;
 
   constructor(options: McpFaceOptions, logger: BridgeLogger, changed: () => Promise<void>) {
@@ -67,6 +76,25 @@ export class _FaceCatalog {
   /** What the face tool `name` calls; undefined for an unknown tool or `search_tools`. */
   resolve(name: string): McpToolTarget | undefined {
     return this.#table.resolve(name);
+  }
+
+  /**
+   * What the face tool `name` calls for a client of one MCP revision (`modern`: 2026-07-28);
+   * undefined when its server does not offer that revision's clients the tool, as for an unknown one.
+   */
+  resolveFor(name: string, modern: boolean): McpToolTarget | undefined {
+    return this.#offered(name, modern) ? this.#table.resolve(name) : undefined;
+  }
+
+  /**
+   * Whether clients of one MCP revision are offered the face tool `name`: a local source's tool
+   * only when its server lists it in that revision; every other tool always.
+   */
+  #offered(name: string, modern: boolean): boolean {
+    const target = this.#table.resolve(name);
+    const surfaces = target?.type === 'mcp' ? this.#surfaces.get(target.source) : undefined;
+    if (!target || !surfaces) return true;
+    return (modern ? surfaces.modern : surfaces.legacy).has(target.kind);
   }
 
   /**
@@ -127,9 +155,13 @@ export class _FaceCatalog {
     return this.#trust.grants(target.source, capability);
   }
 
-  /** The tools currently listed; only those `visible` lets a caller see, when given. */
-  tools(visible?: (name: string) => boolean): McpToolDefinition[] {
-    const shown = (name: string) => this.#granted(name) && (visible?.(name) ?? true);
+  /**
+   * The tools currently listed to clients of one MCP revision (`modern`: 2026-07-28; default
+   * 2025-11-25); only those `visible` lets a caller see, when given.
+   */
+  tools(visible?: (name: string) => boolean, modern = false): McpToolDefinition[] {
+    const shown = (name: string) =>
+      this.#granted(name) && this.#offered(name, modern) && (visible?.(name) ?? true);
     const table = this.#table.list().filter((tool) => shown(tool.name));
     const tools = table.map((tool) => this.#asListed(tool));
     return this.searchEnabled() ? [...tools, _searchToolDefinition(tools.length)] : tools;
@@ -149,9 +181,17 @@ export class _FaceCatalog {
     return this.#o.searchTool !== false && this.#table.resolve(SEARCH_TOOL) === undefined;
   }
 
-  /** Answers a `search_tools` call over the tools of the table (those `visible` accepts, when given). */
-  searchTools(args: Record<string, unknown>, visible?: (name: string) => boolean): Record<string, unknown> {
-    const shown = (name: string) => this.#granted(name) && (visible?.(name) ?? true);
+  /**
+   * Answers a `search_tools` call over the tools of the table offered to the client's revision
+   * (`modern`: 2026-07-28), those `visible` accepts when given.
+   */
+  searchTools(
+    args: Record<string, unknown>,
+    visible?: (name: string) => boolean,
+    modern = false,
+  ): Record<string, unknown> {
+    const shown = (name: string) =>
+      this.#granted(name) && this.#offered(name, modern) && (visible?.(name) ?? true);
     return _searchTools(this.#search, this.#table.list(), args, shown);
   }
 
@@ -300,15 +340,29 @@ export class _FaceCatalog {
     return Math.floor(Date.now() / 1000);
   }
 
-  /** Puts a local source's current contracts in the table; whether its tools changed. */
+  /**
+   * Puts a local source's current contracts in the table, with those its server offers only to
+   * 2026-07-28 clients (each revision's clients are then offered their own); whether its tools changed.
+   */
   async #refreshLocalSource(local: LocalToolSource): Promise<boolean> {
+    const legacy = local.contracts();
+    const modern = local.modernContracts?.();
+    const kinds = (contracts: readonly ContractLike[]) => new Set(contracts.map((c) => c.kind));
+    const legacyKinds = kinds(legacy);
+    const modernOnly = (modern ?? []).filter((c) => !legacyKinds.has(c.kind));
     const update = await this.#table.setSource(
       { name: local.name, type: 'mcp', endpoint: 'this adapter', endpointKey: local.key, prefix: '' },
-      local.contracts(),
+      [...legacy, ...modernOnly],
     );
+    if (modern) this.#surfaces.set(local.name, { legacy: legacyKinds, modern: kinds(modern) });
+    else this.#surfaces.delete(local.name);
+    // Which tools each revision is offered may change while the table does not.
+    const offered = JSON.stringify(modern && [...legacyKinds, '|', ...kinds(modern)]);
+    const changedOffer = this.#offers.get(local.name) !== offered;
+    this.#offers.set(local.name, offered);
     for (const { kind, reason } of update.refused)
       this.#logger.warn({ source: local.name, kind }, `not exposed: ${reason}`);
-    return update.changed;
+    return update.changed || changedOffer;
   }
 
   /** Makes the search index hold exactly the tools of the table. */

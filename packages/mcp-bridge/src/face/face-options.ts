@@ -53,6 +53,13 @@ export interface LocalToolSource {
   key: string;
   /** The source's published contracts (current at each refresh). */
   contracts: () => readonly ContractLike[];
+  /**
+   * The source's tool contracts as its server offers them to 2026-07-28 clients, when it offers
+   * those other tools than `contracts` (a server speaking both revisions, read in 2025-11-25 for
+   * `contracts`): the face's 2026-07-28 clients list and call these, its 2025-11-25 clients
+   * `contracts`. Undefined: every client gets `contracts`. A kind in both is `contracts`' contract.
+   */
+  modernContracts?: () => readonly ContractLike[] | undefined;
   /** Calls the upstream tool behind `kind` (arguments already validated). */
   call: (kind: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** `rate_limit.requests_per_minute`: tool calls per principal of the face (none when absent). */

@@ -211,7 +211,10 @@ export class McpFace {
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
       return {
-        tools: this.#catalog.tools(mayUse && this.#catalog.visibleTo((c) => mayUse(c, ctx))),
+        tools: this.#catalog.tools(
+          mayUse && this.#catalog.visibleTo((c) => mayUse(c, ctx)),
+          options.era === 'modern',
+        ),
       } as ListToolsResult;
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {

@@ -94,9 +94,13 @@ export class _FaceToolCalls {
   ): Promise<Record<string, unknown>> {
     _checkArgumentLimits(args, this.#o.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
     const mayUse = from?.mayUse;
+    // Each revision's clients call the tools their server offers that revision (face-catalog.ts).
+    const modern = from !== undefined && _modernRequest(from.ctx) !== undefined;
     if (name === SEARCH_TOOL && this.#catalog.searchEnabled())
-      return this.#catalog.searchTools(args, mayUse && this.#catalog.visibleTo(mayUse));
-    const target = this.#catalog.resolve(name) ?? (await this.#catalog.afterFailedFetch(name));
+      return this.#catalog.searchTools(args, mayUse && this.#catalog.visibleTo(mayUse), modern);
+    const target =
+      this.#catalog.resolveFor(name, modern) ??
+      ((await this.#catalog.afterFailedFetch(name)) && this.#catalog.resolveFor(name, modern));
     if (!target) {
       // A source that lists nothing (its trust roots, a server that cannot be reached) says why:
       // its tools may be the ones meant.

@@ -1,0 +1,109 @@
+// The gateway's catalog per MCP revision: the adapter (the built bin) in front of the strict server
+// written by hand from the specification (mcp-bridge's test/fixtures/strict-2026-server.mjs) with
+// `--revisions dual`, which offers `confirm_action` to 2026-07-28 clients only, and the source's
+// `mcp_revision` left at its default. A 2026-07-28 client lists and calls that tool (its
+// input-required round trip included) and its arguments are held to the tool's schema like any
+// other; a 2025-11-25 client beside it keeps the 2025-11-25 catalog, where the tool does not exist.
+// See docs/architecture.md, "Two MCP revisions".
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayConfig } from './support/adapter-configs.js';
+import { freePort, Processes, STRICT_2026_SERVER } from './support/processes.js';
+
+const procs = new Processes();
+let face = '';
+/** `tools/call` requests the strict server received, by tool name. */
+const received: string[] = [];
+
+beforeAll(async () => {
+  const { url: relayUrl } = await procs.relay();
+  await procs.keygen('a.key');
+  const { child, firstLine } = await procs.node(STRICT_2026_SERVER, ['--revisions', 'dual'], {
+    STRICT_TRACE: '1',
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    for (const match of chunk.toString().matchAll(/"method":"tools\/call","params":\{"name":"([a-z_]+)"/g))
+      received.push(match[1]!);
+  });
+  const { url } = JSON.parse(firstLine) as { url: string };
+  const port = await freePort();
+  const config = procs.file(
+    'dual.yml',
+    gatewayConfig({
+      keyFile: './a.key',
+      relayUrl,
+      sources: [
+        {
+          name: 'strict',
+          body: `    transport: streamable_http\n    url: ${url}`,
+          namespace: 'com.test.strict',
+        },
+      ],
+      face: { port },
+      stateDatabase: './dual.db',
+    }),
+  );
+  await procs.adapter(config);
+  face = `http://127.0.0.1:${port}/mcp`;
+}, 180_000);
+afterAll(() => procs.close());
+
+/** A client of the gateway in `revision`, whose elicitation handler accepts with `{ok: true}`. */
+async function client(revision: '2025-11-25' | '2026-07-28') {
+  const asked: string[] = [];
+  const made = new Client(
+    { name: `catalog-${revision}`, version: '1.0.0' },
+    {
+      capabilities: { elicitation: {} },
+      ...(revision === '2026-07-28' && { versionNegotiation: { mode: { pin: revision } } }),
+    },
+  );
+  made.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { ok: true } };
+  });
+  await made.connect(new StreamableHTTPClientTransport(new URL(face)));
+  return { client: made, asked };
+}
+
+const text = (result: { content?: unknown }) => (result.content as { text?: string }[])[0]?.text;
+
+describe('a server speaking both revisions, its source at the default revision', () => {
+  it('a 2026-07-28 client lists and calls the tool only 2026-07-28 clients are offered', async () => {
+    const { client: modern, asked } = await client('2026-07-28');
+    try {
+      const names = (await modern.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['echo', 'add', 'confirm_action']));
+      const confirmed = await modern.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } });
+      expect(text(confirmed)).toBe('deploy: confirmed');
+      expect(asked).toEqual(['Confirm: deploy?']);
+      // Held to the tool's schema like every tool: refused by the gateway, never sent.
+      const before = received.filter((name) => name === 'confirm_action').length;
+      const refused = await modern.callTool({ name: 'confirm_action', arguments: { action: 7 } });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/Request payload does not conform to schema/);
+      expect(received.filter((name) => name === 'confirm_action')).toHaveLength(before);
+    } finally {
+      await modern.close();
+    }
+  });
+
+  it('a 2025-11-25 client beside it keeps the 2025-11-25 catalog', async () => {
+    const { client: legacy } = await client('2025-11-25');
+    const { client: modern } = await client('2026-07-28');
+    try {
+      const names = (await legacy.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['echo', 'add']));
+      expect(names).not.toContain('confirm_action');
+      const refused = await legacy.callTool({ name: 'confirm_action', arguments: { action: 'x' } }).then(
+        (result) => JSON.stringify(result),
+        (error: Error) => error.message,
+      );
+      expect(refused).toMatch(/Unknown tool: confirm_action/);
+      expect(text(await legacy.callTool({ name: 'echo', arguments: { text: 'old' } }))).toBe('old');
+      expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('confirm_action');
+    } finally {
+      await Promise.allSettled([legacy.close(), modern.close()]);
+    }
+  });
+});
