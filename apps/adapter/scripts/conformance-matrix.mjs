@@ -9,7 +9,7 @@
  * vitest's module runner loads, so the script and test/conformance-matrix.test.ts share one copy.
  *
  *   node scripts/conformance-matrix.mjs [--servers a,b] [--requirements r,…] [--settings s,…]
- *        [--concurrency N (1-3, default 3)] [--run-timeout-seconds N (default 600)]
+ *        [--concurrency N (1-3, default 3)] [--run-timeout-seconds N (default 600)] [--help]
  * @module
  */
 import { dirname, join } from 'node:path';
@@ -25,8 +25,22 @@ const { values } = parseArgs({
     settings: { type: 'string' },
     concurrency: { type: 'string', default: '3' },
     'run-timeout-seconds': { type: 'string', default: '600' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+
+if (values.help) {
+  process.stdout.write(`Usage: node scripts/conformance-matrix.mjs [options]
+  --servers a,b            fixture, strict-2026 dual, strict-sse-polling (default: all)
+  --requirements r,...     2025-11-25, 2026-07-28 (default: both)
+  --settings s,...         the source's mcp_revision: default, auto, own (default: all three)
+  --concurrency N          runner processes at once, 1 to 3 (default 3)
+  --run-timeout-seconds N  the bound of each run, 30 to 3600 (default 600)
+Prints the table on stdout, each run and the differences on stderr; exits 1 when a G or X cell
+differs from direct, 2 when it cannot run (docs/conformance.md, "The conformance matrix").
+`);
+  process.exit(0);
+}
 
 /** The listed values of an option, each checked against what is known. */
 function pick(option, known) {

@@ -6,7 +6,8 @@
  * settings: what the gateway's 2026-07-28 clients are offered. A tool the server lists in both
  * revisions keeps the catalog's definition (one pinned definition per name); a tool listed only to
  * 2026-07-28 clients is pinned like any other (changes held for `approve`, flagged new tools
- * quarantined). A server that answers in 2025-11-25 is not asked again during the run.
+ * quarantined). A server that answers in 2025-11-25, or not at all, is not asked again during the
+ * run (it was reached in 2025-11-25 a moment before).
  * @module
  */
 import {
@@ -75,9 +76,22 @@ export class ModernSurface {
    */
   async read(catalog: ReadonlyMap<string, Record<string, unknown>>): Promise<boolean> {
     if (this.#absent) return false;
+    let session: UpstreamSession | undefined;
     try {
-      const session = await this.#open();
-      if (!session) return this.#settle(undefined);
+      session = await this.#open();
+    } catch (error) {
+      // Reached a moment ago in 2025-11-25, but not in 2026-07-28: not asked again this run.
+      this.#o.logger.info(
+        { source: this.#o.source.name, error: (error as Error).message },
+        `MCP source "${this.#o.source.name}" does not answer as a 2026-07-28 server; its 2026-07-28 clients get its 2025-11-25 tools`,
+      );
+      this.#absent = true;
+      await this.#session?.close({ graceMs: 0 });
+      this.#session = undefined;
+      return this.#settle(undefined);
+    }
+    if (!session) return this.#settle(undefined);
+    try {
       const listed = (await session.listTools()) as unknown as Record<string, unknown>[];
       return this.#settle(this.#served(listed, catalog));
     } catch (error) {
