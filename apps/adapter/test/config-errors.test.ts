@@ -490,12 +490,12 @@ describe('unknown keys', () => {
       'config.yml:14:1 well_known_port: unknown key here: well_known_port belongs under discovery',
     ]);
     expect(problems(base('xprotocol_namspace: x'))).toEqual([
-      'config.yml:14:1 xprotocol_namspace: unknown key here, did you mean "xprotocol_namespace" (under mcp_sources[])?',
+      'config.yml:14:1 xprotocol_namspace: unknown key here, did you mean "xprotocol_namespace" (under mcp_sources[] or openapi_sources[])?',
     ]);
   });
   it('explains that YAML merge keys are not supported', () => {
-    expect(problems(yaml('base: &b', '  key_file: /k', 'identity:', '  <<: *b'))).toEqual([
-      'config.yml:1:1 base: unknown key, expected one of "identity", "relay", "mcp_sources", "xprotocol_sources", "mcp_server", "discovery", "logging", "access", "state_database", "shared_state", "call_timeout_seconds", "network", "limits", "admin", "audit"',
+    expect(problems(yaml('anchors: &b', '  key_file: /k', 'identity:', '  <<: *b'))).toEqual([
+      'config.yml:1:1 anchors: unknown key, expected one of "identity", "relay", "mcp_sources", "openapi_sources", "xprotocol_sources", "mcp_server", "discovery", "logging", "access", "state_database", "shared_state", "call_timeout_seconds", "network", "limits", "admin", "audit"',
       'config.yml:4:3 identity.key_file: missing, expected a file path',
       'config.yml:4:3 identity["<<"]: YAML merge keys ("<<") are not supported: write the keys out, or alias a whole value',
     ]);

@@ -24,6 +24,7 @@ describe('config.schema.json', () => {
       'identity',
       'relay',
       'mcp_sources',
+      'openapi_sources',
       'xprotocol_sources',
       'mcp_server',
       'discovery',

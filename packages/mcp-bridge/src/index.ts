@@ -80,6 +80,25 @@ export {
   MetricRegistry,
   PROMETHEUS_CONTENT_TYPE,
 } from './observe/prometheus-text.js';
+export { DEFAULT_MAX_RESPONSE_BYTES, type OperationResult } from './openapi/openapi-call.js';
+export {
+  DEFAULT_MAX_DOCUMENT_BYTES,
+  loadOpenApiDocument,
+  type OpenApiDocument,
+} from './openapi/openapi-document.js';
+export {
+  type OpenApiRefusal,
+  type OpenApiTool,
+  type OpenApiTranslation,
+  operationToolName,
+  translateOperations,
+} from './openapi/openapi-operations.js';
+export type { OpenApiCredential } from './openapi/openapi-request.js';
+export {
+  OpenApiService,
+  type OpenApiServiceOptions,
+  type OpenApiSnapshot,
+} from './openapi/openapi-service.js';
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './policy/access.js';
 export { type ArgumentCheck, compileArgumentValidator } from './policy/argument-validator.js';
 export {

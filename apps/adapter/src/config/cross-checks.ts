@@ -13,6 +13,7 @@ import { _nearestKey } from './_suggest.js';
 import { splitCommandLine } from './command-line.js';
 import { _exposed } from './mode.js';
 import { _modeChecks, _rawModeFacts } from './mode-checks.js';
+import { _openApiAuthChecks } from './openapi-checks.js';
 import { _operateChecks } from './operate-checks.js';
 import { _relaySchema } from './schema.js';
 import { _sourceAuthChecks } from './source-auth-checks.js';
@@ -50,15 +51,19 @@ export function _crossChecks(c: _Collector, env: Readonly<Record<string, string 
   // not a mapping: the shape check says so
   if (root === undefined) return;
   const names = new Map<string, string>();
-  const mcpSources = _list(root.mcp_sources);
+  // OpenAPI services are wrapped sources too: they need a relay or the face, and access.
+  const mcpSources = [..._list(root.mcp_sources), ..._list(root.openapi_sources)];
   const facts = _rawModeFacts(root);
   const gateway = _modeChecks(c, root, facts);
   const faceServesSources = _exposed(facts).includes('mcp_sources');
   _identity(c, _obj(root.identity));
   _relay(c, _obj(root.relay), mcpSources.length, faceServesSources);
-  const namespaces = new Map<string, number>();
-  mcpSources.forEach((item, i) => {
+  const namespaces = new Map<string, string>();
+  _list(root.mcp_sources).forEach((item, i) => {
     _mcpSource(c, _obj(item), i, names, namespaces, env);
+  });
+  _list(root.openapi_sources).forEach((item, i) => {
+    _openApiSourceChecks(c, _obj(item), i, names, namespaces, env);
   });
   _list(root.xprotocol_sources).forEach((item, i) => {
     _xprotocolSource(c, _obj(item), i, names);
@@ -121,13 +126,13 @@ function _mcpSource(
   src: Obj | undefined,
   i: number,
   names: Map<string, string>,
-  namespaces: Map<string, number>,
+  namespaces: Map<string, string>,
   env: Readonly<Record<string, string | undefined>>,
 ): void {
   if (src === undefined) return;
   const at = (...rest: (string | number)[]): KeyPath => ['mcp_sources', i, ...rest];
   _uniqueName(c, _str(src.name), at('name'), `mcp_sources[${i}]`, names);
-  _uniqueNamespace(c, _str(src.xprotocol_namespace), i, at, namespaces);
+  _uniqueNamespace(c, _str(src.xprotocol_namespace), `mcp_sources[${i}]`, at, namespaces);
   const transport = _str(src.transport);
   _transportKeys(c, src, transport, at);
   _commandLine(c, src.command, at);
@@ -148,18 +153,33 @@ type _At = (...rest: (string | number)[]) => KeyPath;
 function _uniqueNamespace(
   c: _Collector,
   ns: string | undefined,
-  i: number,
+  where: string,
   at: _At,
-  namespaces: Map<string, number>,
+  namespaces: Map<string, string>,
 ): void {
   if (ns === undefined) return;
   const first = namespaces.get(ns);
   if (first !== undefined) {
-    c.error(
-      at('xprotocol_namespace'),
-      `namespace ${JSON.stringify(ns)} is already used by mcp_sources[${first}]`,
-    );
-  } else namespaces.set(ns, i);
+    c.error(at('xprotocol_namespace'), `namespace ${JSON.stringify(ns)} is already used by ${first}`);
+  } else namespaces.set(ns, where);
+}
+
+/** Checks one `openapi_sources` entry: the rules it shares with mcp_sources, then its credentials. */
+function _openApiSourceChecks(
+  c: _Collector,
+  src: Obj | undefined,
+  i: number,
+  names: Map<string, string>,
+  namespaces: Map<string, string>,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  if (src === undefined) return;
+  const at = (...rest: (string | number)[]): KeyPath => ['openapi_sources', i, ...rest];
+  _uniqueName(c, _str(src.name), at('name'), `openapi_sources[${i}]`, names);
+  _uniqueNamespace(c, _str(src.xprotocol_namespace), `openapi_sources[${i}]`, at, namespaces);
+  _capabilityList(c, src, at);
+  _qualityBounds(c, src, at);
+  _openApiAuthChecks(c, _obj(src.auth), (...rest) => at('auth', ...rest), env);
 }
 
 /** `stdio` needs a command and takes no URL; `sse` and `streamable_http` the other way round. */
@@ -531,7 +551,7 @@ function _access(c: _Collector, root: Obj, mcpSourceCount: number, onFace: boole
       'key',
     );
   }
-  const required = _requiredCapabilities(_list(root.mcp_sources));
+  const required = _requiredCapabilities([..._list(root.mcp_sources), ..._list(root.openapi_sources)]);
   _list(access.grants).forEach((g, i) => {
     _list(_obj(g)?.capabilities).forEach((cap, j) => {
       if (cap === '*') {

@@ -25,7 +25,8 @@ export function _rawModeFacts(root: Obj): _ModeFacts {
     : undefined;
   return {
     relayUrls: _count(_obj(root.relay)?.urls),
-    mcpSources: _count(root.mcp_sources),
+    // An OpenAPI service is served as a wrapped MCP server is.
+    mcpSources: _count(root.mcp_sources) + _count(root.openapi_sources),
     xprotocolSources: _count(root.xprotocol_sources),
     mcpServer: server !== undefined,
     expose,

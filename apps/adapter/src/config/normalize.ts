@@ -5,8 +5,10 @@
  * @module
  */
 import { dirname } from 'node:path';
+import { _catalogSettings } from './catalog-normalize.js';
 import { splitCommandLine } from './command-line.js';
 import { _defaultExpose, type _ModeFacts, _modeOf } from './mode.js';
+import { _openApiSource } from './openapi-normalize.js';
 import { _normalizeOperate } from './operate-normalize.js';
 import { expandConfigPath } from './paths.js';
 import { _DEFAULT_DISPLAY_NAME, type ConfigFile } from './schema.js';
@@ -27,7 +29,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
   const output = file.logging.output;
   const facts: _ModeFacts = {
     relayUrls: file.relay.urls.length,
-    mcpSources: file.mcp_sources.length,
+    mcpSources: file.mcp_sources.length + file.openapi_sources.length,
     xprotocolSources: file.xprotocol_sources.length,
     mcpServer: server !== undefined,
     expose: server?.expose,
@@ -64,7 +66,10 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
       maxClockSkewSeconds: file.relay.max_clock_skew_seconds,
       replayMemoryMaxIds: file.relay.replay_memory_max_ids,
     },
-    mcpSources: file.mcp_sources.map((s) => _mcpSource(s, ctx)),
+    mcpSources: [
+      ...file.mcp_sources.map((s) => _mcpSource(s, ctx)),
+      ...file.openapi_sources.map((s) => _openApiSource(s, ctx)),
+    ],
     xprotocolSources: file.xprotocol_sources.map(_xprotocolSource),
     mcpServer:
       server === undefined
@@ -149,15 +154,6 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
   }
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(s.env)) env[name] = String(value);
-  const overrides: McpSourceConfig['schemaOverrides'] = {};
-  for (const [tool, o] of Object.entries(s.schema_overrides)) {
-    const entry: McpSourceConfig['schemaOverrides'][string] = {};
-    if (o.description !== undefined) entry.description = o.description;
-    if (o.title !== undefined) entry.title = o.title;
-    if (o.required_capability !== undefined) entry.required_capability = o.required_capability;
-    if (o.semantic !== undefined) entry.semantic = { ...o.semantic };
-    overrides[tool] = entry;
-  }
   const tokenEnv = s.auth?.token_env;
   return {
     name: s.name,
@@ -170,22 +166,8 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
     oauth: s.auth?.type === 'oauth' && s.transport !== 'stdio' ? _sourceOAuth(s.auth, ctx.env) : undefined,
     mcpRevision: s.mcp_revision,
     connectTimeoutMs: Math.round(s.connect_timeout_seconds * 1000),
-    capabilityInference: s.capability_inference,
-    capabilities: [...s.capabilities],
-    schemaOverrides: overrides,
     toolAllowlist: s.tool_allowlist === undefined ? undefined : [...s.tool_allowlist],
-    rateLimit: { requestsPerMinute: s.rate_limit.requests_per_minute },
-    descriptionQualityThreshold: s.description_quality_threshold,
-    descriptionQualityFloor: s.description_quality_floor,
-    descriptionLint: s.description_lint,
-    schemaRefreshIntervalSeconds: s.schema_refresh_interval_seconds,
-    callTimeouts: {
-      defaultMs:
-        s.timeouts?.default_seconds === undefined ? undefined : Math.round(s.timeouts.default_seconds * 1000),
-      toolsMs: Object.fromEntries(
-        Object.entries(s.timeouts?.tools ?? {}).map(([tool, seconds]) => [tool, Math.round(seconds * 1000)]),
-      ),
-    },
+    ..._catalogSettings(s),
   };
 }
 

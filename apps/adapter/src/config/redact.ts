@@ -1,6 +1,6 @@
 /**
  * A copy of the configuration that is safe to log: the bearer tokens, the OAuth client secrets,
- * the values of each source's `env` and the password of the shared state database's URL are
+ * the values of each source's `env`, the credentials of each OpenAPI source and the password of the shared state database's URL are
  * replaced. Log this, never the configuration itself.
  * @module
  */
@@ -11,7 +11,8 @@ export const REDACTED = '[redacted]';
 
 /**
  * Returns a deep copy of `config` with `mcpServer.bearerToken`, `mcpSources[].bearerToken`,
- * `mcpSources[].oauth.clientSecret` and every `mcpSources[].env` value replaced by
+ * `mcpSources[].oauth.clientSecret`, every `mcpSources[].env` value and every key, token and
+ * password of `mcpSources[].openapi.credentials` replaced by
  * {@link REDACTED}, and the password in `sharedState.database` by `***`.
  * @example
  * logger.info({ config: redactConfig(config) }, 'configuration loaded');
@@ -23,6 +24,11 @@ export function redactConfig(config: AdapterConfig): AdapterConfig {
     if (source.bearerToken !== undefined) source.bearerToken = REDACTED;
     if (source.oauth?.clientSecret !== undefined) source.oauth.clientSecret = REDACTED;
     for (const name of Object.keys(source.env)) source.env[name] = REDACTED;
+    for (const credential of Object.values(source.openapi?.credentials ?? {})) {
+      if (credential.type === 'api_key') credential.value = REDACTED;
+      else if (credential.type === 'bearer') credential.token = REDACTED;
+      else credential.password = REDACTED;
+    }
   }
   if (copy.sharedState)
     copy.sharedState.database = copy.sharedState.database.replace(

@@ -15,6 +15,7 @@ import { isReservedKind } from '@xprotocol/wire';
 import { z } from 'zod';
 import { phrased } from './_phrased.js';
 import { DNS_SERVER_PHRASE, dnsName, dnsServer } from './dns-values.js';
+import { _openApiKeys } from './openapi-schema.js';
 import { _adminSchema, _auditSchema } from './operate-schema.js';
 
 // ─── Leaf values ────────────────────────────────────────────────────────────────────────────
@@ -428,6 +429,24 @@ const mcpSourceSchema = z
   .partial({ command: true, url: true, auth: true, tool_allowlist: true, timeouts: true })
   .describe('An MCP server to expose as an XProtocol endpoint.');
 
+/** An OpenAPI service: its own keys (openapi-schema.ts) and the catalog keys of an MCP source. */
+const openApiSourceSchema = mcpSourceSchema
+  .pick({
+    name: true,
+    xprotocol_namespace: true,
+    capability_inference: true,
+    capabilities: true,
+    schema_overrides: true,
+    rate_limit: true,
+    description_quality_threshold: true,
+    description_lint: true,
+    description_quality_floor: true,
+    schema_refresh_interval_seconds: true,
+    timeouts: true,
+  })
+  .extend(_openApiKeys)
+  .describe('An OpenAPI service whose operations become tools, served like an MCP source’s.');
+
 const xprotocolSourceSchema = z
   .strictObject({
     name: sourceName().describe('Unique name of the source.'),
@@ -713,6 +732,9 @@ export const configFileSchema = phrased(
       mcp_sources: phrased(z.array(mcpSourceSchema), 'a list of MCP sources')
         .default([])
         .describe('MCP servers to expose as XProtocol endpoints.'),
+      openapi_sources: phrased(z.array(openApiSourceSchema), 'a list of OpenAPI sources')
+        .default([])
+        .describe('OpenAPI services whose operations are served as tools, like the mcp_sources’.'),
       xprotocol_sources: phrased(z.array(xprotocolSourceSchema), 'a list of XProtocol sources')
         .default([])
         .describe('XProtocol endpoints to expose as MCP tools.'),

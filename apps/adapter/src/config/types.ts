@@ -176,12 +176,17 @@ export interface AuditConfig {
   includeArguments: boolean;
 }
 
-/** One `mcp_sources` entry. */
+/**
+ * One `mcp_sources` entry, or one `openapi_sources` entry (`transport: 'openapi'`, listed after
+ * the mcp_sources): an OpenAPI service is served as a wrapped MCP server is.
+ */
 export interface McpSourceConfig {
   name: string;
   /** `xprotocol_namespace`: a valid kind outside the reserved `xp` namespace. */
   namespace: string;
-  transport: 'stdio' | 'sse' | 'streamable_http';
+  transport: 'stdio' | 'sse' | 'streamable_http' | 'openapi';
+  /** `openapi`: the document and how its operations are called; `undefined` otherwise. */
+  openapi?: OpenApiSourceSettings | undefined;
   /** stdio: argv (`command` split shell-style, then `args` appended); `undefined` otherwise. */
   command: string[] | undefined;
   /** stdio: extra environment for the child (values are secrets: never log them). */
@@ -221,6 +226,27 @@ export interface McpSourceConfig {
    */
   callTimeouts: { defaultMs: number | undefined; toolsMs: Record<string, number> };
 }
+
+/** What an `openapi_sources` entry adds to a source (docs/config.md, "openapi_sources"). */
+export interface OpenApiSourceSettings {
+  /** An absolute file path, or the URL as written. */
+  document: string;
+  /** `operations`: only these operationIds; `undefined`: every operation. */
+  operations: string[] | undefined;
+  /** `base_url`; `undefined`: the document's first server. */
+  baseUrl: string | undefined;
+  serverVariables: Record<string, string>;
+  /** Credentials by security scheme name, read from the variables `auth` names (secrets: never log them). */
+  credentials: Record<string, OpenApiSourceCredential>;
+  /** Default 4194304. */
+  maxResponseBytes: number;
+}
+
+/** One security scheme's credentials. */
+export type OpenApiSourceCredential =
+  | { type: 'api_key'; value: string }
+  | { type: 'bearer'; token: string }
+  | { type: 'basic'; username: string; password: string };
 
 /** How the adapter gets tokens for one HTTP source as an OAuth 2.1 client. */
 export interface McpSourceOAuth {

@@ -32,18 +32,24 @@ export function announcePayload(
       adapter_version: ADAPTER_VERSION,
       x25519: keys.x25519,
       relays: keys.relays,
-      mcp_sources: config.mcpSources.map((source) => ({
-        name: source.name,
-        transport: source.transport,
-        url: source.url,
-        namespace: source.namespace,
-        description_quality_threshold: source.descriptionQualityThreshold,
-        description_quality_floor: source.descriptionQualityFloor,
-        // Tools refused for their description are flagged too, so the announce says why they are missing.
-        refused: refusals.get(source.name) ?? [],
-        // Description-lint findings and tool-pinning quarantines (docs/security.md, "Tool pinning").
-        flagged: flagged.get(source.name) ?? [],
-      })),
+      // The announce lists MCP servers, whose transports docs/protocol.md names; an OpenAPI
+      // service's tools are in the catalog all the same.
+      mcp_sources: config.mcpSources
+        .flatMap((source) =>
+          source.transport === 'openapi' ? [] : [{ ...source, transport: source.transport }],
+        )
+        .map((source) => ({
+          name: source.name,
+          transport: source.transport,
+          url: source.url,
+          namespace: source.namespace,
+          description_quality_threshold: source.descriptionQualityThreshold,
+          description_quality_floor: source.descriptionQualityFloor,
+          // Tools refused for their description are flagged too, so the announce says why they are missing.
+          refused: refusals.get(source.name) ?? [],
+          // Description-lint findings and tool-pinning quarantines (docs/security.md, "Tool pinning").
+          flagged: flagged.get(source.name) ?? [],
+        })),
       xprotocol_sources: config.xprotocolSources.map((source) => ({
         name: source.name,
         endpoint: source.endpoint,

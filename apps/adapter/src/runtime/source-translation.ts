@@ -7,6 +7,7 @@
  */
 import {
   lintListedValue,
+  OpenApiService,
   type UpstreamSession,
   type UpstreamTokenStore,
   type UpstreamTransport,
@@ -35,6 +36,7 @@ export function upstreamTransportOf(
   };
   if (source.transport === 'stdio')
     return { type: 'stdio', command: source.command ?? [], env: source.env, ...linkOptions };
+  if (source.transport === 'openapi') return _openApiTransport(source, addressPolicy);
   const oauth = upstreamOAuthOf(source, addressPolicy, oauthStore);
   return {
     type: source.transport,
@@ -43,6 +45,32 @@ export function upstreamTransportOf(
     ...(source.bearerToken !== undefined && { bearerToken: source.bearerToken }),
     ...(addressPolicy && { addressPolicy }),
     ...(oauth && { oauth }),
+  };
+}
+
+/**
+ * An OpenAPI source as an in-process upstream: one {@link OpenApiService} per call of this
+ * function (the adapter's own session keeps one, and gateway links reuse that session's transport),
+ * its calls held to the source's timeout and the address policy.
+ */
+function _openApiTransport(source: McpSourceConfig, addressPolicy?: AddressPolicy): UpstreamTransport {
+  const settings = source.openapi;
+  if (!settings) throw new Error(`internal: openapi source ${source.name} without its settings`);
+  const service = new OpenApiService({
+    name: source.name,
+    document: settings.document,
+    ...(settings.operations && { operations: settings.operations }),
+    ...(settings.baseUrl !== undefined && { baseUrl: settings.baseUrl }),
+    serverVariables: settings.serverVariables,
+    credentials: settings.credentials,
+    ...(addressPolicy && { addressPolicy }),
+    ...(source.callTimeouts.defaultMs !== undefined && { timeoutMs: source.callTimeouts.defaultMs }),
+    maxResponseBytes: settings.maxResponseBytes,
+  });
+  return {
+    type: 'in_process',
+    connect: () => service.connect(),
+    describe: `the OpenAPI document ${settings.document}`,
   };
 }
 

@@ -133,7 +133,11 @@ export class UpstreamSession {
     this.#logger = options.logger ?? silentLogger;
     const spec = options.transport;
     this.#secrets =
-      spec.type === 'stdio' ? _envSecrets(spec.env) : spec.bearerToken ? [spec.bearerToken] : [];
+      spec.type === 'stdio'
+        ? _envSecrets(spec.env)
+        : spec.type !== 'in_process' && spec.bearerToken
+          ? [spec.bearerToken]
+          : [];
     this.#supervisor =
       spec.type === 'stdio' && options.supervise
         ? new UpstreamSupervisor(options.name, options.supervise, this.#logger)
@@ -601,6 +605,7 @@ export class UpstreamSession {
   #where(): string {
     const spec = this.#options.transport;
     if (spec.type === 'stdio') return `the command ${JSON.stringify(spec.command[0] ?? '')}`;
+    if (spec.type === 'in_process') return spec.describe;
     const url = new URL(spec.url);
     url.username = '';
     url.password = '';

@@ -5,7 +5,8 @@
  * a cap on one stdout line; its stderr becomes debug logs, never our stdout, which may carry a
  * protocol, and its last lines are kept for the error of an exit before the handshake); the SDK's Streamable HTTP or legacy SSE transport with the bearer token on every
  * request and host names resolved through the address policy; a Streamable HTTP stream the server
- * closes for polling is resumed from its last event id (`resuming-fetch.ts`).
+ * closes for polling is resumed from its last event id (`resuming-fetch.ts`); a server inside this
+ * process (an OpenAPI service) through the transport it hands out.
  * @module
  */
 import {
@@ -83,6 +84,16 @@ export type UpstreamTransport = (
        */
       addressPolicy?: AddressPolicy;
     }
+  | {
+      /**
+       * A server inside this process (an OpenAPI service, `openapi/`): `connect` makes a new
+       * session with it and answers the client's end of its transport.
+       */
+      type: 'in_process';
+      connect: () => Transport;
+      /** What the server is, for messages (`the OpenAPI document <path>`). */
+      describe: string;
+    }
 ) & {
   /**
    * The MCP revision the server speaks: `2026-07-28` (stateless: no `initialize`, per-request
@@ -122,6 +133,7 @@ export function _createUpstreamTransport(
   logger: BridgeLogger,
   stderrLog: string,
 ): Transport {
+  if (spec.type === 'in_process') return spec.connect();
   if (spec.type === 'stdio') {
     const [command, ...args] = spec.command;
     if (!command) throw new BridgeError('INVALID_OPTIONS', `${source}: an empty stdio command`);

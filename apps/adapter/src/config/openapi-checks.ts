@@ -1,0 +1,52 @@
+/**
+ * The rules of one `openapi_sources[].auth` mapping (docs/config.md, "openapi_sources"): each
+ * security scheme gets exactly one form of credentials — `api_key_env`, `bearer_env`, or
+ * `username_env` with `password_env` — and every variable named must be set and not empty, so a
+ * missing secret is found when the file is loaded, not at the first call.
+ * @module
+ */
+import type { _Collector } from './_collector.js';
+import type { KeyPath } from './_path.js';
+
+const _FORMS = [['api_key_env'], ['bearer_env'], ['username_env', 'password_env']] as const;
+
+/** Checks `auth` (the raw mapping at `at()`); `env` is where the variables are read. */
+export function _openApiAuthChecks(
+  c: _Collector,
+  auth: Record<string, unknown> | undefined,
+  at: (...rest: string[]) => KeyPath,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  for (const [scheme, value] of Object.entries(auth ?? {})) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    const keys = Object.keys(value).filter((k) =>
+      _FORMS.some((form) => (form as readonly string[]).includes(k)),
+    );
+    const forms = _FORMS.filter((form) => form.some((k) => keys.includes(k)));
+    if (forms.length !== 1) {
+      c.error(
+        at(scheme),
+        forms.length === 0
+          ? 'expected one of api_key_env, bearer_env, or username_env with password_env'
+          : `expected one form of credentials, got ${keys.join(' and ')}: api_key_env, bearer_env, or username_env with password_env`,
+      );
+      continue;
+    }
+    for (const key of forms[0] ?? []) {
+      const name = (value as Record<string, unknown>)[key];
+      if (name === undefined) {
+        c.error(
+          at(scheme, key),
+          `missing, expected the name of the variable holding the ${key === 'username_env' ? 'user name' : 'password'}`,
+          'key',
+        );
+        continue;
+      }
+      if (typeof name === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !env[name])
+        c.error(
+          at(scheme, key),
+          `environment variable ${name} is ${env[name] === undefined ? 'not set' : 'empty'}: it must hold the credential for the security scheme ${scheme}`,
+        );
+    }
+  }
+}
