@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const here = import.meta.dirname;
 export const ADAPTER_BIN = join(here, '..', '..', 'dist', 'bin.js');
@@ -163,9 +163,9 @@ export class Processes {
   /**
    * Starts `xprotocol-adapter start --config <config>` as an MCP stdio server, the way an MCP
    * client (Claude Code, Cursor) launches it, and returns a connected SDK client. `close()` on the
-   * client ends the adapter.
+   * client ends the adapter. `env` is added to the SDK's default environment of the child.
    */
-  async mcpClient(config: string): Promise<Client> {
+  async mcpClient(config: string, env?: Record<string, string>): Promise<Client> {
     const client = new Client({ name: 'e2e', version: '0.0.0' }, { capabilities: {} });
     await client.connect(
       new StdioClientTransport({
@@ -173,6 +173,7 @@ export class Processes {
         args: [ADAPTER_BIN, 'start', '--config', config],
         cwd: this.dir,
         stderr: 'pipe',
+        ...(env && { env: { ...getDefaultEnvironment(), ...env } }),
       }),
     );
     return client;
