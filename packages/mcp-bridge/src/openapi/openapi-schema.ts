@@ -32,7 +32,8 @@ const SCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'definit
 
 /**
  * `schema` as JSON Schema, for an OpenAPI `version` of `3.0.x` or `3.1.x`. Throws an `Error`
- * saying where when the schema still holds a `$ref` (a recursive schema the dereferencer left).
+ * saying where when the schema still holds a `$ref`: a recursive one the dereferencer left, or
+ * one to another file or address, which the dereferencer is not allowed to read.
  */
 export function toJsonSchema(schema: unknown, version: string, at = '#'): unknown {
   const legacy = version.startsWith('3.0');
@@ -43,7 +44,10 @@ function _convert(schema: unknown, legacy: boolean, at: string): unknown {
   if (typeof schema === 'boolean') return schema;
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const source = schema as Record<string, unknown>;
-  if (typeof source.$ref === 'string') throw new Error(`a recursive schema at ${at} (${source.$ref})`);
+  if (typeof source.$ref === 'string')
+    throw new Error(
+      `a $ref not resolved inside the document (recursive, or to another file or address, which is never read) at ${at} (${source.$ref})`,
+    );
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
     if (OPENAPI_ONLY.has(key)) continue;
