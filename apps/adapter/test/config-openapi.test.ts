@@ -22,7 +22,7 @@ function withOpenApi(...extra: string[]): string {
 }
 
 const ENV = {
-  env: { PET_KEY: 'k-123', PET_TOKEN: 't-456', USER: 'ada', PASS: 'p-789' },
+  env: { PET_KEY: 'k-123', PET_TOKEN: 't-456', USER: 'ada', PASS: 'p-789', CLIENT_SECRET: 's-012' },
   homeDir: '/home/ada',
 };
 
@@ -74,6 +74,30 @@ describe('openapi_sources', () => {
     for (const secret of ['k-123', 't-456', 'p-789']) expect(logged).not.toContain(secret);
   });
 
+  it('reads OAuth client credentials, the secret from its variable and redacted when logged', () => {
+    const { config } = load(
+      withOpenApi(
+        '    auth:',
+        '      petstore_auth: { client_id: pets-client, client_secret_env: CLIENT_SECRET, scope: "read:pets" }',
+      ),
+      ENV,
+    );
+    expect(config.mcpSources[0]?.openapi?.credentials).toEqual({
+      petstore_auth: {
+        type: 'client_credentials',
+        clientId: 'pets-client',
+        clientSecret: 's-012',
+        scope: 'read:pets',
+      },
+    });
+    expect(JSON.stringify(redactConfig(config))).not.toContain('s-012');
+    expect(
+      problems(withOpenApi('    auth:', '      petstore_auth: { client_id: pets-client }'), ENV),
+    ).toEqual([
+      'config.yml:10:22 openapi_sources[0].auth.petstore_auth.client_secret_env: missing, expected the name of the variable holding the client secret',
+    ]);
+  });
+
   it('refuses a credential whose variable is not set, naming the variable and the scheme', () => {
     expect(problems(withOpenApi('    auth:', '      api_key: { api_key_env: NOT_SET }'), ENV)).toEqual([
       'config.yml:10:31 openapi_sources[0].auth.api_key.api_key_env: environment variable NOT_SET is not set: it must hold the credential for the security scheme api_key',
@@ -91,7 +115,7 @@ describe('openapi_sources', () => {
         ENV,
       ),
     ).toEqual([
-      'config.yml:10:16 openapi_sources[0].auth.api_key: expected one form of credentials, got api_key_env and bearer_env: api_key_env, bearer_env, or username_env with password_env',
+      'config.yml:10:16 openapi_sources[0].auth.api_key: expected one form of credentials, got api_key_env and bearer_env: api_key_env, bearer_env, username_env with password_env, or client_id with client_secret_env',
       'config.yml:11:14 openapi_sources[0].auth.basic.password_env: missing, expected the name of the variable holding the password',
     ]);
   });

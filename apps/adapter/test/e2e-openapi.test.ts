@@ -23,7 +23,8 @@ const PETSTORE = join(
 const SERVICE = join(import.meta.dirname, 'fixtures', 'servers', 'petstore-http.mjs');
 const API_KEY = 'pk-e2e-secret-1234';
 const TOKEN = 'bt-e2e-secret-5678';
-const ENV = { PETSTORE_API_KEY: API_KEY, PETSTORE_TOKEN: TOKEN };
+const CLIENT_SECRET = 'cs-e2e-secret-9012';
+const ENV = { PETSTORE_API_KEY: API_KEY, PETSTORE_TOKEN: TOKEN, PETSTORE_CLIENT_SECRET: CLIENT_SECRET };
 
 const procs = new Processes();
 let requestsFile: string;
@@ -49,7 +50,18 @@ beforeAll(async () => {
   const { firstLine: baseUrl } = await procs.node(SERVICE, [], {
     PETSTORE_EXPECTED_KEY: API_KEY,
     PETSTORE_REQUESTS_FILE: requestsFile,
+    PETSTORE_CLIENT_SECRET: CLIENT_SECRET,
   });
+  // The same document with its OAuth scheme offering client credentials at the local service.
+  procs.file(
+    'client-credentials.yaml',
+    readFileSync(PETSTORE, 'utf8')
+      .replace('implicit:', 'clientCredentials:')
+      .replace(
+        'authorizationUrl: https://petstore3.swagger.io/oauth/authorize',
+        `tokenUrl: ${new URL(baseUrl).origin}/oauth/token`,
+      ),
+  );
   // A real document's shape with one change: its server is the cloud metadata address.
   procs.file(
     'metadata.yaml',
@@ -73,6 +85,13 @@ ${petstoreSource(baseUrl, 'com.test.pets')}  - name: metadata
     operations: [getInventory]
     auth:
       api_key: { api_key_env: PETSTORE_API_KEY }
+  - name: oauth
+    document: ./client-credentials.yaml
+    xprotocol_namespace: com.test.oauth
+    operations: [findPetsByTags]
+    base_url: ${baseUrl}
+    auth:
+      petstore_auth: { client_id: petstore-client, client_secret_env: PETSTORE_CLIENT_SECRET, scope: "read:pets" }
 mcp_server:
   transport: stdio
 state_database: ./face-state.db
@@ -205,6 +224,32 @@ describe('an OpenAPI source through the MCP face', () => {
   });
 });
 
+describe('OAuth client credentials', () => {
+  it('asks the token endpoint once, then sends the token on each call', async () => {
+    const name = (await toolNamed(face, 'findPetsByTags')).name;
+    for (const tags of [['a'], ['b']]) {
+      const result = await face.callTool({ name, arguments: { tags } });
+      expect(result.isError ?? false).toBe(false);
+      expect(result.structuredContent).toEqual({
+        result: [
+          { id: 1, name: 'pet-1', photoUrls: [], status: 'available', tags: [{ id: 0, name: tags[0] }] },
+        ],
+      });
+    }
+    const tokenRequests = received().filter((r) => r.path === '/oauth/token');
+    expect(tokenRequests).toHaveLength(1);
+    expect(new URLSearchParams((tokenRequests[0] as unknown as { body: string }).body).get('scope')).toBe(
+      'read:pets',
+    );
+    const calls = received().filter((r) => r.path.startsWith('/api/v3/pet/findByTags'));
+    expect(calls.map((r) => r.path)).toEqual([
+      '/api/v3/pet/findByTags?tags=a',
+      '/api/v3/pet/findByTags?tags=b',
+    ]);
+    expect(calls.map((r) => r.headers.authorization)).toEqual(['Bearer cc-token-1', 'Bearer cc-token-1']);
+  });
+});
+
 describe('attacks on an OpenAPI source', () => {
   it('encodes ../ in a path parameter: the request stays on its path', async () => {
     const result = await face.callTool({
@@ -247,8 +292,7 @@ describe('attacks on an OpenAPI source', () => {
 
   it('never writes a credential to the log', () => {
     const log = readFileSync(join(procs.dir, 'face.log'), 'utf8');
-    expect(log).not.toContain(API_KEY);
-    expect(log).not.toContain(TOKEN);
+    for (const secret of [API_KEY, TOKEN, CLIENT_SECRET, 'cc-token-']) expect(log).not.toContain(secret);
   });
 });
 

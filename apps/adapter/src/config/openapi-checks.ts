@@ -1,14 +1,26 @@
 /**
  * The rules of one `openapi_sources[].auth` mapping (docs/config.md, "openapi_sources"): each
- * security scheme gets exactly one form of credentials — `api_key_env`, `bearer_env`, or
- * `username_env` with `password_env` — and every variable named must be set and not empty, so a
+ * security scheme gets exactly one form of credentials — `api_key_env`, `bearer_env`,
+ * `username_env` with `password_env`, or `client_id` with `client_secret_env` — and every variable
+ * named must be set and not empty, so a
  * missing secret is found when the file is loaded, not at the first call.
  * @module
  */
 import type { _Collector } from './_collector.js';
 import type { KeyPath } from './_path.js';
 
-const _FORMS = [['api_key_env'], ['bearer_env'], ['username_env', 'password_env']] as const;
+const _FORMS = [
+  ['api_key_env'],
+  ['bearer_env'],
+  ['username_env', 'password_env'],
+  ['client_id', 'client_secret_env'],
+] as const;
+const _HELD: Record<string, string> = {
+  username_env: 'user name',
+  password_env: 'password',
+  client_id: 'client id',
+  client_secret_env: 'client secret',
+};
 
 /** Checks `auth` (the raw mapping at `at()`); `env` is where the variables are read. */
 export function _openApiAuthChecks(
@@ -27,21 +39,20 @@ export function _openApiAuthChecks(
       c.error(
         at(scheme),
         forms.length === 0
-          ? 'expected one of api_key_env, bearer_env, or username_env with password_env'
-          : `expected one form of credentials, got ${keys.join(' and ')}: api_key_env, bearer_env, or username_env with password_env`,
+          ? 'expected one of api_key_env, bearer_env, username_env with password_env, or client_id with client_secret_env'
+          : `expected one form of credentials, got ${keys.join(' and ')}: api_key_env, bearer_env, username_env with password_env, or client_id with client_secret_env`,
       );
       continue;
     }
     for (const key of forms[0] ?? []) {
       const name = (value as Record<string, unknown>)[key];
       if (name === undefined) {
-        c.error(
-          at(scheme, key),
-          `missing, expected the name of the variable holding the ${key === 'username_env' ? 'user name' : 'password'}`,
-          'key',
-        );
+        const what =
+          key === 'client_id' ? 'the client id' : `the name of the variable holding the ${_HELD[key]}`;
+        c.error(at(scheme, key), `missing, expected ${what}`, 'key');
         continue;
       }
+      if (key === 'client_id') continue;
       if (typeof name === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !env[name])
         c.error(
           at(scheme, key),

@@ -27,6 +27,13 @@ export function _openApiSource(s: ConfigFile['openapi_sources'][number], ctx: _C
       credentials[scheme] = { type: 'api_key', value: read(auth.api_key_env) };
     else if (auth.bearer_env !== undefined)
       credentials[scheme] = { type: 'bearer', token: read(auth.bearer_env) };
+    else if (auth.client_id !== undefined)
+      credentials[scheme] = {
+        type: 'client_credentials',
+        clientId: auth.client_id,
+        clientSecret: read(auth.client_secret_env),
+        ...(auth.scope !== undefined && { scope: auth.scope }),
+      };
     else
       credentials[scheme] = {
         type: 'basic',

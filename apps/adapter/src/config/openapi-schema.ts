@@ -53,6 +53,15 @@ const credentialSchema = z
     ),
     username_env: envName().describe('http basic scheme: the variable holding the user name.'),
     password_env: envName().describe('http basic scheme: the variable holding the password.'),
+    client_id: phrased(z.string().min(1), 'a client id').describe(
+      'oauth2 scheme with a clientCredentials flow: the client id (with client_secret_env).',
+    ),
+    client_secret_env: envName().describe(
+      'oauth2 scheme with a clientCredentials flow: the variable holding the client secret.',
+    ),
+    scope: phrased(z.string().min(1), 'a space-separated list of scopes').describe(
+      'oauth2 client credentials: the scopes to ask for (default none).',
+    ),
   })
   .partial()
   .describe('Credentials for one security scheme of the document, by environment variable.');

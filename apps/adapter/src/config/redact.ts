@@ -27,6 +27,7 @@ export function redactConfig(config: AdapterConfig): AdapterConfig {
     for (const credential of Object.values(source.openapi?.credentials ?? {})) {
       if (credential.type === 'api_key') credential.value = REDACTED;
       else if (credential.type === 'bearer') credential.token = REDACTED;
+      else if (credential.type === 'client_credentials') credential.clientSecret = REDACTED;
       else credential.password = REDACTED;
     }
   }

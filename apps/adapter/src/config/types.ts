@@ -246,7 +246,8 @@ export interface OpenApiSourceSettings {
 export type OpenApiSourceCredential =
   | { type: 'api_key'; value: string }
   | { type: 'bearer'; token: string }
-  | { type: 'basic'; username: string; password: string };
+  | { type: 'basic'; username: string; password: string }
+  | { type: 'client_credentials'; clientId: string; clientSecret: string; scope?: string };
 
 /** How the adapter gets tokens for one HTTP source as an OAuth 2.1 client. */
 export interface McpSourceOAuth {

@@ -45,6 +45,10 @@ export function stateFileStem(
     if (ed25519Key === undefined) throw new Error('internal: an adapter with an identity needs its key');
     return Buffer.from(parseKey(ed25519Key, 'ed25519').bytes).toString('hex');
   }
-  const upstreams = config.mcpSources.map((s) => [s.name, s.transport, s.command ?? s.url]);
+  const upstreams = config.mcpSources.map((s) => [
+    s.name,
+    s.transport,
+    s.command ?? s.url ?? s.openapi?.document,
+  ]);
   return `gateway-${createHash('sha256').update(JSON.stringify(upstreams)).digest('hex').slice(0, 16)}`;
 }

@@ -7,13 +7,15 @@
  * the MCP client, no token the client holds.
  * @module
  */
+import type { ClientCredentials } from './openapi-oauth.js';
 import type { OperationPlan } from './openapi-operations.js';
 
 /** A credential for one security scheme, read from the environment (a secret: never logged). */
 export type OpenApiCredential =
   | { type: 'api_key'; value: string }
   | { type: 'bearer'; token: string }
-  | { type: 'basic'; username: string; password: string };
+  | { type: 'basic'; username: string; password: string }
+  | ClientCredentials;
 
 /** A security scheme as the document defines it (`components.securitySchemes`). */
 export interface SecuritySchemeObject {
@@ -21,6 +23,7 @@ export interface SecuritySchemeObject {
   in?: string;
   name?: string;
   scheme?: string;
+  flows?: { clientCredentials?: { tokenUrl?: string } };
 }
 
 /** The request to send. */
@@ -81,6 +84,10 @@ function _authorize(scheme: string, options: BuildRequestOptions, url: URL, head
     if (definition.in === 'query') url.searchParams.set(definition.name ?? '', credential.value);
     else headers.set(definition.name ?? '', credential.value);
   } else if (credential.type === 'bearer') headers.set('authorization', `Bearer ${credential.token}`);
+  else if (credential.type === 'client_credentials')
+    throw new Error(
+      `internal: the token of the security scheme ${scheme} was not fetched before the request`,
+    );
   else
     headers.set(
       'authorization',

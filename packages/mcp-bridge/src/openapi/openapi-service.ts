@@ -13,6 +13,7 @@ import type { AddressPolicy } from '@xprotocol/relay-client';
 import { BridgeError } from '../errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, type OperationResult, sendOperation } from './openapi-call.js';
 import { loadOpenApiDocument } from './openapi-document.js';
+import { OpenApiTokens } from './openapi-oauth.js';
 import { type OpenApiTranslation, translateOperations } from './openapi-operations.js';
 import { buildRequest, type OpenApiCredential, type SecuritySchemeObject } from './openapi-request.js';
 import { resolveBaseUrl } from './openapi-servers.js';
@@ -57,10 +58,15 @@ export interface OpenApiSnapshot extends OpenApiTranslation {
 export class OpenApiService {
   readonly #o: OpenApiServiceOptions;
   #snapshot: Promise<OpenApiSnapshot> | undefined;
+  readonly #tokens: OpenApiTokens;
   #readAt = 0;
 
   constructor(options: OpenApiServiceOptions) {
     this.#o = options;
+    this.#tokens = new OpenApiTokens({
+      source: options.name,
+      ...(options.addressPolicy && { addressPolicy: options.addressPolicy }),
+    });
   }
 
   /**
@@ -91,7 +97,7 @@ export class OpenApiService {
         plan: tool.plan,
         args,
         schemes: snapshot.schemes,
-        credentials: this.#o.credentials ?? {},
+        credentials: await this.#credentialsFor(tool.plan.security, snapshot),
       });
     } catch (error) {
       return {
@@ -99,7 +105,7 @@ export class OpenApiService {
         isError: true,
       };
     }
-    return sendOperation({
+    const result = await sendOperation({
       request,
       plan: tool.plan,
       learnedAddress: snapshot.learnedAddress,
@@ -107,6 +113,30 @@ export class OpenApiService {
       maxResponseBytes: this.#o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       ...(this.#o.addressPolicy && { addressPolicy: this.#o.addressPolicy }),
     });
+    const { status, ...answer } = result;
+    // A refused token is not used again: the next call asks for a new one.
+    if (status === 401) this.#tokens.forget(tool.plan.security);
+    return answer as OperationResult;
+  }
+
+  /** The credentials of `schemes`, client credentials turned into their current Bearer token. */
+  async #credentialsFor(
+    schemes: readonly string[],
+    snapshot: OpenApiSnapshot,
+  ): Promise<Record<string, OpenApiCredential>> {
+    const configured = this.#o.credentials ?? {};
+    const out: Record<string, OpenApiCredential> = {};
+    for (const scheme of schemes) {
+      const credential = configured[scheme];
+      if (credential?.type !== 'client_credentials') {
+        if (credential) out[scheme] = credential;
+        continue;
+      }
+      const tokenUrl = snapshot.schemes[scheme]?.flows?.clientCredentials?.tokenUrl ?? '';
+      const token = await this.#tokens.token(scheme, tokenUrl, snapshot.baseUrl, credential);
+      out[scheme] = { type: 'bearer', token };
+    }
+    return out;
   }
 
   /** A new MCP session with this service: the client's end of an in-memory transport. */
@@ -167,9 +197,11 @@ function _checkCredentials(
         ? scheme.type === 'apiKey' && (scheme.in === 'header' || scheme.in === 'query')
         : credential.type === 'basic'
           ? scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic'
-          : (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') ||
-            scheme.type === 'oauth2' ||
-            scheme.type === 'openIdConnect';
+          : credential.type === 'client_credentials'
+            ? scheme.type === 'oauth2' && typeof scheme.flows?.clientCredentials?.tokenUrl === 'string'
+            : (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') ||
+              scheme.type === 'oauth2' ||
+              scheme.type === 'openIdConnect';
     if (!fits)
       throw new BridgeError(
         'INVALID_OPTIONS',
@@ -183,12 +215,16 @@ function _given(credential: OpenApiCredential): string {
     ? 'an API key (api_key_env)'
     : credential.type === 'bearer'
       ? 'a bearer token (bearer_env)'
-      : 'a user and password (username_env, password_env)';
+      : credential.type === 'client_credentials'
+        ? 'OAuth client credentials (client_id, client_secret_env)'
+        : 'a user and password (username_env, password_env)';
 }
 
 function _describe(scheme: SecuritySchemeObject): string {
   if (scheme.type === 'apiKey')
     return `an API key in ${scheme.in}${scheme.in === 'cookie' ? ' (cookies are not sent)' : ''}`;
   if (scheme.type === 'http') return `HTTP ${scheme.scheme}`;
+  if (scheme.type === 'oauth2' && !scheme.flows?.clientCredentials)
+    return 'oauth2 without a clientCredentials flow';
   return String(scheme.type);
 }
