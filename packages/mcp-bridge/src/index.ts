@@ -74,12 +74,6 @@ export {
   type CallVerdict,
   fanOutObserver,
 } from './observe/call-observer.js';
-export {
-  type GaugeReader,
-  type Labels,
-  MetricRegistry,
-  PROMETHEUS_CONTENT_TYPE,
-} from './observe/prometheus-text.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, type OperationResult } from './openapi/openapi-call.js';
 export {
   DEFAULT_MAX_DOCUMENT_BYTES,

@@ -1,30 +1,13 @@
-// observe/: the Prometheus text format (escaping, cumulative buckets, bounded tool labels) and
-// the audit log (one line per call, mode 0600, no argument values, rotation keeping N files).
+// observe/: the call series (bounded tool labels) and the audit log (one line per call, mode
+// 0600, no argument values, rotation keeping N files).
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MetricRegistry } from '@xprotocol/wire/admin';
 import { describe, expect, it } from 'vitest';
-import { AuditLog, argumentsHash, CallMetrics, MetricRegistry } from '../src/index.js';
+import { AuditLog, argumentsHash, CallMetrics } from '../src/index.js';
 
-describe('the Prometheus text format', () => {
-  it('escapes backslash, quote and newline in label values', () => {
-    const registry = new MetricRegistry();
-    registry.counter('t_total', 'help', ['v']);
-    registry.inc('t_total', { v: 'a\\b"c\nd' });
-    expect(registry.render()).toContain('t_total{v="a\\\\b\\"c\\nd"} 1');
-  });
-
-  it('renders cumulative buckets, +Inf, sum and count', () => {
-    const registry = new MetricRegistry();
-    registry.histogram('h_seconds', 'help', ['k'], [0.1, 1]);
-    for (const value of [0.05, 0.5, 5]) registry.observe('h_seconds', { k: 'x' }, value);
-    const text = registry.render();
-    expect(text).toContain('h_seconds_bucket{k="x",le="0.1"} 1');
-    expect(text).toContain('h_seconds_bucket{k="x",le="1"} 2');
-    expect(text).toContain('h_seconds_bucket{k="x",le="+Inf"} 3');
-    expect(text).toContain('h_seconds_count{k="x"} 3');
-  });
-
+describe('the call series', () => {
   it('counts a call of an unknown tool under other', () => {
     const registry = new MetricRegistry();
     const metrics = new CallMetrics(registry, 'p');

@@ -2,18 +2,21 @@
 /**
  * `xprotocol-relay --port N [--host 127.0.0.1] [--db FILE|URL] [--retention SECONDS] [--rate PER_MINUTE]
  * [--allow-origin ORIGIN]… [--max-connections-per-ip N] [--max-connections N] [--handshake-timeout-ms MS]
- * [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]`, `--help`, `--version`
+ * [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES] [--admin-port N [--admin-host ADDR]
+ * [--admin-token-env NAME] [--admin-allow-remote]]`, `--help`, `--version`
  *
  * Starts a relay and prints its `ws://` URL on stdout once it listens (the only thing written to
- * stdout); diagnostics go to stderr. SIGINT/SIGTERM flush the store and exit 0.
+ * stdout); diagnostics, and the URL of the metrics' admin listener, go to stderr. SIGINT/SIGTERM
+ * flush the store and exit 0.
  * @module
  */
 import { parseArgs } from 'node:util';
+import { isLoopbackHost } from '@xprotocol/wire/admin';
 import { RelayError } from './errors.js';
 import { MemoryEventStore } from './memory-store.js';
 import { _originProblem } from './origin-check.js';
 import { type _DatabaseTarget, _databaseTarget } from './postgres-url.js';
-import type { RelayOptions } from './relay-options.js';
+import type { RelayAdminOptions, RelayOptions } from './relay-options.js';
 import { startRelay } from './relay-server.js';
 import type { EventStore } from './store.js';
 import { _openEventStore } from './store-open.js';
@@ -22,6 +25,7 @@ import { RELAY_VERSION } from './version.js';
 const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE|URL] [--retention SECONDS] [--rate PER_MINUTE]
                       [--allow-origin ORIGIN]... [--max-connections-per-ip N] [--max-connections N]
                       [--handshake-timeout-ms MS] [--max-bytes-per-key BYTES] [--max-stored-bytes BYTES]
+                      [--admin-port N [--admin-host ADDR] [--admin-token-env NAME] [--admin-allow-remote]]
 
   --port N                    TCP port to listen on (0 picks a free port)
   --host ADDR                 interface to bind (default 127.0.0.1, loopback only)
@@ -41,6 +45,12 @@ const USAGE = `usage: xprotocol-relay --port N [--host 127.0.0.1] [--db FILE|URL
                               their address, 16 above --max-connections-per-ip
   --max-bytes-per-key BYTES   bytes of stored events per signing key (default 16777216, 16 MiB)
   --max-stored-bytes BYTES    bytes of stored events in all (default 134217728, 128 MiB)
+  --admin-port N              serve Prometheus metrics at GET http://127.0.0.1:N/metrics (0 picks
+                              a free port; its URL is written on stderr). Default: no listener
+  --admin-host ADDR           the admin listener's interface (default 127.0.0.1); an address other
+                              than loopback needs --admin-allow-remote
+  --admin-token-env NAME      environment variable holding the bearer token a scraper must send
+  --admin-allow-remote        allow a non-loopback --admin-host (requires --admin-token-env)
   --help                      show this help
   --version                   print the version`;
 
@@ -73,6 +83,10 @@ function parseArguments() {
       'handshake-timeout-ms': { type: 'string' },
       'max-bytes-per-key': { type: 'string' },
       'max-stored-bytes': { type: 'string' },
+      'admin-port': { type: 'string' },
+      'admin-host': { type: 'string' },
+      'admin-token-env': { type: 'string' },
+      'admin-allow-remote': { type: 'boolean' },
       help: { type: 'boolean' },
       version: { type: 'boolean' },
     },
@@ -107,7 +121,46 @@ function relayOptions(values: Arguments): RelayOptions {
     maxStoredBytes: integer('max-stored-bytes', values['max-stored-bytes'], 1),
   };
   const given = Object.entries(numbers).filter(([, value]) => value !== undefined);
-  return { host, port, allowedOrigins, ...Object.fromEntries(given) };
+  const admin = adminOptions(values);
+  return { host, port, allowedOrigins, ...Object.fromEntries(given), ...(admin && { admin }) };
+}
+
+/**
+ * The admin listener from the `--admin-*` flags, held to the adapter's `admin` rules (loopback
+ * unless allowed, a token then, a token variable that holds one); none without `--admin-port`.
+ */
+function adminOptions(values: Arguments): RelayAdminOptions | undefined {
+  const port = integer('admin-port', values['admin-port'], 0);
+  if (port === undefined) {
+    const orphan = (['admin-host', 'admin-token-env', 'admin-allow-remote'] as const).find(
+      (name) => values[name] !== undefined,
+    );
+    if (orphan) fail(`--${orphan} needs --admin-port (the port of the metrics listener)`);
+    return undefined;
+  }
+  if (port > 65_535) fail(`--admin-port expects 0 to 65535, got ${port}`);
+  const host = values['admin-host'] ?? '127.0.0.1';
+  const allowRemote = values['admin-allow-remote'] === true;
+  if (!isLoopbackHost(host) && !allowRemote)
+    fail(
+      `--admin-host ${host} is not a loopback address: the admin listener binds 127.0.0.1, ::1 or localhost unless --admin-allow-remote is given (and then --admin-token-env is required)`,
+    );
+  const tokenEnv = values['admin-token-env'];
+  if (allowRemote && tokenEnv === undefined)
+    fail(
+      '--admin-allow-remote needs --admin-token-env: metrics reachable from other machines must ask for a bearer token',
+    );
+  if (tokenEnv === undefined) return { port, host };
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv))
+    fail(
+      `--admin-token-env expects an environment variable name ([A-Za-z_][A-Za-z0-9_]*), got ${JSON.stringify(tokenEnv)}`,
+    );
+  const token = process.env[tokenEnv];
+  if (!token)
+    fail(
+      `environment variable ${tokenEnv} is ${token === undefined ? 'not set' : 'empty'}: it must hold the admin bearer token (--admin-token-env)`,
+    );
+  return { port, host, token, allowRemote };
 }
 
 async function main(): Promise<void> {
@@ -157,6 +210,7 @@ async function main(): Promise<void> {
   // Node dies of the signal with the store not closed.
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (relay.adminUrl) process.stderr.write(`xprotocol-relay: admin listener on ${relay.adminUrl}\n`);
   process.stdout.write(`${relay.url}\n`);
   process.stderr.write(
     `xprotocol-relay: listening on ${relay.url} (${target ? `database ${target.kind === 'sqlite' ? target.path : target.shown}` : 'in-memory store'})\n`,

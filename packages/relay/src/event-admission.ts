@@ -9,7 +9,7 @@ import { reason, relayMessage } from '@xprotocol/wire';
 import { type _ClientConnection, _MAX_CHECKING_PER_CONNECTION } from './client-connection.js';
 import { checkIncomingEvent, type EventCheck } from './event-checks.js';
 import { _eventJson } from './event-json.js';
-import type { _RelayContext } from './relay-context.js';
+import type { _RefusalReason, _RelayContext } from './relay-context.js';
 import type { PutOutcome, RelayEvent } from './store.js';
 import { _fanOut } from './subscription-fanout.js';
 
@@ -28,7 +28,8 @@ export function _receiveEvent(context: _RelayContext, connection: _ClientConnect
     .then((verdict) => admit(context, connection, raw, verdict, nowMs))
     .catch((error: unknown) => {
       // admit does not throw; should it ever, the event is refused rather than left unanswered.
-      refuse(context, connection, '', reason('error', `event not handled: ${(error as Error).message}`), raw);
+      const why = reason('error', `event not handled: ${(error as Error).message}`);
+      refuse(context, connection, '', why, 'error', raw);
     })
     .finally(() => {
       if (connection.checking-- === _MAX_CHECKING_PER_CONNECTION) connection.socket.resume();
@@ -49,9 +50,10 @@ function admit(
 ): void | Promise<void> {
   if (!check.ok) {
     const why = reason(check.prefix, check.message);
+    const label = check.prefix === 'too-large' ? 'too_large' : 'invalid';
     // Stale, future or expired: refused only when the relay does not hold it (dedupe comes first).
-    if (check.event) return refuseUnlessHeld(context, connection, check.event, why);
-    refuse(context, connection, check.id, why, raw);
+    if (check.event) return refuseUnlessHeld(context, connection, check.event, why, label);
+    refuse(context, connection, check.id, why, label, raw);
     return;
   }
   const { event } = check;
@@ -59,18 +61,21 @@ function admit(
   const token = context.buckets.take(event.pubkey, nowMs);
   if (!token.ok) {
     const why = reason('rate-limited', `slow down: retry after ${token.retryAfterSeconds} s`);
-    return refuseUnlessHeld(context, connection, event, why);
+    return refuseUnlessHeld(context, connection, event, why, 'rate_limit');
   }
   const until = expiresAt(context, check.expiration, event.created_at, nowMs);
   // The text the store keeps and fan-out sends (computed once per event): its UTF-8 bytes are what
   // the event costs.
   const bytes = Buffer.byteLength(_eventJson(event));
   const quota = context.quota.reserve(event.pubkey, until, bytes, Math.floor(nowMs / 1000));
-  if (!quota.ok) return refuseUnlessHeld(context, connection, event, reason(quota.prefix, quota.message));
+  if (!quota.ok)
+    return refuseUnlessHeld(context, connection, event, reason(quota.prefix, quota.message), 'storage_quota');
   const put = context.store.put(event, until);
   context.inFlight.set(event.id, { event, put });
   _fanOut(context, event);
-  void answerPut(context, connection, event, put, () => context.quota.release(event.pubkey, until, bytes));
+  void answerPut(context, connection, event, put, nowMs, () =>
+    context.quota.release(event.pubkey, until, bytes),
+  );
 }
 
 /**
@@ -99,6 +104,7 @@ async function refuseUnlessHeld(
   connection: _ClientConnection,
   event: RelayEvent,
   why: string,
+  label: _RefusalReason,
 ): Promise<void> {
   if (answeredAsCopy(context, connection, event)) return;
   let stored = false;
@@ -107,9 +113,10 @@ async function refuseUnlessHeld(
     stored = (await context.store.query({ ids: [event.id], limit: 1 }, nowSeconds)).length > 0;
   } catch {
     // The store cannot say: the event is refused, and its publisher decides by the reason.
+    context.counts.storeErrors.query++;
   }
   if (!stored) {
-    refuse(context, connection, event.id, why, event);
+    refuse(context, connection, event.id, why, label, event);
     return;
   }
   context.recent.add(event.id);
@@ -155,19 +162,22 @@ async function answerCopy(
 
 /**
  * Answers the publisher of an admitted event once the store's batch holding it has committed;
- * `unstored` gives its bytes back to the quota when the put stored nothing.
+ * `unstored` gives its bytes back to the quota when the put stored nothing. `receivedMs` is when
+ * its frame arrived, for the admission latency (told only when metrics are served).
  */
 async function answerPut(
   context: _RelayContext,
   connection: _ClientConnection,
   event: RelayEvent,
   put: Promise<PutOutcome>,
+  receivedMs: number,
   unstored: () => void,
 ): Promise<void> {
   let outcome: PutOutcome;
   try {
     outcome = await put;
   } catch (error) {
+    context.counts.storeErrors.put++;
     unstored();
     refuseUnstored(context, connection, event, error);
     return;
@@ -182,6 +192,7 @@ async function answerPut(
   }
   context.stats.accepted++;
   connection.send(relayMessage.ok(event.id, true, ''));
+  context.counts.admission?.(context.settings.now() - receivedMs);
 }
 
 function answerDuplicate(context: _RelayContext, connection: _ClientConnection, id: string): void {
@@ -197,18 +208,23 @@ function refuseUnstored(
   error: unknown,
 ): void {
   const why = reason('error', `could not store the event: ${(error as Error).message}`);
-  refuse(context, connection, event.id, why, event);
+  refuse(context, connection, event.id, why, 'store_error', event);
 }
 
-/** `OK false` to the sender, and the refusal reported to the operator's `onRefused`. */
+/**
+ * `OK false` to the sender, counted under `label`, and the refusal reported to the operator's
+ * `onRefused`.
+ */
 function refuse(
   context: _RelayContext,
   connection: _ClientConnection,
   id: string,
   message: string,
+  label: _RefusalReason,
   raw: unknown,
 ): void {
   context.stats.refused++;
+  context.counts.refusals[label]++;
   connection.send(relayMessage.ok(id, false, message));
   const { onRefused } = context.settings;
   if (!onRefused) return;

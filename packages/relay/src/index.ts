@@ -12,7 +12,7 @@ export { checkIncomingEvent, type EventCheck, type EventCheckOptions } from './e
 export { MemoryEventStore } from './memory-store.js';
 export { PostgresEventStore, type PostgresStoreOptions } from './postgres-store.js';
 export type { RelayStats } from './relay-context.js';
-export type { RelayOptions, RelayRefusal } from './relay-options.js';
+export type { RelayAdminOptions, RelayOptions, RelayRefusal } from './relay-options.js';
 export { type Relay, startRelay } from './relay-server.js';
 export { SqliteEventStore, type SqliteStoreOptions } from './sqlite-store.js';
 export type { EventStore, PutOutcome, RelayEvent } from './store.js';

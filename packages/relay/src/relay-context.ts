@@ -1,7 +1,7 @@
 /**
  * What one running relay shares across its connections: its settings and store, the rate limit,
  * the storage quota, the ids already committed, the events in flight (fanned out, not yet
- * committed), the open connections and the counters.
+ * committed), the open connections and the counters (those its metrics read, docs/operating.md).
  * @module
  */
 import { TokenBuckets } from '@xprotocol/wire';
@@ -19,6 +19,29 @@ export interface RelayStats {
   duplicates: number;
   refused: number;
   delivered: number;
+}
+
+/** Why an event was refused `OK false`, as its metrics count it (docs/operating.md, "The relay"). */
+export type _RefusalReason =
+  | 'invalid'
+  | 'too_large'
+  | 'rate_limit'
+  | 'storage_quota'
+  | 'store_error'
+  | 'error';
+
+/** What a store failed at: storing an event, reading for a REQ or a dedupe lookup, the expiry sweep. */
+export type _StoreOperation = 'put' | 'query' | 'expire';
+
+/**
+ * Counts the relay keeps beyond {@link RelayStats}: plain integers added to where things happen,
+ * read only when metrics are scraped. `admission` is told the milliseconds from an EVENT frame to
+ * its `OK true` only when metrics are served; otherwise it is absent and the path pays nothing.
+ */
+export interface _RelayCounts {
+  refusals: Record<_RefusalReason, number>;
+  storeErrors: Record<_StoreOperation, number>;
+  admission: ((milliseconds: number) => void) | undefined;
 }
 
 /** A checked event delivered to live subscriptions whose commit is still pending. */
@@ -40,6 +63,7 @@ export interface _RelayContext {
   inFlight: Map<string, _InFlightEvent>;
   connections: Set<_ClientConnection>;
   stats: RelayStats;
+  counts: _RelayCounts;
 }
 
 /** The state of a relay about to start: `store`, or a new {@link MemoryEventStore}, and empty rest. */
@@ -57,5 +81,10 @@ export function _relayContext(settings: _RelaySettings, store: EventStore | unde
     inFlight: new Map(),
     connections: new Set(),
     stats: { connections: 0, accepted: 0, duplicates: 0, refused: 0, delivered: 0 },
+    counts: {
+      refusals: { invalid: 0, too_large: 0, rate_limit: 0, storage_quota: 0, store_error: 0, error: 0 },
+      storeErrors: { put: 0, query: 0, expire: 0 },
+      admission: undefined,
+    },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { MAX_EVENT_BYTES } from '@xprotocol/crypto';
 import type { FilterLimits } from '@xprotocol/wire';
+import { isLoopbackHost } from '@xprotocol/wire/admin';
 import { RelayError } from './errors.js';
 import type { EventCheckOptions } from './event-checks.js';
 import type { MemoryEventStore } from './memory-store.js';
@@ -81,6 +82,23 @@ export interface RelayOptions {
    * operators and dev tools; the sender's `OK` carries the same reason). Never throws into the relay.
    */
   onRefused?: (refusal: RelayRefusal) => void;
+  /**
+   * Serve Prometheus metrics on an admin listener of their own (docs/operating.md, "The relay").
+   * Default: none.
+   */
+  admin?: RelayAdminOptions;
+}
+
+/** The relay's admin listener: `GET /metrics` (docs/security.md, "The admin listener"). */
+export interface RelayAdminOptions {
+  /** TCP port; 0 picks a free one (`Relay.adminUrl` has it). */
+  port: number;
+  /** Interface to bind. Default `127.0.0.1`; an address other than loopback needs `allowRemote`. */
+  host?: string;
+  /** The bearer token a scraper must send. Required with `allowRemote`. */
+  token?: string;
+  /** Allow a bind address other than loopback (then `token` is required). Default false. */
+  allowRemote?: boolean;
 }
 
 /** An event the relay refused, as {@link RelayOptions.onRefused} reports it. */
@@ -119,6 +137,7 @@ export interface _RelaySettings {
   /** What an incoming event is checked against before it is admitted. */
   check: EventCheckOptions;
   onRefused: RelayOptions['onRefused'];
+  admin: RelayAdminOptions | undefined;
 }
 
 /**
@@ -157,6 +176,7 @@ export function _relaySettings(options: RelayOptions): _RelaySettings {
   if (options.db !== undefined && options.store !== undefined) {
     throw new RelayError('INVALID_OPTIONS', 'give either store or db, not both');
   }
+  _checkAdmin(options.admin);
   const positive = { retentionSeconds, maxRetentionSeconds, maxEventBytes, ...limits };
   for (const [name, value] of Object.entries(positive)) {
     if (!Number.isSafeInteger(value) || value <= 0) {
@@ -186,5 +206,32 @@ export function _relaySettings(options: RelayOptions): _RelaySettings {
       maxAgeSeconds: retentionSeconds,
     },
     onRefused: options.onRefused,
+    admin: options.admin,
   };
+}
+
+/**
+ * The admin listener's rules, the adapter's `admin` ones: loopback unless `allowRemote`, which
+ * needs a token; a given token is not empty.
+ */
+function _checkAdmin(admin: RelayAdminOptions | undefined): void {
+  if (admin === undefined) return;
+  if (!Number.isSafeInteger(admin.port) || admin.port < 0 || admin.port > 65_535)
+    throw new RelayError(
+      'INVALID_OPTIONS',
+      `admin.port must be an integer from 0 to 65535, got ${admin.port}`,
+    );
+  const host = admin.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && admin.allowRemote !== true)
+    throw new RelayError(
+      'INVALID_OPTIONS',
+      `admin.host ${host} is not a loopback address: give admin.allowRemote (with admin.token) to serve metrics beyond this machine`,
+    );
+  if (admin.token !== undefined && admin.token === '')
+    throw new RelayError('INVALID_OPTIONS', 'admin.token must not be empty');
+  if (admin.allowRemote === true && admin.token === undefined)
+    throw new RelayError(
+      'INVALID_OPTIONS',
+      'admin.allowRemote needs admin.token: metrics reachable from other machines must ask for a bearer token',
+    );
 }

@@ -23,17 +23,20 @@
  * (socket-limits.ts) and the upgrade gate — the `Origin` check
  * (origin-check.ts), then the connection limits (connection-limits.ts) — each connection
  * (connection-handler.ts, with EVENT in event-admission.ts, REQ in subscription-request.ts and
- * fan-out in subscription-fanout.ts), the sweep and keep-alive timers, and the close sequence.
+ * fan-out in subscription-fanout.ts), the sweep and keep-alive timers, the admin listener of
+ * its metrics when asked for (relay-metrics.ts), and the close sequence.
  * @module
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AdminListener } from '@xprotocol/wire/admin';
 import type { WebSocketServer } from 'ws';
 import { _acceptConnection } from './connection-handler.js';
 import { _ConnectionLimits } from './connection-limits.js';
 import { _checkOrigin } from './origin-check.js';
 import { type _RelayContext, _relayContext, type RelayStats } from './relay-context.js';
 import { _listen, _relayListener, _relayUrl } from './relay-listener.js';
+import { _serveRelayMetrics } from './relay-metrics.js';
 import { _relaySettings, type RelayOptions } from './relay-options.js';
 import { _SocketLimits } from './socket-limits.js';
 import { _countStored } from './storage-quota.js';
@@ -46,16 +49,19 @@ export interface Relay {
   readonly url: string;
   readonly host: string;
   readonly port: number;
+  /** `http://host:port/metrics` of the admin listener, when `admin` was given. */
+  readonly adminUrl: string | undefined;
   /** Current counters. */
   stats(): RelayStats;
   /** Stops accepting, closes every connection, flushes and closes the store. */
   close(): Promise<void>;
 }
 
-/** The relay's periodic work, stopped on close. */
+/** The relay's periodic work and its admin listener, stopped on close. */
 interface Upkeep {
   sweep: ReturnType<typeof setInterval>;
   ping: ReturnType<typeof setInterval>;
+  admin: AdminListener | undefined;
 }
 
 /** Starts a relay and resolves once it listens. */
@@ -79,13 +85,23 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   );
   wss.on('connection', (socket) => _acceptConnection(context, socket));
   await _listen(httpServer, settings.host, settings.port);
-  const upkeep: Upkeep = { sweep: startExpirySweep(context), ping: startKeepAlive(context) };
+  let admin: AdminListener | undefined;
+  try {
+    admin = settings.admin && (await _serveRelayMetrics(context, settings.admin));
+  } catch (error) {
+    // The relay listens already: a metrics port that cannot be bound must not leave it running.
+    httpServer.close();
+    await context.store.close();
+    throw error;
+  }
+  const upkeep: Upkeep = { sweep: startExpirySweep(context), ping: startKeepAlive(context), admin };
   const address = httpServer.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
     url: _relayUrl(address),
     host: address.address,
     port: address.port,
+    adminUrl: admin?.url,
     stats: () => ({ ...context.stats }),
     close: () => {
       closing ??= closeRelay(context, upkeep, wss, httpServer);
@@ -107,6 +123,7 @@ function startExpirySweep(context: _RelayContext): ReturnType<typeof setInterval
       () => {
         // A failed sweep is retried on the next tick; queries already hide expired events, and
         // their bytes stay counted until a sweep has deleted them.
+        context.counts.storeErrors.expire++;
       },
     );
   }, settings.sweepIntervalMs);
@@ -139,6 +156,7 @@ async function closeRelay(
 ): Promise<void> {
   clearInterval(upkeep.sweep);
   clearInterval(upkeep.ping);
+  await upkeep.admin?.close();
   for (const connection of context.connections) connection.socket.terminate();
   await new Promise<void>((resolve) => wss.close(() => resolve()));
   // Sockets still in their handshake are HTTP connections: closing them now, rather than waiting

@@ -55,6 +55,11 @@ export class _StorageQuota {
     this.#limits = limits;
   }
 
+  /** Bytes of events held in all now (what the relay's `stored_bytes` metric reads). */
+  get totalBytes(): number {
+    return this.#total;
+  }
+
   /** Counts `bytes` of an event of `pubkey` expiring at `expiresAt`, whatever the limits. */
   add(pubkey: string, expiresAt: number, bytes: number): void {
     const end = Math.ceil(expiresAt / MINUTE) * MINUTE;

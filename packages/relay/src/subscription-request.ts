@@ -25,6 +25,7 @@ export async function _openSubscription(
   try {
     stored = await Promise.all(filters.map((filter) => context.store.query(filter, nowSeconds)));
   } catch (error) {
+    context.counts.storeErrors.query++;
     if (connection.subscriptions.get(subscriptionId) === subscription)
       connection.subscriptions.delete(subscriptionId);
     const why = reason('error', `query failed: ${(error as Error).message}`);

@@ -12,11 +12,10 @@ import {
   type CallObserver,
   fanOutObserver,
   type McpFace,
-  MetricRegistry,
 } from '@xprotocol/mcp-bridge';
 import type { RelayPool } from '@xprotocol/relay-client';
+import { type AdminListener, MetricRegistry, serveAdmin } from '@xprotocol/wire/admin';
 import type { AdapterConfig } from '../config/index.js';
-import { type AdminListener, serveAdmin } from './admin-listener.js';
 import type { AdapterLogger } from './logger.js';
 import type { McpSources } from './mcp-sources.js';
 
@@ -70,6 +69,8 @@ export class _AdapterOperate {
       host: admin.host,
       port: admin.port,
       token: admin.token,
+      realm: 'xprotocol-adapter admin',
+      tokenSetting: 'admin.token_env',
       metrics: async () => {
         this.#outboxDepth = (await parts.pool?.outboxSize()) ?? 0;
         return registry.render();

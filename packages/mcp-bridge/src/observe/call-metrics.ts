@@ -5,8 +5,9 @@
  * new one is too, so a caller cannot grow the series by inventing names.
  * @module
  */
+
+import type { MetricRegistry } from '@xprotocol/wire/admin';
 import type { CallObserver, CallRecord } from './call-observer.js';
-import type { MetricRegistry } from './prometheus-text.js';
 
 /** The label a tool or source no catalog knows is counted under. */
 const OTHER_LABEL = 'other';

@@ -18,11 +18,18 @@ export interface RelayBin {
 const children: ChildProcess[] = [];
 
 /**
- * Starts the built bin (with `nodeArgs` before it on Node's command line) and resolves with the
- * URL it prints on stdout.
+ * Starts the built bin (with `nodeArgs` before it on Node's command line, in the environment
+ * `env`) and resolves with the URL it prints on stdout.
  */
-export async function startBin(args: string[], nodeArgs: string[] = []): Promise<RelayBin> {
-  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startBin(
+  args: string[],
+  nodeArgs: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RelayBin> {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   children.push(child);
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
@@ -38,8 +45,12 @@ export async function startBin(args: string[], nodeArgs: string[] = []): Promise
 export async function runBin(
   args: string[],
   nodeArgs: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';

@@ -1,17 +1,18 @@
 /**
- * The admin listener (docs/operating.md, docs/security.md "The admin listener"): one route,
- * `GET /metrics`, on its own port, with the defences of the face's HTTP listener from the first
- * day — Host must name the listener (no DNS rebinding), a request with `Origin` is refused (a
- * scraper is not a browser), only GET and HEAD, no body, a short URL and small headers, few
- * connections, short timeouts, and its own bearer token (compared in constant time; never the
- * face's). It reads nothing a request sends beyond the line and headers.
+ * The admin listener the adapter and the relay both serve their metrics on (docs/operating.md,
+ * docs/security.md "The admin listener"): one route, `GET /metrics`, on its own port, with the
+ * defences of the face's HTTP listener — Host must name the listener (no DNS rebinding), a request
+ * with `Origin` is refused (a scraper is not a browser), only GET and HEAD, no body, a short URL
+ * and small headers, few connections, short timeouts, and its own bearer token (compared in
+ * constant time). It reads nothing a request sends beyond the line and headers. Which addresses
+ * it may bind is the caller's rule ({@link isLoopbackHost}), checked where the options are read.
  * @module
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { PROMETHEUS_CONTENT_TYPE } from '@xprotocol/mcp-bridge';
+import { PROMETHEUS_CONTENT_TYPE } from './prometheus-text.js';
 
 /** Longest request target accepted, in bytes. */
 const MAX_URL_BYTES = 1024;
@@ -25,11 +26,26 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Options of {@link serveAdmin}. */
 export interface AdminListenerOptions {
   host: string;
+  /** TCP port; 0 picks a free one (Host is then checked against the port bound). */
   port: number;
   /** The bearer token a scraper must send; absent: none asked (loopback only, by config). */
   token?: string | undefined;
   /** The metrics in the text format, made at each scrape. */
   metrics: () => Promise<string>;
+  /** The realm of `WWW-Authenticate` on a `401`, naming the program (`xprotocol-relay admin`). */
+  realm: string;
+  /** Where the token is configured, for the `401` message (`--admin-token-env`, `admin.token_env`). */
+  tokenSetting: string;
+}
+
+/** Whether `host` is a loopback name or address: what the admin listener binds unless told otherwise. */
+export function isLoopbackHost(host: string): boolean {
+  return (
+    host === 'localhost' ||
+    host === '::1' ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 /** A running admin listener. */
@@ -40,6 +56,7 @@ export interface AdminListener {
 
 /** Starts the admin listener on `host:port`. */
 export async function serveAdmin(options: AdminListenerOptions): Promise<AdminListener> {
+  const bound: AdminListenerOptions = { ...options };
   const server = createServer(
     {
       maxHeaderSize: MAX_HEADER_BYTES,
@@ -47,7 +64,7 @@ export async function serveAdmin(options: AdminListenerOptions): Promise<AdminLi
       headersTimeout: REQUEST_TIMEOUT_MS,
     },
     (request, response) => {
-      void _answer(options, request, response).catch((error: Error) => {
+      void _answer(bound, request, response).catch((error: Error) => {
         if (!response.headersSent) _plain(response, 500, `metrics failed: ${error.message}`);
         else response.destroy();
       });
@@ -60,6 +77,8 @@ export async function serveAdmin(options: AdminListenerOptions): Promise<AdminLi
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
+  // Host names the port bound (the one given, or the one picked for 0).
+  bound.port = address.port;
   const shown = address.address.includes(':') ? `[${address.address}]` : address.address;
   return { url: `http://${shown}:${address.port}/metrics`, close: () => _close(server) };
 }
@@ -73,8 +92,7 @@ async function _answer(
   if (refusal) {
     // Whatever body came is not read: the connection closes after the answer.
     response.setHeader('connection', 'close');
-    if (refusal.status === 401)
-      response.setHeader('www-authenticate', 'Bearer realm="xprotocol-adapter admin"');
+    if (refusal.status === 401) response.setHeader('www-authenticate', `Bearer realm="${options.realm}"`);
     if (refusal.status === 405) response.setHeader('allow', 'GET, HEAD');
     _plain(response, refusal.status, refusal.message);
     return;
@@ -103,7 +121,7 @@ function _refusal(
   if (!_authorized(request.headers.authorization, options.token))
     return {
       status: 401,
-      message: 'Unauthorized: send Authorization: Bearer <the token of admin.token_env>',
+      message: `Unauthorized: send Authorization: Bearer <the token of ${options.tokenSetting}>`,
     };
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return { status: 405, message: `method ${request.method} not allowed: only GET /metrics` };

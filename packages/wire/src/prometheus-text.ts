@@ -1,8 +1,11 @@
 /**
  * The Prometheus text exposition format, version 0.0.4: counters, gauges and histograms with
- * labels, rendered on demand. Small enough to write here rather than depend on a client library.
- * Label values are escaped as the format says (backslash, double quote, newline); names are fixed
- * by the code, never taken from input.
+ * labels, rendered on demand. Small enough to write here rather than depend on a client library;
+ * here, on the lowest floor, so that the adapter and the relay serve one format (docs/operating.md).
+ * A counter is either added to as things happen, or read at each scrape from a count its owner
+ * keeps anyway (the relay's), so a hot path pays for nothing it did not already do. Label values
+ * are escaped as the format says (backslash, double quote, newline); names are fixed by the code,
+ * never taken from input.
  * @module
  */
 
@@ -37,17 +40,22 @@ class _Family {
   }
 }
 
-/** Gauges read when scraped: each call gives the current series. */
-export type GaugeReader = () => readonly (readonly [Labels, number])[];
+/** Series read when scraped: each call gives every current series with its value. */
+export type SeriesReader = () => readonly (readonly [Labels, number])[];
 
 /** A set of metric families, rendered together. */
 export class MetricRegistry {
   readonly #families = new Map<string, _Family>();
-  readonly #gauges: { family: _Family; read: GaugeReader }[] = [];
+  readonly #readers: { family: _Family; read: SeriesReader }[] = [];
 
-  /** Declares a counter (`name` should end in `_total`). */
-  counter(name: string, help: string, labelNames: readonly string[]): void {
-    this.#declare(new _Family(name, help, 'counter', labelNames));
+  /**
+   * Declares a counter (`name` should end in `_total`): added to with {@link inc}, or, with
+   * `read`, read at each scrape from a count kept elsewhere (which must only grow).
+   */
+  counter(name: string, help: string, labelNames: readonly string[], read?: SeriesReader): void {
+    const family = new _Family(name, help, 'counter', labelNames);
+    this.#declare(family);
+    if (read) this.#readers.push({ family, read });
   }
 
   /** Declares a histogram with upper bounds `bounds` (ascending; `+Inf` is added). */
@@ -56,10 +64,10 @@ export class MetricRegistry {
   }
 
   /** Declares a gauge whose series `read` gives at each scrape. */
-  gauge(name: string, help: string, labelNames: readonly string[], read: GaugeReader): void {
+  gauge(name: string, help: string, labelNames: readonly string[], read: SeriesReader): void {
     const family = new _Family(name, help, 'gauge', labelNames);
     this.#declare(family);
-    this.#gauges.push({ family, read });
+    this.#readers.push({ family, read });
   }
 
   /** Adds `by` (default 1) to the counter `name` for `labels`. */
@@ -87,7 +95,7 @@ export class MetricRegistry {
 
   /** Every family in the text format, each with its HELP and TYPE lines. */
   render(): string {
-    for (const { family, read } of this.#gauges) {
+    for (const { family, read } of this.#readers) {
       family.values.clear();
       for (const [labels, value] of read()) family.values.set(family.key(labels), value);
     }
