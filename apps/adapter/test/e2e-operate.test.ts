@@ -2,16 +2,20 @@
 // server-filesystem, with a real relay: calls on the HTTP face (ok, an unknown tool, a rate-limit
 // refusal) and over XProtocol through `xprotocol-adapter call` (ok, a grant refusal, an unknown
 // kind); then /metrics on the admin listener, parsed by an independent parser from npm, counts
-// exactly those calls, and the audit log has one line per call with no argument value. The admin
-// listener's defences are attacked: missing or wrong token, foreign Host or Origin, other
-// methods, a body, an oversized request.
+// exactly those calls, and the audit log has one line per call with no argument value. Requests
+// the face refuses before any call (no or a wrong token, a foreign Host or Origin) are counted by
+// reason; a second source whose child is SIGKILLed until its crash breaker opens shows its
+// restarts and the open breaker. The admin listener's defences are attacked: missing or wrong
+// token, foreign Host or Origin, other methods, a body, an oversized request.
 import { readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conformanceStdioBody } from './support/adapter-configs.js';
 import { FS_SERVER, freePort, Processes } from './support/processes.js';
 
 const TOKEN = 'admin-token-for-the-test-0123456789';
+const FACE_TOKEN = 'face-token-for-the-test-0123456789';
 const SECRET_TEXT = 'do-not-log-this-argument-value';
 const procs = new Processes();
 let relayUrl: string;
@@ -41,6 +45,10 @@ mcp_sources:
     xprotocol_namespace: com.test.fs
     rate_limit:
       requests_per_minute: 3
+  - name: crashy
+${conformanceStdioBody()}
+    env: { XP_FIXTURE_PID_FILE: ${JSON.stringify(`${procs.dir}/crashy.pids`)} }
+    xprotocol_namespace: com.test.crashy
 access:
   default: deny
   grants:
@@ -50,6 +58,8 @@ mcp_server:
   transport: streamable_http
   port: ${facePort}
   expose: [mcp_sources]
+  auth:
+    token_env: XP_FACE_TOKEN
 admin:
   port: ${adminPort}
   token_env: XP_ADMIN_TOKEN
@@ -61,7 +71,7 @@ logging:
   format: json
 `,
   );
-  await procs.adapter(config, { ...process.env, XP_ADMIN_TOKEN: TOKEN });
+  await procs.adapter(config, { ...process.env, XP_ADMIN_TOKEN: TOKEN, XP_FACE_TOKEN: FACE_TOKEN });
 }, 90_000);
 afterAll(() => procs.close());
 
@@ -88,6 +98,7 @@ async function faceSession() {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${FACE_TOKEN}`,
   };
   let id = 0;
   const post = async (method: string, params: unknown) => {
@@ -129,12 +140,18 @@ async function scrape(headers: Record<string, string> = { authorization: `Bearer
 }
 
 /** A raw HTTP exchange with the admin listener (what fetch will not send: any Host, a GET body). */
-function raw(options: { method?: string; path?: string; headers?: Record<string, string>; body?: string }) {
+function raw(options: {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  port?: number;
+}) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = httpRequest(
       {
         host: '127.0.0.1',
-        port: adminPort,
+        port: options.port ?? adminPort,
         method: options.method ?? 'GET',
         path: options.path ?? '/metrics',
         headers: { authorization: `Bearer ${TOKEN}`, ...options.headers },
@@ -264,6 +281,83 @@ describe('metrics and the audit log of real calls', () => {
       expect(typeof line.latency_ms).toBe('number');
     }
     expect(lines[5]!.caller).toBe(client.ed25519);
+  }, 120_000);
+});
+
+describe('metrics of what the face refuses before a call, and of a crashing source', () => {
+  it('counts 401 and 403 refusals of the HTTP face by reason, none of them as a call', async () => {
+    const before = (await scrape()).body;
+    const calls = (text: string) =>
+      parsePrometheusTextFormat(text)
+        .find((f) => f.name === 'xprotocol_adapter_calls_total')
+        ?.metrics.reduce((sum, m) => sum + Number(m.value), 0) ?? 0;
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
+    const face = (headers: Record<string, string>) =>
+      raw({
+        port: facePort,
+        method: 'POST',
+        path: '/mcp',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${FACE_TOKEN}`,
+          ...headers,
+        },
+        body: initialize,
+      });
+    expect((await face({ authorization: '' })).status).toBe(401);
+    expect((await face({ authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await face({ host: 'evil.example' })).status).toBe(403);
+    expect((await face({ origin: 'http://evil.example' })).status).toBe(403);
+    expect((await face({ origin: 'http://evil.example' })).status).toBe(403);
+    const { body } = await scrape();
+    const refused = 'xprotocol_adapter_http_refusals_total';
+    expect(sample(body, refused, { status: '401', reason: 'authentication' })).toBe(2);
+    expect(sample(body, refused, { status: '403', reason: 'host' })).toBe(1);
+    expect(sample(body, refused, { status: '403', reason: 'origin' })).toBe(2);
+    expect(parsePrometheusTextFormat(body).find((f) => f.name === refused)?.type).toBe('COUNTER');
+    expect(body).not.toContain('evil.example');
+    expect(calls(body)).toBe(calls(before));
+  });
+
+  it('counts the restarts of a crashing source and shows its breaker open after the crash loop', async () => {
+    const pidFile = `${procs.dir}/crashy.pids`;
+    const pids = () => readFileSync(pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
+    const restarts = async () =>
+      sample((await scrape()).body, 'xprotocol_adapter_upstream_restarts_total', { source: 'crashy' });
+    const until = async (what: string, check: () => Promise<boolean>) => {
+      for (let i = 0; i < 3000 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
+      if (!(await check())) throw new Error(`still waiting for ${what}`);
+    };
+    await until(
+      'the crashy source to connect',
+      async () =>
+        sample((await scrape()).body, 'xprotocol_adapter_upstream_connected', { source: 'crashy' }) === 1,
+    );
+    expect(await restarts()).toBe(0);
+    expect(
+      sample((await scrape()).body, 'xprotocol_adapter_upstream_breaker_open', { source: 'crashy' }),
+    ).toBe(0);
+    // The breaker opens at the fifth crash within a minute: four restarts before it.
+    for (let crash = 1; crash <= 5; crash++) {
+      process.kill(pids().at(-1)!, 'SIGKILL');
+      if (crash < 5) await until(`restart ${crash}`, async () => (await restarts()) === crash);
+    }
+    await until(
+      'the breaker to open',
+      async () =>
+        sample((await scrape()).body, 'xprotocol_adapter_upstream_breaker_open', { source: 'crashy' }) === 1,
+    );
+    const { body } = await scrape();
+    expect(sample(body, 'xprotocol_adapter_upstream_restarts_total', { source: 'crashy' })).toBe(4);
+    expect(sample(body, 'xprotocol_adapter_upstream_restarts_total', { source: 'fs' })).toBe(0);
+    expect(sample(body, 'xprotocol_adapter_upstream_breaker_open', { source: 'fs' })).toBe(0);
+    expect(sample(body, 'xprotocol_adapter_upstream_connected', { source: 'crashy' })).toBe(0);
   }, 120_000);
 });
 

@@ -114,7 +114,12 @@ export {
   toolDefinitionHash,
 } from './policy/tool-pins.js';
 export { serveMcpFace } from './serving/serve-mcp-face.js';
-export type { McpFaceServeOptions, McpFaceServer } from './serving/serve-options.js';
+export type {
+  McpFaceHttpRefusal,
+  McpFaceHttpRefusalReason,
+  McpFaceServeOptions,
+  McpFaceServer,
+} from './serving/serve-options.js';
 export type { ReplayForgetting, ReplayMemoryOptions } from './state/replay-memory.js';
 export { type AdoptedWork, SharedJournal, type SharedJournalOptions } from './state/shared-journal.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state/state-database.js';

@@ -12,6 +12,7 @@ import {
   type CallObserver,
   type LocalToolSource,
   McpFace,
+  type McpFaceServeOptions,
   type McpFaceServer,
   OAuthFaceAuth,
   resolveXpEndpoint,
@@ -175,12 +176,16 @@ function _passthrough(source: McpSourceConfig, parts: _FaceParts): NonNullable<L
   };
 }
 
-/** Serves the face by `mcp_server` (stdio or HTTP; OAuth 2.1 when `oauth` is set). */
+/**
+ * Serves the face by `mcp_server` (stdio or HTTP; OAuth 2.1 when `oauth` is set); HTTP refusals
+ * before a request is served go to `onHttpRefused` when given (the metrics).
+ */
 export function _serveFace(
   face: McpFace,
   mcpServer: NonNullable<AdapterConfig['mcpServer']>,
   logger: AdapterLogger,
   stdio: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream } | undefined,
+  onHttpRefused?: McpFaceServeOptions['onHttpRefused'],
 ): Promise<McpFaceServer> {
   // Leases and upstream processes are the face's own limits (_createFace), not the server's.
   const {
@@ -195,6 +200,7 @@ export function _serveFace(
     face,
     {
       ...serve,
+      onHttpRefused,
       // OAuth 2.1 tokens of one authorization server instead of one static token.
       ...(oauth && {
         auth: new OAuthFaceAuth({

@@ -1,9 +1,10 @@
 /**
  * The adapter's operating surfaces (docs/operating.md), made once at start from `admin` and
  * `audit`: the observer its face and endpoint tell about each call (the call series and the audit
- * log, either, both or none), and the gauges read at each scrape from the parts that run — relay
- * connections, the outbox, face sessions, each wrapped server's connection and breaker. With
- * neither key there is no observer at all, and the call paths do nothing for one.
+ * log, either, both or none), the count of requests the HTTP face refused before serving them, and
+ * the series read at each scrape from the parts that run — relay connections, the outbox, face
+ * sessions, each wrapped server's connection, restarts and crash breaker. With neither key there
+ * is no observer at all, and the call paths do nothing for one.
  * @module
  */
 import {
@@ -12,6 +13,7 @@ import {
   type CallObserver,
   fanOutObserver,
   type McpFace,
+  type McpFaceHttpRefusal,
 } from '@xprotocol/mcp-bridge';
 import type { RelayPool } from '@xprotocol/relay-client';
 import { type AdminListener, MetricRegistry, serveAdmin } from '@xprotocol/wire/admin';
@@ -32,6 +34,8 @@ export interface _GaugeParts {
 export class _AdapterOperate {
   /** Told about every call; `undefined` when neither metrics nor the audit log is on. */
   readonly observer: CallObserver | undefined;
+  /** Told of each `401`/`403` of the HTTP face before a request is served; `undefined` without metrics. */
+  readonly httpRefused: ((refusal: McpFaceHttpRefusal) => void) | undefined;
   readonly #config: AdapterConfig;
   readonly #logger: AdapterLogger;
   readonly #registry: MetricRegistry | undefined;
@@ -57,6 +61,7 @@ export class _AdapterOperate {
           logger.error({ path: config.audit?.path }, `audit log write failed: ${error.message}`),
       });
     this.observer = fanOutObserver([metrics, this.#audit]);
+    this.httpRefused = this.#registry && this.#countHttpRefusals(this.#registry);
   }
 
   /** Starts the admin listener (when `admin` is configured) over the running `parts`. */
@@ -85,6 +90,16 @@ export class _AdapterOperate {
     this.#audit?.close();
   }
 
+  #countHttpRefusals(registry: MetricRegistry): (refusal: McpFaceHttpRefusal) => void {
+    const name = `${PREFIX}_http_refusals_total`;
+    registry.counter(
+      name,
+      'HTTP requests the MCP face refused with 401 or 403 before serving them, by status and reason (host, origin, authentication, scope).',
+      ['status', 'reason'],
+    );
+    return (refusal) => registry.inc(name, { status: String(refusal.status), reason: refusal.reason });
+  }
+
   #declareGauges(registry: MetricRegistry): void {
     registry.gauge(
       `${PREFIX}_relay_connected`,
@@ -108,8 +123,11 @@ export class _AdapterOperate {
       `${PREFIX}_upstream_connected`,
       'Whether each wrapped MCP server is connected (1) or not (0).',
       ['source'],
+      // The session itself, not the last refresh's status: a crash shows at once.
       () =>
-        (this.#parts?.sources.status() ?? []).map((s) => [{ source: s.name }, s.connected ? 1 : 0] as const),
+        [...(this.#parts?.sources.upstreams ?? [])].map(
+          ([source, upstream]) => [{ source }, upstream.connected ? 1 : 0] as const,
+        ),
     );
     registry.gauge(
       `${PREFIX}_upstream_given_up`,
@@ -117,6 +135,23 @@ export class _AdapterOperate {
       ['source'],
       () =>
         (this.#parts?.sources.status() ?? []).map((s) => [{ source: s.name }, s.retrying ? 0 : 1] as const),
+    );
+    const supervised = () =>
+      [...(this.#parts?.sources.upstreams ?? [])].flatMap(([source, upstream]) => {
+        const supervision = upstream.supervision;
+        return supervision ? [{ source, ...supervision }] : [];
+      });
+    registry.counter(
+      `${PREFIX}_upstream_restarts_total`,
+      'Restarts that brought a crashed stdio MCP server back, by source.',
+      ['source'],
+      () => supervised().map((s) => [{ source: s.source }, s.restarts] as const),
+    );
+    registry.gauge(
+      `${PREFIX}_upstream_breaker_open`,
+      'Whether the crash breaker of a stdio MCP server is open (1: crash loop, not restarted until the cool-down ends).',
+      ['source'],
+      () => supervised().map((s) => [{ source: s.source }, s.breakerOpen ? 1 : 0] as const),
     );
   }
 }

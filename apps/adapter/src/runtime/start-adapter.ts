@@ -247,7 +247,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     late.announcer = announcer;
     started.add(() => announcer.stop());
   }
-  const faceServer = await _startFace(start, face, announcer);
+  const faceServer = await _startFace(start, face, announcer, operate.httpRefused);
   const discovery =
     xp &&
     (await _serveAdapterDiscovery(
@@ -432,15 +432,19 @@ function _createAnnouncer(
   });
 }
 
-/** Serves the face, when there is one; once its catalogs are in, the announce counts its tools. */
+/**
+ * Serves the face, when there is one (its `401`/`403` refusals told to `onHttpRefused`, the
+ * metrics); once its catalogs are in, the announce counts its tools.
+ */
 async function _startFace(
   start: _Start,
   face: McpFace | undefined,
   announcer: Announcer | undefined,
+  onHttpRefused: _AdapterOperate['httpRefused'],
 ): Promise<McpFaceServer | undefined> {
   const mcpServer = start.config.mcpServer;
   if (!face || !mcpServer) return undefined;
-  const served = await _serveFace(face, mcpServer, start.logger, start.options.stdio);
+  const served = await _serveFace(face, mcpServer, start.logger, start.options.stdio, onHttpRefused);
   start.started.add(() => served.close());
   if (announcer) void face.ready().then(() => announcer.publish().catch(() => {}));
   return served;

@@ -38,6 +38,7 @@ import {
   _takeRateLimits,
 } from './request-checks.js';
 import { _attachPrincipal, _authInfoOf } from './request-principal.js';
+import type { McpFaceServeOptions } from './serve-options.js';
 
 /** What every request of one HTTP face needs, resolved once when the face starts serving. */
 export interface _HttpFace {
@@ -56,6 +57,8 @@ export interface _HttpFace {
   sessions: _HttpSessions;
   /** The caps on sessions and requests in flight, per principal and in all. */
   limits: _HttpLimits;
+  /** Told of each `401`/`403` refusal before a request is served (metrics), when given. */
+  onRefused: McpFaceServeOptions['onHttpRefused'];
   /** 2026-07-28 requests: no session, a server per request (modern-http.ts). */
   modern: _ModernFace;
 }
@@ -111,6 +114,7 @@ function _serveAuthMetadata(
   // Public by design (RFC 9728): it tells a client where to get a token. Host still checked.
   const hostCheck = validateHostHeader(request.headers.host, http.allowed);
   if (!hostCheck.ok) {
+    http.onRefused?.({ status: 403, reason: 'host' });
     _jsonRpcError(response, 403, -32000, `Forbidden: ${hostCheck.message}`);
     return;
   }
@@ -133,6 +137,7 @@ function _hostAndOriginPass(http: _HttpFace, request: IncomingMessage, response:
   const originCheck = _checkOrigin(request.headers.origin, http.origins);
   const refusal = !hostCheck.ok ? hostCheck.message : !originCheck.ok ? originCheck.message : undefined;
   if (refusal === undefined) return true;
+  http.onRefused?.({ status: 403, reason: hostCheck.ok ? 'origin' : 'host' });
   http.logger.warn(
     { host: request.headers.host, origin: request.headers.origin },
     `refused an MCP request: ${refusal}`,
@@ -150,6 +155,7 @@ async function _authenticate(
   if (!http.auth) return { principal: undefined };
   const verdict = await http.auth.authenticate(request.headers.authorization);
   if (!verdict.ok) {
+    http.onRefused?.({ status: verdict.refusal.status, reason: 'authentication' });
     _refuseAuth(response, verdict.refusal, request, http.logger);
     return undefined;
   }
@@ -208,7 +214,10 @@ async function _serveModernRequest(
   const messages = body.batch?.messages ?? [];
   if (auth && principal) {
     const denied = await _scopeRefusal(face, auth, principal, messages);
-    if (denied) return _refuseAuth(response, denied, request, logger);
+    if (denied) {
+      http.onRefused?.({ status: denied.status, reason: 'scope' });
+      return _refuseAuth(response, denied, request, logger);
+    }
   }
   const mismatch = await _paramHeadersRefusal(face, messages, request);
   if (mismatch) return _refuse(response, mismatch, logger);
@@ -335,6 +344,7 @@ async function _sessionChecksPass(
   if (auth && principal) {
     const denied = await _scopeRefusal(face, auth, principal, messages);
     if (denied) {
+      http.onRefused?.({ status: denied.status, reason: 'scope' });
       _refuseAuth(response, denied, request, logger);
       return false;
     }

@@ -81,6 +81,7 @@ function _httpFace(
     auth,
     sessions,
     limits,
+    onRefused: settings.onHttpRefused,
     modern: _modernFace(face, { maxResultBytes, auth, logger }),
   };
 }

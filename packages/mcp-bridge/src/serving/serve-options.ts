@@ -62,6 +62,23 @@ export interface McpFaceServeOptions {
    * answers to), e.g. `http://localhost:6274` for the MCP Inspector. Each an `http(s)://` origin.
    */
   allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Told of each request refused `401` or `403` before it was served (for metrics; it must not
+   * throw or wait). Nothing of the request is passed on: no header, no token.
+   */
+  onHttpRefused?: ((refusal: McpFaceHttpRefusal) => void) | undefined;
+}
+
+/**
+ * Why the HTTP face refused a request with `401` or `403` before serving it: the Host or Origin
+ * does not name the face, the caller did not authenticate, or its scopes do not cover the request.
+ */
+export type McpFaceHttpRefusalReason = 'host' | 'origin' | 'authentication' | 'scope';
+
+/** A request the HTTP face refused before serving it, as {@link McpFaceServeOptions.onHttpRefused} hears it. */
+export interface McpFaceHttpRefusal {
+  status: 401 | 403;
+  reason: McpFaceHttpRefusalReason;
 }
 
 /** A running MCP face. */

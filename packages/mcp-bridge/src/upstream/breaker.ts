@@ -68,6 +68,14 @@ export class CrashBreaker {
     return undefined;
   }
 
+  /**
+   * Whether the breaker is open now, without the move to half-open that {@link openUntil} makes
+   * once the cool-down is over (for a scrape, which must not change what the next call sees).
+   */
+  isOpen(): boolean {
+    return this.#openUntil !== 0 && this.#now() < this.#openUntil;
+  }
+
   /** The session has been up long enough (or answered): forget the half-open probation. */
   healthy(): void {
     this.#halfOpen = false;

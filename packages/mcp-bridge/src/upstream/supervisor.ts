@@ -48,6 +48,7 @@ export class UpstreamSupervisor {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #attempt = 0;
   #stopped = false;
+  #restarts = 0;
 
   constructor(source: string, options: SupervisionOptions, logger: BridgeLogger = silentLogger) {
     this.#source = source;
@@ -112,6 +113,11 @@ export class UpstreamSupervisor {
     this.#schedule(delay, restart);
   }
 
+  /** Restarts that brought the server back (started and initialized again), for the metrics. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
   /** A session is up and answered: the next crash starts the backoff from the beginning. */
   healthy(): void {
     this.#attempt = 0;
@@ -131,7 +137,10 @@ export class UpstreamSupervisor {
       this.#timer = undefined;
       if (this.#stopped) return;
       restart().then(
-        () => this.#options.onRestarted?.(),
+        () => {
+          this.#restarts++;
+          this.#options.onRestarted?.();
+        },
         // A failed start is counted by the session (it calls crashed() again); nothing else here.
         () => {},
       );

@@ -183,6 +183,15 @@ export class UpstreamSession {
     return this.#client !== undefined;
   }
 
+  /**
+   * A supervised stdio server's restarts so far and whether its crash breaker is open now
+   * (docs/operating.md); `undefined` for a server that is not supervised.
+   */
+  get supervision(): { restarts: number; breakerOpen: boolean } | undefined {
+    const supervisor = this.#supervisor;
+    return supervisor && { restarts: supervisor.restarts, breakerOpen: supervisor.breaker.isOpen() };
+  }
+
   /** Connects now (or returns the live session). Throws `UPSTREAM_UNAVAILABLE` with the cause. */
   async connect(): Promise<void> {
     await this.#session();
