@@ -102,7 +102,7 @@ export const PLANS: Readonly<Record<string, Plan>> = {
   'xprotocol-devserver --config xprotocol-mcp-adapter.yml [--relay-port 8765] [--db FILE] [--key FILE] [--no-watch] [--console-port 0 | --no-console]':
     DEVSERVER,
   'xprotocol-devserver --mcp-proxy [--relay-port 8765] [--key FILE]': MCP_PROXY,
-  'xprotocol-relay --port 8765 [--host 127.0.0.1] [--db events.db] [--retention 3600] [--rate 6000]  [--allow-origin ORIGIN]... [--max-connections-per-ip 128] [--max-connections 1024]  [--max-bytes-per-key 16777216] [--max-stored-bytes 134217728]':
+  'xprotocol-relay --port 8765 [--host 127.0.0.1] [--db events.db] [--retention 3600] [--rate 6000]  [--allow-origin ORIGIN]... [--max-connections-per-ip 128] [--max-connections 1024]  [--max-bytes-per-key 16777216] [--max-stored-bytes 134217728]  [--admin-port 9465] [--admin-host 127.0.0.1] [--admin-token-env NAME] [--admin-allow-remote]':
     RELAY,
   'xprotocol-conformance --adapter-command "xprotocol-adapter" [--json] [--junit report.xml] [--only NAME]':
     CONFORMANT,
