@@ -198,8 +198,9 @@ describe.each(['stdio', 'http'] as const)('the MCP gateway over a %s upstream', 
       logging: {},
       completions: {},
     });
-    expect(client.getInstructions()).toBe(
-      'The conformance fixture: every tool, resource and prompt the MCP conformance suite checks.',
+    // The face's summary, then the upstream's own guidance under its name.
+    expect(client.getInstructions()).toMatch(
+      /^This MCP server gathers the tools of one source: conformance\. [^\n]+\n\n## conformance\n\nThe conformance fixture: every tool, resource and prompt the MCP conformance suite checks\.$/,
     );
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([
@@ -389,7 +390,11 @@ describe('the MCP gateway over two upstreams', () => {
     const { client } = await connect('both', 'aggregate');
     const fixture =
       'The conformance fixture: every tool, resource and prompt the MCP conformance suite checks.';
-    expect(client.getInstructions()).toBe(`## one\n\n${fixture}\n\n## two\n\n${fixture}`);
+    // Two upstreams with the same guidance: one heading for both, the text once.
+    expect(client.getInstructions()).toMatch(
+      /^This MCP server gathers the tools of 2 sources: one, two\. [^\n]+\n\n/,
+    );
+    expect(client.getInstructions()!.endsWith(`\n\n## one, two\n\n${fixture}`)).toBe(true);
     // Page by page (the SDK's listResources/listPrompts would walk every page themselves).
     const page = (method: 'resources/list' | 'prompts/list', cursor?: string) =>
       client.request({ method, params: cursor === undefined ? {} : { cursor } } as never) as Promise<{

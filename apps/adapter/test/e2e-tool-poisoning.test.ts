@@ -206,7 +206,10 @@ describe('tool poisoning', () => {
   }, 60_000);
 
   it('passes on no flagged instructions, prompt or resource', async () => {
-    expect(client.getInstructions()).toBeUndefined();
+    // The face's own summary only: the server's flagged instructions are not in it.
+    expect(client.getInstructions()).toMatch(/^This MCP server gathers the tools of one source: fixture\. /);
+    expect(client.getInstructions()).not.toContain('IMPORTANT');
+    expect(client.getInstructions()).not.toContain('## fixture');
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['summary']);
     expect((await client.listResources()).resources.map((r) => r.name)).toEqual(['notes']);
     await until(() => logged(/^resource "todo" of source fixture withheld/).length > 0);

@@ -52,6 +52,17 @@ export type { InboundOutcome, XpEndpointOptions } from './endpoint/endpoint-opti
 export type { ToolProvider } from './endpoint/tool-provider.js';
 export { XpEndpoint } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
+export {
+  boundInstructions,
+  composeFaceInstructions,
+  composeSourceSections,
+  ENDPOINT_INSTRUCTIONS_LIMIT,
+  type FaceInstructionsInput,
+  INSTRUCTIONS_LIMIT,
+  type InstructionSource,
+  SOURCE_INSTRUCTIONS_LIMIT,
+  SUMMARY_LIMIT,
+} from './face/face-instructions.js';
 export type {
   FaceLimits,
   FaceServerOptions,
@@ -104,7 +115,7 @@ export {
   MAX_PADDING_RUN,
 } from './policy/description-lint.js';
 export { escapeForDisplay } from './policy/display-escape.js';
-export type { DescriptionLintMode } from './policy/listing-screen.js';
+export { type DescriptionLintMode, ListingScreen } from './policy/listing-screen.js';
 export {
   applyToolPins,
   type PinnedListing,

@@ -37,6 +37,12 @@ export interface CatalogRequest {
 /** The payload of an `xp.schema.catalog.result`. */
 export interface CatalogPage {
   contracts: SchemaContract[];
+  /**
+   * The endpoint's guidance for models (docs/protocol.md §10.8): on the first page only (a request
+   * without a cursor), absent when the endpoint has none, at most {@link MAX_CATALOG_INSTRUCTIONS}
+   * characters.
+   */
+  instructions?: string;
   /** Present when more contracts follow. */
   next_cursor?: string;
   /** Number of contracts matching the request's `kinds` (all pages). */
@@ -44,6 +50,9 @@ export interface CatalogPage {
 }
 
 const CURSOR_PREFIX = 'after:';
+
+/** The most characters (UTF-16 code units) of a page's `instructions`; a reader ignores longer ones. */
+export const MAX_CATALOG_INSTRUCTIONS = 8192;
 
 /**
  * Reads a catalog request from untrusted JSON (an absent payload is `{}`); throws
@@ -158,7 +167,11 @@ export function catalogPage(
 export function serializeCatalogPage(page: CatalogPage): string {
   const contracts = `[${page.contracts.map(serializeContract).join(',')}]`;
   const cursor = page.next_cursor === undefined ? '' : `,"next_cursor":${JSON.stringify(page.next_cursor)}`;
-  return `{"contracts":${contracts}${cursor},"total":${page.total}}`;
+  // Keys in RFC 8785 order (a string's JSON is its RFC 8785 form): a page without instructions is
+  // byte for byte what it was before them.
+  const instructions =
+    page.instructions === undefined ? '' : `,"instructions":${JSON.stringify(page.instructions)}`;
+  return `{"contracts":${contracts}${instructions}${cursor},"total":${page.total}}`;
 }
 
 function _firstAfter(sorted: readonly SchemaContract[], kind: string): number {

@@ -28,6 +28,7 @@ export {
   catalogPage,
   DEFAULT_CATALOG_LIMIT,
   DEFAULT_CATALOG_MAX_BYTES,
+  MAX_CATALOG_INSTRUCTIONS,
   MAX_CATALOG_LIMIT,
   parseCatalogRequest,
   serializeCatalogPage,

@@ -398,6 +398,11 @@ const mcpSourceSchema = z
       .describe(
         'A new tool that description linting flags (invisible characters, instruction blocks, padding, over 8192 characters): quarantine (not published until approved) or warn (published with its findings).',
       ),
+    instructions: phrased(z.string().max(8192), 'a text of at most 8192 characters')
+      .optional()
+      .describe(
+        "Guidance for models about this server, given in place of the server's own instructions (empty: none).",
+      ),
     description_quality_floor: ratio()
       .default(0.2)
       .describe('Refuse to publish tools whose description scores below this.'),

@@ -218,6 +218,8 @@ export interface McpSourceConfig {
   descriptionQualityFloor: number;
   /** What happens to a new tool that description linting flags; default `quarantine`. */
   descriptionLint: 'quarantine' | 'warn';
+  /** `instructions`: the operator's guidance in place of the server's own (empty: none); absent: the server's. */
+  instructions: string | undefined;
   /** Default 300. */
   schemaRefreshIntervalSeconds: number;
   /**

@@ -139,6 +139,8 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
     requestsPerMinute: source.rateLimit.requestsPerMinute,
     // Flagged instructions, prompts and resources are withheld unless `description_lint: warn`.
     descriptionLint: source.descriptionLint,
+    // The operator's guidance replaces the server's own in the face's instructions.
+    instructions: source.instructions,
     // A server that cannot be reached: an unknown tool's error says why (the server's own error).
     unreachable: () => {
       const status = sources.status().find((s) => s.name === source.name);

@@ -29,6 +29,7 @@ import type { AddressPolicy } from '@xprotocol/relay-client';
 import { type ContractLike, type Refusal, SchemaCompiler } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
+import { EndpointInstructions } from './endpoint-instructions.js';
 import type { AdapterLogger } from './logger.js';
 import { ModernSurface } from './modern-surface.js';
 import { _pinnedArgumentsRefusal } from './pinned-arguments.js';
@@ -102,11 +103,14 @@ export class McpSources implements EndpointCatalog {
   /** Each source's 2026-07-28 tools, read beside its catalog (modern-surface.ts). */
   readonly #modern = new Map<string, ModernSurface>();
   #stopped = false;
+  /** The sources' guidance for the catalog's first page. */
+  readonly #instructions: EndpointInstructions;
   /** The reason of each source's last connection warning (the same again is not a warning). */
   readonly #warned = new Map<string, string>();
 
   constructor(options: McpSourcesOptions) {
     this.#o = options;
+    this.#instructions = new EndpointInstructions(options.sources, options.logger);
     for (const source of options.sources) {
       this.upstreams.set(
         source.name,
@@ -398,9 +402,16 @@ export class McpSources implements EndpointCatalog {
     return undefined;
   }
 
-  /** {@link EndpointCatalog.page}: the registry's pages (sorted by kind, byte-bounded). */
+  /**
+   * {@link EndpointCatalog.page}: the registry's pages (sorted by kind, byte-bounded); the first
+   * one (no cursor) with the sources' guidance, when they have any (endpoint-instructions.ts).
+   */
   page(request: unknown) {
-    return catalogPage(this.#o.registry, parseCatalogRequest(request));
+    const parsed = parseCatalogRequest(request);
+    const page = catalogPage(this.#o.registry, parsed);
+    if (parsed.cursor !== undefined) return page;
+    const instructions = this.#instructions.text((source) => this.upstreams.get(source)?.instructions);
+    return instructions === undefined ? page : { ...page, instructions };
   }
 
   /** {@link EndpointCatalog.describe}: ranked matches for an `xp.schema.describe` query. */

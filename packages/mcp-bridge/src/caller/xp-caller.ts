@@ -300,7 +300,19 @@ export class XpCaller {
 
   /** Fetches every page of `to`'s `xp.schema.catalog` (public answers; the request is plaintext). */
   async catalog(to: string, timeoutMs: number): Promise<Record<string, unknown>[]> {
+    return (await this.catalogWithInstructions(to, timeoutMs)).contracts;
+  }
+
+  /**
+   * Every page of `to`'s catalog, and the endpoint's `instructions` when its first page has them
+   * (docs/protocol.md §10.8; a value that is not a string is ignored).
+   */
+  async catalogWithInstructions(
+    to: string,
+    timeoutMs: number,
+  ): Promise<{ contracts: Record<string, unknown>[]; instructions: string | undefined }> {
     const contracts: Record<string, unknown>[] = [];
+    let instructions: string | undefined;
     let cursor: string | undefined;
     for (let page = 0; page < 1000; page++) {
       const nowSeconds = Math.floor(this.#now() / 1000);
@@ -330,11 +342,12 @@ export class XpCaller {
           `catalog of ${to}: ${outcome.error.code}: ${outcome.error.message}`,
         );
       }
-      const body = outcome.payload as { contracts?: unknown; next_cursor?: unknown };
+      const body = outcome.payload as { contracts?: unknown; next_cursor?: unknown; instructions?: unknown };
       if (!Array.isArray(body.contracts))
         throw new BridgeError('CALL_FAILED', `catalog of ${to}: the answer has no contracts array`);
       contracts.push(...(body.contracts as Record<string, unknown>[]));
-      if (typeof body.next_cursor !== 'string') return contracts;
+      if (page === 0 && typeof body.instructions === 'string') instructions = body.instructions;
+      if (typeof body.next_cursor !== 'string') return { contracts, instructions };
       cursor = body.next_cursor;
     }
     throw new BridgeError('CALL_FAILED', `catalog of ${to}: more than 1000 pages`);

@@ -12,10 +12,11 @@
  * @module
  */
 import type { PublicIdentity } from '@xprotocol/crypto';
-import { McpToolTable, type McpToolTarget } from '@xprotocol/registry';
+import { MAX_CATALOG_INSTRUCTIONS, McpToolTable, type McpToolTarget } from '@xprotocol/registry';
 import type { ContractLike, McpToolDefinition } from '@xprotocol/translate';
 import { SchemaSearch, toolSearchDocument } from '../discovery/schema-search.js';
 import type { BridgeLogger } from '../logger.js';
+import { ListingScreen } from '../policy/listing-screen.js';
 import { _callerOf, type LocalToolSource, type McpFaceOptions, type XpToolSource } from './face-options.js';
 import { _rotatedKey } from './face-rotation.js';
 import { _FaceTrust, type _TrustRefusal } from './face-trust.js';
@@ -30,6 +31,8 @@ interface _SourceState {
   namespaces: readonly string[];
   tools: number;
   error: string | undefined;
+  /** The endpoint's `instructions` from its catalog, once description linting let them through. */
+  instructions?: string | undefined;
   /**
    * Set while the face still calls a rotated key within its grace period (face-rotation.ts): after
    * this second its keys are not given out, so nothing is sent to the old key.
@@ -56,6 +59,8 @@ export class _FaceCatalog {
   readonly #surfaces = new Map<string, { legacy: ReadonlySet<string>; modern: ReadonlySet<string> }>();
   /** Each local source's offer per revision as last set, to tell a change of it alone. */
   readonly #offers = new Map<string, string>();
+  /** Description linting of each XProtocol source's instructions, by source name. */
+  readonly #screens = new Map<string, ListingScreen>();
   #firstRefresh: Promise<void> | undefined;
 
   constructor(options: McpFaceOptions, logger: BridgeLogger, changed: () => Promise<void>) {
@@ -121,6 +126,36 @@ export class _FaceCatalog {
     const state = this.#sources.get(source);
     if (state?.graceUntil !== undefined && this.#nowSeconds() > state.graceUntil) return undefined;
     return state?.keys;
+  }
+
+  /** The guidance of XProtocol source `source` from its endpoint's catalog, when it passed description linting. */
+  instructions(source: string): string | undefined {
+    return this.#sources.get(source)?.instructions;
+  }
+
+  /**
+   * An endpoint's guidance as the face may give it: linted like a description (flagged guidance is
+   * withheld), and none at all past {@link MAX_CATALOG_INSTRUCTIONS} characters (docs/protocol.md §10.8).
+   */
+  #guidance(source: string, text: string | undefined): string | undefined {
+    if (text !== undefined && text.length > MAX_CATALOG_INSTRUCTIONS) {
+      this.#logger.warn(
+        { source, length: text.length },
+        `the instructions in the catalog of XProtocol source ${source} are withheld: ${text.length} characters, over ${MAX_CATALOG_INSTRUCTIONS}`,
+      );
+      return undefined;
+    }
+    return this.#screen(source).instructions(text);
+  }
+
+  /** The description lint of an XProtocol source's instructions (quarantine: flagged ones are withheld). */
+  #screen(source: string): ListingScreen {
+    let screen = this.#screens.get(source);
+    if (!screen) {
+      screen = new ListingScreen({ source, logger: this.#logger });
+      this.#screens.set(source, screen);
+    }
+    return screen;
   }
 
   /** The namespaces XProtocol source `source` announces (none until its keys are known). */
@@ -253,7 +288,8 @@ export class _FaceCatalog {
         state.namespaces = announce.payload.mcp_sources.map((wrapped) => wrapped.namespace);
         state.keys = announce.keys;
       }
-      const contracts = await caller.catalog(state.key, timeout);
+      const { contracts, instructions } = await caller.catalogWithInstructions(state.key, timeout);
+      state.instructions = this.#guidance(source.name, instructions);
       const update = await this.#table.setSource(
         {
           name: source.name,

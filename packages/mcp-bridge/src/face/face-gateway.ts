@@ -16,6 +16,7 @@ import { _Leases } from '../gateway/leases.js';
 import { _capMessage, _fairShare, _PrincipalCaps } from '../gateway/principal-caps.js';
 import type { BridgeLogger } from '../logger.js';
 import { ListingScreen } from '../policy/listing-screen.js';
+import type { InstructionSource } from './face-instructions.js';
 import type { LocalToolSource, McpFaceOptions } from './face-options.js';
 
 /** Upstream processes per stdio source that clients may hold at once, by default. */
@@ -64,18 +65,16 @@ export class _FaceGateway {
   }
 
   /**
-   * The upstreams' `instructions` (gateway passthrough): one upstream's as they are; several
-   * upstreams' each under a `## <source>` heading, in configuration order. Instructions that
-   * description linting flags are left out (unless the source says `description_lint: warn`).
+   * The local sources' guidance for the face's instructions, in configuration order: the
+   * operator's `instructions` when configured, else the server's own from its `initialize`, left
+   * out when description linting flags it (unless the source says `description_lint: warn`).
    */
-  instructions(): string | undefined {
-    const given = (this.#o.localSources ?? []).flatMap((local) => {
-      const text = this.#screen(local).instructions(local.gateway?.instructions?.());
-      return text ? [{ name: local.name, text }] : [];
-    });
-    if (given.length === 0) return undefined;
-    if (given.length === 1 && (this.#o.localSources ?? []).length === 1) return given[0]!.text;
-    return given.map(({ name, text }) => `## ${name}\n\n${text}`).join('\n\n');
+  instructionSources(): InstructionSource[] {
+    return (this.#o.localSources ?? []).map((local) => ({
+      name: local.name,
+      prefix: '',
+      text: local.instructions ?? this.#screen(local).instructions(local.gateway?.instructions?.()),
+    }));
   }
 
   /** Routing of aggregated prompts and resources, shared by every session. */

@@ -82,6 +82,11 @@ export interface LocalToolSource {
    */
   descriptionLint?: DescriptionLintMode;
   /**
+   * `mcp_sources[].instructions`: the operator's guidance for this source, given to clients in
+   * place of the server's own `instructions` (empty: none at all). Absent: the server's own.
+   */
+  instructions?: string | undefined;
+  /**
    * Passthrough: how each MCP client of the face gets its own session with the server, and the
    * server's capabilities. With it the face forwards everything MCP carries (tools with progress,
    * logging, sampling, elicitation and roots; resources; prompts; completions; cancellation;
@@ -98,7 +103,7 @@ export interface LocalToolSource {
      * listed under its face name instead of the catalog's definition, when given.
      */
     definition?: (kind: string) => Record<string, unknown> | undefined;
-    /** The server's `instructions` from its `initialize`, passed on when the face has none of its own. */
+    /** The server's `instructions` from its `initialize`, screened and passed on in the face's (face-instructions.ts). */
     instructions?: () => string | undefined;
     /** The timeout of the server's tool `name`, in ms, when it has its own (`mcp_sources[].timeouts`). */
     toolTimeoutMs?: (name: string) => number | undefined;
@@ -131,7 +136,10 @@ export interface McpFaceOptions {
   /** SHA-256 for hashed tool names. */
   sha256: (data: Uint8Array) => Uint8Array;
   serverInfo: { name: string; version: string };
-  /** Cross-tool guidance for `initialize` (its first 512 characters should stand alone). */
+  /**
+   * The whole `instructions` of `initialize`, in place of the ones the face composes from its
+   * sources (face-instructions.ts); its first 512 characters should stand alone.
+   */
   instructions?: string;
   /**
    * Add the `search_tools` tool, which finds tools for a task without loading every schema

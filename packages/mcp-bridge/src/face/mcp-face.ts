@@ -24,6 +24,8 @@ import { _fairShare, _PrincipalCaps } from '../gateway/principal-caps.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { _FaceCatalog } from './face-catalog.js';
 import { _FaceGateway } from './face-gateway.js';
+import { _instructionsAtInitialize } from './face-initialize.js';
+import { composeFaceInstructions, ENDPOINT_INSTRUCTIONS_LIMIT } from './face-instructions.js';
 import { _errorVerdict, _observedCall, _traceIdOf } from './face-observe.js';
 import { _callerOf, type FaceServerOptions, type McpFaceOptions } from './face-options.js';
 import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
@@ -170,13 +172,20 @@ export class McpFace {
       upstreams.length > 0
         ? _gatewayCapabilities(upstreams.map((u) => u.capabilities()))
         : { tools: { listChanged: true }, ...(xpMcp && _XP_MCP_FACE_CAPABILITIES) };
-    const instructions = this.#o.instructions ?? this.#gateway.instructions();
+    const instructions = this.#o.instructions;
     const server = new Server(this.#o.serverInfo, {
       capabilities,
       ...(instructions !== undefined && { instructions }),
       // 2026-07-28 clients may cache lists: the face tells them of changes on subscriptions/listen.
       ...(modern && { cacheHints: _cacheHints(options.mayUse !== undefined) }),
     });
+    // Composed when asked for: XProtocol sources' guidance comes with their catalogs.
+    if (instructions === undefined) {
+      _instructionsAtInitialize(server, modern, async () => {
+        await this.ready();
+        return this.instructions();
+      });
+    }
     const check = _sourceCheck(options.mayUse, (source) => this.#namespaces(source));
     this.#principals.set(server, options.principal);
     const gateway =
@@ -252,6 +261,28 @@ export class McpFace {
     if (name === SEARCH_TOOL) return { source: undefined, tool: name };
     const target = this.#catalog.resolve(name);
     return target ? { source: target.source, tool: name } : { source: undefined, tool: undefined };
+  }
+
+  /**
+   * The `instructions` the face gives at `initialize` now (face-instructions.ts): its summary,
+   * then the guidance of its XProtocol sources (from their catalogs) and of its wrapped servers,
+   * in configuration order; the `instructions` option instead, when set.
+   */
+  instructions(): string {
+    if (this.#o.instructions !== undefined) return this.#o.instructions;
+    return composeFaceInstructions({
+      sources: [
+        ...this.#o.sources.map((source) => ({
+          name: source.name,
+          prefix: source.prefix,
+          text: this.#catalog.instructions(source.name),
+          // An endpoint's guidance may be several wrapped servers' sections.
+          limit: ENDPOINT_INSTRUCTIONS_LIMIT,
+        })),
+        ...this.#gateway.instructionSources(),
+      ],
+      searchTool: this.#catalog.searchEnabled(),
+    });
   }
 
   /** The MCP sessions (and 2026-07-28 requests) the face is serving now. */
