@@ -70,6 +70,7 @@ export type {
   McpFaceOptions,
   XpToolSource,
 } from './face/face-options.js';
+export { DESCRIBE_TOOL, type ListingMode } from './face/listing-modes.js';
 export { McpFace } from './face/mcp-face.js';
 export type { FaceRateLimited } from './face/rate-limit.js';
 export type { FaceMayUse, FaceRequestNeeds } from './face/request-scopes.js';

@@ -91,6 +91,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             maxUpstreamProcesses: server.max_upstream_processes,
             maxUpstreamProcessesPerPrincipal: server.max_upstream_processes_per_principal,
             maxResultBytes: server.max_result_bytes,
+            listing: server.listing,
             oauth:
               server.oauth === undefined || server.transport === 'stdio'
                 ? undefined

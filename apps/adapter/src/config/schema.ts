@@ -575,6 +575,11 @@ const mcpServerSchema = z
     max_upstream_processes_per_principal: count().describe(
       'Processes of each stdio mcp_source one principal may hold (default a quarter of max_upstream_processes).',
     ),
+    listing: phrased(z.enum(['full', 'compact', 'search']), '"full" | "compact" | "search"')
+      .default('full')
+      .describe(
+        'How much of each tool tools/list shows: full definitions, compact summaries (describe_tool gives the rest), or only search_tools and the tools used lately.',
+      ),
     max_result_bytes: phrased(
       z
         .number()

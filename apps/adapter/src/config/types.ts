@@ -93,6 +93,8 @@ export interface AdapterConfig {
         maxUpstreamProcessesPerPrincipal: number | undefined;
         /** `max_result_bytes`, default 16 MiB. */
         maxResultBytes: number;
+        /** `listing`: how much of each tool `tools/list` shows; default `full`. */
+        listing: 'full' | 'compact' | 'search';
         /** OAuth 2.1 on the HTTP face (`oauth`); `undefined`: none. */
         oauth:
           | {

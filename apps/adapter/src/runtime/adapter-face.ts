@@ -117,6 +117,8 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
       maxUpstreamProcessesPerPrincipal: config.mcpServer.maxUpstreamProcessesPerPrincipal,
     },
     callTimeoutMs: config.callTimeoutMs,
+    // How much of each tool tools/list shows (docs/architecture.md, "Listing modes").
+    listing: config.mcpServer.listing,
     sha256: nodeCipher.sha256,
     serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
     logger,
@@ -196,6 +198,7 @@ export function _serveFace(
     maxLeasesPerPrincipal: _leasesPerPrincipal,
     maxUpstreamProcesses: _processes,
     maxUpstreamProcessesPerPrincipal: _processesPerPrincipal,
+    listing: _listing,
     ...serve
   } = mcpServer;
   return serveMcpFace(

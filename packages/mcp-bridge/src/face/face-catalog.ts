@@ -20,6 +20,7 @@ import { ListingScreen } from '../policy/listing-screen.js';
 import { _callerOf, type LocalToolSource, type McpFaceOptions, type XpToolSource } from './face-options.js';
 import { _rotatedKey } from './face-rotation.js';
 import { _FaceTrust, type _TrustRefusal } from './face-trust.js';
+import { DESCRIBE_TOOL } from './listing-modes.js';
 import { _searchToolDefinition, _searchTools, SEARCH_TOOL } from './search-tool.js';
 
 /** What the face knows of one XProtocol source. */
@@ -214,6 +215,11 @@ export class _FaceCatalog {
   /** Whether `search_tools` is listed: asked for, and no real tool has the name. */
   searchEnabled(): boolean {
     return this.#o.searchTool !== false && this.#table.resolve(SEARCH_TOOL) === undefined;
+  }
+
+  /** Whether `describe_tool` is listed and answered: a `listing` other than `full`, and no real tool has the name. */
+  describeEnabled(): boolean {
+    return (this.#o.listing ?? 'full') !== 'full' && this.#table.resolve(DESCRIBE_TOOL) === undefined;
   }
 
   /**

@@ -37,6 +37,8 @@ export interface FaceInstructionsInput {
   sources: readonly InstructionSource[];
   /** Whether `search_tools` is listed. */
   searchTool: boolean;
+  /** Whether `describe_tool` is listed (a `listing` other than `full`). */
+  describeTool?: boolean | undefined;
 }
 
 /** The face's instructions: its summary, then each source's guidance under a `## <source>` heading. */
@@ -146,6 +148,9 @@ function _summary(input: FaceInstructionsInput): string {
       : "Tools keep their server's names; clashing or overlong names are shortened with a hash.",
     ...(input.searchTool
       ? ['To find a tool without reading every schema, call search_tools with your task in plain words.']
+      : []),
+    ...(input.describeTool
+      ? ["Listed tools are summaries: call describe_tool for a tool's whole input schema before calling it."]
       : []),
     'Lists and large results come in pages: pass nextCursor back to read on, and narrow a query instead of reading everything.',
     ...(guided ? ["Each source's guidance follows under its name."] : []),

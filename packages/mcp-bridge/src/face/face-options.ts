@@ -12,6 +12,7 @@ import type { CallObserver } from '../observe/call-observer.js';
 import type { DescriptionLintMode } from '../policy/listing-screen.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
+import type { ListingMode } from './listing-modes.js';
 import type { FaceMayUse } from './request-scopes.js';
 
 /** One `xprotocol_sources` entry: a key, or an `xp://` endpoint resolved through discovery. */
@@ -147,6 +148,11 @@ export interface McpFaceOptions {
    * name.
    */
   searchTool?: boolean;
+  /**
+   * How much of each tool `tools/list` shows (listing-modes.ts): `full` (default), `compact` or
+   * `search`; the last two add `describe_tool`.
+   */
+  listing?: ListingMode | undefined;
   /** Depth and size limits on `tools/call` arguments (docs/security.md). Default {@link DEFAULT_ARGUMENT_LIMITS}. */
   argumentLimits?: JsonLimits;
   /** How much of the face's leases and upstream processes its clients may hold (docs/security.md). */

@@ -28,6 +28,7 @@ import { _instructionsAtInitialize } from './face-initialize.js';
 import { composeFaceInstructions, ENDPOINT_INSTRUCTIONS_LIMIT } from './face-instructions.js';
 import { _errorVerdict, _observedCall, _traceIdOf } from './face-observe.js';
 import { _callerOf, type FaceServerOptions, type McpFaceOptions } from './face-options.js';
+import { _listing, RECENT_TOOLS } from './listing-modes.js';
 import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
 import {
   _needsSource,
@@ -215,15 +216,19 @@ export class McpFace {
     gateway: _GatewaySession | undefined,
   ): void {
     const { mayUse } = options;
+    /** The tools this session called lately, oldest first (a `search` listing shows them). */
+    const recent: string[] = [];
     server.setRequestHandler('tools/list', async (_request, ctx) => {
       await this.ready();
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
+      const tools = this.#catalog.tools(
+        mayUse && this.#catalog.visibleTo((c) => mayUse(c, ctx)),
+        options.era === 'modern',
+      );
+      const builtIn = (name: string) => this.#catalog.resolve(name) === undefined;
       return {
-        tools: this.#catalog.tools(
-          mayUse && this.#catalog.visibleTo((c) => mayUse(c, ctx)),
-          options.era === 'modern',
-        ),
+        tools: _listing(tools, this.#o.listing ?? 'full', new Set(recent), builtIn),
       } as ListToolsResult;
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -234,6 +239,7 @@ export class McpFace {
       }
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
       const { name, arguments: args = {} } = request.params;
+      _noteRecent(recent, name, this.#catalog.resolve(name) !== undefined);
       const run = () =>
         this.#calls.call(
           name,
@@ -282,6 +288,7 @@ export class McpFace {
         ...this.#gateway.instructionSources(),
       ],
       searchTool: this.#catalog.searchEnabled(),
+      describeTool: this.#catalog.describeEnabled(),
     });
   }
 
@@ -403,6 +410,15 @@ export class McpFace {
   refresh(): Promise<void> {
     return this.#catalog.refresh();
   }
+}
+
+/** Notes a call of `name` (a real tool when `known`) among the session's `recent` tools, most recent last. */
+function _noteRecent(recent: string[], name: string, known: boolean): void {
+  if (!known) return;
+  const at = recent.indexOf(name);
+  if (at >= 0) recent.splice(at, 1);
+  recent.push(name);
+  if (recent.length > RECENT_TOOLS) recent.shift();
 }
 
 /**

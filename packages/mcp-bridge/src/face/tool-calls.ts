@@ -33,6 +33,7 @@ import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument
 import type { _FaceCatalog } from './face-catalog.js';
 import { _callerOf, type McpFaceOptions } from './face-options.js';
 import type { _TrustRefusal } from './face-trust.js';
+import { _describeTool, DESCRIBE_TOOL } from './listing-modes.js';
 import { _insufficientScope } from './request-scopes.js';
 import { SEARCH_TOOL } from './search-tool.js';
 
@@ -98,6 +99,8 @@ export class _FaceToolCalls {
     const modern = from !== undefined && _modernRequest(from.ctx) !== undefined;
     if (name === SEARCH_TOOL && this.#catalog.searchEnabled())
       return this.#catalog.searchTools(args, mayUse && this.#catalog.visibleTo(mayUse), modern);
+    if (name === DESCRIBE_TOOL && this.#catalog.describeEnabled())
+      return _describeTool(this.#catalog.tools(mayUse && this.#catalog.visibleTo(mayUse), modern), args);
     const target =
       this.#catalog.resolveFor(name, modern) ??
       ((await this.#catalog.afterFailedFetch(name)) && this.#catalog.resolveFor(name, modern));
