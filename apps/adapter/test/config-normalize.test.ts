@@ -65,6 +65,7 @@ describe('defaults', () => {
       maxLeases: 64,
       maxUpstreamProcesses: 32,
       maxResultBytes: 16 * 1024 * 1024,
+      listing: 'full',
     });
   });
 });

@@ -137,6 +137,7 @@ describe('the full example file, as printed', () => {
       maxLeases: 64,
       maxUpstreamProcesses: 32,
       maxResultBytes: 16 * 1024 * 1024,
+      listing: 'full',
     });
     expect(config.discovery).toMatchObject({ wellKnownPort: 8766, wellKnownHost: '0.0.0.0' });
     expect(config.logging).toEqual({ level: 'info', format: 'json', output: { file: '/var/log/xp.log' } });
