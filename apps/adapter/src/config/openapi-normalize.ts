@@ -63,6 +63,8 @@ export function _openApiSource(s: ConfigFile['openapi_sources'][number], ctx: _C
     mcpRevision: '2025-11-25',
     connectTimeoutMs: 30_000,
     toolAllowlist: undefined,
+    // An OpenAPI service has no MCP instructions; its operations' descriptions say what they do.
+    instructions: undefined,
     ..._catalogSettings(s),
   };
 }
