@@ -10,7 +10,7 @@
  * for, and a face client's own token never reaches this code.
  * @module
  */
-import type { AuthProvider } from '@modelcontextprotocol/client';
+import type { AuthProvider, FetchLike } from '@modelcontextprotocol/client';
 import type { AddressPolicy } from '@xprotocol/relay-client';
 import { BridgeError } from '../errors.js';
 import {
@@ -67,6 +67,8 @@ export class UpstreamOAuth implements AuthProvider {
   #loaded = false;
   /** The refresh or grant in flight: every caller waits for this one. */
   #pending: Promise<void> | undefined;
+  /** The access token each answer of the transport's fetch was asked with. */
+  readonly #sentWith = new WeakMap<Response, string>();
 
   constructor(options: UpstreamOAuthOptions) {
     if (options.grant === 'client_credentials' && !options.client)
@@ -90,6 +92,8 @@ export class UpstreamOAuth implements AuthProvider {
   /** The access token for the next request, refreshed first when it is about to expire. */
   async token(): Promise<string | undefined> {
     await this.#load();
+    // A refresh in flight: its token, not the one it replaces (its failure is the 401's to say).
+    await this.#pending?.catch(() => {});
     const grant = this.#grant;
     if (!grant) return undefined;
     const expiresAt = grant.tokens.expiresAt;
@@ -99,8 +103,27 @@ export class UpstreamOAuth implements AuthProvider {
     return this.#grant?.tokens.accessToken;
   }
 
-  /** A 401: discover (from its challenge) when needed, then refresh or ask for a new token. */
+  /**
+   * `fetch` noting the bearer token of each request by its answer, so that {@link onUnauthorized}
+   * can tell a 401 for the current token from one for a token already replaced.
+   */
+  watchFetch(fetch: FetchLike): FetchLike {
+    return async (url, init) => {
+      const sent = /^Bearer (.+)$/i.exec(new Headers(init?.headers).get('authorization') ?? '')?.[1];
+      const response = await fetch(url, init);
+      if (sent !== undefined) this.#sentWith.set(response, sent);
+      return response;
+    };
+  }
+
+  /**
+   * A 401: discover (from its challenge) when needed, then refresh or ask for a new token. A 401
+   * for a token that a refresh has replaced since (calls sent while it ran) needs no other one:
+   * the transport's retry takes the new token.
+   */
   async onUnauthorized(context: { response: Response }): Promise<void> {
+    const sent = this.#sentWith.get(context.response);
+    if (sent !== undefined && this.#grant && sent !== this.#grant.tokens.accessToken) return;
     const challenge = parseBearerChallenge(context.response.headers.get('www-authenticate'));
     await this.#once(() => this.#renew(challenge));
   }

@@ -77,7 +77,13 @@ export type UpstreamTransport = (
        * Puts a token on every request and hears every 401 instead of `bearerToken` (the OAuth
        * client of `upstream-auth/`); its tokens are for this server only.
        */
-      oauth?: AuthProvider;
+      oauth?: AuthProvider & {
+        /**
+         * Wraps the transport's fetch so the provider learns which token each 401 answered (a
+         * 401 for a token it has replaced since costs no second refresh).
+         */
+        watchFetch?(fetch: FetchLike): FetchLike;
+      };
       /**
        * Resolves a host name in `url` through this policy and connects only to checked addresses,
        * for every request (an IP literal or `localhost` is dialled as written).
@@ -158,21 +164,24 @@ export function _createUpstreamTransport(
   const token = spec.bearerToken;
   const authProvider: AuthProvider | undefined =
     spec.oauth ?? (token ? { token: async () => token } : undefined);
+  const watch = spec.oauth?.watchFetch?.bind(spec.oauth);
   const pinned = _httpFetch(spec);
-  if (spec.type === 'sse')
+  if (spec.type === 'sse') {
+    const sseFetch = watch ? watch(pinned ?? fetch) : pinned;
     return new SSEClientTransport(url, {
       ...(authProvider && { authProvider }),
-      ...(pinned && { fetch: pinned }),
+      ...(sseFetch && { fetch: sseFetch }),
     });
+  }
   let answers: ((answer: string) => void) | undefined;
   // Resumes polled streams from their last event id (resuming-fetch.ts); on a revision probe,
   // also notes the server's own error to `server/discover`.
   const resuming = _resumingFetch(pinned);
-  const fetch =
+  const recording =
     spec.revision === undefined ? resuming : _discoverRecording(resuming, (answer) => answers?.(answer));
   const transport = new StreamableHTTPClientTransport(url, {
     ...(authProvider && { authProvider }),
-    fetch,
+    fetch: watch ? watch(recording) : recording,
   });
   answers = (answer) => _DISCOVER_ANSWERS.set(transport, answer);
   return transport;
