@@ -80,6 +80,15 @@ describe('client credentials against a real authorization server', () => {
   });
 });
 
+describe('the token endpoint authentication the server lists', () => {
+  it('a confidential client sends its secret in the form when the server lists only client_secret_post', async () => {
+    const f = await fixture({ XP_OAUTH_POST_ONLY: '1' });
+    const upstream = machineSession(f);
+    expect((await upstream.listTools()).map((t) => t.name)).toEqual(['echo']);
+    expect((await f.log()).map((entry) => entry.grant)).toEqual(['client_credentials']);
+  });
+});
+
 describe('hostile authorization servers are refused with a clear error', () => {
   const cases = [
     [

@@ -19,7 +19,7 @@ import {
 } from './oauth-discovery.js';
 import { _oauthRequest } from './oauth-fetch.js';
 import type { StoredGrant, UpstreamTokenStore } from './oauth-provider.js';
-import { _requestToken, type OAuthClient } from './oauth-token-request.js';
+import { _requestToken, _withAuthMethod, type OAuthClient } from './oauth-token-request.js';
 import type { MetadataUrlRules } from './oauth-url-check.js';
 
 /** Options of {@link loginToUpstream}. */
@@ -57,7 +57,10 @@ export async function loginToUpstream(options: UpstreamLoginOptions): Promise<St
   const listener = await _listen();
   try {
     const redirectUri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/callback`;
-    const client = options.client ?? (await _register(discovered, redirectUri, rules, fail));
+    const client = _withAuthMethod(
+      options.client ?? (await _register(discovered, redirectUri, rules, fail)),
+      server,
+    );
     const verifier = randomBytes(32).toString('base64url');
     const state = randomBytes(32).toString('base64url');
     const scope = options.scope ?? discovered.scope;
@@ -132,7 +135,7 @@ async function _register(
       token_endpoint_auth_method: 'none',
     }),
   });
-  let body: { client_id?: unknown; client_secret?: unknown } = {};
+  let body: { client_id?: unknown; client_secret?: unknown; token_endpoint_auth_method?: unknown } = {};
   try {
     body = JSON.parse(answer.text) as typeof body;
   } catch {
@@ -144,9 +147,14 @@ async function _register(
     !body.client_id
   )
     return fail(`the registration endpoint ${endpoint} answered HTTP ${answer.status} without a client_id`);
-  return typeof body.client_secret === 'string'
-    ? { clientId: body.client_id, clientSecret: body.client_secret }
-    : { clientId: body.client_id, authMethod: 'none' };
+  if (typeof body.client_secret !== 'string') return { clientId: body.client_id, authMethod: 'none' };
+  // RFC 7591 §3.2.1: the server says how the client it registered authenticates.
+  const method = body.token_endpoint_auth_method;
+  return {
+    clientId: body.client_id,
+    clientSecret: body.client_secret,
+    ...((method === 'client_secret_post' || method === 'client_secret_basic') && { authMethod: method }),
+  };
 }
 
 function _listen(): Promise<Server> {

@@ -18,7 +18,7 @@ import {
   discoverAuthorization,
   parseBearerChallenge,
 } from './oauth-discovery.js';
-import { _requestToken, type OAuthClient, type OAuthTokens } from './oauth-token-request.js';
+import { _requestToken, _withAuthMethod, type OAuthClient, type OAuthTokens } from './oauth-token-request.js';
 import type { MetadataUrlRules } from './oauth-url-check.js';
 
 /** What is stored for one source after a grant: enough to refresh without asking anything again. */
@@ -170,7 +170,7 @@ export class UpstreamOAuth implements AuthProvider {
   }
 
   async #clientCredentials(discovered: DiscoveredAuthorization): Promise<void> {
-    const client = this.#o.client as OAuthClient;
+    const client = _withAuthMethod(this.#o.client as OAuthClient, discovered.server);
     const scope = this.#o.scope ?? discovered.scope;
     const tokens = await _requestToken(
       discovered.server.tokenEndpoint,

@@ -20,6 +20,24 @@ export interface OAuthClient {
   authMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
 }
 
+/**
+ * `client` with the way it authenticates at the token endpoint settled: as configured or
+ * registered, else none without a secret, else HTTP Basic unless the server lists only
+ * `client_secret_post` among its `token_endpoint_auth_methods_supported` (RFC 8414 §2; Basic is
+ * the default when the server lists none).
+ */
+export function _withAuthMethod(
+  client: OAuthClient,
+  server: { tokenAuthMethods: readonly string[] | undefined },
+): OAuthClient {
+  if (client.authMethod !== undefined) return client;
+  if (client.clientSecret === undefined) return { ...client, authMethod: 'none' };
+  const listed = server.tokenAuthMethods;
+  const post =
+    listed !== undefined && !listed.includes('client_secret_basic') && listed.includes('client_secret_post');
+  return { ...client, authMethod: post ? 'client_secret_post' : 'client_secret_basic' };
+}
+
 /** Tokens as the adapter keeps them. */
 export interface OAuthTokens {
   accessToken: string;
