@@ -46,12 +46,15 @@ function memoryStore(): UpstreamTokenStore & { grants: Map<string, StoredGrant> 
   };
 }
 
-/** `login` with the fixture's public client; the test follows the printed URL as a browser. */
-async function logIn(f: OAuthFixture, store: UpstreamTokenStore): Promise<void> {
+/**
+ * `login` with the fixture's public client (or, `register`, a client it registers); the test
+ * follows the printed URL as a browser.
+ */
+async function logIn(f: OAuthFixture, store: UpstreamTokenStore, register = false): Promise<void> {
   let printed = '';
   const done = loginToUpstream({
     rules: rules(f),
-    client: { clientId: 'cli-client', authMethod: 'none' },
+    ...(!register && { client: { clientId: 'cli-client', authMethod: 'none' as const } }),
     store,
     print: (text) => (printed += text),
     timeoutMs: 30_000,
@@ -145,6 +148,23 @@ describe('authorization code grants, refreshed by the adapter', () => {
     expect(error.message).toMatch(
       /MCP source "protected": the refresh token was refused \(invalid_grant.*\); run `xprotocol-adapter login protected` to authorize again/,
     );
+  });
+
+  it('without a configured client, login registers one as a native application and calls with it', async () => {
+    const f = await fixture();
+    const store = memoryStore();
+    await logIn(f, store, true);
+    const registered = store.grants.get('protected')?.client.clientId ?? '';
+    expect(registered).toMatch(/^dcr-/);
+    const oauth = new UpstreamOAuth({ ...rules(f), grant: 'authorization_code', store });
+    const session = new UpstreamSession({
+      name: 'protected',
+      transport: { type: 'streamable_http', url: f.mcp, oauth },
+      logger: recordingLogger(),
+    });
+    sessions.push(session);
+    expect(text(await session.callTool('echo', { text: 'dcr' }, { timeoutMs: 10_000 }))).toBe('dcr');
+    expect((await f.log()).map((entry) => entry.client)).toEqual([registered]);
   });
 
   it('a source never logged in says to run login, not to check auth.token_env', async () => {

@@ -1,9 +1,10 @@
-// Runs the official MCP conformance server suite (@modelcontextprotocol/conformance, pinned) against
-// a URL and reads its per-scenario results. The runner needs Node 22: npx fetches the `node@22`
+// Runs the official MCP conformance runner (@modelcontextprotocol/conformance, pinned): its server
+// suite against a URL, and its client scenarios against a client command; reads the per-scenario
+// results. The runner needs Node 22: npx fetches the `node@22`
 // package and the runner from the npm registry (the one network use of the tests besides loopback).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** One scenario's checks. */
 export interface ScenarioResult {
@@ -169,4 +170,75 @@ export function summary(label: string, results: Record<string, Map<string, Scena
       ),
     )
     .join('\n');
+}
+
+/** One client scenario's outcome: its checks by status, and whether the runner passed it. */
+export interface ClientScenarioResult extends ScenarioResult {
+  /** The runner's own verdict (`OVERALL: PASSED`): every check passed and the client exited 0. */
+  overall: boolean;
+  /** The runner's output, for a readable failure. */
+  log: string;
+}
+
+/**
+ * Runs one scenario of the runner's client side (`conformance client --scenario`) with
+ * `command` as the client under test (the runner appends the scenario's server URL), results
+ * under `out`; past `timeoutMs` the runner's process group is killed.
+ */
+export async function runClientScenario(
+  runner: ConformanceRunner,
+  command: string,
+  scenario: string,
+  out: string,
+  cwd: string,
+  timeoutMs: number,
+): Promise<ClientScenarioResult> {
+  const args = [
+    '-y',
+    '-p',
+    'node@22',
+    '-p',
+    `@modelcontextprotocol/conformance@${runner.version}`,
+    'conformance',
+    'client',
+    '--command',
+    command,
+    '--scenario',
+    scenario,
+    // The runner's own bound on the client, inside this one.
+    '--timeout',
+    String(Math.max(30_000, timeoutMs - 30_000)),
+    '-o',
+    out,
+    ...runner.args,
+  ];
+  const env = { ...process.env, npm_config_engine_strict: 'false' };
+  const child = spawn('npx', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk));
+  await _exit(child, timeoutMs);
+  const folder = join(out, dirname(scenario));
+  const entry = readdirSync(folder, { withFileTypes: true })
+    .map((e) => e.name)
+    .filter((name) => name.startsWith(`${basename(scenario)}-`))
+    .sort()
+    .pop();
+  let checks: { status: string; name: string; errorMessage?: string }[] = [];
+  try {
+    checks = JSON.parse(readFileSync(join(folder, entry ?? '-', 'checks.json'), 'utf8'));
+  } catch {
+    checks = [{ status: 'FAILURE', name: 'NoChecks', errorMessage: 'no checks.json written' }];
+  }
+  const count = (status: string) => checks.filter((check) => check.status === status).length;
+  return {
+    passed: count('SUCCESS'),
+    failed: count('FAILURE'),
+    warnings: count('WARNING'),
+    failures: checks
+      .filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')
+      .map((check) => `${check.name}: ${check.errorMessage ?? ''}`.slice(0, 300)),
+    overall: log.includes('OVERALL: PASSED'),
+    log: log.replace(/^npm warn EBADENGINE.*\n/gm, '').slice(-4000),
+  };
 }

@@ -129,6 +129,8 @@ async function _register(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       client_name: 'xprotocol-adapter',
+      // A client redirected to loopback is a native application (OpenID Connect Registration).
+      application_type: 'native',
       redirect_uris: [redirectUri],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
