@@ -49,6 +49,11 @@ function authFor() {
   return lines.map((line) => `      ${line}`).join('\n');
 }
 
+/** The source's `mcp_revision` when the scenario's server speaks 2026-07-28 (it then refuses 2025). */
+function revision() {
+  return process.env.MCP_CONFORMANCE_PROTOCOL_VERSION === '2026-07-28' ? '\n    mcp_revision: auto' : '';
+}
+
 /** Writes the adapter's config: one OAuth source, a stdio face that serves it, a local relay. */
 function writeConfig(relayUrl) {
   const path = join(dir, 'adapter.yml');
@@ -64,7 +69,7 @@ mcp_sources:
     url: ${JSON.stringify(serverUrl)}
     auth:
 ${authFor()}
-    xprotocol_namespace: test.conformance
+    xprotocol_namespace: test.conformance${revision()}
     # The scenarios' tools have terse descriptions; they are published all the same.
     description_quality_threshold: 0
     description_quality_floor: 0

@@ -30,6 +30,8 @@ export interface AuthorizationServer {
   grantTypes: readonly string[] | undefined;
   tokenAuthMethods: readonly string[] | undefined;
   scopesSupported: readonly string[] | undefined;
+  /** RFC 9207: the server puts `iss` on every authorization response, so one without it is refused. */
+  issParameterSupported: boolean;
 }
 
 /** The outcome of {@link discoverAuthorization}. */
@@ -149,6 +151,7 @@ async function _authorizationServer(
     grantTypes: list('grant_types_supported'),
     tokenAuthMethods: list('token_endpoint_auth_methods_supported'),
     scopesSupported: list('scopes_supported'),
+    issParameterSupported: body.authorization_response_iss_parameter_supported === true,
   };
 }
 

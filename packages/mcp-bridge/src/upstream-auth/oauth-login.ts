@@ -79,7 +79,12 @@ export async function loginToUpstream(options: UpstreamLoginOptions): Promise<St
     options.print(`Open this URL in a browser to authorize ${rules.source}:\n${url.href}\n`);
     const code = await _awaitRedirect(
       listener,
-      { state, issuer: server.issuer, timeoutMs: options.timeoutMs ?? 300_000 },
+      {
+        state,
+        issuer: server.issuer,
+        issRequired: server.issParameterSupported,
+        timeoutMs: options.timeoutMs ?? 300_000,
+      },
       fail,
     );
     const tokens = await _requestToken(
@@ -170,7 +175,7 @@ function _listen(): Promise<Server> {
 /** The code of the one redirect the listener takes; anything else there fails the login. */
 function _awaitRedirect(
   listener: Server,
-  expected: { state: string; issuer: string; timeoutMs: number },
+  expected: { state: string; issuer: string; issRequired: boolean; timeoutMs: number },
   fail: (why: string) => never,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -195,6 +200,10 @@ function _awaitRedirect(
             `the authorization server refused: ${String(p.get('error')).slice(0, 100)} ${String(p.get('error_description') ?? '').slice(0, 300)}`.trim(),
           );
         const iss = p.get('iss');
+        if (iss === null && expected.issRequired)
+          fail(
+            `the redirect carried no iss, but ${expected.issuer} says it sends one (authorization_response_iss_parameter_supported; RFC 9207)`,
+          );
         if (iss !== null && iss !== expected.issuer)
           fail(`the redirect names issuer ${JSON.stringify(iss.slice(0, 200))}, expected ${expected.issuer}`);
         const code = p.get('code');
