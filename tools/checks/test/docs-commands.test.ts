@@ -109,7 +109,8 @@ describe('command lines that run as written', () => {
       expect(version.code, `${bin} --version: ${version.stderr}`).toBe(0);
       expect(version.stdout).toMatch(/\d+\.\d+\.\d+/);
     }
-  });
+    // A bound on hanging only: each bin starts Node twice, and the lanes of npm test share the cores.
+  }, 240_000);
 });
 
 describe('from a clone: the pnpm lines run as written, from the repository root', () => {
