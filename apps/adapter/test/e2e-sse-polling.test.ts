@@ -138,9 +138,15 @@ describe('a tool call whose upstream stream is closed for polling', () => {
       const resumes = seen.filter((e) => e.event === 'resume');
       expect(resumes).toHaveLength(2);
       expect(resumes.every((e) => e.status === 200)).toBe(true);
-      // The only refusals are the standalone streams a session may open after initialize (405);
-      // once the call started, every GET resumed its stream.
-      expect(seen.filter((e) => e.event === 'refused' && e.status !== 405)).toEqual([]);
+      // The only refusals are the standalone streams a session may open after initialize (405)
+      // and, once, the adapter asking this 2025-11-25 server whether it also speaks 2026-07-28
+      // (a request with no session: 400, see modern-surface.ts); once the call started, every GET
+      // resumed its stream.
+      const probe = (e: Record<string, unknown>) =>
+        e.status === 400 && /Mcp-Session-Id/.test(String(e.reason));
+      const refused = seen.filter((e) => e.event === 'refused' && e.status !== 405);
+      expect(refused.filter((e) => !probe(e))).toEqual([]);
+      expect(refused.length).toBeLessThanOrEqual(1);
       const started = seen.findIndex((e) => e.event === 'call');
       expect(seen.slice(started).filter((e) => e.event === 'refused')).toEqual([]);
     }, 60_000);
