@@ -10,6 +10,7 @@ import { createEventTemplate, generateIdentity, signEvent } from '@xprotocol/cry
 import { type Identity, nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
 import { XpCaller } from '@xprotocol/mcp-bridge';
 import { RelayPool } from '@xprotocol/relay-client';
+import { freePort } from '@xprotocol/test-ports';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { _quoteCommandLine } from '../src/_command-quote.js';
 import { alive, type Child, childPids, DEVSERVER_BIN, FS_SERVER, Sandbox } from './support/children.js';
@@ -99,16 +100,10 @@ describe('xprotocol-devserver --mcp-command', () => {
 
   it('with its well-known port (the one after the relay port) taken, exits 1 saying what to do', async () => {
     // A free relay port whose next port we can hold (tried a few times: another program may hold
-    // them). Below the ephemeral range, so no outbound connection takes it before the devserver
-    // binds it.
+    // it). freePort picks below the ephemeral range, so no outbound connection takes it before the
+    // devserver binds it.
     for (let attempt = 0; ; attempt++) {
-      const relayPort = 20_000 + Math.floor(Math.random() * 12_000);
-      const free = await new Promise<boolean>((resolve) => {
-        const probe = createServer();
-        probe.once('error', () => resolve(false));
-        probe.listen(relayPort, '127.0.0.1', () => probe.close(() => resolve(true)));
-      });
-      if (!free && attempt < 5) continue;
+      const relayPort = await freePort();
       const holder = createServer();
       const held = await new Promise<boolean>((resolve) => {
         holder.once('error', () => resolve(false));

@@ -2,38 +2,17 @@
 // the adapter and conformance bins. Every child is ended by its PID when the test ends.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+
+export { freePort } from '@xprotocol/test-ports';
 
 const modules = join(import.meta.dirname, '..', 'node_modules', '@xprotocol');
 export const RELAY_BIN = join(modules, 'relay', 'dist', 'bin.js');
 export const ADAPTER_BIN = join(modules, 'mcp-adapter', 'dist', 'bin.js');
 export const CONFORMANCE_BIN = join(modules, 'conformance', 'dist', 'bin.js');
 export const EXAMPLE = join(import.meta.dirname, '..', 'notes-endpoint.mjs');
-
-/**
- * A loopback port that was free a moment ago, picked at random below the kernel's ephemeral range
- * (32768–60999 on Linux): a port bound to 0 and released comes from that range, where an outbound
- * connection of another suite's process may take it before the child binds it.
- */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await _canBind(port)) return port;
-  }
-  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
-}
-
-/** Whether `port` can be bound on 127.0.0.1 now (the probe is closed again). */
-function _canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
 
 /** The children of one test file, in a scratch folder. */
 export class Processes {

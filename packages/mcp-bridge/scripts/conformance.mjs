@@ -11,10 +11,10 @@
 // killed by PID and its temp directory removed, also on failure.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { freePort } from '@xprotocol/test-ports';
 
 const here = import.meta.dirname;
 const root = resolve(here, '..', '..', '..');
@@ -48,29 +48,6 @@ function stop(child, signal) {
   } catch {
     // already gone
   }
-}
-
-/**
- * A loopback port free a moment ago, chosen below the kernel's ephemeral range (32768–60999 on
- * Linux): a port bound to 0 and released comes from that range, where any process's outbound
- * connection (another suite's, running beside this one) can take it before the caller binds it.
- * Below it, only another explicit bind can, and two picks at random rarely meet.
- */
-async function freePort() {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await _canBind(port)) return port;
-  }
-  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
-}
-
-/** Whether `port` can be bound on 127.0.0.1 right now (the probe is closed again). */
-function _canBind(port) {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
 }
 
 function start(args, options = {}) {

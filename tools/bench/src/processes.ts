@@ -8,10 +8,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+
+export { freePort } from '@xprotocol/test-ports';
 
 const require = createRequire(import.meta.url);
 
@@ -33,29 +34,6 @@ export const EVERYTHING_SERVER = binOf('@modelcontextprotocol/server-everything'
 export const SUPERGATEWAY_BIN = binOf('supergateway');
 /** The stub peers of this package (plain ES modules, run as they are). */
 export const PEERS_DIR = join(import.meta.dirname, '..', 'peers');
-
-/**
- * A loopback port free a moment ago, chosen below the kernel's ephemeral range (32768–60999 on
- * Linux): a port bound to 0 and released comes from that range, where any process's outbound
- * connection (another suite's, running beside this one) can take it before the caller binds it.
- * Below it, only another explicit bind can, and two picks at random rarely meet.
- */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await _canBind(port)) return port;
-  }
-  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
-}
-
-/** Whether `port` can be bound on 127.0.0.1 right now (the probe is closed again). */
-function _canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
 
 /** Resident set size and its high-water mark of a live process, in MiB (Linux /proc). */
 export function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {

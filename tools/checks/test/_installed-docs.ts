@@ -10,8 +10,8 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { freePort } from '@xprotocol/test-ports';
 import { blocks, type DocumentedCommand, documentedCommands, words } from './_doc-commands.js';
 import type { Fixture, Plan } from './_installed-doc-plans.js';
 import { type ManifestRegistry, startManifestRegistry } from './_manifest-registry.js';
@@ -232,7 +232,7 @@ export class InstalledDocs {
     const adapterReadme = blocks('apps/adapter/README.md', ['yaml']).find((b) =>
       b.startsWith('# adapter.yml'),
     )!;
-    const port = await _freePort();
+    const port = await freePort();
     const local = (yaml: string) =>
       this.#local(yaml).replace(/well_known_port: 8766/, `well_known_port: ${port}`);
     writeFileSync(join(cwd, 'xprotocol-mcp-adapter.yml'), local(adapterB));
@@ -300,30 +300,6 @@ export class InstalledDocs {
     this.#servers.push(started);
     return started;
   }
-}
-
-/**
- * A loopback port free a moment ago, chosen below the kernel's ephemeral range (32768–60999 on
- * Linux): a port bound to 0 and released comes from that range, where any process's outbound
- * connection (another suite's, running beside this one) can take it before the caller binds it.
- * Below it, only another explicit bind can, and two picks at random rarely meet.
- * (The docs' fixed ports would collide with other runs.)
- */
-async function _freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await _canBind(port)) return port;
-  }
-  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
-}
-
-/** Whether `port` can be bound on 127.0.0.1 right now (the probe is closed again). */
-function _canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
 }
 
 /** The version the devserver's manifest pins for a dependency. */

@@ -2,12 +2,13 @@
 // Every child is killed (by PID) when the test ends.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+export { freePort } from '@xprotocol/test-ports';
 
 const here = import.meta.dirname;
 export const ADAPTER_BIN = join(here, '..', '..', 'dist', 'bin.js');
@@ -52,29 +53,6 @@ export const CONFORMANCE_FIXTURE = join(
  * `strict-2026-server.mjs`; flags `--port`, `--revisions 2026|dual|2025`, `--refuse-envelope`).
  */
 export const STRICT_2026_SERVER = join(dirname(CONFORMANCE_FIXTURE), 'strict-2026-server.mjs');
-
-/**
- * A loopback port free a moment ago, chosen below the kernel's ephemeral range (32768–60999 on
- * Linux): a port bound to 0 and released comes from that range, where any process's outbound
- * connection (another suite's, running beside this one) can take it before the caller binds it.
- * Below it, only another explicit bind can, and two picks at random rarely meet.
- */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await _canBind(port)) return port;
-  }
-  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
-}
-
-/** Whether `port` can be bound on 127.0.0.1 right now (the probe is closed again). */
-function _canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
 
 export class Processes {
   readonly children: ChildProcess[] = [];

@@ -12,9 +12,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { freePort } from '@xprotocol/test-ports';
 import pg from 'pg';
 
 /** A running test server: where it listens and how to reach a database on it. */
@@ -62,30 +62,6 @@ function libraryFolder(native: string, into: string): string {
     symlinkSync(resolve(native, '..', source), join(folder, basename(target)));
   }
   return `${folder}:${join(native, 'lib')}`;
-}
-
-/**
- * A loopback port free a moment ago, chosen below the kernel's ephemeral range (32768–60999 on
- * Linux): a port bound to 0 and released comes from that range, where any process's outbound
- * connection (another suite's, running beside this one) can take it before the caller binds it.
- * Below it, only another explicit bind can, and two picks at random rarely meet.
- * The server binds it a moment later; a clash is retried.
- */
-async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await _canBind(port)) return port;
-  }
-  throw new Error('no free loopback port between 20000 and 31999 after 50 tries');
-}
-
-/** Whether `port` can be bound on 127.0.0.1 right now (the probe is closed again). */
-function _canBind(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
 }
 
 /** The command line that runs `binary` as a user Postgres accepts (see the module comment). */
