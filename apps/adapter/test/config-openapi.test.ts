@@ -120,6 +120,17 @@ describe('openapi_sources', () => {
     ]);
   });
 
+  it('refuses a scope beside a credential that is not OAuth client credentials', () => {
+    expect(
+      problems(
+        withOpenApi('    auth:', '      petstore_auth: { bearer_env: PET_TOKEN, scope: "read:pets" }'),
+        ENV,
+      ),
+    ).toEqual([
+      'config.yml:10:47 openapi_sources[0].auth.petstore_auth.scope: scope applies only to client_id with client_secret_env (the OAuth client-credentials exchange), not to bearer_env; remove it',
+    ]);
+  });
+
   it('refuses a document that is neither a path nor an http(s) URL, and an unknown key', () => {
     expect(
       problems(

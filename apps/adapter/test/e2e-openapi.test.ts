@@ -180,6 +180,15 @@ describe('an OpenAPI source through the MCP face', () => {
     expect(addPet.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
   });
 
+  it('validate counts OpenAPI sources apart from MCP sources', async () => {
+    const file = join(procs.dir, 'face.yml');
+    const { code, stderr } = await procs.cli(['validate', '--config', file], { ...process.env, ...ENV });
+    expect(stderr).toBe(
+      `${file}: valid, a pure MCP gateway (0 mcp_sources, 3 openapi_sources, 0 xprotocol_sources)\n`,
+    );
+    expect(code).toBe(0);
+  });
+
   it('calls getPetById with the API key from the environment, and answers structured content', async () => {
     const result = await face.callTool({
       name: (await toolNamed(face, 'getPetById')).name,

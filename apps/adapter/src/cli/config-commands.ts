@@ -14,6 +14,7 @@ import {
   formatConfigIssue,
   type LoadedConfig,
   loadConfig,
+  type McpSourceConfig,
 } from '../config/index.js';
 import { _loadAdapterChain } from '../runtime/adapter-chain.js';
 import { _loadAdapterRotation } from '../runtime/adapter-rotation.js';
@@ -61,17 +62,28 @@ export async function validate(options: { config: string; connect?: boolean }, i
         const { refused } = await translateOne(config, source.name);
         // A prompt or template without a contract is still served (xp.mcp.request): no problem.
         for (const r of refused.filter((r) => r.entry === 'tool'))
-          problems.push(`mcp_sources "${source.name}": tool ${r.tool}: ${r.reason}`);
+          problems.push(`${_sourceLabel(source)}: tool ${r.tool}: ${r.reason}`);
       } catch (error) {
-        problems.push(`mcp_sources "${source.name}": ${(error as Error).message}`);
+        problems.push(`${_sourceLabel(source)}: ${(error as Error).message}`);
       }
     }
     if (problems.length > 0) throw new CliError(problems.join('\n'));
   }
   const mode = config.mode === 'mcp_gateway' ? ', a pure MCP gateway' : '';
+  const openApi = config.mcpSources.filter((s) => s.transport === 'openapi').length;
+  const counts = [
+    `${config.mcpSources.length - openApi} mcp_sources`,
+    ...(openApi > 0 ? [`${openApi} openapi_sources`] : []),
+    `${config.xprotocolSources.length} xprotocol_sources`,
+  ].join(', ');
   io.err(
-    `${config.file}: valid${mode} (${config.mcpSources.length} mcp_sources, ${config.xprotocolSources.length} xprotocol_sources${options.connect ? ', every source reached and translated' : ''})\n`,
+    `${config.file}: valid${mode} (${counts}${options.connect ? ', every source reached and translated' : ''})\n`,
   );
+}
+
+/** How a message names a source: by the config list it is in (OpenAPI sources run as MCP ones). */
+function _sourceLabel(source: McpSourceConfig): string {
+  return `${source.transport === 'openapi' ? 'openapi_sources' : 'mcp_sources'} "${source.name}"`;
 }
 
 /**
@@ -104,7 +116,7 @@ async function translateOne(
   const source = config.mcpSources.find((s) => s.name === name);
   if (!source)
     throw usageError(
-      `--source: no mcp_sources entry named ${JSON.stringify(name)}; have ${config.mcpSources.map((s) => s.name).join(', ') || 'none'}`,
+      `--source: no mcp_sources or openapi_sources entry named ${JSON.stringify(name)}; have ${config.mcpSources.map((s) => s.name).join(', ') || 'none'}`,
     );
   const upstream = new UpstreamSession({ name: source.name, transport: upstreamTransportOf(source) });
   try {
@@ -135,8 +147,8 @@ export async function schemas(
       const entry = r.entry === 'resource_template' ? 'resource template' : r.entry;
       io.err(
         r.entry === 'tool'
-          ? `warning: mcp_sources "${source.name}": tool ${r.tool} not published: ${r.reason}\n`
-          : `note: mcp_sources "${source.name}": ${entry} ${r.tool} has no contract (still served through xp.mcp.request): ${r.reason}\n`,
+          ? `warning: ${_sourceLabel(source)}: tool ${r.tool} not published: ${r.reason}\n`
+          : `note: ${_sourceLabel(source)}: ${entry} ${r.tool} has no contract (still served through xp.mcp.request): ${r.reason}\n`,
       );
     }
     await registry.refreshSource(source.name, contracts);

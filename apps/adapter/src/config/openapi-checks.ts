@@ -3,7 +3,8 @@
  * security scheme gets exactly one form of credentials — `api_key_env`, `bearer_env`,
  * `username_env` with `password_env`, or `client_id` with `client_secret_env` — and every variable
  * named must be set and not empty, so a
- * missing secret is found when the file is loaded, not at the first call.
+ * missing secret is found when the file is loaded, not at the first call; `scope` goes only with
+ * the client-credentials form.
  * @module
  */
 import type { _Collector } from './_collector.js';
@@ -44,6 +45,14 @@ export function _openApiAuthChecks(
       );
       continue;
     }
+    // A scope is asked for only in the client-credentials exchange; beside any other form it
+    // would change nothing, so it is an error rather than a setting silently ignored.
+    if ('scope' in value && forms[0]?.[0] !== 'client_id')
+      c.error(
+        at(scheme, 'scope'),
+        `scope applies only to client_id with client_secret_env (the OAuth client-credentials exchange), not to ${forms[0]?.join(' with ')}; remove it`,
+        'key',
+      );
     for (const key of forms[0] ?? []) {
       const name = (value as Record<string, unknown>)[key];
       if (name === undefined) {

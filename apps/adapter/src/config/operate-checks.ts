@@ -4,8 +4,8 @@
  * variable `token_env` names must hold one.
  * @module
  */
+import { isLoopbackHost } from '@xprotocol/wire/admin';
 import type { _Collector } from './_collector.js';
-import { _isLoopbackHost } from './operate-schema.js';
 
 type Obj = Record<string, unknown>;
 
@@ -23,7 +23,7 @@ export function _operateChecks(
   if (admin === undefined) return;
   const host = typeof admin.host === 'string' ? admin.host : '127.0.0.1';
   const remote = admin.allow_remote === true;
-  if (!_isLoopbackHost(host) && !remote) {
+  if (!isLoopbackHost(host) && !remote) {
     c.error(
       ['admin', 'host'],
       `${host} is not a loopback address: the admin listener binds 127.0.0.1, ::1 or localhost unless admin.allow_remote is true (and then admin.token_env is required)`,

@@ -9,13 +9,6 @@
 import { z } from 'zod';
 import { phrased } from './_phrased.js';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
-
-/** True for an address only this machine reaches (127.0.0.0/8, ::1, localhost). */
-export function _isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 const HOST_PHRASE = 'a host name or IP address (no scheme, no port)';
 const ENV_PHRASE = 'an environment variable name ([A-Za-z_][A-Za-z0-9_]*)';
 
