@@ -53,10 +53,12 @@ export function xpErrorPayloadSchema(): JsonObject {
     properties: {
       code: { type: 'string', enum: [...XP_ERROR_CODES] },
       message: { type: 'string' },
-      retry_after: { type: 'number', minimum: 0 },
+      // Whole seconds, at most a day: docs/protocol.md, "Errors" (a longer wait is a refusal).
+      retry_after: { type: 'integer', minimum: 0, maximum: 86_400 },
       details: { type: 'object' },
     },
     required: ['code', 'message'],
+    additionalProperties: false,
   };
 }
 

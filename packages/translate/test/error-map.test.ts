@@ -138,4 +138,13 @@ describe('xp.error payloads', () => {
       expect(compiled.validate(xpError(code, 'm', { retry_after: 0, details: {} }))).toBe(true);
     expect(compiled.validate({ code: 'X', message: 'm' })).toBe(false);
   });
+  it('the error payload schema refuses what docs/protocol.md refuses: a fractional or over-a-day retry_after, another member', () => {
+    const compiled = new SchemaCompiler().compile(xpErrorPayloadSchema());
+    if (!compiled.ok) throw new Error('the error payload schema did not compile');
+    const limited = { code: 'RATE_LIMITED', message: 'm' };
+    expect(compiled.validate({ ...limited, retry_after: 86_400 })).toBe(true);
+    expect(compiled.validate({ ...limited, retry_after: 1.5 })).toBe(false);
+    expect(compiled.validate({ ...limited, retry_after: 86_401 })).toBe(false);
+    expect(compiled.validate({ ...limited, extra: true })).toBe(false);
+  });
 });
