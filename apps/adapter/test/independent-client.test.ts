@@ -27,9 +27,10 @@ import { openEvent, sealEvent } from './independent/sealed-event.mjs';
 import { newIdentity, StrictClient } from './independent/strict-client.mjs';
 import { checkToolArguments, entryKind, readToolResult } from './independent/tool-call.mjs';
 import { randomTag, vectorEvent } from './independent/vector-events.mjs';
+import { fetchWellKnown, readWellKnown, WellKnownRefused } from './independent/well-known.mjs';
 import { conversationKey, conversationSalt, sharedSecret, x25519FromSecret } from './independent/x25519.mjs';
 import { mcpFaceOf, readXpError } from './independent/xp-error.mjs';
-import { FS_SERVER, Processes } from './support/processes.js';
+import { FS_SERVER, freePort, Processes } from './support/processes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const vectorFile = (name: string) =>
@@ -239,6 +240,23 @@ describe('testdata/vectors/xp-discovery.json, by the independent reader (§10.8)
   );
 });
 
+describe('testdata/vectors/xp-well-known.json, by the independent reader (§10.10)', () => {
+  const file = vectorFile('xp-well-known.json');
+  it.each((file.valid as Any[]).map((v) => [v.id, v] as const))('keeps %s', (_id, v: Any) => {
+    expect(readWellKnown(v.document)).toEqual(v.read);
+  });
+  it.each((file.invalid as Any[]).map((v) => [v.id, v] as const))('refuses %s', (_id, v: Any) => {
+    let refused: unknown;
+    try {
+      readWellKnown(v.document);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(WellKnownRefused);
+    expect((refused as WellKnownRefused).field).toBe(v.field);
+  });
+});
+
 describe('testdata/vectors/xp-relay-filters.json offline: the independent matcher and order (§9.3)', () => {
   const file = vectorFile('xp-relay-filters.json');
   const now = 1_800_000_000;
@@ -378,9 +396,13 @@ describe('against a real adapter bin wrapping real MCP servers, through the real
   let client: StrictClient;
   let endpoint: { ed25519: string; x25519: string };
   let catalog: Any[];
+  let relayUrl: string;
+  let wellKnownPort: number;
 
   beforeAll(async () => {
     const { url } = await procs.relay();
+    relayUrl = url;
+    wellKnownPort = await freePort();
     const adapterKey = await procs.keygen('adapter.key');
     procs.file('hello.txt', 'hello from an independent client\n');
     const config = procs.file(
@@ -404,6 +426,8 @@ access:
   grants:
     - key: ${me.ed25519.publicKey}
       capabilities: [com.test.files.read, com.test.fs.*]
+discovery:
+  well_known_port: ${wellKnownPort}
 state_database: ./state.db
 logging:
   level: info
@@ -429,6 +453,31 @@ logging:
   afterAll(async () => {
     client?.close();
     await procs.close();
+  });
+
+  it('reads the well-known document (§10.10): the keys of the signed announce, the relay it listens on', async () => {
+    const document = await fetchWellKnown(`http://127.0.0.1:${wellKnownPort}`);
+    expect(document).toMatchObject({
+      version: 'xp1',
+      public_key: endpoint.ed25519,
+      x25519: endpoint.x25519,
+      adapter: true,
+      mcp_sources: ['files', 'results'],
+    });
+    expect(document.relays).toContain(relayUrl);
+    // A sealed call addressed with what the document alone says is answered.
+    const { answer, payload } = await client.sealedCall(
+      { ed25519: document.public_key as string, x25519: document.x25519 as string },
+      { kind: 'com.test.fs.echo', payload: { text: 'found by the well-known document' } },
+    );
+    expect(answer.kind).toBe('com.test.fs.echo.result');
+    expect(readToolResult(payload).content).toEqual([
+      { type: 'text', text: 'found by the well-known document' },
+    ]);
+  });
+
+  it('refuses a well-known document over http to a host that is not loopback, without fetching (§10.10)', async () => {
+    await expect(fetchWellKnown('http://example.com')).rejects.toBeInstanceOf(WellKnownRefused);
   });
 
   it('pages through the catalog in the clear (§10.8): every page canonical, sorted, with the right cursor', async () => {
