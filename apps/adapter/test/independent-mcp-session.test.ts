@@ -110,7 +110,7 @@ logging:
     expect(call.answer.kind).toBe('com.test.conf.test_tool_with_progress.result');
     expect(readToolResult(call.payload).content[0]?.text).toBe('Tool with progress executed successfully');
     const progress = call.notifications.filter((n) => n.method === 'notifications/progress');
-    expect(progress.map((n) => n.params.progress)).toEqual([0, 50, 100]);
+    expect(progress.map((n) => (n.params as Any).progress)).toEqual([0, 50, 100]);
     for (const n of progress) expect(n.params).toMatchObject({ progressToken: call.request.id, total: 100 });
   });
 
@@ -122,7 +122,9 @@ logging:
     });
     expect(call.answer.kind).toBe('com.test.conf.test_tool_with_logging.result');
     expect(
-      call.notifications.filter((n) => n.method === 'notifications/message').map((n) => n.params.data),
+      call.notifications
+        .filter((n) => n.method === 'notifications/message')
+        .map((n) => (n.params as Any).data),
     ).toEqual(['Tool execution started', 'Tool processing data', 'Tool execution completed']);
   });
 
@@ -142,7 +144,10 @@ logging:
       },
     });
     expect(call.serverRequests.map((r) => r.method)).toEqual(['sampling/createMessage']);
-    expect(call.serverRequests[0]?.params.messages[0].content).toEqual({ type: 'text', text: 'Say hi' });
+    expect((call.serverRequests[0]?.params as Any).messages[0].content).toEqual({
+      type: 'text',
+      text: 'Say hi',
+    });
     expect(readToolResult(call.payload).content[0]?.text).toBe(
       'LLM response: Hi from the independent client',
     );

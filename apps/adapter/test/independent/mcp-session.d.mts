@@ -42,14 +42,14 @@ export function sessionCall(
 ): Promise<{
   request: import('./event.mjs').XpEvent;
   answer: import('./event.mjs').XpEvent;
-  payload: any;
+  payload: unknown;
   notifications: {
     method: string;
-    params?: any;
+    params?: Record<string, unknown>;
   }[];
   serverRequests: {
     method: string;
-    params?: any;
+    params?: Record<string, unknown>;
   }[];
 }>;
 /**

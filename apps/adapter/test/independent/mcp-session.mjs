@@ -126,9 +126,9 @@ export async function sessionCall(client, endpoint, call, timeoutMs = 30_000) {
   });
   const subId = `session-${request.id.slice(0, 16)}`;
   await client.subscribe(subId, [{ '#e': [request.id], authors: [endpoint.ed25519] }]);
-  /** @type {{ method: string, params?: any }[]} */
+  /** @type {{ method: string, params?: Record<string, unknown> }[]} */
   const notifications = [];
-  /** @type {{ method: string, params?: any }[]} */
+  /** @type {{ method: string, params?: Record<string, unknown> }[]} */
   const serverRequests = [];
   const seen = new Set();
   try {
@@ -141,7 +141,11 @@ export async function sessionCall(client, endpoint, call, timeoutMs = 30_000) {
         timeoutMs,
       );
       seen.add(event.id);
-      const payload = /** @type {any} */ (parseStrictJson(openEvent(event, me).plaintext));
+      /** @type {unknown} */
+      const opened = parseStrictJson(openEvent(event, me).plaintext);
+      const payload = /** @type {{ session?: unknown, method: string, params?: Record<string, unknown> }} */ (
+        opened
+      );
       if (event.kind === 'xp.mcp.notification') {
         if (payload.session !== call.context.session) continue; // not this session's: dropped
         notifications.push({ method: payload.method, params: payload.params });
@@ -160,7 +164,7 @@ export async function sessionCall(client, endpoint, call, timeoutMs = 30_000) {
         const sent = await client.publish(answer);
         if (!sent.accepted) throw new Error(`the relay refused the answer: ${sent.reason}`);
       } else {
-        return { request, answer: event, payload, notifications, serverRequests };
+        return { request, answer: event, payload: opened, notifications, serverRequests };
       }
     }
   } finally {
