@@ -144,7 +144,7 @@ logging:
       },
     });
     expect(call.serverRequests.map((r) => r.method)).toEqual(['sampling/createMessage']);
-    expect((call.serverRequests[0]?.params as Any).messages[0].content).toEqual({
+    expect((call.serverRequests[0]!.params as Any).messages[0].content).toEqual({
       type: 'text',
       text: 'Say hi',
     });
