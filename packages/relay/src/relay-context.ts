@@ -30,6 +30,14 @@ export type _RefusalReason =
   | 'store_error'
   | 'error';
 
+/**
+ * Why a connection was turned away before it became a WebSocket, as its metrics count it
+ * (docs/operating.md, "The relay"): a browser `Origin` not allowed (403), its address at its
+ * connection limit (429), the relay at its total (503), a TCP socket over the limits that the
+ * upgrade allowances leave (closed at once), an upgrade request not in by the handshake timeout.
+ */
+export type _ConnectionRefusalReason = 'origin' | 'per_address' | 'total' | 'sockets' | 'handshake_timeout';
+
 /** What a store failed at: storing an event, reading for a REQ or a dedupe lookup, the expiry sweep. */
 export type _StoreOperation = 'put' | 'query' | 'expire';
 
@@ -40,6 +48,7 @@ export type _StoreOperation = 'put' | 'query' | 'expire';
  */
 export interface _RelayCounts {
   refusals: Record<_RefusalReason, number>;
+  connectionRefusals: Record<_ConnectionRefusalReason, number>;
   storeErrors: Record<_StoreOperation, number>;
   admission: ((milliseconds: number) => void) | undefined;
 }
@@ -83,6 +92,7 @@ export function _relayContext(settings: _RelaySettings, store: EventStore | unde
     stats: { connections: 0, accepted: 0, duplicates: 0, refused: 0, delivered: 0 },
     counts: {
       refusals: { invalid: 0, too_large: 0, rate_limit: 0, storage_quota: 0, store_error: 0, error: 0 },
+      connectionRefusals: { origin: 0, per_address: 0, total: 0, sockets: 0, handshake_timeout: 0 },
       storeErrors: { put: 0, query: 0, expire: 0 },
       admission: undefined,
     },

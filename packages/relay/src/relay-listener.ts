@@ -41,6 +41,8 @@ export interface _ListenerLimits {
    * destroyed the socket.
    */
   admitSocket: (socket: Socket) => boolean;
+  /** Told of each socket closed because its upgrade request did not arrive in time. */
+  onHandshakeTimeout?: () => void;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface _ListenerLimits {
  * WebSocket server emits `connection` for each upgrade it completes.
  */
 export function _relayListener(limits: _ListenerLimits, gate: _UpgradeGate): _RelayListener {
-  const { maxEventBytes, handshakeTimeoutMs, admitSocket } = limits;
+  const { maxEventBytes, handshakeTimeoutMs, admitSocket, onHandshakeTimeout } = limits;
   const httpServer: Server = createServer((_request, response) => {
     response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
     response.end('This is an XProtocol relay: connect with a WebSocket client.\n');
@@ -59,7 +61,10 @@ export function _relayListener(limits: _ListenerLimits, gate: _UpgradeGate): _Re
   const deadlines = new WeakMap<Duplex, ReturnType<typeof setTimeout>>();
   httpServer.on('connection', (socket: Socket) => {
     if (!admitSocket(socket)) return;
-    const deadline = setTimeout(() => socket.destroy(), handshakeTimeoutMs);
+    const deadline = setTimeout(() => {
+      onHandshakeTimeout?.();
+      socket.destroy();
+    }, handshakeTimeoutMs);
     deadlines.set(socket, deadline);
     socket.once('close', () => clearTimeout(deadline));
   });

@@ -60,6 +60,12 @@ function _declareCounters(registry: MetricRegistry, context: _RelayContext): voi
     () => Object.entries(counts.refusals).map(([reason, value]) => [{ reason }, value] as const),
   );
   registry.counter(
+    `${PREFIX}_connections_refused_total`,
+    'Connections turned away before the WebSocket handshake, by reason (origin, per_address, total, sockets, handshake_timeout).',
+    ['reason'],
+    () => Object.entries(counts.connectionRefusals).map(([reason, value]) => [{ reason }, value] as const),
+  );
+  registry.counter(
     `${PREFIX}_events_delivered_total`,
     'Events sent to subscriptions (stored ones for a REQ and live ones).',
     [],

@@ -75,13 +75,28 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const limits = new _ConnectionLimits(settings.maxConnectionsPerIp, settings.maxConnections);
   // The Origin first: a page that may not connect learns nothing about the relay's load.
   const sockets = new _SocketLimits(settings.maxConnectionsPerIp, settings.maxConnections);
+  const refused = context.counts.connectionRefusals;
   const { httpServer, wss } = _relayListener(
     {
       maxEventBytes: settings.maxEventBytes,
       handshakeTimeoutMs: settings.handshakeTimeoutMs,
-      admitSocket: (socket) => sockets.admit(socket),
+      admitSocket: (socket) => {
+        if (sockets.admit(socket)) return true;
+        refused.sockets++;
+        return false;
+      },
+      onHandshakeTimeout: () => refused.handshake_timeout++,
     },
-    (request) => _checkOrigin(request, settings.allowedOrigins) ?? limits.admit(request),
+    (request) => {
+      const origin = _checkOrigin(request, settings.allowedOrigins);
+      if (origin !== undefined) {
+        refused.origin++;
+        return origin;
+      }
+      const limit = limits.admit(request);
+      if (limit !== undefined) refused[limit.status === 429 ? 'per_address' : 'total']++;
+      return limit;
+    },
   );
   wss.on('connection', (socket) => _acceptConnection(context, socket));
   await _listen(httpServer, settings.host, settings.port);
