@@ -188,6 +188,50 @@ logging:
     expect(error.message).toContain('mcp tag');
   });
 
+  it('xp.mcp.request (§10.4): prompts/get and resources/read answered with the MCP result as the server gave it', async () => {
+    const prompt = await client.sealedCall(endpoint, {
+      kind: 'xp.mcp.request',
+      payload: { method: 'prompts/get', params: { name: 'test_simple_prompt' } },
+    });
+    expect(prompt.answer.kind).toBe('xp.mcp.request.result');
+    expect(prompt.payload).toMatchObject({
+      messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+    });
+    const resource = await client.sealedCall(endpoint, {
+      kind: 'xp.mcp.request',
+      payload: { method: 'resources/read', params: { uri: 'test://static-text' } },
+    });
+    expect(resource.payload).toEqual({
+      contents: [
+        {
+          uri: 'test://static-text',
+          mimeType: 'text/plain',
+          text: 'This is the content of the static text resource.',
+        },
+      ],
+    });
+  });
+
+  it('xp.mcp.request (§10.4): a progress token in params._meta, and a method not in the table, are SCHEMA_VIOLATION', async () => {
+    const withToken = await client.sealedCall(endpoint, {
+      kind: 'xp.mcp.request',
+      payload: {
+        method: 'resources/read',
+        params: { uri: 'test://static-text', _meta: { progressToken: 7 } },
+      },
+    });
+    expect(withToken.answer.kind).toBe('xp.error');
+    expect(readXpError(withToken.payload)).toMatchObject({
+      code: 'SCHEMA_VIOLATION',
+      message: expect.stringContaining('params._meta.progressToken'),
+    });
+    const unknown = await client.sealedCall(endpoint, {
+      kind: 'xp.mcp.request',
+      payload: { method: 'tools/list' },
+    });
+    expect(readXpError(unknown.payload)).toMatchObject({ code: 'SCHEMA_VIOLATION' });
+  });
+
   it('ending a session is accepted, and a new session of the same caller is served after it', async () => {
     const ended = context();
     await sessionCall(client, endpoint, {
