@@ -45,7 +45,8 @@ export function samplePayload(schema: unknown, at = 'payload', depth = 0): Sampl
   for (const word of ['anyOf', 'oneOf'] as const) {
     const branches = schema[word];
     if (!Array.isArray(branches)) continue;
-    // oneOf needs exactly one branch to match: only safe when the branches are of distinct types.
+    // The first branch it can build a value for. A value two oneOf branches both accept is
+    // refused by the schema: the endpoint's SCHEMA_VIOLATION says so, and `examples` fixes it.
     for (const [i, branch] of branches.entries()) {
       const sample = samplePayload(branch, `${at}.${word}[${i}]`, depth + 1);
       if (sample.ok) return sample;

@@ -8,6 +8,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTER_BIN, CONFORMANCE_BIN, EXAMPLE, freePort, Processes, RELAY_BIN } from './_processes.js';
 
+const BROKEN = join(import.meta.dirname, 'doubles', 'broken-native-endpoint.mjs');
+
 const procs = new Processes();
 let relayUrl: string;
 let endpointKey: string;
@@ -77,6 +79,35 @@ describe('the example native endpoint', () => {
     expect(report.passed).toBe(true);
     expect(code).toBe(0);
   });
+
+  // The native checks can fail: each broken endpoint fails exactly the checks of the rule it breaks.
+  for (const { mode, fails } of [
+    { mode: 'allow-all', fails: ['native-refusals'] },
+    { mode: 'no-examples', fails: ['signatures', 'native-call'] },
+  ]) {
+    it(`fails ${fails.join(' and ')} against an endpoint broken by ${mode}`, async () => {
+      const port = await freePort();
+      const suiteClient = await procs.keygen(`keys-${mode}/client.key`);
+      const broken = await procs.serving(BROKEN, [], (line) => line.includes('"event":"ready"'), {
+        env: {
+          BROKEN_MODE: mode,
+          ENDPOINT_KEY: join(procs.dir, `${mode}.key`),
+          RELAY_URL: `${relayUrl},ws://127.0.0.1:${port}`,
+          CALLER_KEYS: suiteClient.ed25519,
+        },
+      });
+      const key = (JSON.parse(broken.lines.at(-1)!) as { key: string }).key;
+      const { code, stdout } = await procs.run(CONFORMANCE_BIN, [
+        ...['--endpoint', key, '--relay', relayUrl, '--keys', join(procs.dir, `keys-${mode}`)],
+        ...['--inject-port', String(port), '--json'],
+      ]);
+      const report = JSON.parse(stdout) as { passed: boolean; checks: { name: string; status: string }[] };
+      expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.name)).toEqual(fails);
+      expect(report.checks).toHaveLength(6);
+      expect(code).toBe(1);
+      broken.child.kill('SIGTERM');
+    });
+  }
 
   it('fails the adapter profile when it is asked for, saying what was missing', async () => {
     const { code, stdout } = await procs.run(CONFORMANCE_BIN, [
