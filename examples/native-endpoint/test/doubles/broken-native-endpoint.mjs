@@ -5,7 +5,8 @@
 import { serveEndpoint } from '@xprotocol/endpoint';
 
 const mode = process.env.BROKEN_MODE;
-if (mode !== 'allow-all' && mode !== 'no-examples') throw new Error(`BROKEN_MODE: expected allow-all or no-examples, got ${mode}`);
+if (mode !== 'allow-all' && mode !== 'no-examples')
+  throw new Error(`BROKEN_MODE: expected allow-all or no-examples, got ${mode}`);
 const notes = new Map([['welcome', 'Hello from a native endpoint.']]);
 const title = {
   type: 'string',
