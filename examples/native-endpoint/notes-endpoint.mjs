@@ -2,12 +2,12 @@
 import { serveEndpoint } from '@xprotocol/endpoint';
 
 const notes = new Map([['welcome', 'Hello from a native endpoint.']]);
-const title = { type: 'string', minLength: 1, description: 'The title of the note.' };
+const title = { type: 'string', minLength: 1, description: 'The title of the note.', examples: ['welcome'] };
 const callers = (process.env.CALLER_KEYS ?? '').split(',').filter(Boolean);
 
 const endpoint = await serveEndpoint({
   key: process.env.ENDPOINT_KEY ?? './notes-endpoint.key',
-  relays: [process.env.RELAY_URL ?? 'ws://127.0.0.1:8765'],
+  relays: (process.env.RELAY_URL ?? 'ws://127.0.0.1:8765').split(','),
   namespace: 'demo.notes',
   access: { grants: callers.map((key) => ({ key, capabilities: ['demo.notes.*'] })) },
   tools: [

@@ -4,7 +4,20 @@
  * @module
  */
 import type { XpEvent } from '@xprotocol/crypto';
+import { type NativeProbe, pickProbe } from './native-probe.js';
 import type { Target } from './target.js';
+import { TEST_NAMESPACE } from './test-tools.js';
+
+/**
+ * The call the signature check sends through the injector: `read_note` of the test server for an
+ * adapter (its calls file shows whether `mark` arrived), the native probe for a native endpoint.
+ */
+export interface SignedCall {
+  readonly kind: string;
+  payload(mark: string): unknown;
+  /** How many recorded calls carry `mark`; undefined when nothing records them. */
+  count(mark: string): number | undefined;
+}
 
 /** One failed expectation. */
 export interface Failure {
@@ -53,8 +66,29 @@ export interface Check {
 export class SharedFacts {
   #announce: Promise<XpEvent | undefined> | undefined;
   #catalog: Promise<Record<string, unknown>[]> | undefined;
+  #probe: Promise<NativeProbe> | undefined;
 
   constructor(readonly target: Target) {}
+
+  /** The native profile's probe: a tool of the catalog and payloads for it (native-probe.ts). */
+  probe(): Promise<NativeProbe> {
+    this.#probe ??= this.catalog().then(pickProbe);
+    return this.#probe;
+  }
+
+  /** The call the signature check forges and replays, by the target's profile. */
+  async signedCall(): Promise<SignedCall> {
+    if (this.target.profile === 'native') {
+      const probe = await this.probe();
+      return { kind: probe.kind, payload: () => probe.payload, count: () => undefined };
+    }
+    return {
+      kind: `${TEST_NAMESPACE}.read_note`,
+      payload: (mark) => ({ title: mark }),
+      count: (mark) =>
+        this.target.readCalls()?.filter((c) => JSON.stringify(c.arguments).includes(mark)).length,
+    };
+  }
 
   /** The adapter's newest announce. */
   announce(): Promise<XpEvent | undefined> {

@@ -8,9 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PROFILE_CHOICES, type Profile, profileOf } from './profile.js';
 import { relayMain } from './relay-command.js';
 import { formatCheck, formatJunit, formatSummary } from './report.js';
-import { CHECKS, runSuite, type SuiteReport, selectChecks } from './suite.js';
+import { ALL_CHECKS, NATIVE_CHECKS, runSuite, type SuiteReport, selectChecks } from './suite.js';
 import { suiteConfig } from './suite-config.js';
 import { suiteKeys } from './suite-keys.js';
 import { Target, testServerCommand } from './target.js';
@@ -36,6 +37,9 @@ Options:
   --endpoint KEY|xp://host      test an adapter someone else runs (configured by --print-config)
   --relay URL                   the relay of --endpoint (and of --print-config)
   --mcp-url URL                 the MCP face of --endpoint (Streamable HTTP)
+  --profile auto|adapter|native which checks apply (--endpoint): adapter wraps the suite's test
+                                MCP server, native serves tools of its own; auto (the default)
+                                reads the announce (no mcp_sources: native)
   --calls FILE                  the test server's calls file (--endpoint, --print-config)
   --keys DIR                    the suite's keys (created when missing); default ./xp-conformance-keys
   --inject-port N               the injector relay's port (--endpoint, --print-config); default 18765
@@ -76,7 +80,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 0;
   }
   if (values.list) {
-    for (const c of CHECKS) io.out(`${String(c.number).padStart(2)}. ${c.name.padEnd(17)} ${c.title}\n`);
+    for (const c of ALL_CHECKS) {
+      const native = NATIVE_CHECKS.includes(c) ? (c.number > 14 ? ' [native]' : ' [both]') : '';
+      io.out(`${String(c.number).padStart(2)}. ${c.name.padEnd(17)} ${c.title}${native}\n`);
+    }
     return 0;
   }
   const keysDir = resolve(values.keys ?? 'xp-conformance-keys');
@@ -109,6 +116,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   if (!values['adapter-command'] && !(values.endpoint && values.relay)) {
     return _usage(io, 'expected --adapter-command "CMD ARGS", or --endpoint with --relay');
   }
+  const profileChoice = values.profile ?? 'auto';
+  if (!(PROFILE_CHOICES as readonly string[]).includes(profileChoice)) {
+    return _usage(io, `--profile ${profileChoice}: expected one of ${PROFILE_CHOICES.join(', ')}`);
+  }
+  if (values['adapter-command'] && profileChoice === 'native') {
+    return _usage(io, '--profile native: expected --endpoint (--adapter-command starts an adapter)');
+  }
   const started = performance.now();
   const log = values.json ? () => undefined : (message: string) => io.err(`${message}\n`);
   let target: Target;
@@ -125,6 +139,20 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     io.err(`xprotocol-conformance: cannot start the target: ${(error as Error).message}\n`);
     return 1;
+  }
+  // The adapter the suite starts is always an adapter; an endpoint's announce says what it is.
+  const profile: Profile = values['adapter-command']
+    ? 'adapter'
+    : profileChoice === 'auto'
+      ? profileOf(target.announceEvent)
+      : (profileChoice as Profile);
+  target.profile = profile;
+  log(`profile ${profile}${profileChoice === 'auto' ? ' (from the announce)' : ''}`);
+  try {
+    checks = selectChecks(values.only ?? [], profile);
+  } catch (error) {
+    await target.close();
+    return _usage(io, (error as Error).message);
   }
   let report: SuiteReport;
   try {
@@ -151,6 +179,7 @@ function _parse(argv: readonly string[]) {
       endpoint: { type: 'string' },
       relay: { type: 'string' },
       'mcp-url': { type: 'string' },
+      profile: { type: 'string' },
       calls: { type: 'string' },
       keys: { type: 'string' },
       'inject-port': { type: 'string' },

@@ -5,6 +5,7 @@
  */
 export type { Check, CheckResult, Failure } from './check.js';
 export { type CliIo, main, USAGE } from './cli.js';
+export { type Profile, profileOf } from './profile.js';
 export {
   RELAY_CHECKS,
   type RelayCheck,
@@ -15,9 +16,12 @@ export {
 } from './relay-suite.js';
 export { formatCheck, formatJunit, formatSummary } from './report.js';
 export {
+  ALL_CHECKS,
   CHECKS,
+  checksOf,
   MUSTS,
   type MustVerdict,
+  NATIVE_CHECKS,
   type OptionalVerdict,
   runSuite,
   type SuiteReport,

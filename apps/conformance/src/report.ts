@@ -36,9 +36,9 @@ export function formatSummary(report: SuiteReport, tty: boolean): string {
   const lines = ['', c.bold("Mandatory behaviours (the spec's MUST list)")];
   for (const must of report.musts) {
     const mark = must.status === 'proven' ? c.green('✓') : must.status === 'failed' ? c.red('✗') : c.dim('–');
-    lines.push(
-      `${mark} ${String(must.number).padStart(2)}. ${must.text} ${c.dim(`[${must.checks.join(', ')}]`)}`,
-    );
+    const proof =
+      must.status === 'not applicable' ? 'not applicable to a native endpoint' : must.checks.join(', ');
+    lines.push(`${mark} ${String(must.number).padStart(2)}. ${must.text} ${c.dim(`[${proof}]`)}`);
   }
   lines.push('', c.bold("Optional behaviours (the spec's MAY list)"));
   for (const o of report.optional)
@@ -48,7 +48,7 @@ export function formatSummary(report: SuiteReport, tty: boolean): string {
   const verdict = report.passed ? c.green('CONFORMANT') : c.red('NOT CONFORMANT');
   lines.push(
     '',
-    `${verdict}: ${passed}/${report.checks.length} checks passed${absent > 0 ? ` (${absent} optional absent)` : ''} against ${report.target.adapter} in ${(report.durationMs / 1000).toFixed(1)} s`,
+    `${verdict}: ${passed}/${report.checks.length} checks passed${absent > 0 ? ` (${absent} optional absent)` : ''} against ${report.target.adapter} (${report.target.profile} profile) in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   return lines.join('\n');
 }

@@ -15,11 +15,15 @@ import { deterministic } from './checks/deterministic.js';
 import { errors } from './checks/errors.js';
 import { gbnf } from './checks/gbnf.js';
 import { lowQuality } from './checks/low-quality.js';
+import { nativeAnnounce } from './checks/native-announce.js';
+import { nativeCall } from './checks/native-call.js';
+import { nativeRefusals } from './checks/native-refusals.js';
 import { promptsResources } from './checks/prompts-resources.js';
 import { qualityScore } from './checks/quality-score.js';
 import { semantic } from './checks/semantic.js';
 import { signatures } from './checks/signatures.js';
 import { trust } from './checks/trust.js';
+import type { Profile } from './profile.js';
 import type { Target } from './target.js';
 
 /**
@@ -43,8 +47,29 @@ export const CHECKS: readonly Check[] = [
   promptsResources,
 ];
 
+/**
+ * The native profile's checks (docs/conformance.md, "Native endpoints"): those of the spec's list
+ * that any endpoint owes, with the probe of its own catalog in place of the test MCP server.
+ */
+export const NATIVE_CHECKS: readonly Check[] = [
+  deterministic,
+  signatures,
+  gbnf,
+  nativeAnnounce,
+  nativeCall,
+  nativeRefusals,
+];
+
+/** Every check of either profile, for `--list` and `--only`. */
+export const ALL_CHECKS: readonly Check[] = [...CHECKS, nativeAnnounce, nativeCall, nativeRefusals];
+
+/** The checks of a profile. */
+export function checksOf(profile: Profile): readonly Check[] {
+  return profile === 'native' ? NATIVE_CHECKS : CHECKS;
+}
+
 /** Run order: the restart of the determinism check goes last, so it disturbs nothing else. */
-const RUN_ORDER = [2, 3, 4, 5, 9, 11, 12, 6, 13, 14, 10, 8, 7, 1];
+const RUN_ORDER = [2, 3, 4, 5, 9, 15, 11, 12, 16, 6, 17, 13, 14, 10, 8, 7, 1];
 
 /** The spec's mandatory behaviours and the checks that prove each. */
 export const MUSTS: readonly { number: number; text: string; checks: readonly string[] }[] = [
@@ -74,12 +99,30 @@ export const MUSTS: readonly { number: number; text: string; checks: readonly st
   { number: 12, text: 'GBNF grammars for all wrapped MCP tool schemas', checks: ['gbnf'] },
 ];
 
+/**
+ * The checks that prove each MUST for a native endpoint: it wraps no MCP tool, so the behaviours
+ * about wrapped tools (3, 5: the suite's poorly described test tool) and about listing endpoints
+ * as MCP tools (2) do not apply to it.
+ */
+const NATIVE_PROOF: Readonly<Record<number, readonly string[]>> = {
+  1: ['deterministic'],
+  4: ['native-announce'],
+  6: ['native-call'],
+  7: ['native-refusals'],
+  8: ['signatures'],
+  9: ['signatures', 'native-announce', 'native-call'],
+  10: ['signatures', 'native-call'],
+  11: ['native-announce'],
+  12: ['gbnf'],
+};
+
 /** One mandatory behaviour's verdict. */
 export interface MustVerdict {
   number: number;
   text: string;
   checks: readonly string[];
-  status: 'proven' | 'failed' | 'not run';
+  /** `not applicable`: the native profile, for a behaviour about wrapped MCP tools. */
+  status: 'proven' | 'failed' | 'not run' | 'not applicable';
 }
 
 /** One optional behaviour's verdict. */
@@ -93,7 +136,7 @@ export interface OptionalVerdict {
 /** Everything a run produced. */
 export interface SuiteReport {
   suite: string;
-  target: { mode: string; adapter: string };
+  target: { mode: string; profile: Profile; adapter: string };
   passed: boolean;
   durationMs: number;
   checks: CheckResult[];
@@ -101,14 +144,20 @@ export interface SuiteReport {
   optional: OptionalVerdict[];
 }
 
-/** The checks `--only` selects (all when `only` is empty); throws naming the known ones. */
-export function selectChecks(only: readonly string[]): Check[] {
+/**
+ * The checks `--only` selects of a profile's (all when `only` is empty); throws naming the known
+ * ones. Without a profile (before the target is found), any check of either profile is known.
+ */
+export function selectChecks(only: readonly string[], profile?: Profile): Check[] {
+  const known = profile === undefined ? ALL_CHECKS : checksOf(profile);
   for (const name of only) {
-    if (!CHECKS.some((c) => c.name === name)) {
-      throw new Error(`--only ${name}: expected one of ${CHECKS.map((c) => c.name).join(', ')}`);
+    if (!known.some((c) => c.name === name)) {
+      throw new Error(
+        `--only ${name}: expected one of ${known.map((c) => c.name).join(', ')}${profile ? ` (the ${profile} profile's checks)` : ''}`,
+      );
     }
   }
-  return CHECKS.filter((c) => only.length === 0 || only.includes(c.name));
+  return known.filter((c) => only.length === 0 || only.includes(c.name));
 }
 
 /** Runs the selected checks against an open target. */
@@ -122,20 +171,26 @@ export async function runSuite(
   for (const number of RUN_ORDER) {
     const check = checks.find((c) => c.number === number);
     if (!check) continue;
-    const must = MUSTS.filter((m) => m.checks.includes(check.name)).map((m) => m.number);
+    const must = MUSTS.filter((m) =>
+      (target.profile === 'native' ? (NATIVE_PROOF[m.number] ?? []) : m.checks).includes(check.name),
+    ).map((m) => m.number);
     const result = await runCheck(check, target, facts, must);
     results.push(result);
     onResult(result);
   }
   results.sort((a, b) => a.number - b.number);
-  const musts = MUSTS.map((must) => {
+  const native = target.profile === 'native';
+  const musts = MUSTS.map((base) => {
+    const must = native ? { ...base, checks: NATIVE_PROOF[base.number] ?? [] } : base;
     const relevant = results.filter((r) => must.checks.includes(r.name));
     const status: MustVerdict['status'] =
-      relevant.length < must.checks.length
-        ? 'not run'
-        : relevant.every((r) => r.status === 'pass')
-          ? 'proven'
-          : 'failed';
+      must.checks.length === 0
+        ? 'not applicable'
+        : relevant.length < must.checks.length
+          ? 'not run'
+          : relevant.every((r) => r.status === 'pass')
+            ? 'proven'
+            : 'failed';
     return { ...must, status };
   });
   const optional: OptionalVerdict[] = [
@@ -155,7 +210,7 @@ export async function runSuite(
   ];
   return {
     suite: '@xprotocol/conformance',
-    target: { mode: target.mode, adapter: target.adapter.ed25519 },
+    target: { mode: target.mode, profile: target.profile, adapter: target.adapter.ed25519 },
     passed: results.every((r) => r.status !== 'fail') && results.length === checks.length,
     checks: results,
     musts,

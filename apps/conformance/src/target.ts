@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { type Delegation, generateIdentity, type PublicIdentity } from '@xprotocol/crypto';
+import { type Delegation, generateIdentity, type PublicIdentity, type XpEvent } from '@xprotocol/crypto';
 import { nodeCipher, nodeSignatures, writeKeyFile } from '@xprotocol/crypto/node';
 import { type Relay, startRelay } from '@xprotocol/relay';
 import { MAX_WELL_KNOWN_BYTES, parseWellKnownDocument, WELL_KNOWN_PATH } from '@xprotocol/wire';
@@ -20,6 +20,7 @@ import { type AdapterProcess, startAdapter } from './adapter-process.js';
 import { splitCommand } from './command-line.js';
 import { InjectorRelay } from './injector-relay.js';
 import { PeerEndpoint } from './peer-endpoint.js';
+import type { Profile } from './profile.js';
 import { suiteConfig } from './suite-config.js';
 import { adapterChain } from './suite-delegation.js';
 import { type SuiteKeys, suiteKeys } from './suite-keys.js';
@@ -97,6 +98,13 @@ export class Target {
   readonly mcpUrl: string | undefined;
   /** The adapter's identity (its announce gives the X25519 key). */
   adapter!: PublicIdentity;
+  /** The announce the target was found by (the newest when the suite started). */
+  announceEvent!: XpEvent;
+  /**
+   * Which checks apply (docs/conformance.md): `adapter` for an adapter wrapping the suite's test MCP
+   * server, `native` for an endpoint that serves its own tools. The command line sets it.
+   */
+  profile: Profile = 'adapter';
   /**
    * Whether the adapter runs with the delegated-identity settings (its chain file, the suite's root
    * as a trusted issuer), or why not: an adapter that refuses them is started again without, and the
@@ -246,6 +254,7 @@ export class Target {
     const resolved = await this.xp.resolve(key, 30_000);
     if (!resolved) throw new Error(`no xp.endpoint.announce from ${key} on ${this.relayUrl} within 30 s`);
     this.adapter = resolved.keys;
+    this.announceEvent = resolved.announce;
     // The adapter also subscribes on the injector relay; wait until it did.
     const deadline = Date.now() + 15_000;
     while (this.injector && this.injector.subscriptionCount() === 0 && Date.now() < deadline) {

@@ -63,7 +63,7 @@ describe('xprotocol-conformance against apps/adapter', () => {
     expect(xml).toContain('<testsuite name="xprotocol-conformance" tests="14" failures="0" skipped="0"');
   });
 
-  it('--only runs one check; --list names all fourteen; an unknown name is a usage error', async () => {
+  it('--only runs one check; --list names all seventeen of both profiles; an unknown name is a usage error', async () => {
     const only = await runSuiteBin([
       '--adapter-command',
       nodeCommand(ADAPTER_BIN),
@@ -74,7 +74,13 @@ describe('xprotocol-conformance against apps/adapter', () => {
     expect(only.stdout).toMatch(/✓ {2}9\. trust-disclosure/);
     expect(only.stdout).toMatch(/CONFORMANT: 1\/1 checks passed .* in \d+\.\d s/);
     const list = await runSuiteBin(['--list']);
-    expect(list.stdout.trim().split('\n')).toHaveLength(14);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines).toHaveLength(17);
+    expect(lines.filter((l) => l.endsWith('[native]')).map((l) => l.split(/\s+/)[1])).toEqual([
+      'native-announce',
+      'native-call',
+      'native-refusals',
+    ]);
     const bad = await runSuiteBin(['--adapter-command', 'x', '--only', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--only nope: expected one of deterministic');

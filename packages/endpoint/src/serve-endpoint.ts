@@ -146,9 +146,11 @@ export async function serveEndpoint(options: ServeEndpointOptions): Promise<Runn
             adapter_version: ENDPOINT_VERSION,
             x25519: identity.keys.x25519,
             relays: options.relays,
-            // A native endpoint wraps no MCP server and calls no other endpoint: both lists are empty.
+            // A native endpoint wraps no MCP server and calls no other endpoint: both lists are
+            // empty, and its own tools are disclosed, counted and flagged as a served source.
             mcp_sources: [],
             xprotocol_sources: [],
+            served_sources: [{ name: source, transport: 'native', namespace: source }],
           },
           catalog.registry,
         ),

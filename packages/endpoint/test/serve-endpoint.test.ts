@@ -98,6 +98,11 @@ describe('serveEndpoint', () => {
     expect(announce.keys).toEqual(endpoint.keys);
     expect(announce.payload).toMatchObject({ display_name: 'test.native', mcp_sources: [] });
     expect(announce.payload.counts.schemas).toBe(2);
+    // Its own tools are disclosed as a native served source and counted as tools.
+    expect(announce.payload.counts.tools).toBe(2);
+    expect(announce.payload.served_sources).toEqual([
+      { name: 'test.native', transport: 'native', namespace: 'test.native', tool_count: 2, prompt_count: 0 },
+    ]);
     const catalog = await reader.catalog(endpoint.keys.ed25519, 15_000);
     expect(catalog.map((c) => c.kind)).toEqual(['test.native.echo_text', 'test.native.fail_always']);
     for (const contract of catalog) expect(contract.gbnf_grammar).toMatch(/^root ::= /m);

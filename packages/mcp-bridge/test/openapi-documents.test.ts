@@ -66,7 +66,8 @@ describe('published OpenAPI documents', () => {
     expect(translation.refused).toEqual([
       {
         operation: 'uploadFile',
-        reason: 'the request body is application/octet-stream; only JSON bodies are sent',
+        reason:
+          'the request body is application/octet-stream; only JSON, application/x-www-form-urlencoded and multipart/form-data bodies are sent',
       },
     ]);
     const getPet = translation.tools.find((t) => t.definition.name === 'getPetById');
@@ -93,18 +94,15 @@ describe('published OpenAPI documents', () => {
     );
   });
 
-  it('USPTO (3.0): the form-encoded search refused', async () => {
+  it('USPTO (3.0): every operation a tool, the search sent as form fields', async () => {
     const { translation } = await translate('uspto-3.0.yaml');
     expect(translation.tools.map((t) => t.definition.name)).toEqual([
       'list-data-sets',
       'list-searchable-fields',
+      'perform-search',
     ]);
-    expect(translation.refused).toEqual([
-      {
-        operation: 'perform-search',
-        reason: 'the request body is application/x-www-form-urlencoded; only JSON bodies are sent',
-      },
-    ]);
+    expect(translation.refused).toEqual([]);
+    expect(translation.tools[2]?.plan.body?.encoding).toBe('form');
   });
 });
 

@@ -126,6 +126,7 @@ function _payloadProblem(value: unknown): string | undefined {
     _relaysProblem(value.relays) ??
     _mcpSourcesProblem(value.mcp_sources) ??
     _xpSourcesProblem(value.xprotocol_sources) ??
+    (value.served_sources === undefined ? undefined : _servedSourcesProblem(value.served_sources)) ??
     _lowQualityProblem(value.low_quality_schemas) ??
     _countsProblem(value) ??
     (value.rotated_from === undefined ? undefined : _rotationProblem(value.rotated_from)) ??
@@ -197,6 +198,29 @@ function _mcpSourcesProblem(sources: unknown): string | undefined {
   return undefined;
 }
 
+/** `served_sources` (optional): like `mcp_sources`, with `transport` `native` or `openapi`, a URL only for `openapi`. */
+function _servedSourcesProblem(sources: unknown): string | undefined {
+  if (!Array.isArray(sources)) return 'served_sources: expected an array';
+  for (const [i, s] of sources.entries()) {
+    const at = `served_sources[${i}]`;
+    if (!_isRecord(s)) return `${at}: expected an object`;
+    if (typeof s.name !== 'string' || s.name === '') return `${at}.name: expected a non-empty string`;
+    if (s.transport !== 'native' && s.transport !== 'openapi')
+      return `${at}.transport: expected "native" or "openapi", got ${JSON.stringify(s.transport ?? null)}`;
+    if (s.transport === 'native' && s.url !== undefined)
+      return `${at}.url: a native source has no URL (it runs in the endpoint's own process)`;
+    if (s.url !== undefined) {
+      const problem = _urlProblem(s.url, ['http:', 'https:'], `${at}.url`);
+      if (problem !== undefined) return problem;
+    }
+    if (!isContractKind(s.namespace))
+      return `${at}.namespace: expected dot-separated segments of [A-Za-z0-9_-]+ (a namespace), got ${JSON.stringify(s.namespace ?? null)}`;
+    for (const field of ['tool_count', 'prompt_count'] as const)
+      if (!_isCount(s[field])) return `${at}.${field}: expected a non-negative integer`;
+  }
+  return undefined;
+}
+
 function _xpSourcesProblem(sources: unknown): string | undefined {
   if (!Array.isArray(sources)) return 'xprotocol_sources: expected an array';
   for (const [i, s] of sources.entries()) {
@@ -251,7 +275,8 @@ function _countsProblem(value: Record<string, unknown>): string | undefined {
   ])
     if (!_isCount(counts[field])) return `counts.${field}: expected a non-negative integer`;
   const mcp = value.mcp_sources as Record<string, number>[];
-  const sum = (field: string) => mcp.reduce((total, s) => total + (s[field] as number), 0);
+  const served = (value.served_sources ?? []) as Record<string, number>[];
+  const sum = (field: string) => [...mcp, ...served].reduce((total, s) => total + (s[field] as number), 0);
   const equal: [string, number, string][] = [
     ['mcp_sources', mcp.length, 'the length of mcp_sources'],
     ['xprotocol_sources', (value.xprotocol_sources as unknown[]).length, 'the length of xprotocol_sources'],
@@ -265,8 +290,16 @@ function _countsProblem(value: Record<string, unknown>): string | undefined {
     if (counts[field] !== want) return `counts.${field}: expected ${want} (${what}), got ${counts[field]}`;
   // An endpoint may serve contracts of its own beside its MCP servers' (a native endpoint does).
   const atLeast: [string, number, string][] = [
-    ['tools', sum('tool_count'), 'the sum of mcp_sources[].tool_count'],
-    ['prompts', sum('prompt_count'), 'the sum of mcp_sources[].prompt_count'],
+    [
+      'tools',
+      sum('tool_count'),
+      `the sum of mcp_sources[].tool_count${served.length > 0 ? ' and served_sources[].tool_count' : ''}`,
+    ],
+    [
+      'prompts',
+      sum('prompt_count'),
+      `the sum of mcp_sources[].prompt_count${served.length > 0 ? ' and served_sources[].prompt_count' : ''}`,
+    ],
   ];
   for (const [field, least, what] of atLeast)
     if ((counts[field] as number) < least)

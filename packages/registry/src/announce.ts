@@ -52,6 +52,17 @@ export interface AnnounceMcpSource {
   readonly flagged?: readonly { readonly kind: string; readonly issue: string }[] | undefined;
 }
 
+/**
+ * A source whose contracts the endpoint serves without an MCP server (docs/protocol.md §10.3,
+ * `served_sources`): `native` for tools whose handlers run in the endpoint's own process (a native
+ * endpoint), `openapi` for an HTTP service described by an OpenAPI document. Counted and flagged as
+ * an MCP source is; `url` (an `openapi` service's base URL) is disclosed without credentials.
+ */
+export interface AnnounceServedSource extends Omit<AnnounceMcpSource, 'transport' | 'url'> {
+  readonly transport: 'native' | 'openapi';
+  readonly url?: string | undefined;
+}
+
 /** One `xprotocol_sources` entry as the announce needs it. */
 export interface AnnounceXpSource {
   readonly name: string;
@@ -72,6 +83,8 @@ export interface AnnounceInput {
   readonly relays: readonly string[];
   readonly mcp_sources: readonly AnnounceMcpSource[];
   readonly xprotocol_sources: readonly AnnounceXpSource[];
+  /** What the endpoint serves beside MCP servers; none or empty: no `served_sources` field. */
+  readonly served_sources?: readonly AnnounceServedSource[] | undefined;
   /**
    * The adapter's delegation chain (docs/protocol.md §11.3), the chain file's array as it is, root
    * first; disclosed as `delegation_chain` so a caller can check who vouches for the key. Absent:
@@ -105,6 +118,15 @@ export interface AnnouncePayload {
     prompt_count: number;
   }[];
   xprotocol_sources: { name: string; endpoint?: string; key?: string; tool_count: number }[];
+  /** The sources served without an MCP server, when there are any (docs/protocol.md §10.3). */
+  served_sources?: {
+    name: string;
+    transport: string;
+    url?: string;
+    namespace: string;
+    tool_count: number;
+    prompt_count: number;
+  }[];
   counts: {
     mcp_sources: number;
     xprotocol_sources: number;
@@ -163,6 +185,7 @@ export function buildAnnouncePayload(
   };
   const mcp = input.mcp_sources.map((s, i) => _mcpSourceEntry(s, i, registry, tally));
   const xp = input.xprotocol_sources.map((s, i) => _xpSourceEntry(s, i));
+  const served = (input.served_sources ?? []).map((s, i) => _servedSourceEntry(s, i, registry, tally));
   const lowQuality = tally.lowQuality;
   lowQuality.sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   return {
@@ -172,6 +195,7 @@ export function buildAnnouncePayload(
     relays,
     mcp_sources: mcp,
     xprotocol_sources: xp,
+    ...(served.length > 0 && { served_sources: served }),
     counts: {
       mcp_sources: mcp.length,
       xprotocol_sources: xp.length,
@@ -305,6 +329,43 @@ function _mcpSourceEntry(
     namespace: s.namespace,
     tool_count: toolCount,
     prompt_count: promptCount,
+  };
+}
+
+/**
+ * One `served_sources` entry: counted and flagged as an MCP source is (the counts' `tools` and
+ * `prompts` may exceed the `mcp_sources` sums by exactly these), its URL disclosed without credentials.
+ */
+function _servedSourceEntry(
+  s: AnnounceServedSource,
+  i: number,
+  registry: Registry,
+  tally: _Tally,
+): NonNullable<AnnouncePayload['served_sources']>[number] {
+  if (s.transport !== 'native' && s.transport !== 'openapi') {
+    throw new RegistryError(
+      'INVALID_ANNOUNCE',
+      `served_sources[${i}].transport: expected "native" | "openapi", got ${JSON.stringify(s.transport)}`,
+    );
+  }
+  const { transport, url, ...rest } = s;
+  const entry = _mcpSourceEntry({ ...rest, transport: 'stdio' }, i, registry, tally);
+  let disclosed: string | undefined;
+  if (url !== undefined) {
+    disclosed = publicUrl(url, ['http:', 'https:']);
+    if (disclosed === undefined)
+      throw new RegistryError(
+        'INVALID_ANNOUNCE',
+        `served_sources[${i}].url: expected an http(s) URL, got a value that does not parse`,
+      );
+  }
+  return {
+    name: entry.name,
+    transport,
+    ...(disclosed !== undefined && { url: disclosed }),
+    namespace: entry.namespace,
+    tool_count: entry.tool_count,
+    prompt_count: entry.prompt_count,
   };
 }
 

@@ -8,6 +8,7 @@ export {
   type AnnounceMcpSource,
   type AnnounceOptions,
   type AnnouncePayload,
+  type AnnounceServedSource,
   type AnnounceXpSource,
   buildAnnouncePayload,
   publicUrl,

@@ -150,7 +150,57 @@ describe('readAnnounce refuses, saying why', () => {
       { ...VECTOR.payload, mcp_sources: [{ name: 'x' }] },
       'announce payload mcp_sources[0].transport: expected "stdio", "sse" or "streamable_http", got null',
     ],
+    [
+      {
+        ...VECTOR.payload,
+        served_sources: [{ name: 'x', transport: 'stdio', namespace: 'a.b', tool_count: 1, prompt_count: 0 }],
+      },
+      'announce payload served_sources[0].transport: expected "native" or "openapi", got "stdio"',
+    ],
+    [
+      {
+        ...VECTOR.payload,
+        served_sources: [
+          {
+            name: 'x',
+            transport: 'native',
+            url: 'http://127.0.0.1/',
+            namespace: 'a.b',
+            tool_count: 1,
+            prompt_count: 0,
+          },
+        ],
+      },
+      "announce payload served_sources[0].url: a native source has no URL (it runs in the endpoint's own process)",
+    ],
+    [
+      {
+        ...VECTOR.payload,
+        served_sources: [
+          { name: 'x', transport: 'openapi', namespace: 'a.b', tool_count: 5, prompt_count: 0 },
+        ],
+      },
+      `announce payload counts.tools: expected at least ${VECTOR.payload.counts.tools + 5} (the sum of mcp_sources[].tool_count and served_sources[].tool_count), got ${VECTOR.payload.counts.tools}`,
+    ],
   ])('parseAnnouncePayload refuses %j', (value, reason) => {
     expect(parseAnnouncePayload(value)).toEqual({ ok: false, reason });
+  });
+
+  it('parseAnnouncePayload accepts served_sources whose tools the counts include', () => {
+    const payload = {
+      ...VECTOR.payload,
+      served_sources: [
+        {
+          name: 'pets',
+          transport: 'openapi',
+          url: 'https://pets.example/v3',
+          namespace: 'com.example.pets',
+          tool_count: 2,
+          prompt_count: 0,
+        },
+      ],
+      counts: { ...VECTOR.payload.counts, tools: VECTOR.payload.counts.tools + 2 },
+    };
+    expect(parseAnnouncePayload(payload)).toEqual({ ok: true, payload });
   });
 });

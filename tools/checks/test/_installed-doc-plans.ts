@@ -153,6 +153,12 @@ export const PLANS: Readonly<Record<string, Plan>> = {
       reason:
         'a placeholder: <the adapter key> is the key `my-adapter start` logs, and my-adapter is the reader’s own adapter',
     },
+  'npx @xprotocol/conformance --endpoint ed25519:<the endpoint key> --relay ws://127.0.0.1:8765 --keys ./conf-keys':
+    {
+      run: 'excluded',
+      reason:
+        'a placeholder: <the endpoint key> is the key the native endpoint prints; examples/native-endpoint’s test runs the suite against the example endpoint with these flags',
+    },
   // apps/adapter/README.md
   'npx @xprotocol/mcp-adapter keygen --output ./adapter.key': KEYGEN,
   'xprotocol-adapter validate --config adapter.yml': { run: 'exit' },

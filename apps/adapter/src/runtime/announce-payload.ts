@@ -32,8 +32,8 @@ export function announcePayload(
       adapter_version: ADAPTER_VERSION,
       x25519: keys.x25519,
       relays: keys.relays,
-      // The announce lists MCP servers, whose transports docs/protocol.md names; an OpenAPI
-      // service's tools are in the catalog all the same.
+      // `mcp_sources` lists MCP servers, whose transports docs/protocol.md names; an OpenAPI
+      // service is disclosed in `served_sources` with its own transport, counted and flagged alike.
       mcp_sources: config.mcpSources
         .flatMap((source) =>
           source.transport === 'openapi' ? [] : [{ ...source, transport: source.transport }],
@@ -48,6 +48,18 @@ export function announcePayload(
           // Tools refused for their description are flagged too, so the announce says why they are missing.
           refused: refusals.get(source.name) ?? [],
           // Description-lint findings and tool-pinning quarantines (docs/security.md, "Tool pinning").
+          flagged: flagged.get(source.name) ?? [],
+        })),
+      served_sources: config.mcpSources
+        .filter((source) => source.transport === 'openapi')
+        .map((source) => ({
+          name: source.name,
+          transport: 'openapi' as const,
+          url: source.openapi?.baseUrl,
+          namespace: source.namespace,
+          description_quality_threshold: source.descriptionQualityThreshold,
+          description_quality_floor: source.descriptionQualityFloor,
+          refused: refusals.get(source.name) ?? [],
           flagged: flagged.get(source.name) ?? [],
         })),
       xprotocol_sources: config.xprotocolSources.map((source) => ({

@@ -11,17 +11,10 @@
 import { getTag, hexToBytes, type XpEvent } from '@xprotocol/crypto';
 import { nodeSignatures } from '@xprotocol/crypto/node';
 import { type Check, type CheckContext, show } from '../check.js';
-import { TEST_NAMESPACE } from '../test-tools.js';
 import { type Exchange, nowSeconds, sealRequest, verifies } from '../xp-client.js';
 import { marker, received } from './_answers.js';
 
-const KIND = `${TEST_NAMESPACE}.read_note`;
-
-function _count(context: CheckContext, mark: string): number | undefined {
-  return context.target.readCalls()?.filter((c) => JSON.stringify(c.arguments).includes(mark)).length;
-}
-
-function _signedAndSealed(context: CheckContext, exchange: Exchange): void {
+function _signedAndSealed(context: CheckContext, exchange: Exchange, KIND: string): void {
   const answer = exchange.answer;
   if (!answer) return;
   const { target } = context;
@@ -63,23 +56,26 @@ export const signatures: Check = {
       return;
     }
     const { client, stranger } = target.keys;
+    const call = await context.facts.signedCall();
+    const KIND = call.kind;
+    const _count = (_context: CheckContext, mark: string) => call.count(mark);
     const inject = (event: XpEvent | Record<string, unknown>, timeoutMs = 5000, settleMs?: number) =>
       target.xp.exchange(event as XpEvent, target.adapter.ed25519, client, {
         timeoutMs,
         injector,
         ...(settleMs !== undefined && { settleMs }),
       });
-    const request = (title: string) => sealRequest(client, target.adapter, KIND, { title });
+    const request = (mark: string) => sealRequest(client, target.adapter, KIND, call.payload(mark));
 
     const controlMark = marker('control');
     const control = await inject(request(controlMark), 20_000);
     context.expect(control.answer?.kind === `${KIND}.result` && _count(context, controlMark) !== 0, {
       what: 'a valid event through the injector relay is answered (control)',
-      sent: `${KIND} {title: "${controlMark}"}`,
+      sent: `${KIND} ${show(call.payload(controlMark))}`,
       received: received(control),
       expected: `${KIND}.result and the call recorded by the test server`,
     });
-    _signedAndSealed(context, control);
+    _signedAndSealed(context, control, KIND);
 
     const forged: { label: string; mark: string; event: Record<string, unknown> }[] = [];
     {
@@ -108,13 +104,10 @@ export const signatures: Check = {
     }
     const now = nowSeconds();
     const expiredMark = marker('expired');
-    const expired = sealRequest(
-      client,
-      target.adapter,
-      KIND,
-      { title: expiredMark },
-      { created_at: now - 10, expiration: now - 2 },
-    );
+    const expired = sealRequest(client, target.adapter, KIND, call.payload(expiredMark), {
+      created_at: now - 10,
+      expiration: now - 2,
+    });
     const replayMark = marker('replay');
     const replay = request(replayMark);
 
@@ -127,13 +120,13 @@ export const signatures: Check = {
       const exchange = forgedAnswers[i]!;
       context.expect(exchange.answer === undefined, {
         what: `an event ${f.label} is dropped without an answer`,
-        sent: `${KIND} {title: "${f.mark}"}, ${f.label}`,
+        sent: `${KIND} ${show(call.payload(f.mark))}, ${f.label}`,
         received: received(exchange),
         expected: 'no answer (docs/protocol.md §4, steps 1–3)',
       });
       context.expect((_count(context, f.mark) ?? 0) === 0, {
         what: `an event ${f.label} never reaches the MCP server`,
-        sent: `${KIND} {title: "${f.mark}"}`,
+        sent: `${KIND} ${show(call.payload(f.mark))}`,
         received: `${_count(context, f.mark)} recorded calls`,
         expected: 'none',
       });
@@ -146,7 +139,7 @@ export const signatures: Check = {
     });
     context.expect(!_count(context, expiredMark), {
       what: 'an expired request never reaches the MCP server',
-      sent: `${KIND} {title: "${expiredMark}"}, expired`,
+      sent: `${KIND} ${show(call.payload(expiredMark))}, expired`,
       received: `${_count(context, expiredMark)} recorded calls`,
       expected: 'none',
     });

@@ -24,7 +24,21 @@ export interface PlannedParameter {
   required: boolean;
   /** Query arrays: repeated keys (`true`, OpenAPI's default) or comma-joined. */
   explode: boolean;
+  /**
+   * How the value is serialized (docs/config.md, "openapi_sources"): `form` (query, the default),
+   * `spaceDelimited` and `pipeDelimited` (query arrays), `deepObject` (query objects:
+   * `name[key]=value`), `simple` (path and header).
+   */
+  style: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'simple';
 }
+
+/** The query styles sent, and the kind of value each takes. */
+const QUERY_STYLES: Readonly<Record<string, 'any' | 'array' | 'object'>> = {
+  form: 'any',
+  spaceDelimited: 'array',
+  pipeDelimited: 'array',
+  deepObject: 'object',
+};
 
 /** How to make the HTTP request of one operation. */
 export interface OperationPlan {
@@ -32,8 +46,11 @@ export interface OperationPlan {
   /** The path template, such as `/pet/{petId}`. */
   path: string;
   parameters: PlannedParameter[];
-  /** The JSON request body (the `body` argument), if the operation takes one. */
-  body?: { contentType: string; required: boolean };
+  /**
+   * The request body (the `body` argument), if the operation takes one: JSON, or an object sent as
+   * `application/x-www-form-urlencoded` fields (`form`) or `multipart/form-data` parts (`multipart`).
+   */
+  body?: { contentType: string; required: boolean; encoding: 'json' | 'form' | 'multipart' };
   /** Security scheme names sent together (the first requirement the source has credentials for). */
   security: string[];
   /** How a JSON answer becomes `structuredContent`: as it is, or wrapped as `{ result }`. */
@@ -238,15 +255,8 @@ function _parameters(
       throw new Error(
         `the parameter ${name} is described by content, not a schema; only schemas are supported`,
       );
-    const style = param.style as string | undefined;
-    const defaultStyle = where === 'query' ? 'form' : 'simple';
-    if (style !== undefined && style !== defaultStyle)
-      throw new Error(`the ${where} parameter ${name} has style ${style}; only ${defaultStyle} is supported`);
     const schema = toJsonSchema(param.schema, op.version, `parameter ${name}`) as Record<string, unknown>;
-    if (_isObjectSchema(schema))
-      throw new Error(
-        `the ${where} parameter ${name} is an object; only scalars and lists of scalars are sent`,
-      );
+    const style = _style(where, name, param.style, schema);
     if (Object.hasOwn(properties, name))
       throw new Error(`the parameter name ${name} is used twice (in ${where} and another location)`);
     const described = typeof param.description === 'string' ? { description: param.description } : {};
@@ -256,13 +266,52 @@ function _parameters(
       name,
       in: where as PlannedParameter['in'],
       required: isRequired,
-      explode: param.explode !== false,
+      // OpenAPI's default: explode for form, not for the other styles.
+      explode: param.explode === undefined ? style === 'form' : param.explode === true,
+      style,
     });
   }
   for (const match of op.path.matchAll(/\{([^}]+)\}/g))
     if (!planned.some((p) => p.in === 'path' && p.name === match[1]))
       throw new Error(`the path names {${match[1]}} but no path parameter describes it`);
   return planned;
+}
+
+/**
+ * The style a parameter is sent with, checked against its location and schema; throws naming what
+ * is not supported. Path and header parameters are `simple` scalars or lists; a query parameter
+ * may be an object only as `form` (each property a field) or `deepObject`.
+ */
+function _style(
+  where: string,
+  name: string,
+  declared: unknown,
+  schema: Record<string, unknown>,
+): PlannedParameter['style'] {
+  const object = _isObjectSchema(schema);
+  if (where !== 'query') {
+    if (declared !== undefined && declared !== 'simple')
+      throw new Error(
+        `the ${where} parameter ${name} has style ${String(declared)}; only simple is supported`,
+      );
+    if (object)
+      throw new Error(
+        `the ${where} parameter ${name} is an object; only scalars and lists of scalars are sent`,
+      );
+    return 'simple';
+  }
+  const style = typeof declared === 'string' ? declared : 'form';
+  const takes = QUERY_STYLES[style];
+  if (takes === undefined)
+    throw new Error(
+      `the query parameter ${name} has style ${style}; only ${Object.keys(QUERY_STYLES).join(', ')} are supported`,
+    );
+  const array = schema.type === 'array';
+  if ((takes === 'array' && !array) || (takes === 'object' && !object))
+    throw new Error(
+      `the query parameter ${name} has style ${style}, which OpenAPI defines for ${takes}s only`,
+    );
+  return style as PlannedParameter['style'];
 }
 
 function _body(
@@ -275,17 +324,33 @@ function _body(
     | undefined;
   if (!body) return undefined;
   const types = Object.keys(body.content ?? {});
+  // JSON first; else a form, whose fields are the properties of an object.
   const json = types.find((t) => _isJson(t));
-  if (json === undefined) {
+  const form = types.find((t) => _bare(t) === 'application/x-www-form-urlencoded');
+  const multipart = types.find((t) => _bare(t) === 'multipart/form-data');
+  const contentType = json ?? form ?? multipart;
+  if (contentType === undefined) {
     if (types.length === 0) return undefined;
-    throw new Error(`the request body is ${types.join(', ')}; only JSON bodies are sent`);
+    throw new Error(
+      `the request body is ${types.join(', ')}; only JSON, application/x-www-form-urlencoded and multipart/form-data bodies are sent`,
+    );
   }
   if (Object.hasOwn(properties, 'body'))
     throw new Error('a parameter is named body, the name of the request body');
-  const schema = body.content?.[json]?.schema;
-  properties.body = schema === undefined ? {} : toJsonSchema(schema, op.version, 'the request body');
+  const schema = body.content?.[contentType]?.schema;
+  const converted = schema === undefined ? {} : toJsonSchema(schema, op.version, 'the request body');
+  const encoding = contentType === json ? 'json' : contentType === form ? 'form' : 'multipart';
+  if (encoding !== 'json' && !_isObjectSchema(converted as Record<string, unknown>))
+    throw new Error(
+      `the request body is ${contentType} without an object schema; its fields cannot be named`,
+    );
+  properties.body = converted;
   if (body.required === true) required.push('body');
-  return { contentType: json, required: body.required === true };
+  return { contentType, required: body.required === true, encoding };
+}
+
+function _bare(mediaType: string): string {
+  return mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 function _output(op: _Operation): {

@@ -2,7 +2,8 @@
  * The HTTP request of one OpenAPI operation from a tool call's arguments: path parameters
  * percent-encoded one segment each (a `/` in a value is `%2F`, and a value that would make a
  * whole segment `.` or `..` is refused, so no argument moves the request to another path), query
- * parameters as form fields, header parameters as headers, the `body` argument as JSON, and the
+ * parameters by their style (`form`, `spaceDelimited`, `pipeDelimited`, `deepObject`), header
+ * parameters as headers, the `body` argument as JSON, form fields or multipart parts, and the
  * credentials of the operation's security schemes. Nothing else is sent: no cookie, no header of
  * the MCP client, no token the client holds.
  * @module
@@ -31,7 +32,8 @@ export interface BuiltRequest {
   url: URL;
   method: string;
   headers: Headers;
-  body?: string;
+  /** JSON text, form fields, or multipart parts (fetch writes the content type and boundary of the last two). */
+  body?: string | URLSearchParams | FormData;
 }
 
 /** Options of {@link buildRequest}. */
@@ -60,17 +62,16 @@ export function buildRequest(options: BuildRequestOptions): BuiltRequest {
   for (const parameter of plan.parameters) {
     const value = args[parameter.name];
     if (value === undefined || value === null) continue;
-    if (parameter.in === 'query') {
-      if (Array.isArray(value) && parameter.explode)
-        for (const item of value) url.searchParams.append(parameter.name, _scalar(parameter.name, item));
-      else url.searchParams.append(parameter.name, _joined(parameter.name, value));
-    } else if (parameter.in === 'header') headers.set(parameter.name, _joined(parameter.name, value));
+    if (parameter.in === 'query') _query(url.searchParams, parameter, value);
+    else if (parameter.in === 'header') headers.set(parameter.name, _joined(parameter.name, value));
   }
   for (const scheme of plan.security) _authorize(scheme, options, url, headers);
-  let body: string | undefined;
+  let body: BuiltRequest['body'];
   if (plan.body && args.body !== undefined) {
-    headers.set('content-type', plan.body.contentType);
-    body = JSON.stringify(args.body);
+    if (plan.body.encoding === 'json') {
+      headers.set('content-type', plan.body.contentType);
+      body = JSON.stringify(args.body);
+    } else body = _formBody(plan.body.encoding, args.body);
   }
   return { url, method: plan.method, headers, ...(body !== undefined && { body }) };
 }
@@ -112,4 +113,66 @@ function _scalar(name: string, value: unknown): string {
   throw new Error(
     `the parameter ${name} must be a string, number or boolean (or a list of them), got ${typeof value}`,
   );
+}
+
+const DELIMITERS = { form: ',', spaceDelimited: ' ', pipeDelimited: '|' } as const;
+
+/** Appends one query parameter as its style says (OpenAPI 3.1, "Style Examples"). */
+function _query(
+  search: URLSearchParams,
+  parameter: OperationPlan['parameters'][number],
+  value: unknown,
+): void {
+  const { name, style, explode } = parameter;
+  if (style === 'deepObject' || (style === 'form' && _isRecord(value))) {
+    if (!_isRecord(value)) throw new Error(`the parameter ${name} must be an object`);
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined || item === null) continue;
+      if (style === 'deepObject') search.append(`${name}[${key}]`, _scalar(`${name}.${key}`, item));
+      else if (explode) search.append(key, _joined(`${name}.${key}`, item));
+    }
+    if (style === 'form' && !explode)
+      search.append(
+        name,
+        Object.entries(value)
+          .filter(([, item]) => item !== undefined && item !== null)
+          .flatMap(([key, item]) => [key, _scalar(`${name}.${key}`, item)])
+          .join(','),
+      );
+    return;
+  }
+  if (Array.isArray(value) && explode) for (const item of value) search.append(name, _scalar(name, item));
+  else if (Array.isArray(value))
+    search.append(
+      name,
+      value.map((item) => _scalar(name, item)).join(DELIMITERS[style as keyof typeof DELIMITERS] ?? ','),
+    );
+  else search.append(name, _scalar(name, value));
+}
+
+/**
+ * The `body` argument as form fields (a list repeats its field) or multipart parts: a scalar or a
+ * list of scalars as text parts, an object as a part of `application/json` (OpenAPI's default for
+ * an object property of a multipart body).
+ */
+function _formBody(encoding: 'form' | 'multipart', body: unknown): URLSearchParams | FormData {
+  if (!_isRecord(body))
+    throw new Error(
+      `the body must be an object of form fields, got ${Array.isArray(body) ? 'an array' : typeof body}`,
+    );
+  const fields = encoding === 'form' ? new URLSearchParams() : new FormData();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    if (fields instanceof FormData && _isRecord(value)) {
+      fields.append(key, new Blob([JSON.stringify(value)], { type: 'application/json' }));
+      continue;
+    }
+    for (const item of Array.isArray(value) ? value : [value])
+      fields.append(key, _scalar(`body.${key}`, item));
+  }
+  return fields;
+}
+
+function _isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
