@@ -1,4 +1,4 @@
-// The stdio face speaking proto-mcp (docs/protocol.md §12), against the built adapter bin wrapping
+// The stdio face speaking proto-mcp (docs/architecture.md, "proto-mcp on the stdio face"), against the built adapter bin wrapping
 // the real `@modelcontextprotocol/server-everything`: a protobuf client written here with
 // `@bufbuild/protobuf` frames `buf.mcp.v1.MCPMessage`s (4-byte big-endian lengths), initializes,
 // lists the tools with their inline `FileDescriptorSet`s, packs `echo`'s arguments in a

@@ -1,5 +1,5 @@
 /**
- * proto-mcp framing on a byte stream (docs/protocol.md §12): each message is a 4-byte big-endian
+ * proto-mcp framing on a byte stream (docs/architecture.md, "proto-mcp on the stdio face"): each message is a 4-byte big-endian
  * length, then that many bytes. Kept apart from the session so that the session never sees a
  * partial message, and the reader never holds more than one capped frame.
  * @module

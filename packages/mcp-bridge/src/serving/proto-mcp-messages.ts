@@ -1,5 +1,5 @@
 /**
- * The proto-mcp message set (`buf.mcp.v1`, docs/protocol.md §12): the descriptor of every message
+ * The proto-mcp message set (`buf.mcp.v1`, docs/architecture.md, "proto-mcp on the stdio face"): the descriptor of every message
  * the stdio face speaks to a protobuf client, built at load time from a table (no code generator),
  * and a registry holding it with the well-known files it imports.
  * @module

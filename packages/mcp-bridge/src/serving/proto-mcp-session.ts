@@ -1,5 +1,5 @@
 /**
- * One proto-mcp connection on the stdio face (docs/protocol.md §12). Each frame's `MCPMessage` is
+ * One proto-mcp connection on the stdio face (docs/architecture.md, "proto-mcp on the stdio face"). Each frame's `MCPMessage` is
  * answered by an MCP client of one face server on an in-memory transport, so a protobuf client
  * sees exactly what a JSON-RPC client of the same face sees: the same tools, the same schema
  * checks, grants, rate limits and result caps.

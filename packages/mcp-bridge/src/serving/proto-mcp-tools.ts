@@ -1,5 +1,5 @@
 /**
- * A face tool as proto-mcp shows it (docs/protocol.md §12): its input schema translated to proto3
+ * A face tool as proto-mcp shows it (docs/architecture.md, "proto-mcp on the stdio face"): its input schema translated to proto3
  * by `@xprotocol/translate/proto` and sent inline as a `FileDescriptorSet`, and the arguments of a
  * call read back from the `google.protobuf.Any` the client packed.
  * @module

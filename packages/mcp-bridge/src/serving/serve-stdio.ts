@@ -1,7 +1,7 @@
 /**
  * The MCP face over stdio: stdout then belongs to the protocol. The connection's first byte picks
  * the protocol: 0x00 (the first byte of a proto-mcp frame's length) is proto-mcp
- * (proto-mcp-session.ts, docs/protocol.md §12), anything else JSON-RPC. Each JSON-RPC line is held
+ * (proto-mcp-session.ts, docs/architecture.md, "proto-mcp on the stdio face"), anything else JSON-RPC. Each JSON-RPC line is held
  * to JSON-RPC before the SDK transport reads it (json-rpc-stdio-guard.ts), and results are held to
  * the size cap (result-cap.ts).
  * @module
