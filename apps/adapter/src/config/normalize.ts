@@ -92,6 +92,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             maxUpstreamProcessesPerPrincipal: server.max_upstream_processes_per_principal,
             maxResultBytes: server.max_result_bytes,
             listing: server.listing,
+            resultSummaryBytes: server.result_summary_bytes,
             oauth:
               server.oauth === undefined || server.transport === 'stdio'
                 ? undefined

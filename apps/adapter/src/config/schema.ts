@@ -580,6 +580,18 @@ const mcpServerSchema = z
       .describe(
         'How much of each tool tools/list shows: full definitions, compact summaries (describe_tool gives the rest), or only search_tools and the tools used lately.',
       ),
+    result_summary_bytes: phrased(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(256 * 1024 * 1024),
+      'an integer from 0 to 268435456',
+    )
+      .default(64 * 1024)
+      .describe(
+        'Most bytes of text a tool result carries in content[]; beyond it content[] is a summary pointing to structuredContent, which keeps the whole result (0: off).',
+      ),
     max_result_bytes: phrased(
       z
         .number()

@@ -95,6 +95,8 @@ export interface AdapterConfig {
         maxResultBytes: number;
         /** `listing`: how much of each tool `tools/list` shows; default `full`. */
         listing: 'full' | 'compact' | 'search';
+        /** `result_summary_bytes`: the bound on a result's `content[]` text; 0 off; default 64 KiB. */
+        resultSummaryBytes: number;
         /** OAuth 2.1 on the HTTP face (`oauth`); `undefined`: none. */
         oauth:
           | {

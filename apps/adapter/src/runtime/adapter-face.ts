@@ -119,6 +119,8 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
     callTimeoutMs: config.callTimeoutMs,
     // How much of each tool tools/list shows (docs/architecture.md, "Listing modes").
     listing: config.mcpServer.listing,
+    // Results over the bound are summarized in content[], whole in structuredContent (docs/architecture.md, "Honest results").
+    resultSummaryBytes: config.mcpServer.resultSummaryBytes,
     sha256: nodeCipher.sha256,
     serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
     logger,
@@ -199,6 +201,7 @@ export function _serveFace(
     maxUpstreamProcesses: _processes,
     maxUpstreamProcessesPerPrincipal: _processesPerPrincipal,
     listing: _listing,
+    resultSummaryBytes: _resultSummaryBytes,
     ...serve
   } = mcpServer;
   return serveMcpFace(

@@ -153,6 +153,12 @@ export interface McpFaceOptions {
    * `search`; the last two add `describe_tool`.
    */
   listing?: ListingMode | undefined;
+  /**
+   * The most bytes of text a tool result's `content[]` carries (result-summary.ts): beyond it,
+   * `content[]` is a summary within the bound pointing to `structuredContent`, which keeps the
+   * whole result. 0 leaves results as they are. Default 65,536 (`DEFAULT_RESULT_SUMMARY_BYTES`).
+   */
+  resultSummaryBytes?: number | undefined;
   /** Depth and size limits on `tools/call` arguments (docs/security.md). Default {@link DEFAULT_ARGUMENT_LIMITS}. */
   argumentLimits?: JsonLimits;
   /** How much of the face's leases and upstream processes its clients may hold (docs/security.md). */

@@ -37,6 +37,7 @@ import {
   _sourceRequestNeeds,
   type FaceRequestNeeds,
 } from './request-scopes.js';
+import { _pagingArguments, _summarizeResult, DEFAULT_RESULT_SUMMARY_BYTES } from './result-summary.js';
 import { SEARCH_TOOL } from './search-tool.js';
 import { _FaceToolCalls } from './tool-calls.js';
 import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
@@ -248,18 +249,29 @@ export class McpFace {
           { server, ctx, ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }) },
         );
       const observer = this.#o.observer;
-      if (!observer) return (await run()) as CallToolResult;
-      return (await _observedCall(
-        observer,
-        {
-          caller: options.principal,
-          arguments: args,
-          traceId: _traceIdOf(request.params),
-          target: () => this.#labelsOf(name),
-        },
-        run,
-      )) as CallToolResult;
+      if (!observer) return this.#bounded(name, await run()) as CallToolResult;
+      return this.#bounded(
+        name,
+        await _observedCall(
+          observer,
+          {
+            caller: options.principal,
+            arguments: args,
+            traceId: _traceIdOf(request.params),
+            target: () => this.#labelsOf(name),
+          },
+          run,
+        ),
+      ) as CallToolResult;
     });
+  }
+
+  /** `result` with its `content[]` text within the face's bound (result-summary.ts). */
+  #bounded(name: string, result: unknown): unknown {
+    const bound = this.#o.resultSummaryBytes ?? DEFAULT_RESULT_SUMMARY_BYTES;
+    if (bound <= 0 || result === null || typeof result !== 'object') return result;
+    const paging = () => _pagingArguments(this.#catalog.tools().find((t) => t.name === name)?.inputSchema);
+    return _summarizeResult(result as Record<string, unknown>, bound, paging);
   }
 
   /** The source and tool a call of `name` is counted under: only what the catalog knows. */
