@@ -240,7 +240,11 @@ export class McpFace {
       }
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
       const { name, arguments: args = {} } = request.params;
-      _noteRecent(recent, name, this.#catalog.resolve(name) !== undefined);
+      const grew = _noteRecent(recent, name, this.#catalog.resolve(name) !== undefined);
+      // A `search` listing now shows one more tool: a 2025-11-25 session hears it at once.
+      if (grew && this.#o.listing === 'search' && options.era !== 'modern') {
+        void server.sendToolListChanged().catch(() => undefined);
+      }
       const run = () =>
         this.#calls.call(
           name,
@@ -424,13 +428,18 @@ export class McpFace {
   }
 }
 
-/** Notes a call of `name` (a real tool when `known`) among the session's `recent` tools, most recent last. */
-function _noteRecent(recent: string[], name: string, known: boolean): void {
-  if (!known) return;
+/**
+ * Notes a call of `name` (a real tool when `known`) among the session's `recent` tools, most
+ * recent last; true when the name was not among them (the set grew).
+ */
+function _noteRecent(recent: string[], name: string, known: boolean): boolean {
+  if (!known) return false;
   const at = recent.indexOf(name);
   if (at >= 0) recent.splice(at, 1);
   recent.push(name);
   if (recent.length > RECENT_TOOLS) recent.shift();
+  // Only a name that was not there changes what a `search` listing shows.
+  return at < 0;
 }
 
 /**
