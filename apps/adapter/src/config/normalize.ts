@@ -198,6 +198,7 @@ function _xprotocolSource(s: ConfigFile['xprotocol_sources'][number]): Xprotocol
     trustRoots:
       s.trust_root === undefined ? [] : typeof s.trust_root === 'string' ? [s.trust_root] : [...s.trust_root],
     dns: s.dns,
+    instructions: s.instructions,
   };
 }
 

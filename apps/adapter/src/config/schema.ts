@@ -481,8 +481,11 @@ const xprotocolSourceSchema = z
       .describe(
         'With endpoint: the key must be one _xprotocol.<host> publishes in DNS TXT (required), only when the host publishes records (if_published), or DNS is not asked (off).',
       ),
+    instructions: phrased(z.string().max(8192), 'a text of at most 8192 characters').describe(
+      'Guidance for models about this endpoint, given in place of the instructions in its catalog (empty: none).',
+    ),
   })
-  .partial({ endpoint: true, key: true, relay: true, trust_root: true })
+  .partial({ endpoint: true, key: true, relay: true, trust_root: true, instructions: true })
   .describe('An XProtocol endpoint to expose as MCP tools.');
 
 const oauthSchema = z

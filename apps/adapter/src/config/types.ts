@@ -285,6 +285,8 @@ export interface XprotocolSourceConfig {
   trustRoots: string[];
   /** `dns` (with `endpoint`): the DNS TXT step's policy (docs/protocol.md §10.3, "Keys in DNS TXT"). */
   dns: 'required' | 'if_published' | 'off';
+  /** `instructions`: the operator's guidance in place of the catalog's (empty: none); absent: the catalog's. */
+  instructions: string | undefined;
 }
 
 /** What `loadConfig` / `parseConfig` return. */

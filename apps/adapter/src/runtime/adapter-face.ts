@@ -89,6 +89,8 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
         schemaFilter: source.schemaFilter,
         // An endpoint must be vouched for by one of these roots; its chain limits its tools.
         trustRoots: source.trustRoots,
+        // The operator's guidance replaces the catalog's in the face's instructions.
+        instructions: source.instructions,
       }),
     ),
     // xp:// endpoints: the well-known document gives the key, checked against the host's DNS TXT

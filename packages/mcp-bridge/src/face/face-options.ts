@@ -35,6 +35,12 @@ export interface XpToolSource {
    * no chain is asked for.
    */
   trustRoots?: readonly string[] | undefined;
+  /**
+   * `xprotocol_sources[].instructions`: the operator's guidance for this endpoint, given to
+   * clients in place of the `instructions` of its catalog (empty: none at all). Absent: the
+   * catalog's.
+   */
+  instructions?: string | undefined;
 }
 
 /**

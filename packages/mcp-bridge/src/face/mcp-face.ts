@@ -297,7 +297,8 @@ export class McpFace {
         ...this.#o.sources.map((source) => ({
           name: source.name,
           prefix: source.prefix,
-          text: this.#catalog.instructions(source.name),
+          // The operator's guidance, when configured, in place of the catalog's (empty: none).
+          text: source.instructions ?? this.#catalog.instructions(source.name),
           // An endpoint's guidance may be several wrapped servers' sections.
           limit: ENDPOINT_INSTRUCTIONS_LIMIT,
         })),
