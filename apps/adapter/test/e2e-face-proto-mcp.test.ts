@@ -209,6 +209,19 @@ describe('proto-mcp on the stdio face', () => {
     expect(answer.value.data).toEqual({ xp_code: 'SCHEMA_VIOLATION' });
   }, 60_000);
 
+  it("lists and reads the wrapped server's resources", async () => {
+    const listed = await proto.request('listResourcesRequest', {});
+    expect(listed.case).toBe('listResourcesResponse');
+    const resources = listed.value.resources as { uri: string; name: string; mimeType: string }[];
+    expect(resources.length).toBeGreaterThan(0);
+    const text = resources.find((r) => r.mimeType.startsWith('text/')) ?? resources[0]!;
+    const read = await proto.request('readResourceRequest', { uri: text.uri });
+    expect(read.case).toBe('readResourceResponse');
+    const contents = read.value.contents as { uri: string; content: { case: string; value: unknown } }[];
+    expect(contents[0]!.uri).toBe(text.uri);
+    expect(['text', 'blob']).toContain(contents[0]!.content.case);
+  }, 60_000);
+
   it('answers a frame that is not an MCPMessage with -32700', async () => {
     const child = proto.child;
     const answer = new Promise<Record<string, unknown>>((resolve) => {
