@@ -13,8 +13,10 @@ import {
   fromJson,
   type Registry,
   toBinary,
+  toJson,
 } from '@bufbuild/protobuf';
 import {
+  type Any,
   anyPack,
   type FileDescriptorProto,
   type FileDescriptorSet,
@@ -106,13 +108,13 @@ function registryOf(
   set: FileDescriptorSet,
 ): Registry & { getMessage(name: string): DescMessage | undefined } {
   const made = new Map<string, unknown>();
-  let registry: ReturnType<typeof createFileRegistry> | undefined;
+  const registries: ReturnType<typeof createFileRegistry>[] = [];
   for (const file of set.file as FileDescriptorProto[]) {
-    registry = createFileRegistry(file, (n) => (made.get(n) ?? WELL_KNOWN.get(n)) as never);
+    const registry = createFileRegistry(file, (n) => (made.get(n) ?? WELL_KNOWN.get(n)) as never);
     made.set(file.name, registry.getFile(file.name));
+    registries.push(registry);
   }
-  if (registry === undefined) throw new Error('an empty inline schema');
-  return registry;
+  return createFileRegistry(...registries);
 }
 
 let proto: ProtoClient;
@@ -174,6 +176,36 @@ describe('proto-mcp on the stdio face', () => {
     expect(result.case).toBe('success');
     const content = result.value.content as { content: { case: string; value: unknown } }[];
     expect(content[0]!.content).toEqual({ case: 'text', value: 'Echo: through proto-mcp' });
+  }, 60_000);
+
+  it('sends structuredContent as the output message its inline schema declares', async () => {
+    const listed = await proto.request('listToolsRequest', { includeSchemas: true });
+    const tools = listed.value.tools as {
+      name: string;
+      schemaSource: { value?: FileDescriptorSet };
+      metadata: Record<string, string>;
+    }[];
+    const tool = tools.find((t) => t.name === 'get-structured-content')!;
+    const outputUrl = tool.metadata.output_type_url!;
+    expect(outputUrl).toBe('type.googleapis.com/xprotocol.mcp.tools.GetStructuredContentOutput');
+    const registry = registryOf(tool.schemaSource.value!);
+    const input = registry.getMessage(tool.metadata.input_type_url!.split('/')[1]!)!;
+    const output = registry.getMessage(outputUrl.split('/')[1]!)!;
+    // A string enum is a protobuf enum: the client picks the value, by name, from the descriptor.
+    const location = input.fields.find((f) => f.jsonName === 'location')!;
+    const chicago = location.enum!.values.find((v) => v.name.endsWith('_CHICAGO'))!;
+    const called = await proto.request('callToolRequest', {
+      name: 'get-structured-content',
+      arguments: anyPack(input, create(input, { location: chicago.number } as never)),
+    });
+    const result = called.value.result as { case: string; value: Record<string, unknown> };
+    expect(result.case).toBe('success');
+    const content = result.value.content as { content: { case: string; value: Any } }[];
+    const data = content.find((c) => c.content.case === 'data')!.content.value;
+    expect(data.typeUrl).toBe(outputUrl);
+    const weather = toJson(output, fromBinary(output, data.value)) as Record<string, unknown>;
+    expect(Object.keys(weather).sort()).toEqual(['conditions', 'humidity', 'temperature']);
+    expect(typeof weather.temperature).toBe('number');
   }, 60_000);
 
   it('takes JSON arguments as a Struct, and refuses arguments of another type (-33001)', async () => {

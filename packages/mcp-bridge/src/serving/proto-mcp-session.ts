@@ -12,7 +12,13 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import type { McpFace } from '../face/mcp-face.js';
 import type { BridgeLogger } from '../logger.js';
 import { PROTO_MCP_VERSION, protoMcpMessage } from './proto-mcp-messages.js';
-import { _argumentsOf, type _ProtoTool, _protoToolOf, STRUCT_TYPE_URL } from './proto-mcp-tools.js';
+import {
+  _argumentsOf,
+  type _ProtoTool,
+  _packStructured,
+  _protoToolOf,
+  STRUCT_TYPE_URL,
+} from './proto-mcp-tools.js';
 
 /** proto-mcp's own error codes, beside the JSON-RPC ones. */
 export const PROTO_MCP_ERRORS = {
@@ -216,7 +222,7 @@ export class _ProtoMcpSession {
     const cursor = (request.cursor as string) || undefined;
     const listed = await this.#session().listTools(cursor ? { cursor } : {});
     const tools = listed.tools.map((tool) => {
-      const proto = _protoToolOf(tool.name, tool.inputSchema);
+      const proto = _protoToolOf(tool.name, tool.inputSchema, tool.outputSchema);
       this.#tools.set(tool.name, proto);
       return {
         name: tool.name,
@@ -224,7 +230,7 @@ export class _ProtoMcpSession {
         ...(proto.ok &&
           request.includeSchemas === true && { schemaSource: { case: 'inlineSchema', value: proto.schema } }),
         metadata: proto.ok
-          ? { input_type_url: proto.typeUrl }
+          ? { input_type_url: proto.typeUrl, ...(proto.output && { output_type_url: proto.output.typeUrl }) }
           : { input_type_url: STRUCT_TYPE_URL, proto_refused: proto.reason },
       };
     });
@@ -260,7 +266,7 @@ export class _ProtoMcpSession {
     const content = ((result.content ?? []) as _Msg[]).map(_contentOf);
     if (result.structuredContent !== undefined) {
       content.push({
-        content: { case: 'data', value: anyPack(StructSchema, _struct(result.structuredContent)) },
+        content: { case: 'data', value: _packStructured(this.#tools.get(name), result.structuredContent) },
         mimeType: 'application/json',
       });
     }

@@ -4,9 +4,18 @@
  * call read back from the `google.protobuf.Any` the client packed.
  * @module
  */
-import { create, createFileRegistry, type DescMessage, fromBinary, toJson } from '@bufbuild/protobuf';
+import {
+  create,
+  createFileRegistry,
+  type DescMessage,
+  fromBinary,
+  fromJson,
+  toJson,
+} from '@bufbuild/protobuf';
 import {
   type Any,
+  AnySchema,
+  anyPack,
   type FileDescriptorProto,
   type FileDescriptorSet,
   FileDescriptorSetSchema,
@@ -15,7 +24,12 @@ import {
   StructSchema,
 } from '@bufbuild/protobuf/wkt';
 import { file_buf_validate_validate } from '@bufbuild/protovalidate/gen/buf/validate/validate_pb.js';
-import { decodeArguments, jsonOptionsFile, jsonSchemaToProto } from '@xprotocol/translate/proto';
+import {
+  decodeArguments,
+  encodeArguments,
+  jsonOptionsFile,
+  jsonSchemaToProto,
+} from '@xprotocol/translate/proto';
 
 /** The `type_url` prefix of a packed message. */
 const TYPE_URL_PREFIX = 'type.googleapis.com/';
@@ -30,18 +44,32 @@ const WELL_KNOWN = new Map<string, unknown>([
 ]);
 const OPTIONS = createFileRegistry(jsonOptionsFile, (name) => WELL_KNOWN.get(name) as never);
 
+/** The message a tool's `structuredContent` is sent as, when its output schema translates. */
+export interface _ProtoOutput {
+  typeUrl: string;
+  desc: DescMessage;
+}
+
 /** A tool's protobuf form, or why it has none. */
 export type _ProtoTool =
-  | { ok: true; typeUrl: string; desc: DescMessage; schema: FileDescriptorSet }
+  | {
+      ok: true;
+      typeUrl: string;
+      desc: DescMessage;
+      schema: FileDescriptorSet;
+      output: _ProtoOutput | undefined;
+    }
   | { ok: false; reason: string };
 
-/**
- * The protobuf form of a tool's input schema: the descriptor set a client needs (the tool's file
- * and `xprotocol/mcp/v1/json.proto`; the `google/protobuf` and `buf/validate` files every
- * protobuf runtime and protovalidate ship are named, not sent) and the message its arguments are.
- */
-export function _protoToolOf(name: string, inputSchema: unknown): _ProtoTool {
-  const translated = jsonSchemaToProto(name, inputSchema, { role: 'Input' });
+/** One schema's file and top message, or why it has none. */
+function _translated(
+  name: string,
+  schema: unknown,
+  role: 'Input' | 'Output',
+):
+  | { ok: true; file: FileDescriptorProto; typeUrl: string; desc: DescMessage }
+  | { ok: false; reason: string } {
+  const translated = jsonSchemaToProto(name, schema, { role });
   if (!translated.ok) {
     const first = translated.refusals[0];
     return { ok: false, reason: first ? `${first.pointer}: ${first.reason}` : 'refused' };
@@ -53,12 +81,45 @@ export function _protoToolOf(name: string, inputSchema: unknown): _ProtoTool {
   const fullName = `${file.package}.${translated.messageName}`;
   const desc = registry.getMessage(fullName);
   if (desc === undefined) return { ok: false, reason: `the translation has no message ${fullName}` };
+  return { ok: true, file, typeUrl: `${TYPE_URL_PREFIX}${fullName}`, desc };
+}
+
+/**
+ * The protobuf form of a tool: the descriptor set a client needs (`xprotocol/mcp/v1/json.proto`,
+ * the input file, and the output file when the output schema translates; the `google/protobuf`
+ * and `buf/validate` files every protobuf runtime and protovalidate ship are named, not sent), the
+ * message its arguments are, and the one its `structuredContent` is sent as.
+ */
+export function _protoToolOf(name: string, inputSchema: unknown, outputSchema?: unknown): _ProtoTool {
+  const input = _translated(name, inputSchema, 'Input');
+  if (!input.ok) return input;
+  const output = outputSchema === undefined ? undefined : _translated(name, outputSchema, 'Output');
+  const files = output?.ok ? [jsonOptionsFile, input.file, output.file] : [jsonOptionsFile, input.file];
   return {
     ok: true,
-    typeUrl: `${TYPE_URL_PREFIX}${fullName}`,
-    desc,
-    schema: create(FileDescriptorSetSchema, { file: [jsonOptionsFile, file] }),
+    typeUrl: input.typeUrl,
+    desc: input.desc,
+    schema: create(FileDescriptorSetSchema, { file: files }),
+    output: output?.ok ? { typeUrl: output.typeUrl, desc: output.desc } : undefined,
   };
+}
+
+/**
+ * `structured` packed as the tool's output message, or as a `google.protobuf.Struct` when the
+ * tool has none or the value does not fit it (an error result's, a summary's `{content}`).
+ */
+export function _packStructured(tool: _ProtoTool | undefined, structured: unknown): Any {
+  if (tool?.ok && tool.output !== undefined) {
+    try {
+      return create(AnySchema, {
+        typeUrl: tool.output.typeUrl,
+        value: encodeArguments(tool.output.desc, structured as never),
+      });
+    } catch {
+      // Not of the output schema's shape: sent as JSON below, nothing lost.
+    }
+  }
+  return anyPack(StructSchema, fromJson(StructSchema, structured as never));
 }
 
 /**
