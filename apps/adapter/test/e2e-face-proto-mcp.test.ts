@@ -43,6 +43,9 @@ function gatewayConfig(name: string): string {
     transport: stdio
     command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(EVERYTHING_SERVER)}, stdio]
     xprotocol_namespace: com.test.everything
+    timeouts:
+      tools:
+        trigger-long-running-operation: 0.5
 mcp_server:
   transport: stdio
 state_database: ./${name}.db
@@ -239,6 +242,17 @@ describe('proto-mcp on the stdio face', () => {
     expect(answer.value.code).toBe(PROTO_MCP_ERRORS.schemaValidation);
     expect(answer.value.message).toContain('missing required property "message"');
     expect(answer.value.data).toEqual({ xp_code: 'SCHEMA_VIOLATION' });
+  }, 60_000);
+
+  it('answers a call past its tool timeout with -33003', async () => {
+    const called = await proto.request('callToolRequest', {
+      name: 'trigger-long-running-operation',
+      arguments: anyPack(StructSchema, fromJson(StructSchema, { duration: 30, steps: 3 })),
+    });
+    const result = called.value.result as { case: string; value: Record<string, unknown> };
+    expect(result.case).toBe('error');
+    expect(result.value.code).toBe(PROTO_MCP_ERRORS.toolTimeout);
+    expect(result.value.data).toEqual({ xp_code: 'TIMEOUT' });
   }, 60_000);
 
   it("lists and reads the wrapped server's resources", async () => {

@@ -250,11 +250,16 @@ export class _ProtoMcpSession {
       result = await this.#session().callTool({ name, arguments: args });
     } catch (error) {
       if (error instanceof _ProtoMcpError) throw error;
-      const code = (error as { code?: unknown }).code;
-      // JSON-RPC's invalid params and request timeout have proto-mcp codes of their own.
-      if (code === -32602) return _callError(PROTO_MCP_ERRORS.schemaValidation, _text(error));
-      if (code === -32001) return _callError(PROTO_MCP_ERRORS.toolTimeout, _text(error));
-      return _callError(typeof code === 'number' ? code : -32603, _text(error));
+      const { code, data } = error as { code?: unknown; data?: { xp_code?: unknown } };
+      const xp = typeof data?.xp_code === 'string' ? data.xp_code : undefined;
+      const withXp = xp === undefined ? {} : { xp_code: xp };
+      // A schema violation and a timeout have proto-mcp codes of their own, whether the face names
+      // them by JSON-RPC code (invalid params, request timeout) or by XProtocol code.
+      if (xp !== undefined && xp in XP_CODE_TO_PROTO)
+        return _callError(XP_CODE_TO_PROTO[xp]!, _text(error), withXp);
+      if (code === -32602) return _callError(PROTO_MCP_ERRORS.schemaValidation, _text(error), withXp);
+      if (code === -32001) return _callError(PROTO_MCP_ERRORS.toolTimeout, _text(error), withXp);
+      return _callError(typeof code === 'number' ? code : -32603, _text(error), withXp);
     }
     // The face answers a schema violation or a timeout as a tool error with its XProtocol code;
     // proto-mcp has codes of its own for both.
