@@ -286,6 +286,20 @@ describe('proto-mcp on the stdio face', () => {
   }, 60_000);
 });
 
+describe('proto-mcp requests pipelined behind initialize', () => {
+  it('are answered once the session is up, sent without waiting for initialize', async () => {
+    const { child } = await procs.adapter(gatewayConfig('pipelined'));
+    const client = new ProtoClient(child);
+    const [init, listed] = await Promise.all([
+      client.request('initializeRequest', { protocolVersion: '1.0.0' }),
+      client.request('listToolsRequest', {}),
+    ]);
+    expect(init.case).toBe('initializeResponse');
+    expect(listed.case).toBe('listToolsResponse');
+    expect((listed.value.tools as { name: string }[]).map((t) => t.name)).toContain('echo');
+  }, 120_000);
+});
+
 describe('JSON-RPC on the same bin', () => {
   /** Writes one line, resolves with the answer with `id` and the bytes both ways. */
   function exchange(

@@ -54,7 +54,8 @@ export class _ProtoMcpSession {
   readonly #write: (bytes: Uint8Array) => void;
   readonly #logger: BridgeLogger;
   readonly #maxResultBytes: number;
-  #client: Client | undefined;
+  /** The session with the face server, from the first `initialize` on (it may still be connecting). */
+  #client: Promise<Client> | undefined;
   readonly #tools = new Map<string, _ProtoTool>();
 
   constructor(
@@ -113,7 +114,7 @@ export class _ProtoMcpSession {
 
   /** Ends the in-memory session with the face server. */
   async close(): Promise<void> {
-    await this.#client?.close();
+    await (await this.#client?.catch(() => undefined))?.close();
   }
 
   async #dispatch(payload: _Payload): Promise<_Payload> {
@@ -126,7 +127,7 @@ export class _ProtoMcpSession {
         return { case: 'callToolResponse', value: await this.#callTool(payload.value ?? {}) };
       case 'listResourcesRequest': {
         const cursor = (payload.value?.cursor as string) || undefined;
-        const listed = await this.#session().listResources(cursor ? { cursor } : {});
+        const listed = await (await this.#session()).listResources(cursor ? { cursor } : {});
         return {
           case: 'listResourcesResponse',
           value: {
@@ -141,7 +142,9 @@ export class _ProtoMcpSession {
         };
       }
       case 'readResourceRequest': {
-        const read = await this.#session().readResource({ uri: (payload.value?.uri as string) ?? '' });
+        const read = await (await this.#session()).readResource({
+          uri: (payload.value?.uri as string) ?? '',
+        });
         return {
           case: 'readResourceResponse',
           value: {
@@ -166,7 +169,8 @@ export class _ProtoMcpSession {
     }
   }
 
-  #session(): Client {
+  /** The session with the face server; a request pipelined behind `initialize` waits for it. */
+  #session(): Promise<Client> {
     if (this.#client === undefined) {
       throw new _ProtoMcpError(-32600, 'Invalid request: send initialize_request first');
     }
@@ -188,9 +192,17 @@ export class _ProtoMcpSession {
       { capabilities: {} },
     );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await this.#face.createServer({}).connect(serverSide);
-    await client.connect(clientSide);
-    this.#client = client;
+    this.#client = (async () => {
+      await this.#face.createServer({}).connect(serverSide);
+      await client.connect(clientSide);
+      return client;
+    })();
+    try {
+      await this.#client;
+    } catch (error) {
+      this.#client = undefined; // a later initialize may try again
+      throw error;
+    }
     const capabilities = client.getServerCapabilities() ?? {};
     const server = client.getServerVersion();
     const instructions = client.getInstructions();
@@ -220,7 +232,7 @@ export class _ProtoMcpSession {
       );
     }
     const cursor = (request.cursor as string) || undefined;
-    const listed = await this.#session().listTools(cursor ? { cursor } : {});
+    const listed = await (await this.#session()).listTools(cursor ? { cursor } : {});
     const tools = listed.tools.map((tool) => {
       const proto = _protoToolOf(tool.name, tool.inputSchema, tool.outputSchema);
       this.#tools.set(tool.name, proto);
@@ -247,7 +259,7 @@ export class _ProtoMcpSession {
     }
     let result: Awaited<ReturnType<Client['callTool']>>;
     try {
-      result = await this.#session().callTool({ name, arguments: args });
+      result = await (await this.#session()).callTool({ name, arguments: args });
     } catch (error) {
       if (error instanceof _ProtoMcpError) throw error;
       const { code, data } = error as { code?: unknown; data?: { xp_code?: unknown } };
