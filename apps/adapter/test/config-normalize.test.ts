@@ -66,6 +66,7 @@ describe('defaults', () => {
       maxUpstreamProcesses: 32,
       maxResultBytes: 16 * 1024 * 1024,
       listing: 'full',
+      resultSummaryBytes: 65_536,
     });
   });
 });

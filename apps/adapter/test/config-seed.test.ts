@@ -138,6 +138,7 @@ describe('the full example file, as printed', () => {
       maxUpstreamProcesses: 32,
       maxResultBytes: 16 * 1024 * 1024,
       listing: 'full',
+      resultSummaryBytes: 65_536,
     });
     expect(config.discovery).toMatchObject({ wellKnownPort: 8766, wellKnownHost: '0.0.0.0' });
     expect(config.logging).toEqual({ level: 'info', format: 'json', output: { file: '/var/log/xp.log' } });

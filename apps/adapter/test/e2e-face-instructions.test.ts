@@ -4,7 +4,8 @@
 // (`mcp_sources[].instructions`); adapter A lists B's tools through a real relay
 // (`xprotocol_sources`) and its face's `initialize` carries B's guidance, which came in B's
 // catalog. The summary stands alone in its first 512 characters, and the text is the same bytes
-// for every session.
+// for every session. Adapter A2 lists the same endpoint with `xprotocol_sources[].instructions`:
+// its face gives the operator's text in place of the catalog's.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceStdioBody } from './support/adapter-configs.js';
@@ -12,13 +13,15 @@ import { EVERYTHING_SERVER, freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
 const OVERRIDE = 'Use the conformance tools only for protocol checks. Each one answers at once.';
+const XP_OVERRIDE = 'Use the tools of b for tests only. They answer at once and keep nothing.';
 let faceUrl: string;
+let overriddenUrl: string;
 const clients: Client[] = [];
 
-/** A new MCP session on A's face: the instructions its `initialize` answered. */
-async function initializeAnswer(): Promise<string> {
+/** A new MCP session on A's face (or `url`'s): the instructions its `initialize` answered. */
+async function initializeAnswer(url = faceUrl): Promise<string> {
   const client = new Client({ name: 'e2e-instructions', version: '0.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(faceUrl)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   clients.push(client);
   const instructions = client.getInstructions();
   if (instructions === undefined) throw new Error('the face gave no instructions at initialize');
@@ -80,6 +83,31 @@ logging:
     ),
   );
   faceUrl = `http://127.0.0.1:${port}/mcp`;
+  const port2 = await freePort();
+  await procs.adapter(
+    procs.file(
+      'a2.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: b
+    key: ${b.ed25519}
+    relay: ${relayUrl}
+    mcp_tool_prefix: b_
+    instructions: "${XP_OVERRIDE}"
+mcp_server:
+  transport: streamable_http
+  port: ${port2}
+state_database: ./a2-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+  overriddenUrl = `http://127.0.0.1:${port2}/mcp`;
 }, 120_000);
 
 afterAll(async () => {
@@ -102,6 +130,12 @@ describe('the instructions of a face across XProtocol', () => {
     expect(summary).toMatch(/[.!?]$/);
     expect(summary).toMatch(/^This MCP server gathers the tools of one source: b \(tools named b_…\)\. /);
     expect(summary).toContain('search_tools');
+  }, 60_000);
+
+  it("give the operator's xprotocol_sources[].instructions in place of the catalog's", async () => {
+    const text = await initializeAnswer(overriddenUrl);
+    expect(text).toContain(`\n\n## b\n\n${XP_OVERRIDE}`);
+    expect(text).not.toContain('Everything Server');
   }, 60_000);
 
   it('are the same bytes for every session', async () => {

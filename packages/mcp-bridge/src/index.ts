@@ -125,6 +125,14 @@ export {
   type ToolPinStore,
   toolDefinitionHash,
 } from './policy/tool-pins.js';
+export {
+  PROTO_MCP_PACKAGE,
+  PROTO_MCP_VERSION,
+  protoMcpFile,
+  protoMcpMessage,
+  protoMcpRegistry,
+} from './serving/proto-mcp-messages.js';
+export { PROTO_MCP_ERRORS } from './serving/proto-mcp-session.js';
 export { serveMcpFace } from './serving/serve-mcp-face.js';
 export type {
   McpFaceHttpRefusal,

@@ -95,14 +95,22 @@ describe('listing modes of the face', () => {
     );
   }, 60_000);
 
-  it('search: only search_tools and describe_tool, then the tools the session called', async () => {
+  it('search: only search_tools and describe_tool, then the tools the session called, each new one announced', async () => {
     const client = await clientOf('search');
+    let announced = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      announced++;
+    });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'describe_tool']);
     const read = await client.callTool({
       name: 'fs_read_text_file',
       arguments: { path: `${stack.dir}/hello.txt` },
     });
     expect(read.isError).not.toBe(true);
+    // The notification is sent before the result, on the same in-memory transport.
+    expect(announced).toBe(1);
+    await client.callTool({ name: 'fs_read_text_file', arguments: { path: `${stack.dir}/hello.txt` } });
+    expect(announced).toBe(1);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
       'fs_read_text_file',
       'search_tools',

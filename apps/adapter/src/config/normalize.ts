@@ -92,6 +92,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             maxUpstreamProcessesPerPrincipal: server.max_upstream_processes_per_principal,
             maxResultBytes: server.max_result_bytes,
             listing: server.listing,
+            resultSummaryBytes: server.result_summary_bytes,
             oauth:
               server.oauth === undefined || server.transport === 'stdio'
                 ? undefined
@@ -197,6 +198,7 @@ function _xprotocolSource(s: ConfigFile['xprotocol_sources'][number]): Xprotocol
     trustRoots:
       s.trust_root === undefined ? [] : typeof s.trust_root === 'string' ? [s.trust_root] : [...s.trust_root],
     dns: s.dns,
+    instructions: s.instructions,
   };
 }
 

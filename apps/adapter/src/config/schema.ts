@@ -481,8 +481,11 @@ const xprotocolSourceSchema = z
       .describe(
         'With endpoint: the key must be one _xprotocol.<host> publishes in DNS TXT (required), only when the host publishes records (if_published), or DNS is not asked (off).',
       ),
+    instructions: phrased(z.string().max(8192), 'a text of at most 8192 characters').describe(
+      'Guidance for models about this endpoint, given in place of the instructions in its catalog (empty: none).',
+    ),
   })
-  .partial({ endpoint: true, key: true, relay: true, trust_root: true })
+  .partial({ endpoint: true, key: true, relay: true, trust_root: true, instructions: true })
   .describe('An XProtocol endpoint to expose as MCP tools.');
 
 const oauthSchema = z
@@ -579,6 +582,18 @@ const mcpServerSchema = z
       .default('full')
       .describe(
         'How much of each tool tools/list shows: full definitions, compact summaries (describe_tool gives the rest), or only search_tools and the tools used lately.',
+      ),
+    result_summary_bytes: phrased(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(256 * 1024 * 1024),
+      'an integer from 0 to 268435456',
+    )
+      .default(64 * 1024)
+      .describe(
+        'Most bytes of text a tool result carries in content[]; beyond it content[] is a summary pointing to structuredContent, which keeps the whole result (0: off).',
       ),
     max_result_bytes: phrased(
       z

@@ -95,6 +95,8 @@ export interface AdapterConfig {
         maxResultBytes: number;
         /** `listing`: how much of each tool `tools/list` shows; default `full`. */
         listing: 'full' | 'compact' | 'search';
+        /** `result_summary_bytes`: the bound on a result's `content[]` text; 0 off; default 64 KiB. */
+        resultSummaryBytes: number;
         /** OAuth 2.1 on the HTTP face (`oauth`); `undefined`: none. */
         oauth:
           | {
@@ -283,6 +285,8 @@ export interface XprotocolSourceConfig {
   trustRoots: string[];
   /** `dns` (with `endpoint`): the DNS TXT step's policy (docs/protocol.md §10.3, "Keys in DNS TXT"). */
   dns: 'required' | 'if_published' | 'off';
+  /** `instructions`: the operator's guidance in place of the catalog's (empty: none); absent: the catalog's. */
+  instructions: string | undefined;
 }
 
 /** What `loadConfig` / `parseConfig` return. */

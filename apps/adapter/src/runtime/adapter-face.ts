@@ -89,6 +89,8 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
         schemaFilter: source.schemaFilter,
         // An endpoint must be vouched for by one of these roots; its chain limits its tools.
         trustRoots: source.trustRoots,
+        // The operator's guidance replaces the catalog's in the face's instructions.
+        instructions: source.instructions,
       }),
     ),
     // xp:// endpoints: the well-known document gives the key, checked against the host's DNS TXT
@@ -119,6 +121,8 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
     callTimeoutMs: config.callTimeoutMs,
     // How much of each tool tools/list shows (docs/architecture.md, "Listing modes").
     listing: config.mcpServer.listing,
+    // Results over the bound are summarized in content[], whole in structuredContent (docs/architecture.md, "Honest results").
+    resultSummaryBytes: config.mcpServer.resultSummaryBytes,
     sha256: nodeCipher.sha256,
     serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
     logger,
@@ -199,6 +203,7 @@ export function _serveFace(
     maxUpstreamProcesses: _processes,
     maxUpstreamProcessesPerPrincipal: _processesPerPrincipal,
     listing: _listing,
+    resultSummaryBytes: _resultSummaryBytes,
     ...serve
   } = mcpServer;
   return serveMcpFace(

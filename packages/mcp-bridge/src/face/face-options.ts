@@ -35,6 +35,12 @@ export interface XpToolSource {
    * no chain is asked for.
    */
   trustRoots?: readonly string[] | undefined;
+  /**
+   * `xprotocol_sources[].instructions`: the operator's guidance for this endpoint, given to
+   * clients in place of the `instructions` of its catalog (empty: none at all). Absent: the
+   * catalog's.
+   */
+  instructions?: string | undefined;
 }
 
 /**
@@ -153,6 +159,12 @@ export interface McpFaceOptions {
    * `search`; the last two add `describe_tool`.
    */
   listing?: ListingMode | undefined;
+  /**
+   * The most bytes of text a tool result's `content[]` carries (result-summary.ts): beyond it,
+   * `content[]` is a summary within the bound pointing to `structuredContent`, which keeps the
+   * whole result. 0 leaves results as they are. Default 65,536 (`DEFAULT_RESULT_SUMMARY_BYTES`).
+   */
+  resultSummaryBytes?: number | undefined;
   /** Depth and size limits on `tools/call` arguments (docs/security.md). Default {@link DEFAULT_ARGUMENT_LIMITS}. */
   argumentLimits?: JsonLimits;
   /** How much of the face's leases and upstream processes its clients may hold (docs/security.md). */

@@ -37,6 +37,7 @@ import {
   _sourceRequestNeeds,
   type FaceRequestNeeds,
 } from './request-scopes.js';
+import { _pagingArguments, _summarizeResult, DEFAULT_RESULT_SUMMARY_BYTES } from './result-summary.js';
 import { SEARCH_TOOL } from './search-tool.js';
 import { _FaceToolCalls } from './tool-calls.js';
 import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
@@ -239,7 +240,11 @@ export class McpFace {
       }
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
       const { name, arguments: args = {} } = request.params;
-      _noteRecent(recent, name, this.#catalog.resolve(name) !== undefined);
+      const grew = _noteRecent(recent, name, this.#catalog.resolve(name) !== undefined);
+      // A `search` listing now shows one more tool: a 2025-11-25 session hears it at once.
+      if (grew && this.#o.listing === 'search' && options.era !== 'modern') {
+        void server.sendToolListChanged().catch(() => undefined);
+      }
       const run = () =>
         this.#calls.call(
           name,
@@ -248,18 +253,29 @@ export class McpFace {
           { server, ctx, ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }) },
         );
       const observer = this.#o.observer;
-      if (!observer) return (await run()) as CallToolResult;
-      return (await _observedCall(
-        observer,
-        {
-          caller: options.principal,
-          arguments: args,
-          traceId: _traceIdOf(request.params),
-          target: () => this.#labelsOf(name),
-        },
-        run,
-      )) as CallToolResult;
+      if (!observer) return this.#bounded(name, await run()) as CallToolResult;
+      return this.#bounded(
+        name,
+        await _observedCall(
+          observer,
+          {
+            caller: options.principal,
+            arguments: args,
+            traceId: _traceIdOf(request.params),
+            target: () => this.#labelsOf(name),
+          },
+          run,
+        ),
+      ) as CallToolResult;
     });
+  }
+
+  /** `result` with its `content[]` text within the face's bound (result-summary.ts). */
+  #bounded(name: string, result: unknown): unknown {
+    const bound = this.#o.resultSummaryBytes ?? DEFAULT_RESULT_SUMMARY_BYTES;
+    if (bound <= 0 || result === null || typeof result !== 'object') return result;
+    const paging = () => _pagingArguments(this.#catalog.tools().find((t) => t.name === name)?.inputSchema);
+    return _summarizeResult(result as Record<string, unknown>, bound, paging);
   }
 
   /** The source and tool a call of `name` is counted under: only what the catalog knows. */
@@ -281,7 +297,8 @@ export class McpFace {
         ...this.#o.sources.map((source) => ({
           name: source.name,
           prefix: source.prefix,
-          text: this.#catalog.instructions(source.name),
+          // The operator's guidance, when configured, in place of the catalog's (empty: none).
+          text: source.instructions ?? this.#catalog.instructions(source.name),
           // An endpoint's guidance may be several wrapped servers' sections.
           limit: ENDPOINT_INSTRUCTIONS_LIMIT,
         })),
@@ -412,13 +429,18 @@ export class McpFace {
   }
 }
 
-/** Notes a call of `name` (a real tool when `known`) among the session's `recent` tools, most recent last. */
-function _noteRecent(recent: string[], name: string, known: boolean): void {
-  if (!known) return;
+/**
+ * Notes a call of `name` (a real tool when `known`) among the session's `recent` tools, most
+ * recent last; true when the name was not among them (the set grew).
+ */
+function _noteRecent(recent: string[], name: string, known: boolean): boolean {
+  if (!known) return false;
   const at = recent.indexOf(name);
   if (at >= 0) recent.splice(at, 1);
   recent.push(name);
   if (recent.length > RECENT_TOOLS) recent.shift();
+  // Only a name that was not there changes what a `search` listing shows.
+  return at < 0;
 }
 
 /**
