@@ -1,5 +1,5 @@
 // The kill test of docs/deploy.md: one Postgres, three relays on it, three adapter replicas with
-// one key sharing their call journal and outbox there, each wrapping its own stdio MCP server that
+// one key and one `state_database: postgres://…` (call journal, outbox, pins and names shared), each wrapping its own stdio MCP server that
 // records every call it runs. A caller publishes 1,000 sealed calls through the relays. While
 // they run, one relay and one replica are killed with SIGKILL, then started again (the relay on
 // its port, the replica with its configuration). Then: every request has exactly one answer (its
@@ -92,9 +92,9 @@ describe('three relays and three adapter replicas on one Postgres database', () 
           sourceExtra: `    rate_limit:
       requests_per_minute: 1000000`,
           grantTo: client.ed25519,
-          stateDatabase: `./${name}-state.db`,
+          // One state database for all three: the call journal, the outbox, pins and names.
+          stateDatabase: url,
         })}shared_state:
-  database: ${url}
   lease_seconds: 3
 `,
       );

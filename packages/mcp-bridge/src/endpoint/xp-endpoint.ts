@@ -92,7 +92,11 @@ export class XpEndpoint {
       now,
       answers: new _EndpointAnswers(o, logger, now),
       slots: new _CallSlots(o.maxConcurrentCalls),
-      rateLimits: new _SourceRateLimits(options.requestsPerMinute ?? new Map()),
+      // Replicas split each rate by the number of live leases (state/shared-journal.ts).
+      rateLimits: new _SourceRateLimits(
+        options.requestsPerMinute ?? new Map(),
+        () => options.state.shared?.liveReplicas ?? 1,
+      ),
       mcp: new _XpMcpRouter({
         sources:
           options.mcpSources ?? [...options.upstreams.keys()].map((name) => ({ name, namespace: name })),
