@@ -23,6 +23,16 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  // docs/scale.md: what a finished call costs in the journal until it leaves the window.
+  const journal = setups.one?.[0];
+  if (journal) {
+    const { rows } = await journal.query(
+      `SELECT count(*)::int AS calls, pg_total_relation_size('xp_adapter_calls')::bigint AS bytes FROM xp_adapter_calls`,
+      [],
+    );
+    const { calls, bytes } = rows[0] as { calls: number; bytes: string };
+    console.log(`shared journal: ${calls} finished calls, ${Math.round(Number(bytes) / calls)} bytes each`);
+  }
   await Promise.all(
     Object.values(setups)
       .flat()

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 import {
   type EventStore,
@@ -16,6 +17,7 @@ import {
   SqliteEventStore,
   startRelay,
 } from '../src/index.js';
+import { _EVENTS_TABLE } from '../src/postgres-schema.js';
 import { makeEvent, newSecret, TestClient } from '../test/support/client.js';
 import { startPostgres, type TestPostgres } from '../test/support/postgres.js';
 
@@ -23,6 +25,7 @@ const BURST = 50;
 const dir = mkdtempSync(join(tmpdir(), 'xp-relay-bench-'));
 const setups: Record<string, { relay: Relay; client: TestClient }[]> = {};
 let postgres: TestPostgres | undefined;
+let postgresUrl: string | undefined;
 
 async function relayOn(store: EventStore): Promise<{ relay: Relay; client: TestClient }> {
   const relay = await startRelay({ port: 0, store, eventsPerMinutePerKey: 10_000_000 });
@@ -33,8 +36,8 @@ beforeAll(async () => {
   setups.memory = [await relayOn(new MemoryEventStore())];
   setups.sqlite = [await relayOn(new SqliteEventStore({ path: join(dir, 'events.db') }))];
   postgres = await startPostgres();
-  const one = await postgres.createDatabase();
-  setups.postgres = [await relayOn(await PostgresEventStore.open({ url: one }))];
+  postgresUrl = await postgres.createDatabase();
+  setups.postgres = [await relayOn(await PostgresEventStore.open({ url: postgresUrl }))];
   const shared = await postgres.createDatabase();
   setups.postgres3 = [];
   for (let i = 0; i < 3; i++)
@@ -42,6 +45,19 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  // docs/scale.md: what one stored event costs in Postgres (table, indexes and TOAST together).
+  if (postgresUrl !== undefined) {
+    const db = new pg.Client({ connectionString: postgresUrl });
+    await db.connect();
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS events, pg_total_relation_size('${_EVENTS_TABLE}')::bigint AS bytes FROM ${_EVENTS_TABLE}`,
+    );
+    await db.end();
+    const { events, bytes } = rows[0] as { events: number; bytes: string };
+    console.log(
+      `postgres store: ${events} events, ${Math.round(Number(bytes) / events)} bytes each (signed events with a 10-byte content, no tags)`,
+    );
+  }
   for (const { relay, client } of Object.values(setups).flat()) {
     client.close();
     await relay.close();
