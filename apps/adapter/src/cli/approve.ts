@@ -9,7 +9,7 @@
  * source (or on restart).
  * @module
  */
-import { escapeForDisplay, StateDatabase, type ToolPin } from '@xprotocol/mcp-bridge';
+import { escapeForDisplay, type ToolPin } from '@xprotocol/mcp-bridge';
 import { openStateDatabase } from '../runtime/state-path.js';
 import { CliError, type CliIo, usageError } from './cli-shape.js';
 import { readConfig } from './config-commands.js';

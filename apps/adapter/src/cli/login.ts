@@ -8,7 +8,7 @@
  * @module
  */
 import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
-import { loginToUpstream, StateDatabase } from '@xprotocol/mcp-bridge';
+import { loginToUpstream } from '@xprotocol/mcp-bridge';
 import { AddressPolicy } from '@xprotocol/relay-client';
 import { _adapterDns } from '../runtime/dns-resolver.js';
 import { openStateDatabase } from '../runtime/state-path.js';
