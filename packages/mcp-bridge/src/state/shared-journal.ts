@@ -331,7 +331,7 @@ export class SharedJournal {
   }
 
   #lost(id: string, step: string): never {
-    throw new BridgeError(
+    throw new _LostClaim(
       'STATE_DATABASE',
       `inbound call ${id}: cannot ${step} it, this replica no longer owns it (its lease lapsed and another replica took it over)`,
     );
@@ -434,6 +434,12 @@ export class SharedJournal {
     }
   }
 }
+
+/**
+ * A replica no longer owns a call (its lease lapsed and another replica took the call over): the
+ * owner answers it, so this replica must not, not even with an error.
+ */
+export class _LostClaim extends BridgeError {}
 
 /** This replica's rows of the shared outbox, as the relay pool's `Outbox`. */
 class _SharedOutbox implements Outbox {
