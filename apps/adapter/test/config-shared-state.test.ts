@@ -41,6 +41,31 @@ describe('shared_state', () => {
     expect(refusal(shared('database: postgres://a:b@db/xp', 'lease_seconds: 1')).message).toMatch(
       /shared_state\.lease_seconds: expected an integer number of seconds from 2 to 3600/,
     );
-    expect(refusal(shared('lease_seconds: 10')).message).toMatch(/shared_state\.database/);
+    expect(refusal(shared('lease_seconds: 10')).message).toMatch(
+      /shared_state: has no database and state_database is not a postgres:\/\/ URL/,
+    );
+  });
+});
+
+describe('state_database: postgres://…', () => {
+  const url = `postgres://adapter:${PASSWORD}@db.internal:5432/xp`;
+  const onPostgres = (...more: string[]) =>
+    base(...[`state_database: ${url}`, ...more].filter((line) => line !== ''));
+
+  it('is kept as the URL (no path expansion), and shares the journal with the default lease', () => {
+    const { config } = load(onPostgres());
+    expect(config.stateDatabase).toBe(url);
+    expect(config.sharedState).toEqual({ database: url, leaseSeconds: 15 });
+  });
+
+  it('gives shared_state its database, so shared_state may say only the lease', () => {
+    const { config } = load(onPostgres('shared_state:', '  lease_seconds: 5'));
+    expect(config.sharedState).toEqual({ database: url, leaseSeconds: 5 });
+  });
+
+  it('hides the password in the copy meant for logs', () => {
+    const redacted = redactConfig(load(onPostgres()).config);
+    expect(redacted.stateDatabase).toBe('postgres://adapter:***@db.internal:5432/xp');
+    expect(JSON.stringify(redacted)).not.toContain(PASSWORD);
   });
 });

@@ -142,7 +142,12 @@ export type {
 } from './serving/serve-options.js';
 export type { ReplayForgetting, ReplayMemoryOptions } from './state/replay-memory.js';
 export { type AdoptedWork, SharedJournal, type SharedJournalOptions } from './state/shared-journal.js';
-export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state/state-database.js';
+export {
+  type InboundStatus,
+  isPostgresUrl,
+  StateDatabase,
+  type UnfinishedCall,
+} from './state/state-database.js';
 export { readStatusRecord, type StatusRecord } from './state/state-status.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
 export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';

@@ -93,6 +93,18 @@ describe('the shared journal on Postgres', () => {
     expect(await owner.claim(started)).toBe(false);
   });
 
+  it('counts the replicas whose lease is live, for splitting rate limits, and forgets one that stopped', async () => {
+    const url = await postgres.createDatabase();
+    const replicas = [await open(url, 2), await open(url, 2), await open(url, 2)];
+    await Promise.all(replicas.map((replica) => replica.startLeases(async () => {})));
+    expect(replicas.map((replica) => replica.liveReplicas)).toEqual([3, 3, 3]);
+    await replicas[2]!.close();
+    const deadline = Date.now() + 30_000;
+    while (replicas[0]!.liveReplicas !== 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(replicas[0]!.liveReplicas).toBe(2);
+  });
+
   it('never shows the password of the database URL in an error', async () => {
     const url = await postgres.createDatabase();
     const wrong = url.replace(`:${postgres.password}@`, ':not-the-password-7f3a@');

@@ -31,8 +31,13 @@ export class TokenBuckets {
     this.#maxKeys = maxKeys;
   }
 
-  /** Takes one token for `key` at time `nowMs`. */
-  take(key: string, nowMs: number): TakeResult {
+  /**
+   * Takes `cost` tokens (default 1; at most the capacity) for `key` at time `nowMs`: a cost of N
+   * lets through 1/N of the rate, which is how N processes that each keep their own buckets split
+   * one rate between them.
+   */
+  take(key: string, nowMs: number, cost = 1): TakeResult {
+    const need = Math.min(Math.max(1, cost), this.#capacity);
     let bucket = this.#buckets.get(key);
     if (bucket) {
       const elapsed = Math.max(0, nowMs - bucket.updatedMs);
@@ -43,11 +48,11 @@ export class TokenBuckets {
       bucket = { tokens: this.#capacity, updatedMs: nowMs };
       this.#buckets.set(key, bucket);
     }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= need) {
+      bucket.tokens -= need;
       return { ok: true };
     }
-    const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / this.#refillPerMs / 1000));
+    const retryAfterSeconds = Math.max(1, Math.ceil((need - bucket.tokens) / this.#refillPerMs / 1000));
     return { ok: false, retryAfterSeconds };
   }
 

@@ -176,6 +176,12 @@ export const PLANS: Readonly<Record<string, Plan>> = {
     reason:
       'needs a Postgres server at db.internal: packages/relay’s relay-bin-postgres tests run the same flags against a Postgres they start',
   },
+  'xprotocol-adapter call --key ./client.key --relay ws://127.0.0.1:7447 --relay ws://127.0.0.1:7449  --to "$REPLICA_KEY" --kind com.test.fs.read_text_file --payload "{\\"path\\":\\"$FS_ROOT/hello.txt\\"}"':
+    {
+      run: 'excluded',
+      reason:
+        'the last step of a script that needs a Postgres server and three relays and three replicas started by the lines before it; apps/adapter’s e2e-replicas-kill test runs that deployment against a Postgres it starts',
+    },
   // apps/devserver/README.md
   'xprotocol-devserver': DEVSERVER,
   'xprotocol-devserver --mcp-command "npx @modelcontextprotocol/server-filesystem /tmp" --namespace com.demo.fs':

@@ -9,8 +9,8 @@
  * source (or on restart).
  * @module
  */
-import { escapeForDisplay, StateDatabase, type ToolPin } from '@xprotocol/mcp-bridge';
-import { stateDatabasePath } from '../runtime/state-path.js';
+import { escapeForDisplay, type ToolPin } from '@xprotocol/mcp-bridge';
+import { openStateDatabase } from '../runtime/state-path.js';
 import { CliError, type CliIo, usageError } from './cli-shape.js';
 import { readConfig } from './config-commands.js';
 import { stateStemOf } from './state-stem.js';
@@ -47,7 +47,7 @@ export async function approve(
       `no mcp_sources entry named ${JSON.stringify(source)} in ${config.file}; have ${config.mcpSources.map((s) => s.name).join(', ') || 'none'}`,
     );
   }
-  const state = new StateDatabase(stateDatabasePath(config.stateDatabase, await stateStemOf(config)));
+  const state = openStateDatabase(config.stateDatabase, await stateStemOf(config));
   try {
     const pins = [...state.toolPins(source).values()];
     const waiting = pins.filter(

@@ -8,10 +8,10 @@
  * @module
  */
 import { nodeCipher, nodeSignatures, readKeyFile } from '@xprotocol/crypto/node';
-import { loginToUpstream, StateDatabase } from '@xprotocol/mcp-bridge';
+import { loginToUpstream } from '@xprotocol/mcp-bridge';
 import { AddressPolicy } from '@xprotocol/relay-client';
 import { _adapterDns } from '../runtime/dns-resolver.js';
-import { stateDatabasePath } from '../runtime/state-path.js';
+import { openStateDatabase } from '../runtime/state-path.js';
 import { upstreamGrantStore } from '../runtime/upstream-oauth.js';
 import { CliError, type CliIo } from './cli-shape.js';
 import { readConfig } from './config-commands.js';
@@ -46,7 +46,7 @@ export async function login(source: string, options: { config: string }, io: Cli
       'login needs identity.key_file: the stored tokens are sealed with a key derived from it',
     );
   const identity = await readKeyFile(keyFile, { signatures: nodeSignatures, cipher: nodeCipher });
-  const state = new StateDatabase(stateDatabasePath(config.stateDatabase, await stateStemOf(config)));
+  const state = openStateDatabase(config.stateDatabase, await stateStemOf(config));
   try {
     const grant = await loginToUpstream({
       rules: {

@@ -31,6 +31,11 @@ export async function status(options: { config: string; json?: boolean }, io: Cl
       `state_database is ":memory:": an adapter with an in-memory state database keeps no status another process can read; give state_database a file (or leave it out) to use status`,
     );
   }
+  if (/^postgres(ql)?:\/\//i.test(config.stateDatabase ?? '')) {
+    throw new CliError(
+      'state_database is a postgres:// URL: replicas that share one keep no status record another process can read; ask each replica through its admin listener (docs/operating.md)',
+    );
+  }
   const { keyFile } = config.identity;
   // The default path comes from the key: without a key file no adapter has run (start makes one).
   if (config.stateDatabase === undefined && keyFile !== undefined && !existsSync(keyFile)) {

@@ -57,6 +57,7 @@ export function _crossChecks(c: _Collector, env: Readonly<Record<string, string 
   const gateway = _modeChecks(c, root, facts);
   const faceServesSources = _exposed(facts).includes('mcp_sources');
   _identity(c, _obj(root.identity));
+  _sharedStateDatabase(c, root);
   _relay(c, _obj(root.relay), mcpSources.length, faceServesSources);
   const namespaces = new Map<string, string>();
   _list(root.mcp_sources).forEach((item, i) => {
@@ -89,6 +90,19 @@ function _identity(c: _Collector, identity: Obj | undefined): void {
       'key',
     );
   }
+}
+
+/** `shared_state` without a database of its own needs a Postgres `state_database` to share. */
+function _sharedStateDatabase(c: _Collector, root: Obj): void {
+  const shared = _obj(root.shared_state);
+  if (shared === undefined || _has(shared, 'database')) return;
+  const state = _str(root.state_database);
+  if (state !== undefined && /^postgres(ql)?:\/\//i.test(state)) return;
+  c.error(
+    ['shared_state'],
+    'has no database and state_database is not a postgres:// URL: expected shared_state.database, or state_database: postgres://user:password@host:port/database',
+    'key',
+  );
 }
 
 /**

@@ -127,13 +127,12 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
       trustedIssuers: [...(file.access?.trusted_issuers ?? [])],
     },
     stateDatabase:
-      file.state_database === undefined || file.state_database === ':memory:'
+      file.state_database === undefined ||
+      file.state_database === ':memory:' ||
+      _isPostgresUrl(file.state_database)
         ? file.state_database
         : expandConfigPath(file.state_database, where),
-    sharedState: file.shared_state && {
-      database: file.shared_state.database,
-      leaseSeconds: file.shared_state.lease_seconds,
-    },
+    sharedState: _sharedState(file),
     callTimeoutMs: Math.round(file.call_timeout_seconds * 1000),
     network: { allowPrivate: [...file.network.allow_private] },
     limits: {
@@ -205,4 +204,24 @@ function _xprotocolSource(s: ConfigFile['xprotocol_sources'][number]): Xprotocol
 /** `[::1]` → `::1` (the bind APIs take the bare address). */
 function _unbracket(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+/** A `postgres://` (or `postgresql://`) URL: a state database in Postgres, not a file. */
+function _isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/**
+ * Replicas (docs/deploy.md): `shared_state`, its database defaulting to a Postgres
+ * `state_database`; a Postgres `state_database` alone shares the journal with the default lease.
+ * (cross-checks.ts refuses a `shared_state` with neither.)
+ */
+function _sharedState(file: ConfigFile): AdapterConfig['sharedState'] {
+  const postgres =
+    file.state_database !== undefined && _isPostgresUrl(file.state_database)
+      ? file.state_database
+      : undefined;
+  const database = file.shared_state?.database ?? postgres;
+  if (database === undefined) return undefined;
+  return { database, leaseSeconds: file.shared_state?.lease_seconds ?? 15 };
 }

@@ -13,7 +13,8 @@ export const REDACTED = '[redacted]';
  * Returns a deep copy of `config` with `mcpServer.bearerToken`, `mcpSources[].bearerToken`,
  * `mcpSources[].oauth.clientSecret`, every `mcpSources[].env` value and every key, token and
  * password of `mcpSources[].openapi.credentials` replaced by
- * {@link REDACTED}, and the password in `sharedState.database` by `***`.
+ * {@link REDACTED}, and the password in `sharedState.database` and a Postgres `stateDatabase` by
+ * `***`.
  * @example
  * logger.info({ config: redactConfig(config) }, 'configuration loaded');
  */
@@ -31,10 +32,8 @@ export function redactConfig(config: AdapterConfig): AdapterConfig {
       else credential.password = REDACTED;
     }
   }
-  if (copy.sharedState)
-    copy.sharedState.database = copy.sharedState.database.replace(
-      /^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*):[^/?#]*@/i,
-      '$1:***@',
-    );
+  const hidden = (url: string) => url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*):[^/?#]*@/i, '$1:***@');
+  if (copy.sharedState) copy.sharedState.database = hidden(copy.sharedState.database);
+  if (copy.stateDatabase !== undefined) copy.stateDatabase = hidden(copy.stateDatabase);
   return copy;
 }

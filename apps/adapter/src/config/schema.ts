@@ -695,9 +695,11 @@ const sharedStateSchema = z
         error: 'expected a postgres://user:password@host:port/database URL',
       }),
       'a postgres://user:password@host:port/database URL',
-    ).describe(
-      'Postgres database the adapter replicas of one key share: which requests were claimed, the answers waiting for a relay (docs/deploy.md).',
-    ),
+    )
+      .optional()
+      .describe(
+        'Postgres database the adapter replicas of one key share: which requests were claimed, the answers waiting for a relay (docs/deploy.md). Default: state_database, when that is a postgres:// URL.',
+      ),
     lease_seconds: phrased(z.number().int().min(2).max(3600), 'an integer number of seconds from 2 to 3600')
       .default(15)
       .describe(
@@ -768,7 +770,7 @@ export const configFileSchema = phrased(
       logging: loggingSchema.default({ level: 'info', format: 'auto', output: 'stderr' }),
       access: accessSchema,
       state_database: filePath().describe(
-        'State database (dedupe, outbox, schema versions); default ~/.xprotocol/state/<ed25519 hex>.db.',
+        'State database (dedupe, outbox, tool pins, assigned names, schema versions): a file, default ~/.xprotocol/state/<ed25519 hex>.db, or a postgres://user:password@host:port/database URL that adapter replicas of one key share (docs/deploy.md).',
       ),
       shared_state: sharedStateSchema.optional(),
       call_timeout_seconds: phrased(z.number().gt(0).max(3600), 'a number of seconds above 0, at most 3600')

@@ -24,7 +24,7 @@ import {
   type McpFace,
   type McpFaceServer,
   SharedJournal,
-  StateDatabase,
+  type StateDatabase,
   XpEndpoint,
 } from '@xprotocol/mcp-bridge';
 import { Registry, type VersionStore } from '@xprotocol/registry';
@@ -46,7 +46,7 @@ import { tapProblems } from './logger-tap.js';
 import { McpSources } from './mcp-sources.js';
 import { _reportReady } from './ready-report.js';
 import { _StartedComponents } from './started-components.js';
-import { stateDatabasePath, stateFileStem } from './state-path.js';
+import { openStateDatabase, stateFileStem } from './state-path.js';
 import { StatusReporter } from './status-reporter.js';
 import { upstreamGrantStore } from './upstream-oauth.js';
 
@@ -193,8 +193,9 @@ async function _startStatus(
 async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const { config, logger, identity, relayUrls, started } = start;
   const stateStem = stateFileStem(config, identity?.keys.ed25519);
-  const statePath = stateDatabasePath(config.stateDatabase, stateStem);
-  const state = new StateDatabase(statePath);
+  const state = openStateDatabase(config.stateDatabase, stateStem);
+  // A file's path, or the Postgres URL with its password hidden.
+  const statePath = state.path;
   started.add(() => state.close());
   if (identity && config.sharedState)
     await _shareState(state, config.sharedState, identity.keys.ed25519, logger);

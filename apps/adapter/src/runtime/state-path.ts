@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseKey } from '@xprotocol/crypto';
+import { isPostgresUrl, StateDatabase } from '@xprotocol/mcp-bridge';
 import type { AdapterConfig } from '../config/index.js';
 
 /**
@@ -51,4 +52,15 @@ export function stateFileStem(
     s.command ?? s.url ?? s.openapi?.document,
   ]);
   return `gateway-${createHash('sha256').update(JSON.stringify(upstreams)).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Opens the state database of `configured` for the key or gateway `stem`: a `postgres://` URL is
+ * the Postgres state database replicas of one key share (its tables under `stem`); anything else
+ * is the file of {@link stateDatabasePath}.
+ */
+export function openStateDatabase(configured: string | undefined, stem: string): StateDatabase {
+  if (configured !== undefined && isPostgresUrl(configured))
+    return StateDatabase.openPostgres(configured, stem);
+  return new StateDatabase(stateDatabasePath(configured, stem));
 }

@@ -33,18 +33,24 @@ export class _CallSlots {
   }
 }
 
-/** The rate limits of the sources, one token bucket per caller and source. */
+/**
+ * The rate limits of the sources, one token bucket per caller and source. Replicas of one key
+ * (docs/deploy.md) split each rate: with `replicas()` live, a call takes that many tokens, so
+ * each replica lets through its share and all of them together at most the configured rate.
+ */
 export class _SourceRateLimits {
   readonly #perMinute: ReadonlyMap<string, number>;
+  readonly #replicas: () => number;
   readonly #buckets = new Map<string, TokenBuckets>();
 
-  constructor(perMinute: ReadonlyMap<string, number>) {
+  constructor(perMinute: ReadonlyMap<string, number>, replicas: () => number = () => 1) {
     this.#perMinute = perMinute;
+    this.#replicas = replicas;
   }
 
-  /** Takes one token of `caller` on `source` at `nowMs`; the `RATE_LIMITED` error when none is left. */
+  /** Takes the tokens of one call of `caller` on `source` at `nowMs`; the `RATE_LIMITED` error when too few are left. */
   take(source: string, caller: string, nowMs: number): XpErrorPayload | undefined {
-    const limited = this.#bucket(source).take(caller, nowMs);
+    const limited = this.#bucket(source).take(caller, nowMs, this.#replicas());
     return limited.ok
       ? undefined
       : xpError('RATE_LIMITED', `rate limit of source ${source} exceeded`, {

@@ -15,6 +15,7 @@ import {
   parseMcpSessionMessage,
   xpError,
 } from '@xprotocol/wire';
+import { _LostClaim } from '../state/shared-journal.js';
 import { type _Authority, _attribution } from './caller-authority.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _openJson, _timeoutMs } from './inbound.js';
@@ -61,17 +62,25 @@ export async function _answerMcpRequest(inbound: _Inbound, event: XpEvent): Prom
   };
   await inbound.slots.acquire();
   let outcome: Awaited<ReturnType<_XpMcpRouter['handle']>>;
+  const claim: { lost?: _LostClaim } = {};
   try {
     outcome = await inbound.mcp.handle(parsed.payload, {
       authority,
       timeoutMs: _timeoutMs(inbound, event),
       ...(session.open && { session: session.open, event, progress: session.progress }),
       limit: (source) => inbound.rateLimits.take(source, event.pubkey, inbound.now()),
-      started: () => _recordStarted(inbound, event, parsed.payload.method, attribution),
+      started: () =>
+        _recordStarted(inbound, event, parsed.payload.method, attribution).catch((error: unknown) => {
+          if (error instanceof _LostClaim) claim.lost = error;
+          throw error;
+        }),
     });
   } finally {
     inbound.slots.release();
   }
+  // Another replica took the request over before it started here: that one answers it, so this
+  // one must not, not even with an error (xp-endpoint.ts drops the request).
+  if (claim.lost) throw claim.lost;
   if (!outcome.ok) return answers.error(event, outcome.error);
   return answers.result(event, MCP_REQUEST_RESULT_KIND, outcome.result);
 }

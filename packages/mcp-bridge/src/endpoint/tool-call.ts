@@ -12,6 +12,7 @@ import { expandUriTemplate } from '@xprotocol/translate';
 import { type XpErrorPayload, xpError } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
 import type { AuthorityVerdict } from '../policy/delegated-access.js';
+import { _LostClaim } from '../state/shared-journal.js';
 import { _attribution } from './caller-authority.js';
 import type { EndpointEntry } from './endpoint-catalog.js';
 import type { InboundOutcome } from './endpoint-options.js';
@@ -76,6 +77,9 @@ export async function _runToolCall(
         ? await upstream.callTool(upstreamName, args, { timeoutMs })
         : await upstream.request(method, params, { timeoutMs });
   } catch (error) {
+    // Another replica took the call over before it started here: that one answers it, so this
+    // one must not, not even with an error (xp-endpoint.ts drops the request).
+    if (error instanceof _LostClaim) throw error;
     return answers.error(event, _callError(error));
   } finally {
     slots.release();

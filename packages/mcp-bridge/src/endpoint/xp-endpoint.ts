@@ -30,7 +30,7 @@ import { _GatewayRoutes } from '../gateway/gateway-routes.js';
 import { type BridgeLogger, silentLogger } from '../logger.js';
 import { DelegatedAccess } from '../policy/delegated-access.js';
 import { RevocationSet } from '../policy/revocation-set.js';
-import type { AdoptedWork } from '../state/shared-journal.js';
+import { _LostClaim, type AdoptedWork } from '../state/shared-journal.js';
 import { _addressingProblem } from './addressing.js';
 import { _CallerChains } from './caller-authority.js';
 import { _EndpointAnswers } from './endpoint-answers.js';
@@ -51,7 +51,8 @@ export class XpEndpoint {
   #subscription: Subscription | undefined;
   readonly #inflight = new Set<Promise<unknown>>();
   /** Ids being processed right now (before anything about them is stored). */
-  readonly #processing = new Set<string>();
+  /** The ids being processed here, each with a promise that settles when that is over. */
+  readonly #processing = new Map<string, Promise<void>>();
   /** Revocations from the relays, for the chains callers present. */
   readonly #revocationWatch: _RevocationWatch;
   readonly #onOutcome: XpEndpointOptions['onOutcome'];
@@ -92,7 +93,11 @@ export class XpEndpoint {
       now,
       answers: new _EndpointAnswers(o, logger, now),
       slots: new _CallSlots(o.maxConcurrentCalls),
-      rateLimits: new _SourceRateLimits(options.requestsPerMinute ?? new Map()),
+      // Replicas split each rate by the number of live leases (state/shared-journal.ts).
+      rateLimits: new _SourceRateLimits(
+        options.requestsPerMinute ?? new Map(),
+        () => options.state.shared?.liveReplicas ?? 1,
+      ),
       mcp: new _XpMcpRouter({
         sources:
           options.mcpSources ?? [...options.upstreams.keys()].map((name) => ({ name, namespace: name })),
@@ -220,10 +225,19 @@ export class XpEndpoint {
       );
     }
     for (const request of adopted.claimed) {
-      await each(request.id, async () => {
-        await o.state.shared?.release(request.id);
-        this.#track(this.handleEvent(request));
-      });
+      // A copy of it may still be going through this replica (one that had lost the call and has
+      // it back now): it either starts the call (this replica owns it again) or fails before; only
+      // then is the claim released and the request run again, here or by whichever replica claims it.
+      const running = this.#processing.get(request.id);
+      this.#track(
+        (async () => {
+          await running;
+          await each(request.id, async () => {
+            await o.state.shared?.release(request.id);
+            await this.handleEvent(request);
+          });
+        })(),
+      );
     }
   }
 
@@ -274,7 +288,8 @@ export class XpEndpoint {
       if (misaddressed) return inbound.answers.drop(misaddressed, event);
       // One delivery at a time per id: a second copy arriving meanwhile is a duplicate.
       if (this.#processing.has(event.id)) return _duplicate(inbound, event);
-      this.#processing.add(event.id);
+      let over = () => {};
+      this.#processing.set(event.id, new Promise<void>((resolve) => (over = resolve)));
       try {
         // With replicas, the one whose claim is first acts on it (state/shared-journal.ts).
         if (!(await inbound.o.state.claim(event))) return _duplicate(inbound, event);
@@ -283,8 +298,17 @@ export class XpEndpoint {
         return outcome;
       } finally {
         this.#processing.delete(event.id);
+        over();
       }
     } catch (error) {
+      // With replicas: another replica took this call over before it started here, and answers it.
+      if (error instanceof _LostClaim) {
+        inbound.logger.warn(
+          { id: event.id, error: error.message },
+          'left a call to the replica that took it over',
+        );
+        return { action: 'dropped', reason: error.message };
+      }
       inbound.logger.error({ error: (error as Error).message }, 'inbound event failed unexpectedly');
       return { action: 'dropped', reason: `internal error: ${(error as Error).message}` };
     }

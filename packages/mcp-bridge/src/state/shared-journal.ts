@@ -99,6 +99,7 @@ export class SharedJournal {
   readonly #logger: BridgeLogger;
   readonly #outbox: _SharedOutbox;
   #floor = 0;
+  #live = 1;
   #windowSeconds: number | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #closing: Promise<void> | undefined;
@@ -160,6 +161,14 @@ export class SharedJournal {
   /** The relay pool's outbox: this replica's rows of the shared outbox table. */
   get outbox(): Outbox {
     return this.#outbox;
+  }
+
+  /**
+   * Replicas of this key whose lease was live at the last renewal, this one included (at least 1):
+   * the endpoint splits each source's rate limit between them.
+   */
+  get liveReplicas(): number {
+    return this.#live;
   }
 
   /** The shared dedupe memory's floor (unix seconds): older requests are refused as stale. */
@@ -322,7 +331,7 @@ export class SharedJournal {
   }
 
   #lost(id: string, step: string): never {
-    throw new BridgeError(
+    throw new _LostClaim(
       'STATE_DATABASE',
       `inbound call ${id}: cannot ${step} it, this replica no longer owns it (its lease lapsed and another replica took it over)`,
     );
@@ -334,9 +343,12 @@ export class SharedJournal {
       `INSERT INTO xp_adapter_replicas (endpoint, replica, lease_until)
        VALUES ($1, $2, now() + make_interval(secs => $3))
        ON CONFLICT (endpoint, replica) DO UPDATE SET lease_until = excluded.lease_until
-       RETURNING (xmax = 0) AS inserted`,
+       RETURNING (xmax = 0) AS inserted,
+         (SELECT count(*)::int FROM xp_adapter_replicas
+           WHERE endpoint = $1 AND replica <> $2 AND lease_until >= now()) AS others`,
       [this.#endpoint, this.replica, this.#leaseSeconds],
     );
+    this.#live = 1 + Number(rows[0]?.others ?? 0);
     // Inserted again while renewing: a survivor took this replica for dead and adopted its work;
     // what this replica still runs can no longer be answered by it (see `answered`).
     if (this.#timer !== undefined && rows[0]?.inserted === true) {
@@ -422,6 +434,12 @@ export class SharedJournal {
     }
   }
 }
+
+/**
+ * A replica no longer owns a call (its lease lapsed and another replica took the call over): the
+ * owner answers it, so this replica must not, not even with an error.
+ */
+export class _LostClaim extends BridgeError {}
 
 /** This replica's rows of the shared outbox, as the relay pool's `Outbox`. */
 class _SharedOutbox implements Outbox {

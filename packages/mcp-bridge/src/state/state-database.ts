@@ -43,10 +43,12 @@ import Database from 'libsql';
 import { BridgeError } from '../errors.js';
 import type { DescriptionFinding } from '../policy/description-lint.js';
 import type { ToolPin, ToolPinStore } from '../policy/tool-pins.js';
+import { _PostgresTables } from './postgres-tables.js';
 import { _ReplayMemory, type ReplayMemoryOptions } from './replay-memory.js';
 import type { SharedJournal } from './shared-journal.js';
 import { _OUTBOX_ADD, _StateOutbox } from './state-outbox.js';
 import { _STATUS_SAVE, _STATUS_SCHEMA, _statusParams, type StatusRecord } from './state-status.js';
+import { _SqliteTables, type _StateTables } from './state-tables.js';
 import { type _EntryResult, _StateWriter, type _WriteEntry } from './state-writer.js';
 
 /** Where an inbound call is. */
@@ -136,14 +138,38 @@ export class StateDatabase implements NameStore, ToolPinStore {
   readonly #db: Database.Database;
   readonly #writer: _StateWriter;
   readonly #replay: _ReplayMemory;
+  readonly #tables: _StateTables;
   #outbox: _StateOutbox | undefined;
   #shared: SharedJournal | undefined;
   readonly #statements = new Map<string, Database.Statement<unknown[]>>();
   #closed = false;
   #closing: Promise<void> | undefined;
 
-  /** Opens (or creates) the database at `path` (`:memory:` for tests that need no durability). */
-  constructor(path: string) {
+  /**
+   * Opens (or creates) the database at `path` (`:memory:` for tests that need no durability), or,
+   * for a `postgres://` URL, see {@link StateDatabase.openPostgres}.
+   */
+  constructor(path: string, postgres?: { namespace: string }) {
+    if (postgres) {
+      // The tables are in Postgres; this connection keeps only what is this process's own (the
+      // status record), in memory. Its dedupe memory starts with no floor: the journal of the
+      // replicas (shared-journal.ts) is the one that remembers, and has a floor of its own.
+      const tables = new _PostgresTables(path, postgres.namespace);
+      this.#tables = tables;
+      this.path = tables.shown;
+      try {
+        this.#db = new Database(':memory:');
+        this.#db.exec(SCHEMA);
+        this.#db.exec(_STATUS_SCHEMA);
+        _ReplayMemory._prepare(this.#db, false, false);
+        this.#writer = new _StateWriter(':memory:', this.#db);
+        this.#replay = new _ReplayMemory(this.#db, (entry) => this.#writer.write(entry));
+      } catch (error) {
+        this.#tables.close();
+        throw error;
+      }
+      return;
+    }
     this.path = path;
     try {
       this.#db = new Database(path);
@@ -159,6 +185,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
       _ReplayMemory._prepare(this.#db, existed, path === ':memory:');
       this.#writer = new _StateWriter(path, this.#db);
       this.#replay = new _ReplayMemory(this.#db, (entry) => this.#writer.write(entry));
+      this.#tables = new _SqliteTables(this.#db);
     } catch (error) {
       throw new BridgeError(
         'STATE_DATABASE',
@@ -168,6 +195,23 @@ export class StateDatabase implements NameStore, ToolPinStore {
         },
       );
     }
+  }
+
+  /**
+   * The state database of `namespace` (the adapter's key, or its state stem) in the Postgres
+   * database at `url`: tool names, schema versions, pins and approvals, grants and revocations are
+   * there, shared by every process that opens the same namespace (postgres-tables.ts). The call
+   * journal and the outbox are there too once a journal of the replicas is handed over
+   * ({@link StateDatabase.share}); until then they are in memory only.
+   */
+  static openPostgres(url: string, namespace: string): StateDatabase {
+    if (!isPostgresUrl(url)) {
+      throw new BridgeError(
+        'STATE_DATABASE',
+        'a Postgres state database must be a postgres://user:password@host:port/database URL',
+      );
+    }
+    return new StateDatabase(url, { namespace });
   }
 
   /** True when the call was acted on before (also by an earlier run): a duplicate. */
@@ -336,7 +380,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
   /** The MCP tool names assigned for a face source, by kind (the registry's `NameStore.load`). */
   load(source: string): Map<string, string> {
     this.#assertOpen();
-    const rows = this.#prepared('SELECT kind, name FROM mcp_tool_names WHERE source = ?').all(source) as {
+    const rows = this.#tables.all('SELECT kind, name FROM mcp_tool_names WHERE source = ?', [source]) as {
       kind: string;
       name: string;
     }[];
@@ -346,7 +390,8 @@ export class StateDatabase implements NameStore, ToolPinStore {
   /** Persists a tool name so a refresh never renames the tool (the registry's `NameStore.save`). */
   save(source: string, kind: string, name: string): void {
     this.#run(
-      'INSERT OR REPLACE INTO mcp_tool_names (source, kind, name) VALUES (?, ?, ?)',
+      `INSERT INTO mcp_tool_names (source, kind, name) VALUES (?, ?, ?)
+       ON CONFLICT (source, kind) DO UPDATE SET name = excluded.name`,
       source,
       kind,
       name,
@@ -356,7 +401,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
   /** The sealed OAuth grant of an upstream source (upstream-auth/sealed-grant-store.ts seals it). */
   upstreamGrant(source: string): string | undefined {
     this.#assertOpen();
-    const row = this.#prepared('SELECT sealed FROM upstream_grants WHERE source = ?').get(source) as
+    const row = this.#tables.all('SELECT sealed FROM upstream_grants WHERE source = ?', [source])[0] as
       | { sealed: string }
       | undefined;
     return row?.sealed;
@@ -364,22 +409,28 @@ export class StateDatabase implements NameStore, ToolPinStore {
 
   /** Replaces the sealed OAuth grant of `source`; committed before this returns. */
   saveUpstreamGrant(source: string, sealed: string): void {
-    this.#run('INSERT OR REPLACE INTO upstream_grants (source, sealed) VALUES (?, ?)', source, sealed);
+    this.#run(
+      `INSERT INTO upstream_grants (source, sealed) VALUES (?, ?)
+       ON CONFLICT (source) DO UPDATE SET sealed = excluded.sealed`,
+      source,
+      sealed,
+    );
   }
 
   /** The stored version and contract of `kind`. */
   schemaVersion(kind: string): { version: string; contractJson: string } | undefined {
     this.#assertOpen();
-    const row = this.#prepared('SELECT version, contract_json FROM schema_versions WHERE kind = ?').get(
+    const row = this.#tables.all('SELECT version, contract_json FROM schema_versions WHERE kind = ?', [
       kind,
-    ) as { version: string; contract_json: string } | undefined;
+    ])[0] as { version: string; contract_json: string } | undefined;
     return row && { version: row.version, contractJson: row.contract_json };
   }
 
   /** Stores the version and contract of `kind`. */
   saveSchemaVersion(kind: string, version: string, contractJson: string): void {
     this.#run(
-      'INSERT OR REPLACE INTO schema_versions (kind, version, contract_json) VALUES (?, ?, ?)',
+      `INSERT INTO schema_versions (kind, version, contract_json) VALUES (?, ?, ?)
+       ON CONFLICT (kind) DO UPDATE SET version = excluded.version, contract_json = excluded.contract_json`,
       kind,
       version,
       contractJson,
@@ -393,7 +444,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
    */
   saveRevocation(revocation: Revocation, nowMs: number): void {
     this.#run(
-      'INSERT OR IGNORE INTO revocations (id, json, received_at) VALUES (?, ?, ?)',
+      'INSERT INTO revocations (id, json, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
       revocation.id,
       JSON.stringify(revocation),
       nowMs,
@@ -406,7 +457,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
    */
   revocations(): unknown[] {
     this.#assertOpen();
-    const rows = this.#prepared('SELECT json FROM revocations ORDER BY received_at, id').all() as {
+    const rows = this.#tables.all('SELECT json FROM revocations ORDER BY received_at, id', []) as {
       json: string;
     }[];
     return rows.map((row) => JSON.parse(row.json) as unknown);
@@ -415,17 +466,18 @@ export class StateDatabase implements NameStore, ToolPinStore {
   /** Every tool pin of `source`, by tool name (docs/security.md, "Tool pinning"). */
   toolPins(source: string): Map<string, ToolPin> {
     this.#assertOpen();
-    const rows = this.#prepared(
+    const rows = this.#tables.all(
       `SELECT tool, hash, definition_json, pending_hash, pending_json, pending_findings_json, pending_since
          FROM tool_pins WHERE source = ? ORDER BY tool`,
-    ).all(source) as {
+      [source],
+    ) as {
       tool: string;
       hash: string | null;
       definition_json: string | null;
       pending_hash: string | null;
       pending_json: string | null;
       pending_findings_json: string | null;
-      pending_since: number | null;
+      pending_since: number | string | null;
     }[];
     return new Map(
       rows.map((row) => [
@@ -442,7 +494,8 @@ export class StateDatabase implements NameStore, ToolPinStore {
                   hash: row.pending_hash,
                   definition: JSON.parse(row.pending_json),
                   findings: JSON.parse(row.pending_findings_json ?? '[]') as DescriptionFinding[],
-                  since: row.pending_since ?? 0,
+                  // Postgres returns a BIGINT as a string.
+                  since: Number(row.pending_since ?? 0),
                 },
         },
       ]),
@@ -500,28 +553,26 @@ export class StateDatabase implements NameStore, ToolPinStore {
     reviewed: readonly { tool: string; hash: string }[],
   ): { ok: true } | { ok: false; tool: string; waiting: string | undefined } {
     this.#assertOpen();
-    const pin = this.#prepared(
-      `UPDATE tool_pins SET hash = pending_hash, definition_json = pending_json, pinned_at = ?,
+    const pin = `UPDATE tool_pins SET hash = pending_hash, definition_json = pending_json, pinned_at = ?,
          pending_hash = NULL, pending_json = NULL, pending_findings_json = NULL, pending_since = NULL
-       WHERE source = ? AND tool = ? AND pending_hash = ? AND pending_json IS NOT NULL`,
-    );
-    const run = this.#db.transaction(() => {
-      for (const { tool, hash } of reviewed) {
-        if (pin.run(Date.now(), source, tool, hash).changes !== 1) {
-          const waiting = this.toolPins(source).get(tool)?.pending?.hash;
-          throw new _StaleApproval(tool, waiting);
-        }
-      }
-    });
+       WHERE source = ? AND tool = ? AND pending_hash = ? AND pending_json IS NOT NULL`;
+    let outcome: { ok: true } | { ok: false; failedAt: number };
     try {
-      run.immediate();
-      return { ok: true };
+      outcome = this.#tables.transaction(
+        reviewed.map(({ tool, hash }) => ({
+          sql: pin,
+          params: [Date.now(), source, tool, hash],
+          mustChange: true,
+        })),
+      );
     } catch (error) {
-      if (error instanceof _StaleApproval) return { ok: false, tool: error.tool, waiting: error.waiting };
       throw new BridgeError('STATE_DATABASE', `state database write failed: ${(error as Error).message}`, {
         cause: error,
       });
     }
+    if (outcome.ok) return outcome;
+    const tool = reviewed[outcome.failedAt]!.tool;
+    return { ok: false, tool, waiting: this.toolPins(source).get(tool)?.pending?.hash };
   }
 
   /**
@@ -582,6 +633,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
         await this.#writer.close();
         await this.#shared?.close();
       } finally {
+        this.#tables.close();
         this.#db.close();
       }
     })();
@@ -624,7 +676,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
   #run(sql: string, ...params: unknown[]): { changes: number } {
     this.#assertOpen();
     try {
-      return this.#prepared(sql).run(...params);
+      return this.#tables.run(sql, params);
     } catch (error) {
       throw new BridgeError('STATE_DATABASE', `state database write failed: ${(error as Error).message}`, {
         cause: error,
@@ -637,12 +689,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
   }
 }
 
-/** A reviewed definition no longer waits: rolls the approval transaction back. */
-class _StaleApproval extends Error {
-  constructor(
-    readonly tool: string,
-    readonly waiting: string | undefined,
-  ) {
-    super(`tool ${tool} no longer waits with the reviewed hash`);
-  }
+/** True for a `postgres://` (or `postgresql://`) URL: a state database in Postgres. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
 }
