@@ -1,9 +1,11 @@
 // The gateway's catalog per MCP revision: the adapter (the built bin) in front of the strict server
 // written by hand from the specification (mcp-bridge's test/fixtures/strict-2026-server.mjs) with
-// `--revisions dual`, which offers `confirm_action` to 2026-07-28 clients only, and the source's
-// `mcp_revision` left at its default. A 2026-07-28 client lists and calls that tool (its
-// input-required round trip included) and its arguments are held to the tool's schema like any
-// other; a 2025-11-25 client beside it keeps the 2025-11-25 catalog, where the tool does not exist.
+// `--revisions dual`, which offers `confirm_action` to 2026-07-28 clients only and `add` to each
+// revision under a definition of its own, and the source's `mcp_revision` left at its default. A
+// 2026-07-28 client lists and calls that tool (its input-required round trip included) and its
+// arguments are held to the tool's schema like any other; a 2025-11-25 client beside it keeps the
+// 2025-11-25 catalog, where the tool does not exist. Each client is listed, and checked against,
+// its own revision's `add`.
 // See docs/architecture.md, "Two MCP revisions".
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +104,30 @@ describe('a server speaking both revisions, its source at the default revision',
       expect(refused).toMatch(/Unknown tool: confirm_action/);
       expect(text(await legacy.callTool({ name: 'echo', arguments: { text: 'old' } }))).toBe('old');
       expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('confirm_action');
+    } finally {
+      await Promise.allSettled([legacy.close(), modern.close()]);
+    }
+  });
+
+  it("each revision's client lists and is checked against its own revision's definition of a tool in both", async () => {
+    const { client: legacy } = await client('2025-11-25');
+    const { client: modern } = await client('2026-07-28');
+    try {
+      const addOf = async (c: Client) => (await c.listTools()).tools.find((tool) => tool.name === 'add');
+      const modernAdd = await addOf(modern);
+      const legacyAdd = await addOf(legacy);
+      expect(modernAdd?.description).toBe('Adds two integers.');
+      expect(modernAdd?.inputSchema.properties).toEqual({ a: { type: 'integer' }, b: { type: 'integer' } });
+      expect(legacyAdd?.description).toBe('Adds two numbers.');
+      expect(legacyAdd?.inputSchema.properties).toEqual({ a: { type: 'number' }, b: { type: 'number' } });
+      // 1.5 fits the 2025-11-25 definition only: the 2026-07-28 client's call is refused, never sent.
+      const before = received.filter((name) => name === 'add').length;
+      const refused = await modern.callTool({ name: 'add', arguments: { a: 1.5, b: 1 } });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/Request payload does not conform to schema/);
+      expect(received.filter((name) => name === 'add')).toHaveLength(before);
+      expect(text(await modern.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toBe('5');
+      expect(text(await legacy.callTool({ name: 'add', arguments: { a: 1.5, b: 1 } }))).toBe('2.5');
     } finally {
       await Promise.allSettled([legacy.close(), modern.close()]);
     }

@@ -271,7 +271,9 @@ export class McpSources implements EndpointCatalog {
       this.#o.logger[level]({ source: source.name, tool: w.tool, code: w.code }, w.message);
     }
     // The tools its server offers 2026-07-28 clients, when they are others (modern-surface.ts).
-    const modernChanged = await this.#modern.get(source.name)!.read(this.#listed.get(source.name)!);
+    const modernChanged = await this.#modern
+      .get(source.name)!
+      .read(new Map(listed.map((tool) => [tool.name as string, tool])));
     const diff = await this.#o.registry.refreshSource(source.name, published);
     this.#search.sync(
       this.#o.registry.contracts().map((contract) => ({
@@ -359,21 +361,24 @@ export class McpSources implements EndpointCatalog {
   /**
    * Why `args` are refused for the tool behind `kind` beyond its schema, or `undefined`: a tool
    * whose change waits for approval refuses arguments its pinned definition does not name (the
-   * changed server may act on them).
+   * changed server may act on them). `modern`: for a 2026-07-28 client (that revision's definition).
    */
-  checkArguments(kind: string, args: Record<string, unknown>): string | undefined {
-    const modern = this.#modernTool(kind);
-    if (modern) return this.#modern.get(modern.source)?.checkArguments(modern.tool, args);
+  checkArguments(kind: string, args: Record<string, unknown>, modern = false): string | undefined {
+    const only = this.#modernTool(kind) ?? (modern ? this.#modernTwin(kind) : undefined);
+    if (only) return this.#modern.get(only.source)?.checkArguments(only.tool, args);
     const origin = this.#o.registry.origin(kind);
     if (origin?.tool === undefined || !this.#held.get(origin.source)?.has(origin.tool)) return undefined;
     const pinned = this.#listed.get(origin.source)?.get(origin.tool);
     return _pinnedArgumentsRefusal(origin.source, origin.tool, pinned, args);
   }
 
-  /** The tool behind `kind` as its server last listed it (gateway mode lists it as it is). */
-  listedTool(kind: string): Record<string, unknown> | undefined {
-    const modern = this.#modernTool(kind);
-    if (modern) return this.#modern.get(modern.source)?.listedTool(modern.tool);
+  /**
+   * The tool behind `kind` as its server last listed it (gateway mode lists it as it is); `modern`:
+   * as listed to 2026-07-28 clients.
+   */
+  listedTool(kind: string, modern = false): Record<string, unknown> | undefined {
+    const only = this.#modernTool(kind) ?? (modern ? this.#modernTwin(kind) : undefined);
+    if (only) return this.#modern.get(only.source)?.listedTool(only.tool);
     const origin = this.#o.registry.origin(kind);
     return origin?.tool === undefined ? undefined : this.#listed.get(origin.source)?.get(origin.tool);
   }
@@ -400,6 +405,14 @@ export class McpSources implements EndpointCatalog {
       if (tool !== undefined) return { source, tool };
     }
     return undefined;
+  }
+
+  /** The source and upstream name of catalog tool `kind` when 2026-07-28 clients are offered it too. */
+  #modernTwin(kind: string): { source: string; tool: string } | undefined {
+    const origin = this.#o.registry.origin(kind);
+    if (origin?.tool === undefined) return undefined;
+    const listed = this.#modern.get(origin.source)?.listedTool(origin.tool);
+    return listed === undefined ? undefined : { source: origin.source, tool: origin.tool };
   }
 
   /**

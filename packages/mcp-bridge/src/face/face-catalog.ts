@@ -13,7 +13,7 @@
  */
 import type { PublicIdentity } from '@xprotocol/crypto';
 import { MAX_CATALOG_INSTRUCTIONS, McpToolTable, type McpToolTarget } from '@xprotocol/registry';
-import type { ContractLike, McpToolDefinition } from '@xprotocol/translate';
+import type { ContractLike, JsonObject, McpToolDefinition } from '@xprotocol/translate';
 import { SchemaSearch, toolSearchDocument } from '../discovery/schema-search.js';
 import type { BridgeLogger } from '../logger.js';
 import { ListingScreen } from '../policy/listing-screen.js';
@@ -58,6 +58,11 @@ export class _FaceCatalog {
    * offers 2026-07-28 clients other tools than the catalog's (`LocalToolSource.modernContracts`).
    */
   readonly #surfaces = new Map<string, { legacy: ReadonlySet<string>; modern: ReadonlySet<string> }>();
+  /**
+   * The 2026-07-28 contract of each kind of a local source whose server offers that revision's
+   * clients another definition of a tool it lists in both (checked and listed for them instead).
+   */
+  readonly #modernDefinitions = new Map<string, ReadonlyMap<string, ContractLike>>();
   /** Each local source's offer per revision as last set, to tell a change of it alone. */
   readonly #offers = new Map<string, string>();
   /** Description linting of each XProtocol source's instructions, by source name. */
@@ -89,7 +94,15 @@ export class _FaceCatalog {
    * undefined when its server does not offer that revision's clients the tool, as for an unknown one.
    */
   resolveFor(name: string, modern: boolean): McpToolTarget | undefined {
-    return this.#offered(name, modern) ? this.#table.resolve(name) : undefined;
+    if (!this.#offered(name, modern)) return undefined;
+    const target = this.#table.resolve(name);
+    const own = modern && target?.type === 'mcp' ? this.#modernContract(target) : undefined;
+    return own && target ? { ...target, contract: own } : target;
+  }
+
+  /** The 2026-07-28 contract of a local source's tool listed in both revisions, when it differs. */
+  #modernContract(target: McpToolTarget): ContractLike | undefined {
+    return this.#modernDefinitions.get(target.source)?.get(target.kind);
   }
 
   /**
@@ -199,17 +212,27 @@ export class _FaceCatalog {
     const shown = (name: string) =>
       this.#granted(name) && this.#offered(name, modern) && (visible?.(name) ?? true);
     const table = this.#table.list().filter((tool) => shown(tool.name));
-    const tools = table.map((tool) => this.#asListed(tool));
+    const tools = table.map((tool) => this.#asListed(tool, modern));
     return this.searchEnabled() ? [...tools, _searchToolDefinition(tools.length)] : tools;
   }
 
-  /** A gateway tool as its server listed it, under its face name; others as the catalog made them. */
-  #asListed(tool: McpToolDefinition): McpToolDefinition {
+  /**
+   * A gateway tool as its server listed it to the client's revision (`modern`: 2026-07-28), under
+   * its face name; others as the catalog made them.
+   */
+  #asListed(tool: McpToolDefinition, modern: boolean): McpToolDefinition {
     const target = this.#table.resolve(tool.name);
     if (target?.type !== 'mcp') return tool;
     const local = this.#o.localSources?.find((l) => l.name === target.source);
-    const listed = local?.gateway?.definition?.(target.kind);
-    return listed ? ({ ...listed, name: tool.name } as unknown as McpToolDefinition) : tool;
+    const listed = local?.gateway?.definition?.(target.kind, modern);
+    if (listed) return { ...listed, name: tool.name } as unknown as McpToolDefinition;
+    const own = modern ? this.#modernContract(target) : undefined;
+    if (!own) return tool;
+    return {
+      ...tool,
+      description: own.description ?? tool.description,
+      inputSchema: own.payload as JsonObject,
+    };
   }
 
   /** Whether `search_tools` is listed: asked for, and no real tool has the name. */
@@ -398,8 +421,15 @@ export class _FaceCatalog {
     );
     if (modern) this.#surfaces.set(local.name, { legacy: legacyKinds, modern: kinds(modern) });
     else this.#surfaces.delete(local.name);
+    // A tool in both revisions whose 2026-07-28 definition differs is checked and listed by it.
+    const shape = (c: ContractLike) => JSON.stringify([c.title, c.description, c.payload, c.source]);
+    const legacyOf = new Map(legacy.map((c) => [c.kind, shape(c)]));
+    const differing = (modern ?? []).filter((c) => legacyOf.has(c.kind) && legacyOf.get(c.kind) !== shape(c));
+    this.#modernDefinitions.set(local.name, new Map(differing.map((c) => [c.kind, c])));
     // Which tools each revision is offered may change while the table does not.
-    const offered = JSON.stringify(modern && [...legacyKinds, '|', ...kinds(modern)]);
+    const offered = JSON.stringify(
+      modern && [...legacyKinds, '|', ...kinds(modern), '|', ...differing.map(shape)],
+    );
     const changedOffer = this.#offers.get(local.name) !== offered;
     this.#offers.set(local.name, offered);
     for (const { kind, reason } of update.refused)
