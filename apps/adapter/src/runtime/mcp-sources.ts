@@ -24,9 +24,15 @@ import {
   UpstreamSession,
   type UpstreamTokenStore,
 } from '@xprotocol/mcp-bridge';
-import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
+import {
+  CATALOG_REVISIONS,
+  catalogPage,
+  parseCatalogRequest,
+  type RefreshDiff,
+  type Registry,
+} from '@xprotocol/registry';
 import type { AddressPolicy } from '@xprotocol/relay-client';
-import { type ContractLike, type Refusal, SchemaCompiler } from '@xprotocol/translate';
+import { type ContractLike, type Refusal, SchemaCompiler, type SchemaContract } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import { EndpointInstructions } from './endpoint-instructions.js';
@@ -102,6 +108,8 @@ export class McpSources implements EndpointCatalog {
   readonly #logged = new Set<string>();
   /** Each source's 2026-07-28 tools, read beside its catalog (modern-surface.ts). */
   readonly #modern = new Map<string, ModernSurface>();
+  /** The argument validators of 2026-07-28 definitions, by contract (a refresh makes new ones). */
+  readonly #modernValidators = new WeakMap<object, EndpointTool['validate']>();
   #stopped = false;
   /** The sources' guidance for the catalog's first page. */
   readonly #instructions: EndpointInstructions;
@@ -420,11 +428,74 @@ export class McpSources implements EndpointCatalog {
    * one (no cursor) with the sources' guidance, when they have any (endpoint-instructions.ts).
    */
   page(request: unknown) {
-    const parsed = parseCatalogRequest(request);
+    const { revision, ...parsed } = parseCatalogRequest(request);
+    if (revision !== undefined) return catalogPage(this.#modernCatalog(), parsed);
     const page = catalogPage(this.#o.registry, parsed);
     if (parsed.cursor !== undefined) return page;
     const instructions = this.#instructions.text((source) => this.upstreams.get(source)?.instructions);
-    return instructions === undefined ? page : { ...page, instructions };
+    // 2026-07-28 callers ask for their own catalog when it is another (docs/protocol.md §10.8).
+    const revisions = this.#modernDiffers() ? { revisions: [...CATALOG_REVISIONS] } : {};
+    return { ...page, ...(instructions !== undefined && { instructions }), ...revisions };
+  }
+
+  /**
+   * {@link EndpointCatalog.modernTool}: the tool for `kind` as its server offers it to 2026-07-28
+   * clients, when that is another than {@link tool}'s (modern-surface.ts).
+   */
+  modernTool(kind: string): EndpointTool | undefined {
+    for (const [source, surface] of this.#modern) {
+      const contract = surface.contracts?.find((c) => c.kind === kind) as SchemaContract | undefined;
+      if (!contract) continue;
+      const legacy = this.#o.registry.get(kind);
+      if (legacy && _shape(legacy) === _shape(contract)) return undefined;
+      let check = this.#modernValidators.get(contract);
+      if (!check) {
+        check = compileArgumentValidator(contract.payload, this.#compiler);
+        this.#modernValidators.set(contract, check);
+      }
+      const schemaCheck = check;
+      const validate: EndpointTool['validate'] = (payload) => {
+        const result = schemaCheck(payload);
+        if (!result.ok) return result;
+        const refused = this.checkArguments(kind, payload as Record<string, unknown>, true);
+        return refused === undefined
+          ? result
+          : { ok: false, message: refused, errors: [{ path: '', message: refused }] };
+      };
+      return { contract, source, upstreamName: (contract.source as { mcp_tool: string }).mcp_tool, validate };
+    }
+    return undefined;
+  }
+
+  /** Whether some source offers 2026-07-28 clients other tools, or other definitions, than the catalog's. */
+  #modernDiffers(): boolean {
+    for (const [source, surface] of this.#modern) {
+      const modern = surface.contracts;
+      if (!modern) continue;
+      const legacy = this.#o.registry.contractsOf(source).filter((c) => 'mcp_tool' in c.source);
+      const shapes = new Set(legacy.map(_shape));
+      if (modern.length !== legacy.length || modern.some((c) => !shapes.has(_shape(c)))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The catalog 2026-07-28 callers are offered: each source's tools as its server lists them in
+   * that revision (the catalog's contract where the definition is the same), its prompts and
+   * resource templates as the catalog has them.
+   */
+  #modernCatalog(): SchemaContract[] {
+    const modern = new Map<string, readonly ContractLike[]>();
+    for (const [source, surface] of this.#modern) if (surface.contracts) modern.set(source, surface.contracts);
+    const kept = this.#o.registry.contracts().filter((c) => {
+      const source = this.#o.registry.origin(c.kind)?.source;
+      return source === undefined || !modern.has(source) || !('mcp_tool' in c.source);
+    });
+    const added = [...modern.values()].flat().map((c) => {
+      const legacy = this.#o.registry.get(c.kind);
+      return legacy && _shape(legacy) === _shape(c) ? legacy : (c as SchemaContract);
+    });
+    return [...kept, ...added];
   }
 
   /** {@link EndpointCatalog.describe}: ranked matches for an `xp.schema.describe` query. */
@@ -520,4 +591,9 @@ function _logRefusal(
     { source, [refusal.entry]: refusal.tool },
     `no contract, still served through xp.mcp.request: ${refusal.reason}`,
   );
+}
+
+/** What a client sees of a tool's contract: two contracts of one shape are one definition. */
+function _shape(contract: ContractLike): string {
+  return JSON.stringify([contract.title, contract.description, contract.payload, contract.source]);
 }
