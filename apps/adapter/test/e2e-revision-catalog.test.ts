@@ -58,7 +58,11 @@ beforeAll(async () => {
       wrapperConfig({
         keyFile: './x-b.key',
         relayUrl,
-        source: { name: 'strict', body: `    transport: streamable_http\n    url: ${url}`, namespace: 'com.test.strict' },
+        source: {
+          name: 'strict',
+          body: `    transport: streamable_http\n    url: ${url}`,
+          namespace: 'com.test.strict',
+        },
         grantTo: a.ed25519,
         stateDatabase: './x-b.db',
       }),
@@ -101,67 +105,70 @@ async function connect(face: string, revision: '2025-11-25' | '2026-07-28') {
 
 const text = (result: { content?: unknown }) => (result.content as { text?: string }[])[0]?.text;
 
-describe.each(Object.keys(faces) as (keyof typeof faces)[])('a server speaking both revisions, its source at the default revision: %s', (path) => {
-  const client = (revision: '2025-11-25' | '2026-07-28') => connect(faces[path], revision);
-  it('a 2026-07-28 client lists and calls the tool only 2026-07-28 clients are offered', async () => {
-    const { client: modern, asked } = await client('2026-07-28');
-    try {
-      const names = (await modern.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['echo', 'add', 'confirm_action']));
-      const confirmed = await modern.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } });
-      expect(text(confirmed)).toBe('deploy: confirmed');
-      expect(asked).toEqual(['Confirm: deploy?']);
-      // Held to the tool's schema like every tool: refused by the gateway, never sent.
-      const before = received.filter((name) => name === 'confirm_action').length;
-      const refused = await modern.callTool({ name: 'confirm_action', arguments: { action: 7 } });
-      expect(refused.isError).toBe(true);
-      expect(text(refused)).toMatch(/Request payload does not conform to schema/);
-      expect(received.filter((name) => name === 'confirm_action')).toHaveLength(before);
-    } finally {
-      await modern.close();
-    }
-  });
+describe.each(Object.keys(faces) as (keyof typeof faces)[])(
+  'a server speaking both revisions, its source at the default revision: %s',
+  (path) => {
+    const client = (revision: '2025-11-25' | '2026-07-28') => connect(faces[path], revision);
+    it('a 2026-07-28 client lists and calls the tool only 2026-07-28 clients are offered', async () => {
+      const { client: modern, asked } = await client('2026-07-28');
+      try {
+        const names = (await modern.listTools()).tools.map((tool) => tool.name);
+        expect(names).toEqual(expect.arrayContaining(['echo', 'add', 'confirm_action']));
+        const confirmed = await modern.callTool({ name: 'confirm_action', arguments: { action: 'deploy' } });
+        expect(text(confirmed)).toBe('deploy: confirmed');
+        expect(asked).toEqual(['Confirm: deploy?']);
+        // Held to the tool's schema like every tool: refused by the gateway, never sent.
+        const before = received.filter((name) => name === 'confirm_action').length;
+        const refused = await modern.callTool({ name: 'confirm_action', arguments: { action: 7 } });
+        expect(refused.isError).toBe(true);
+        expect(text(refused)).toMatch(/Request payload does not conform to schema/);
+        expect(received.filter((name) => name === 'confirm_action')).toHaveLength(before);
+      } finally {
+        await modern.close();
+      }
+    });
 
-  it('a 2025-11-25 client beside it keeps the 2025-11-25 catalog', async () => {
-    const { client: legacy } = await client('2025-11-25');
-    const { client: modern } = await client('2026-07-28');
-    try {
-      const names = (await legacy.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['echo', 'add']));
-      expect(names).not.toContain('confirm_action');
-      const refused = await legacy.callTool({ name: 'confirm_action', arguments: { action: 'x' } }).then(
-        (result) => JSON.stringify(result),
-        (error: Error) => error.message,
-      );
-      expect(refused).toMatch(/Unknown tool: confirm_action/);
-      expect(text(await legacy.callTool({ name: 'echo', arguments: { text: 'old' } }))).toBe('old');
-      expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('confirm_action');
-    } finally {
-      await Promise.allSettled([legacy.close(), modern.close()]);
-    }
-  });
+    it('a 2025-11-25 client beside it keeps the 2025-11-25 catalog', async () => {
+      const { client: legacy } = await client('2025-11-25');
+      const { client: modern } = await client('2026-07-28');
+      try {
+        const names = (await legacy.listTools()).tools.map((tool) => tool.name);
+        expect(names).toEqual(expect.arrayContaining(['echo', 'add']));
+        expect(names).not.toContain('confirm_action');
+        const refused = await legacy.callTool({ name: 'confirm_action', arguments: { action: 'x' } }).then(
+          (result) => JSON.stringify(result),
+          (error: Error) => error.message,
+        );
+        expect(refused).toMatch(/Unknown tool: confirm_action/);
+        expect(text(await legacy.callTool({ name: 'echo', arguments: { text: 'old' } }))).toBe('old');
+        expect((await modern.listTools()).tools.map((tool) => tool.name)).toContain('confirm_action');
+      } finally {
+        await Promise.allSettled([legacy.close(), modern.close()]);
+      }
+    });
 
-  it("each revision's client lists and is checked against its own revision's definition of a tool in both", async () => {
-    const { client: legacy } = await client('2025-11-25');
-    const { client: modern } = await client('2026-07-28');
-    try {
-      const addOf = async (c: Client) => (await c.listTools()).tools.find((tool) => tool.name === 'add');
-      const modernAdd = await addOf(modern);
-      const legacyAdd = await addOf(legacy);
-      expect(modernAdd?.description).toMatch(/^Adds two integers\./);
-      expect(modernAdd?.inputSchema.properties).toEqual({ a: { type: 'integer' }, b: { type: 'integer' } });
-      expect(legacyAdd?.description).toMatch(/^Adds two numbers\./);
-      expect(legacyAdd?.inputSchema.properties).toEqual({ a: { type: 'number' }, b: { type: 'number' } });
-      // 1.5 fits the 2025-11-25 definition only: the 2026-07-28 client's call is refused, never sent.
-      const before = received.filter((name) => name === 'add').length;
-      const refused = await modern.callTool({ name: 'add', arguments: { a: 1.5, b: 1 } });
-      expect(refused.isError).toBe(true);
-      expect(text(refused)).toMatch(/Request payload does not conform to schema/);
-      expect(received.filter((name) => name === 'add')).toHaveLength(before);
-      expect(text(await modern.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toBe('5');
-      expect(text(await legacy.callTool({ name: 'add', arguments: { a: 1.5, b: 1 } }))).toBe('2.5');
-    } finally {
-      await Promise.allSettled([legacy.close(), modern.close()]);
-    }
-  });
-});
+    it("each revision's client lists and is checked against its own revision's definition of a tool in both", async () => {
+      const { client: legacy } = await client('2025-11-25');
+      const { client: modern } = await client('2026-07-28');
+      try {
+        const addOf = async (c: Client) => (await c.listTools()).tools.find((tool) => tool.name === 'add');
+        const modernAdd = await addOf(modern);
+        const legacyAdd = await addOf(legacy);
+        expect(modernAdd?.description).toMatch(/^Adds two integers\./);
+        expect(modernAdd?.inputSchema.properties).toEqual({ a: { type: 'integer' }, b: { type: 'integer' } });
+        expect(legacyAdd?.description).toMatch(/^Adds two numbers\./);
+        expect(legacyAdd?.inputSchema.properties).toEqual({ a: { type: 'number' }, b: { type: 'number' } });
+        // 1.5 fits the 2025-11-25 definition only: the 2026-07-28 client's call is refused, never sent.
+        const before = received.filter((name) => name === 'add').length;
+        const refused = await modern.callTool({ name: 'add', arguments: { a: 1.5, b: 1 } });
+        expect(refused.isError).toBe(true);
+        expect(text(refused)).toMatch(/Request payload does not conform to schema/);
+        expect(received.filter((name) => name === 'add')).toHaveLength(before);
+        expect(text(await modern.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toBe('5');
+        expect(text(await legacy.callTool({ name: 'add', arguments: { a: 1.5, b: 1 } }))).toBe('2.5');
+      } finally {
+        await Promise.allSettled([legacy.close(), modern.close()]);
+      }
+    });
+  },
+);

@@ -486,7 +486,8 @@ export class McpSources implements EndpointCatalog {
    */
   #modernCatalog(): SchemaContract[] {
     const modern = new Map<string, readonly ContractLike[]>();
-    for (const [source, surface] of this.#modern) if (surface.contracts) modern.set(source, surface.contracts);
+    for (const [source, surface] of this.#modern)
+      if (surface.contracts) modern.set(source, surface.contracts);
     const kept = this.#o.registry.contracts().filter((c) => {
       const source = this.#o.registry.origin(c.kind)?.source;
       return source === undefined || !modern.has(source) || !('mcp_tool' in c.source);

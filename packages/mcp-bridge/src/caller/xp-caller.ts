@@ -312,7 +312,11 @@ export class XpCaller {
     to: string,
     timeoutMs: number,
     revision?: CatalogRevision,
-  ): Promise<{ contracts: Record<string, unknown>[]; instructions: string | undefined; revisions: string[] }> {
+  ): Promise<{
+    contracts: Record<string, unknown>[];
+    instructions: string | undefined;
+    revisions: string[];
+  }> {
     const contracts: Record<string, unknown>[] = [];
     let instructions: string | undefined;
     let revisions: string[] = [];

@@ -449,9 +449,13 @@ export class _FaceCatalog {
     else this.#surfaces.delete(key);
     // A tool in both revisions whose 2026-07-28 definition differs is checked and listed by it.
     const legacyOf = new Map(legacy.map((c) => [c.kind, _shape(c)]));
-    const differing = (modern ?? []).filter((c) => legacyOf.has(c.kind) && legacyOf.get(c.kind) !== _shape(c));
+    const differing = (modern ?? []).filter(
+      (c) => legacyOf.has(c.kind) && legacyOf.get(c.kind) !== _shape(c),
+    );
     this.#modernDefinitions.set(key, { endpoint, contracts: new Map(differing.map((c) => [c.kind, c])) });
-    const offered = JSON.stringify(modern && [...legacyKinds, '|', ...kinds(modern), '|', ...differing.map(_shape)]);
+    const offered = JSON.stringify(
+      modern && [...legacyKinds, '|', ...kinds(modern), '|', ...differing.map(_shape)],
+    );
     const changed = this.#offers.get(key) !== offered;
     this.#offers.set(key, offered);
     return changed;
