@@ -232,8 +232,9 @@ export class _FaceCatalog {
     if (listed) return { ...listed, name: tool.name } as unknown as McpToolDefinition;
     const own = modern ? this.#modernContract(target) : undefined;
     const endpoint = this.#modernDefinitions.get(_surfaceKey(target.type, target.source))?.endpoint;
-    const made = own && endpoint !== undefined && contractToMcpTool(own, { name: tool.name, endpoint });
-    return made && made.ok ? made.tool : tool;
+    if (!own || endpoint === undefined) return tool;
+    const made = contractToMcpTool(own, { name: tool.name, endpoint });
+    return made.ok ? made.tool : tool;
   }
 
   /** Whether `search_tools` is listed: asked for, and no real tool has the name. */
