@@ -90,7 +90,7 @@ describe('the link of a caller session, the source set to auto', () => {
     const before = trace.filter((r) => r.body?.method === 'initialize').length;
     expect(await confirm('legacy-auto', undefined, autoSessions)).toMatch(/Unknown tool: confirm_action/);
     expect(trace.filter((r) => r.body?.method === 'initialize')).toHaveLength(before + 1);
-    const call = trace.findLast((r) => r.body?.method === 'tools/call');
+    const call = trace.filter((r) => r.body?.method === 'tools/call').at(-1);
     expect(call?.headers['mcp-session-id']).toBeDefined();
     expect(call?.headers['mcp-protocol-version']).toBe('2025-11-25');
   });
