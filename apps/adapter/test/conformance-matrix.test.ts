@@ -30,4 +30,20 @@ describe('the conformance matrix, a slice: G = X = direct per scenario', () => {
       expect(passed(row.across)).toEqual(passed(row.direct));
     }
   }, 600_000);
+
+  it('the SDK fixture (both revisions) under --requirements 2025-11-25, the source’s mcp_revision 2026-07-28: a 2025-11-25 client keeps logging/setLevel and resources/subscribe', async () => {
+    const cell = await runMatrix(
+      { servers: ['fixture'], requirements: ['2025-11-25'], settings: ['own'] },
+      { concurrency: 3, runTimeoutMs: 300_000 },
+    );
+    rows = [...rows, ...cell];
+    expect(cell).toHaveLength(1);
+    expect(matrixDetails(cell)).toBe('');
+    const row = cell[0]!;
+    // What a 2026-07-28 link would lose (that revision removed them), passed directly.
+    for (const scenario of ['logging-set-level', 'resources-subscribe', 'server-sse-polling'])
+      expect(passed(row.direct)).toContain(scenario);
+    expect(passed(row.gateway)).toEqual(passed(row.direct));
+    expect(passed(row.across)).toEqual(passed(row.direct));
+  }, 600_000);
 });

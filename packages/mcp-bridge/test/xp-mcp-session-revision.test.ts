@@ -3,7 +3,8 @@
 // its default, a 2026-07-28 caller's request to a Streamable HTTP server that speaks both revisions
 // (the hand-written strict server, `--revisions dual`, which offers `confirm_action` to 2026-07-28
 // clients only) goes on the link 2026-07-28 callers share, which asked the server and speaks
-// 2026-07-28; a 2025-11-25 caller's goes on its own 2025-11-25 session.
+// 2026-07-28; a 2025-11-25 caller's goes on its own 2025-11-25 session, also when the source is set
+// to `auto` (its link asks for a 2025-11-25 session first).
 import { generateIdentity } from '@xprotocol/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { _XpMcpSessions } from '../src/endpoint/xp-mcp-sessions.js';
@@ -12,6 +13,8 @@ import { type StrictRequest, startStrict2026, stopStrict2026 } from './support/s
 
 const trace: StrictRequest[] = [];
 let sessions: _XpMcpSessions;
+/** The same server with the source's `mcp_revision: auto`. */
+let autoSessions: _XpMcpSessions;
 /** The endpoint's own session with the server: unused here (each caller's client can be asked). */
 const shared = { serverCapabilities: {} } as unknown as UpstreamSession;
 
@@ -26,16 +29,26 @@ beforeAll(async () => {
     logger: silentLogger,
     now: () => Date.now(),
   });
+  autoSessions = new _XpMcpSessions({
+    xp: {} as XpCaller,
+    transportOf: () => ({ type: 'streamable_http', url, revision: 'auto' }),
+    clientInfo: { name: 'endpoint', version: '0' },
+    timeoutMs: 10_000,
+    ttlSeconds: 60,
+    logger: silentLogger,
+    now: () => Date.now(),
+  });
 }, 60_000);
 
 afterAll(async () => {
   await sessions?.close();
+  await autoSessions?.close();
   stopStrict2026();
 });
 
 /** Calls `confirm_action` in a new session of a caller whose client is `name`; the outcome. */
-async function confirm(name: string, input: Record<string, never> | undefined) {
-  const session = sessions.session(generateIdentity().keys, {
+async function confirm(name: string, input: Record<string, never> | undefined, of = sessions) {
+  const session = of.session(generateIdentity().keys, {
     session: name.padStart(32, '0'),
     capabilities: { elicitation: {} },
     clientInfo: { name, version: '1' },
@@ -69,5 +82,16 @@ describe('the link of a caller session, by the caller’s revision (source at th
     expect(await confirm('legacy', undefined)).toMatch(/Unknown tool: confirm_action/);
     const calls = trace.filter((r) => r.body?.method === 'tools/call' && r.headers['mcp-session-id']);
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('the link of a caller session, the source set to auto', () => {
+  it('a 2025-11-25 caller gets a 2025-11-25 session of a server that speaks both', async () => {
+    const before = trace.filter((r) => r.body?.method === 'initialize').length;
+    expect(await confirm('legacy-auto', undefined, autoSessions)).toMatch(/Unknown tool: confirm_action/);
+    expect(trace.filter((r) => r.body?.method === 'initialize')).toHaveLength(before + 1);
+    const call = trace.filter((r) => r.body?.method === 'tools/call').at(-1);
+    expect(call?.headers['mcp-session-id']).toBeDefined();
+    expect(call?.headers['mcp-protocol-version']).toBe('2025-11-25');
   });
 });

@@ -32,7 +32,17 @@ export interface CatalogRequest {
   limit?: number;
   /** Only kinds matching one of these: a kind, or a prefix pattern `a.b.*` (capability rules). */
   kinds?: string[];
+  /**
+   * The catalog as the endpoint offers it to MCP clients of this revision, when that is another
+   * (docs/protocol.md §10.8); absent: the default catalog.
+   */
+  revision?: CatalogRevision;
 }
+
+/** The MCP revisions an endpoint may have a catalog of its own for. */
+export const CATALOG_REVISIONS = ['2026-07-28'] as const;
+/** One of {@link CATALOG_REVISIONS}. */
+export type CatalogRevision = (typeof CATALOG_REVISIONS)[number];
 
 /** The payload of an `xp.schema.catalog.result`. */
 export interface CatalogPage {
@@ -43,6 +53,12 @@ export interface CatalogPage {
    * characters.
    */
   instructions?: string;
+  /**
+   * The MCP revisions whose clients the endpoint offers another catalog, to ask for with the
+   * request's `revision` (docs/protocol.md §10.8): on the default catalog's first page only, absent
+   * when there is none.
+   */
+  revisions?: CatalogRevision[];
   /** Present when more contracts follow. */
   next_cursor?: string;
   /** Number of contracts matching the request's `kinds` (all pages). */
@@ -65,15 +81,15 @@ export function parseCatalogRequest(payload: unknown): CatalogRequest {
   if (typeof payload !== 'object' || Array.isArray(payload)) {
     throw new RegistryError(
       'INVALID_CATALOG_REQUEST',
-      `catalog request: expected an object {cursor?, limit?, kinds?}, got ${Array.isArray(payload) ? 'an array' : typeof payload}`,
+      `catalog request: expected an object {cursor?, limit?, kinds?, revision?}, got ${Array.isArray(payload) ? 'an array' : typeof payload}`,
     );
   }
   const p = payload as Record<string, unknown>;
   for (const key of Object.keys(p)) {
-    if (!['cursor', 'limit', 'kinds'].includes(key)) {
+    if (!['cursor', 'limit', 'kinds', 'revision'].includes(key)) {
       throw new RegistryError(
         'INVALID_CATALOG_REQUEST',
-        `catalog request: unknown field ${JSON.stringify(key)} (expected cursor, limit, kinds)`,
+        `catalog request: unknown field ${JSON.stringify(key)} (expected cursor, limit, kinds, revision)`,
       );
     }
   }
@@ -117,6 +133,15 @@ export function parseCatalogRequest(payload: unknown): CatalogRequest {
       );
     }
     out.kinds = [...(p.kinds as string[])];
+  }
+  if (p.revision !== undefined) {
+    if (!CATALOG_REVISIONS.includes(p.revision as CatalogRevision)) {
+      throw new RegistryError(
+        'INVALID_CATALOG_REQUEST',
+        `revision: expected one of ${CATALOG_REVISIONS.join(', ')}, got ${JSON.stringify(p.revision)}`,
+      );
+    }
+    out.revision = p.revision as CatalogRevision;
   }
   return out;
 }
@@ -171,7 +196,8 @@ export function serializeCatalogPage(page: CatalogPage): string {
   // byte for byte what it was before them.
   const instructions =
     page.instructions === undefined ? '' : `,"instructions":${JSON.stringify(page.instructions)}`;
-  return `{"contracts":${contracts}${instructions}${cursor},"total":${page.total}}`;
+  const revisions = page.revisions === undefined ? '' : `,"revisions":${JSON.stringify(page.revisions)}`;
+  return `{"contracts":${contracts}${instructions}${cursor}${revisions},"total":${page.total}}`;
 }
 
 function _firstAfter(sorted: readonly SchemaContract[], kind: string): number {

@@ -24,8 +24,10 @@ export {
   readAnnounce,
 } from './announce-read.js';
 export {
+  CATALOG_REVISIONS,
   type CatalogPage,
   type CatalogRequest,
+  type CatalogRevision,
   catalogPage,
   DEFAULT_CATALOG_LIMIT,
   DEFAULT_CATALOG_MAX_BYTES,

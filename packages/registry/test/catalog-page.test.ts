@@ -114,6 +114,7 @@ describe('xp.schema.catalog pages (docs/design.md §10)', async () => {
       [{ kinds: ['*'] }, /kinds/],
       [{ kinds: 'a' }, /kinds/],
       [{ page: 2 }, /unknown field "page"/],
+      [{ revision: '2025-11-25' }, /revision: expected one of 2026-07-28, got "2025-11-25"/],
     ];
     for (const [payload, message] of bad) {
       expect(() => parseCatalogRequest(payload), JSON.stringify(payload)).toThrow(message);
@@ -124,5 +125,14 @@ describe('xp.schema.catalog pages (docs/design.md §10)', async () => {
         expect((error as RegistryError).code).toBe('INVALID_CATALOG_REQUEST');
       }
     }
+  });
+  it("takes a revision, and names a revision's own catalog in the page's sorted members (docs/protocol.md §10.8)", () => {
+    expect(parseCatalogRequest({ revision: '2026-07-28' })).toEqual({ revision: '2026-07-28' });
+    const page = { contracts: [], total: 0, next_cursor: 'after:a.b' };
+    const plain = serializeCatalogPage(page);
+    expect(plain).toBe('{"contracts":[],"next_cursor":"after:a.b","total":0}');
+    expect(serializeCatalogPage({ ...page, instructions: 'x', revisions: ['2026-07-28'] })).toBe(
+      '{"contracts":[],"instructions":"x","next_cursor":"after:a.b","revisions":["2026-07-28"],"total":0}',
+    );
   });
 });

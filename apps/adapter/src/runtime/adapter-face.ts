@@ -153,7 +153,8 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
       return status && !status.connected ? status.error : undefined;
     },
     // A quarantined tool refuses arguments its pinned definition does not name.
-    checkArguments: (kind: string, args: Record<string, unknown>) => sources.checkArguments(kind, args),
+    checkArguments: (kind: string, args: Record<string, unknown>, modern?: boolean) =>
+      sources.checkArguments(kind, args, modern),
     call: (kind: string, args: Record<string, unknown>) => {
       const tool = sources.tool(kind);
       const upstream = tool && sources.upstreams.get(tool.source);
@@ -177,7 +178,7 @@ function _passthrough(source: McpSourceConfig, parts: _FaceParts): NonNullable<L
     },
     capabilities: () => sources.upstreams.get(source.name)?.serverCapabilities,
     toolName: (kind: string) => sources.upstreamToolName(kind),
-    definition: (kind: string) => sources.listedTool(kind),
+    definition: (kind: string, modern?: boolean) => sources.listedTool(kind, modern),
     // Long tools keep their own timeout through the gateway too.
     toolTimeoutMs: (tool: string) => _callTimeoutOf(config, source.name, tool),
     instructions: () => sources.upstreams.get(source.name)?.instructions,

@@ -24,9 +24,15 @@ import {
   UpstreamSession,
   type UpstreamTokenStore,
 } from '@xprotocol/mcp-bridge';
-import { catalogPage, parseCatalogRequest, type RefreshDiff, type Registry } from '@xprotocol/registry';
+import {
+  CATALOG_REVISIONS,
+  catalogPage,
+  parseCatalogRequest,
+  type RefreshDiff,
+  type Registry,
+} from '@xprotocol/registry';
 import type { AddressPolicy } from '@xprotocol/relay-client';
-import { type ContractLike, type Refusal, SchemaCompiler } from '@xprotocol/translate';
+import { type ContractLike, type Refusal, SchemaCompiler, type SchemaContract } from '@xprotocol/translate';
 import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import { EndpointInstructions } from './endpoint-instructions.js';
@@ -102,6 +108,8 @@ export class McpSources implements EndpointCatalog {
   readonly #logged = new Set<string>();
   /** Each source's 2026-07-28 tools, read beside its catalog (modern-surface.ts). */
   readonly #modern = new Map<string, ModernSurface>();
+  /** The argument validators of 2026-07-28 definitions, by contract (a refresh makes new ones). */
+  readonly #modernValidators = new WeakMap<object, EndpointTool['validate']>();
   #stopped = false;
   /** The sources' guidance for the catalog's first page. */
   readonly #instructions: EndpointInstructions;
@@ -271,7 +279,9 @@ export class McpSources implements EndpointCatalog {
       this.#o.logger[level]({ source: source.name, tool: w.tool, code: w.code }, w.message);
     }
     // The tools its server offers 2026-07-28 clients, when they are others (modern-surface.ts).
-    const modernChanged = await this.#modern.get(source.name)!.read(this.#listed.get(source.name)!);
+    const modernChanged = await this.#modern
+      .get(source.name)!
+      .read(new Map(listed.map((tool) => [tool.name as string, tool])));
     const diff = await this.#o.registry.refreshSource(source.name, published);
     this.#search.sync(
       this.#o.registry.contracts().map((contract) => ({
@@ -359,21 +369,24 @@ export class McpSources implements EndpointCatalog {
   /**
    * Why `args` are refused for the tool behind `kind` beyond its schema, or `undefined`: a tool
    * whose change waits for approval refuses arguments its pinned definition does not name (the
-   * changed server may act on them).
+   * changed server may act on them). `modern`: for a 2026-07-28 client (that revision's definition).
    */
-  checkArguments(kind: string, args: Record<string, unknown>): string | undefined {
-    const modern = this.#modernTool(kind);
-    if (modern) return this.#modern.get(modern.source)?.checkArguments(modern.tool, args);
+  checkArguments(kind: string, args: Record<string, unknown>, modern = false): string | undefined {
+    const only = this.#modernTool(kind) ?? (modern ? this.#modernTwin(kind) : undefined);
+    if (only) return this.#modern.get(only.source)?.checkArguments(only.tool, args);
     const origin = this.#o.registry.origin(kind);
     if (origin?.tool === undefined || !this.#held.get(origin.source)?.has(origin.tool)) return undefined;
     const pinned = this.#listed.get(origin.source)?.get(origin.tool);
     return _pinnedArgumentsRefusal(origin.source, origin.tool, pinned, args);
   }
 
-  /** The tool behind `kind` as its server last listed it (gateway mode lists it as it is). */
-  listedTool(kind: string): Record<string, unknown> | undefined {
-    const modern = this.#modernTool(kind);
-    if (modern) return this.#modern.get(modern.source)?.listedTool(modern.tool);
+  /**
+   * The tool behind `kind` as its server last listed it (gateway mode lists it as it is); `modern`:
+   * as listed to 2026-07-28 clients.
+   */
+  listedTool(kind: string, modern = false): Record<string, unknown> | undefined {
+    const only = this.#modernTool(kind) ?? (modern ? this.#modernTwin(kind) : undefined);
+    if (only) return this.#modern.get(only.source)?.listedTool(only.tool);
     const origin = this.#o.registry.origin(kind);
     return origin?.tool === undefined ? undefined : this.#listed.get(origin.source)?.get(origin.tool);
   }
@@ -402,16 +415,88 @@ export class McpSources implements EndpointCatalog {
     return undefined;
   }
 
+  /** The source and upstream name of catalog tool `kind` when 2026-07-28 clients are offered it too. */
+  #modernTwin(kind: string): { source: string; tool: string } | undefined {
+    const origin = this.#o.registry.origin(kind);
+    if (origin?.tool === undefined) return undefined;
+    const listed = this.#modern.get(origin.source)?.listedTool(origin.tool);
+    return listed === undefined ? undefined : { source: origin.source, tool: origin.tool };
+  }
+
   /**
    * {@link EndpointCatalog.page}: the registry's pages (sorted by kind, byte-bounded); the first
    * one (no cursor) with the sources' guidance, when they have any (endpoint-instructions.ts).
    */
   page(request: unknown) {
-    const parsed = parseCatalogRequest(request);
+    const { revision, ...parsed } = parseCatalogRequest(request);
+    if (revision !== undefined) return catalogPage(this.#modernCatalog(), parsed);
     const page = catalogPage(this.#o.registry, parsed);
     if (parsed.cursor !== undefined) return page;
     const instructions = this.#instructions.text((source) => this.upstreams.get(source)?.instructions);
-    return instructions === undefined ? page : { ...page, instructions };
+    // 2026-07-28 callers ask for their own catalog when it is another (docs/protocol.md §10.8).
+    const revisions = this.#modernDiffers() ? { revisions: [...CATALOG_REVISIONS] } : {};
+    return { ...page, ...(instructions !== undefined && { instructions }), ...revisions };
+  }
+
+  /**
+   * {@link EndpointCatalog.modernTool}: the tool for `kind` as its server offers it to 2026-07-28
+   * clients, when that is another than {@link tool}'s (modern-surface.ts).
+   */
+  modernTool(kind: string): EndpointTool | undefined {
+    for (const [source, surface] of this.#modern) {
+      const contract = surface.contracts?.find((c) => c.kind === kind) as SchemaContract | undefined;
+      if (!contract) continue;
+      const legacy = this.#o.registry.get(kind);
+      if (legacy && _shape(legacy) === _shape(contract)) return undefined;
+      let check = this.#modernValidators.get(contract);
+      if (!check) {
+        check = compileArgumentValidator(contract.payload, this.#compiler);
+        this.#modernValidators.set(contract, check);
+      }
+      const schemaCheck = check;
+      const validate: EndpointTool['validate'] = (payload) => {
+        const result = schemaCheck(payload);
+        if (!result.ok) return result;
+        const refused = this.checkArguments(kind, payload as Record<string, unknown>, true);
+        return refused === undefined
+          ? result
+          : { ok: false, message: refused, errors: [{ path: '', message: refused }] };
+      };
+      return { contract, source, upstreamName: (contract.source as { mcp_tool: string }).mcp_tool, validate };
+    }
+    return undefined;
+  }
+
+  /** Whether some source offers 2026-07-28 clients other tools, or other definitions, than the catalog's. */
+  #modernDiffers(): boolean {
+    for (const [source, surface] of this.#modern) {
+      const modern = surface.contracts;
+      if (!modern) continue;
+      const legacy = this.#o.registry.contractsOf(source).filter((c) => 'mcp_tool' in c.source);
+      const shapes = new Set(legacy.map(_shape));
+      if (modern.length !== legacy.length || modern.some((c) => !shapes.has(_shape(c)))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The catalog 2026-07-28 callers are offered: each source's tools as its server lists them in
+   * that revision (the catalog's contract where the definition is the same), its prompts and
+   * resource templates as the catalog has them.
+   */
+  #modernCatalog(): SchemaContract[] {
+    const modern = new Map<string, readonly ContractLike[]>();
+    for (const [source, surface] of this.#modern)
+      if (surface.contracts) modern.set(source, surface.contracts);
+    const kept = this.#o.registry.contracts().filter((c) => {
+      const source = this.#o.registry.origin(c.kind)?.source;
+      return source === undefined || !modern.has(source) || !('mcp_tool' in c.source);
+    });
+    const added = [...modern.values()].flat().map((c) => {
+      const legacy = this.#o.registry.get(c.kind);
+      return legacy && _shape(legacy) === _shape(c) ? legacy : (c as SchemaContract);
+    });
+    return [...kept, ...added];
   }
 
   /** {@link EndpointCatalog.describe}: ranked matches for an `xp.schema.describe` query. */
@@ -507,4 +592,9 @@ function _logRefusal(
     { source, [refusal.entry]: refusal.tool },
     `no contract, still served through xp.mcp.request: ${refusal.reason}`,
   );
+}
+
+/** What a client sees of a tool's contract: two contracts of one shape are one definition. */
+function _shape(contract: ContractLike): string {
+  return JSON.stringify([contract.title, contract.description, contract.payload, contract.source]);
 }

@@ -3,11 +3,13 @@
  * Streamable HTTP server whose source keeps the default revision (2025-11-25) is asked, by a
  * session of its own in `auto`, whether it speaks 2026-07-28; when it does, its tool list in that
  * revision is read at each refresh of the source and made into contracts by the source's own
- * settings: what the gateway's 2026-07-28 clients are offered. A tool the server lists in both
- * revisions keeps the catalog's definition (one pinned definition per name); a tool listed only to
- * 2026-07-28 clients is pinned like any other (changes held for `approve`, flagged new tools
- * quarantined). A server that answers in 2025-11-25, or not at all, is not asked again during the
- * run (it was reached in 2025-11-25 a moment before).
+ * settings: what the gateway's 2026-07-28 clients are offered, each tool in its 2026-07-28
+ * definition. Every definition is pinned like any other (changes held for `approve`, flagged new
+ * tools quarantined); a tool the server lists in both revisions is pinned beside the catalog's
+ * definition as `<tool>@2026-07-28`, so that neither revision's definition reads as a change of the
+ * other's and a change of either is held on its own. A server that answers in
+ * 2025-11-25, or not at all, is not asked again during the run (it was reached in 2025-11-25 a
+ * moment before).
  * @module
  */
 import {
@@ -22,6 +24,9 @@ import type { McpSourceConfig } from '../config/index.js';
 import { ADAPTER_VERSION } from '../version.js';
 import { _pinnedArgumentsRefusal } from './pinned-arguments.js';
 import { translateConfiguredSource } from './source-translation.js';
+
+/** How the 2026-07-28 definition of a tool listed in both revisions is named in the pin store. */
+export const MODERN_PIN_SUFFIX = '@2026-07-28';
 
 /** Options of {@link ModernSurface}. */
 export interface ModernSurfaceOptions {
@@ -44,7 +49,7 @@ export class ModernSurface {
   #contracts: readonly ContractLike[] | undefined;
   /** Each 2026-07-28 tool as served, by its upstream name. */
   #listed = new Map<string, Record<string, unknown>>();
-  /** 2026-07-28-only tools whose change waits for approval (their pinned definition is served). */
+  /** 2026-07-28 definitions whose change waits for approval (their pinned definition is served). */
   #held = new Set<string>();
   /** Quarantines already logged (tool, hash): a refresh does not repeat the warning. */
   readonly #logged = new Set<string>();
@@ -64,7 +69,7 @@ export class ModernSurface {
     return this.#listed.get(tool);
   }
 
-  /** Why `args` are refused for the 2026-07-28-only tool `tool` beyond its schema (a held change). */
+  /** Why `args` are refused for the 2026-07-28 definition of `tool` beyond its schema (a held change). */
   checkArguments(tool: string, args: Record<string, unknown>): string | undefined {
     if (!this.#held.has(tool)) return undefined;
     return _pinnedArgumentsRefusal(this.#o.source.name, tool, this.#listed.get(tool), args);
@@ -126,25 +131,28 @@ export class ModernSurface {
     return undefined;
   }
 
-  /** The tools to serve of a 2026-07-28 listing: the catalog's definitions, else pinned ones. */
+  /**
+   * The tools to serve of a 2026-07-28 listing, each pinned; a tool also in the catalog under
+   * `<tool>@2026-07-28`, so that a change of either revision's definition is held on its own.
+   */
   #served(
     listed: readonly Record<string, unknown>[],
     catalog: ReadonlyMap<string, Record<string, unknown>>,
   ): Record<string, unknown>[] {
-    const shared = listed.flatMap((tool) => {
-      const kept = catalog.get(tool.name as string);
-      return kept ? [kept] : [];
-    });
-    const own = listed.filter((tool) => !catalog.has(tool.name as string));
     const { source, pins } = this.#o;
-    if (!pins) return [...shared, ...own];
+    if (!pins) return [...listed];
+    const pinName = (name: string) => (catalog.has(name) ? `${name}${MODERN_PIN_SUFFIX}` : name);
+    const unpin = (name: string) => {
+      const real = name.endsWith(MODERN_PIN_SUFFIX) ? name.slice(0, -MODERN_PIN_SUFFIX.length) : name;
+      return catalog.has(real) ? real : name;
+    };
     const pinned = applyToolPins({
       store: pins,
       source: source.name,
-      tools: own,
+      tools: listed.map((tool) => ({ ...tool, name: pinName(tool.name as string) })),
       quarantineFlagged: source.descriptionLint === 'quarantine',
     });
-    this.#held = new Set(pinned.quarantined.filter((q) => q.state === 'changed').map((q) => q.tool));
+    this.#held = new Set(pinned.quarantined.filter((q) => q.state === 'changed').map((q) => unpin(q.tool)));
     for (const q of pinned.quarantined) {
       const key = `${q.tool}\0${q.pendingHash}`;
       if (this.#logged.has(key)) continue;
@@ -154,7 +162,7 @@ export class ModernSurface {
         `tool quarantined: ${q.reason}`,
       );
     }
-    return [...shared, ...pinned.tools];
+    return pinned.tools.map((tool) => ({ ...tool, name: unpin(tool.name as string) }));
   }
 
   /** Makes `tools` (or nothing) what 2026-07-28 clients are offered; whether that changed. */

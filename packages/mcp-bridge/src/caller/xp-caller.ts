@@ -29,7 +29,7 @@ import {
   signEvent,
   type XpEvent,
 } from '@xprotocol/crypto';
-import { type Announce, newestAnnounce, readAnnounce } from '@xprotocol/registry';
+import { type Announce, type CatalogRevision, newestAnnounce, readAnnounce } from '@xprotocol/registry';
 import {
   RelayClientError,
   type RelayPool,
@@ -304,22 +304,32 @@ export class XpCaller {
   }
 
   /**
-   * Every page of `to`'s catalog, and the endpoint's `instructions` when its first page has them
-   * (docs/protocol.md §10.8; a value that is not a string is ignored).
+   * Every page of `to`'s catalog (the one it offers MCP clients of `revision`, when given), the
+   * endpoint's `instructions` when its first page has them (docs/protocol.md §10.8; a value that is
+   * not a string is ignored), and the revisions its first page names as having a catalog of their own.
    */
   async catalogWithInstructions(
     to: string,
     timeoutMs: number,
-  ): Promise<{ contracts: Record<string, unknown>[]; instructions: string | undefined }> {
+    revision?: CatalogRevision,
+  ): Promise<{
+    contracts: Record<string, unknown>[];
+    instructions: string | undefined;
+    revisions: string[];
+  }> {
     const contracts: Record<string, unknown>[] = [];
     let instructions: string | undefined;
+    let revisions: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 1000; page++) {
       const nowSeconds = Math.floor(this.#now() / 1000);
       const request = signEvent(
         createEventTemplate({
           kind: CATALOG_KIND,
-          content: JSON.stringify(cursor === undefined ? {} : { cursor }),
+          content: JSON.stringify({
+            ...(cursor !== undefined && { cursor }),
+            ...(revision !== undefined && { revision }),
+          }),
           // A plaintext request has no random ciphertext, so without the nonce two requests for
           // the same page in the same second would be one event id, the second dropped as a
           // replay (docs/protocol.md §4.1).
@@ -342,12 +352,20 @@ export class XpCaller {
           `catalog of ${to}: ${outcome.error.code}: ${outcome.error.message}`,
         );
       }
-      const body = outcome.payload as { contracts?: unknown; next_cursor?: unknown; instructions?: unknown };
+      const body = outcome.payload as {
+        contracts?: unknown;
+        next_cursor?: unknown;
+        instructions?: unknown;
+        revisions?: unknown;
+      };
       if (!Array.isArray(body.contracts))
         throw new BridgeError('CALL_FAILED', `catalog of ${to}: the answer has no contracts array`);
       contracts.push(...(body.contracts as Record<string, unknown>[]));
       if (page === 0 && typeof body.instructions === 'string') instructions = body.instructions;
-      if (typeof body.next_cursor !== 'string') return { contracts, instructions };
+      // The revisions with a catalog of their own (docs/protocol.md §10.8); unknown ones are ignored.
+      if (page === 0 && Array.isArray(body.revisions))
+        revisions = body.revisions.filter((r): r is string => typeof r === 'string');
+      if (typeof body.next_cursor !== 'string') return { contracts, instructions, revisions };
       cursor = body.next_cursor;
     }
     throw new BridgeError('CALL_FAILED', `catalog of ${to}: more than 1000 pages`);

@@ -32,7 +32,14 @@ export interface EndpointCatalog {
   /** The tool (or prompt, or resource template) for `kind`, if served. */
   tool(kind: string): EndpointTool | undefined;
   /**
-   * A page of the catalog for a request payload (`{cursor?, limit?, kinds?}`, or undefined);
+   * The tool for `kind` as its server offers it to MCP 2026-07-28 clients, when that is another
+   * (docs/protocol.md §10.8, `revisions`): a tool only they are offered, or another definition of
+   * one. A call whose caller acts for such a client is checked and run by it. Absent or undefined:
+   * those clients get {@link tool}'s.
+   */
+  modernTool?(kind: string): EndpointTool | undefined;
+  /**
+   * A page of the catalog for a request payload (`{cursor?, limit?, kinds?, revision?}`, or undefined);
    * throws an error whose message says what is wrong with the request.
    */
   page(request: unknown): CatalogPage;

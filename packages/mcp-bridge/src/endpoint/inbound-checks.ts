@@ -20,6 +20,7 @@ import {
   type XpErrorPayload,
   xpError,
 } from '@xprotocol/wire';
+import { _readSessionContext } from '../caller/xp-mcp-session-tag.js';
 import type { AuthorityVerdict } from '../policy/delegated-access.js';
 import { _authorityError } from './caller-authority.js';
 import type { EndpointTool } from './endpoint-catalog.js';
@@ -94,23 +95,44 @@ async function _checkToolCall(
   | { outcome: InboundOutcome }
 > {
   const { answers } = inbound;
-  const tool = inbound.o.catalog.tool(event.kind);
-  if (!tool)
-    return { outcome: await answers.error(event, xpError('NOT_FOUND', `no schema ${event.kind} here`)) };
-  const required = tool.contract.auth.required_capability;
+  const { catalog } = inbound.o;
+  const legacy = catalog.tool(event.kind);
+  // A 2026-07-28 caller's tool may be another (docs/protocol.md §10.8): which one, once the mcp tag is open.
+  const modern = catalog.modernTool?.(event.kind);
+  const found = legacy ?? modern;
+  const unknown = () => answers.error(event, xpError('NOT_FOUND', `no schema ${event.kind} here`));
+  if (!found) return { outcome: await unknown() };
+  const required = found.contract.auth.required_capability;
   const grant = (await inbound.chains.authorityOf(event))(required);
   if (!grant.ok) return { outcome: await answers.error(event, _authorityError(required, grant)) };
-  const limited = inbound.rateLimits.take(tool.source, event.pubkey, inbound.now());
+  const limited = inbound.rateLimits.take(found.source, event.pubkey, inbound.now());
   if (limited) return { outcome: await answers.error(event, limited) };
   // Step 9 opens the content and the mcp tag: either failing is dropped, whatever else is wrong.
   const tag = _openTag(inbound, event);
   if ('outcome' in tag) return tag;
+  const tool = _toolOfRevision(tag, legacy, modern);
+  if (!tool) return { outcome: await unknown() };
   const opened = await _openJson(inbound, event);
   if ('outcome' in opened) return opened;
   inbound.observed?.note(event, { arguments: opened.value, delegatedBy: grant.chain?.onBehalfOf });
   const invalid = _payloadRefusal(inbound, tool, opened.value);
   if (invalid) return { outcome: await answers.error(event, invalid) };
   return { tool, payload: opened.value as Record<string, unknown>, grant, tag };
+}
+
+/**
+ * The tool a call runs by its caller's MCP revision: a 2026-07-28 client's (its `mcp` tag has
+ * `input`, docs/protocol.md §10.5) the one offered to that revision when there is one, any other
+ * caller's the catalog's. A tag that cannot be read is the catalog's: step 10 refuses it.
+ */
+function _toolOfRevision(
+  tag: _OpenedTag,
+  legacy: EndpointTool | undefined,
+  modern: EndpointTool | undefined,
+): EndpointTool | undefined {
+  const read = _readSessionContext(tag);
+  const isModern = read.ok && read.context?.input !== undefined;
+  return isModern ? (modern ?? legacy) : (legacy ?? (read.ok ? undefined : modern));
 }
 
 /** Step 10: the payload within the depth and size limits, then against the tool's schema. */

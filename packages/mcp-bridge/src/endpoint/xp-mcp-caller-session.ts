@@ -113,6 +113,8 @@ export class _XpCallerSession {
       clientInfo: options.clientInfo,
       timeoutMs: options.timeoutMs,
       logger: options.logger,
+      // A caller acting for a 2025-11-25 client gets that revision's session where the server has one.
+      legacyClient: options.context.input === undefined,
     });
   }
 

@@ -13,7 +13,7 @@
  */
 import type { PublicIdentity } from '@xprotocol/crypto';
 import { MAX_CATALOG_INSTRUCTIONS, McpToolTable, type McpToolTarget } from '@xprotocol/registry';
-import type { ContractLike, McpToolDefinition } from '@xprotocol/translate';
+import { type ContractLike, contractToMcpTool, type McpToolDefinition } from '@xprotocol/translate';
 import { SchemaSearch, toolSearchDocument } from '../discovery/schema-search.js';
 import type { BridgeLogger } from '../logger.js';
 import { ListingScreen } from '../policy/listing-screen.js';
@@ -58,6 +58,14 @@ export class _FaceCatalog {
    * offers 2026-07-28 clients other tools than the catalog's (`LocalToolSource.modernContracts`).
    */
   readonly #surfaces = new Map<string, { legacy: ReadonlySet<string>; modern: ReadonlySet<string> }>();
+  /**
+   * The 2026-07-28 contract of each kind of a local source whose server offers that revision's
+   * clients another definition of a tool it lists in both (checked and listed for them instead).
+   */
+  readonly #modernDefinitions = new Map<
+    string,
+    { endpoint: string; contracts: ReadonlyMap<string, ContractLike> }
+  >();
   /** Each local source's offer per revision as last set, to tell a change of it alone. */
   readonly #offers = new Map<string, string>();
   /** Description linting of each XProtocol source's instructions, by source name. */
@@ -89,7 +97,15 @@ export class _FaceCatalog {
    * undefined when its server does not offer that revision's clients the tool, as for an unknown one.
    */
   resolveFor(name: string, modern: boolean): McpToolTarget | undefined {
-    return this.#offered(name, modern) ? this.#table.resolve(name) : undefined;
+    if (!this.#offered(name, modern)) return undefined;
+    const target = this.#table.resolve(name);
+    const own = modern && target ? this.#modernContract(target) : undefined;
+    return own && target ? { ...target, contract: own } : target;
+  }
+
+  /** The 2026-07-28 contract of a source's tool listed in both revisions, when it differs. */
+  #modernContract(target: McpToolTarget): ContractLike | undefined {
+    return this.#modernDefinitions.get(_surfaceKey(target.type, target.source))?.contracts.get(target.kind);
   }
 
   /**
@@ -98,7 +114,7 @@ export class _FaceCatalog {
    */
   #offered(name: string, modern: boolean): boolean {
     const target = this.#table.resolve(name);
-    const surfaces = target?.type === 'mcp' ? this.#surfaces.get(target.source) : undefined;
+    const surfaces = target ? this.#surfaces.get(_surfaceKey(target.type, target.source)) : undefined;
     if (!target || !surfaces) return true;
     return (modern ? surfaces.modern : surfaces.legacy).has(target.kind);
   }
@@ -199,17 +215,26 @@ export class _FaceCatalog {
     const shown = (name: string) =>
       this.#granted(name) && this.#offered(name, modern) && (visible?.(name) ?? true);
     const table = this.#table.list().filter((tool) => shown(tool.name));
-    const tools = table.map((tool) => this.#asListed(tool));
+    const tools = table.map((tool) => this.#asListed(tool, modern));
     return this.searchEnabled() ? [...tools, _searchToolDefinition(tools.length)] : tools;
   }
 
-  /** A gateway tool as its server listed it, under its face name; others as the catalog made them. */
-  #asListed(tool: McpToolDefinition): McpToolDefinition {
+  /**
+   * A gateway tool as its server listed it to the client's revision (`modern`: 2026-07-28), under
+   * its face name; others as the catalog made them.
+   */
+  #asListed(tool: McpToolDefinition, modern: boolean): McpToolDefinition {
     const target = this.#table.resolve(tool.name);
-    if (target?.type !== 'mcp') return tool;
-    const local = this.#o.localSources?.find((l) => l.name === target.source);
-    const listed = local?.gateway?.definition?.(target.kind);
-    return listed ? ({ ...listed, name: tool.name } as unknown as McpToolDefinition) : tool;
+    if (!target) return tool;
+    const local =
+      target.type === 'mcp' ? this.#o.localSources?.find((l) => l.name === target.source) : undefined;
+    const listed = local?.gateway?.definition?.(target.kind, modern);
+    if (listed) return { ...listed, name: tool.name } as unknown as McpToolDefinition;
+    const own = modern ? this.#modernContract(target) : undefined;
+    const endpoint = this.#modernDefinitions.get(_surfaceKey(target.type, target.source))?.endpoint;
+    if (!own || endpoint === undefined) return tool;
+    const made = contractToMcpTool(own, { name: tool.name, endpoint });
+    return made.ok ? made.tool : tool;
   }
 
   /** Whether `search_tools` is listed: asked for, and no real tool has the name. */
@@ -294,8 +319,15 @@ export class _FaceCatalog {
         state.namespaces = announce.payload.mcp_sources.map((wrapped) => wrapped.namespace);
         state.keys = announce.keys;
       }
-      const { contracts, instructions } = await caller.catalogWithInstructions(state.key, timeout);
+      const { contracts, instructions, revisions } = await caller.catalogWithInstructions(state.key, timeout);
       state.instructions = this.#guidance(source.name, instructions);
+      // The endpoint's 2026-07-28 clients' catalog, when it has one (docs/protocol.md §10.8).
+      const modern = revisions.includes(MODERN_CATALOG)
+        ? ((await caller.catalogWithInstructions(state.key, timeout, MODERN_CATALOG))
+            .contracts as unknown as ContractLike[])
+        : undefined;
+      const legacy = contracts as unknown as ContractLike[];
+      const changedOffer = this.#setSurfaces('xprotocol', source.name, source.label, legacy, modern);
       const update = await this.#table.setSource(
         {
           name: source.name,
@@ -305,7 +337,7 @@ export class _FaceCatalog {
           prefix: source.prefix,
           schemaFilter: source.schemaFilter,
         },
-        contracts as unknown as ContractLike[],
+        _bothRevisions(legacy, modern),
       );
       for (const { kind, reason } of update.refused) {
         this.#logger.warn({ source: source.name, kind }, `not exposed: ${reason}`);
@@ -320,7 +352,7 @@ export class _FaceCatalog {
       }
       state.tools = update.tools.length - withheld.length;
       state.error = undefined;
-      return update.changed;
+      return update.changed || changedOffer;
     } catch (error) {
       state.error = (error as Error).message;
       this.#logger.warn(
@@ -389,22 +421,45 @@ export class _FaceCatalog {
   async #refreshLocalSource(local: LocalToolSource): Promise<boolean> {
     const legacy = local.contracts();
     const modern = local.modernContracts?.();
-    const kinds = (contracts: readonly ContractLike[]) => new Set(contracts.map((c) => c.kind));
-    const legacyKinds = kinds(legacy);
-    const modernOnly = (modern ?? []).filter((c) => !legacyKinds.has(c.kind));
     const update = await this.#table.setSource(
       { name: local.name, type: 'mcp', endpoint: 'this adapter', endpointKey: local.key, prefix: '' },
-      [...legacy, ...modernOnly],
+      _bothRevisions(legacy, modern),
     );
-    if (modern) this.#surfaces.set(local.name, { legacy: legacyKinds, modern: kinds(modern) });
-    else this.#surfaces.delete(local.name);
-    // Which tools each revision is offered may change while the table does not.
-    const offered = JSON.stringify(modern && [...legacyKinds, '|', ...kinds(modern)]);
-    const changedOffer = this.#offers.get(local.name) !== offered;
-    this.#offers.set(local.name, offered);
+    const changedOffer = this.#setSurfaces('mcp', local.name, 'this adapter', legacy, modern);
     for (const { kind, reason } of update.refused)
       this.#logger.warn({ source: local.name, kind }, `not exposed: ${reason}`);
     return update.changed || changedOffer;
+  }
+
+  /**
+   * Records which kinds of a source each MCP revision's clients are offered, and the 2026-07-28
+   * contracts of kinds listed in both that differ (`modern` undefined: every client gets
+   * `legacy`); whether that changed while the table may not have.
+   */
+  #setSurfaces(
+    type: McpToolTarget['type'],
+    name: string,
+    endpoint: string,
+    legacy: readonly ContractLike[],
+    modern: readonly ContractLike[] | undefined,
+  ): boolean {
+    const key = _surfaceKey(type, name);
+    const kinds = (contracts: readonly ContractLike[]) => new Set(contracts.map((c) => c.kind));
+    const legacyKinds = kinds(legacy);
+    if (modern) this.#surfaces.set(key, { legacy: legacyKinds, modern: kinds(modern) });
+    else this.#surfaces.delete(key);
+    // A tool in both revisions whose 2026-07-28 definition differs is checked and listed by it.
+    const legacyOf = new Map(legacy.map((c) => [c.kind, _shape(c)]));
+    const differing = (modern ?? []).filter(
+      (c) => legacyOf.has(c.kind) && legacyOf.get(c.kind) !== _shape(c),
+    );
+    this.#modernDefinitions.set(key, { endpoint, contracts: new Map(differing.map((c) => [c.kind, c])) });
+    const offered = JSON.stringify(
+      modern && [...legacyKinds, '|', ...kinds(modern), '|', ...differing.map(_shape)],
+    );
+    const changed = this.#offers.get(key) !== offered;
+    this.#offers.set(key, offered);
+    return changed;
   }
 
   /** Makes the search index hold exactly the tools of the table. */
@@ -436,4 +491,26 @@ export class _FaceCatalog {
     await this.refresh();
     return this.#table.resolve(name);
   }
+}
+
+/** The MCP revision whose clients a source may offer other tools (docs/protocol.md §10.8). */
+const MODERN_CATALOG = '2026-07-28';
+
+/** The key of a source's revision surfaces: XProtocol and local sources are apart. */
+function _surfaceKey(type: McpToolTarget['type'], source: string): string {
+  return `${type}\0${source}`;
+}
+
+/** What a client sees of a tool's contract: two contracts of one shape are one definition. */
+function _shape(contract: ContractLike): string {
+  return JSON.stringify([contract.title, contract.description, contract.payload, contract.source]);
+}
+
+/** The table's contracts of a source: the catalog's, and those only 2026-07-28 clients are offered. */
+function _bothRevisions(
+  legacy: readonly ContractLike[],
+  modern: readonly ContractLike[] | undefined,
+): ContractLike[] {
+  const kinds = new Set(legacy.map((c) => c.kind));
+  return [...legacy, ...(modern ?? []).filter((c) => !kinds.has(c.kind))];
 }

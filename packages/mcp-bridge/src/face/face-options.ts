@@ -64,7 +64,9 @@ export interface LocalToolSource {
    * The source's tool contracts as its server offers them to 2026-07-28 clients, when it offers
    * those other tools than `contracts` (a server speaking both revisions, read in 2025-11-25 for
    * `contracts`): the face's 2026-07-28 clients list and call these, its 2025-11-25 clients
-   * `contracts`. Undefined: every client gets `contracts`. A kind in both is `contracts`' contract.
+   * `contracts`. Undefined: every client gets `contracts`. A kind in both whose contracts differ
+   * is checked and listed for 2026-07-28 clients by this one (the server's definition in that
+   * revision), for 2025-11-25 clients by `contracts`' one.
    */
   modernContracts?: () => readonly ContractLike[] | undefined;
   /** Calls the upstream tool behind `kind` (arguments already validated). */
@@ -80,9 +82,10 @@ export interface LocalToolSource {
   /**
    * A check beyond the schema: why `args` are refused for the tool behind `kind`, or `undefined`
    * (a quarantined tool refuses arguments its pinned definition does not name; docs/security.md,
-   * "Tool pinning"). Refused like a schema violation.
+   * "Tool pinning"). Refused like a schema violation. `modern`: the caller is a 2026-07-28 client
+   * (that revision's definition is the one checked).
    */
-  checkArguments?: (kind: string, args: Record<string, unknown>) => string | undefined;
+  checkArguments?: (kind: string, args: Record<string, unknown>, modern?: boolean) => string | undefined;
   /**
    * `description_lint`: whether the server's instructions, prompts and resources that description
    * linting flags are withheld from clients (`quarantine`, the default) or passed on (`warn`).
@@ -107,9 +110,10 @@ export interface LocalToolSource {
     toolName: (kind: string) => string | undefined;
     /**
      * The tool behind `kind` as the server listed it (icons, `_meta`, description as written):
-     * listed under its face name instead of the catalog's definition, when given.
+     * listed under its face name instead of the catalog's definition, when given. `modern`: as
+     * the server lists it to 2026-07-28 clients.
      */
-    definition?: (kind: string) => Record<string, unknown> | undefined;
+    definition?: (kind: string, modern?: boolean) => Record<string, unknown> | undefined;
     /** The server's `instructions` from its `initialize`, screened and passed on in the face's (face-instructions.ts). */
     instructions?: () => string | undefined;
     /** The timeout of the server's tool `name`, in ms, when it has its own (`mcp_sources[].timeouts`). */

@@ -410,9 +410,9 @@ export class McpFace {
     return this.#catalog.ready();
   }
 
-  /** The tools currently listed. */
-  tools(): McpToolDefinition[] {
-    return this.#catalog.tools();
+  /** The tools currently listed (`modern`: to 2026-07-28 clients; default 2025-11-25). */
+  tools(modern = false): McpToolDefinition[] {
+    return this.#catalog.tools(undefined, modern);
   }
 
   /** Per-source status: tool count and the last error. */

@@ -115,9 +115,9 @@ export class _FaceToolCalls {
     if (mayUse && capability !== undefined && !mayUse(capability))
       throw _insufficientScope([capability], `the tool ${name}`);
     _refuseUntrusted(this.#catalog.trustRefusal(name));
-    const refused = this.#schemaRefusal(name, target.contract, args);
+    const refused = this.#schemaRefusal(modern ? `${name}\0modern` : name, target.contract, args);
     if (refused) return refused;
-    if (target.type === 'mcp') return this.#callLocal(target, args, through);
+    if (target.type === 'mcp') return this.#callLocal(target, args, through, modern);
     return this.#callEndpoint(target, args, from);
   }
 
@@ -171,10 +171,11 @@ export class _FaceToolCalls {
     target: McpToolTarget,
     args: Record<string, unknown>,
     through: _Through | undefined,
+    modern: boolean,
   ): Promise<Record<string, unknown>> {
     const local = this.#o.localSources?.find((l) => l.name === target.source);
     if (!local) throw new ProtocolError(-32603, `source ${target.source} is not running`);
-    const refused = local.checkArguments?.(target.kind, args);
+    const refused = local.checkArguments?.(target.kind, args, modern);
     if (refused !== undefined) {
       const result = _asToolResult(xpErrorToMcp(xpError('SCHEMA_VIOLATION', refused)));
       if (result) return result;

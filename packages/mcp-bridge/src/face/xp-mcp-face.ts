@@ -273,6 +273,13 @@ export class _XpMcpFace {
   /** The source and the endpoint's own name behind the face prompt `name`. */
   async #prompt(name: string, _ctx: _FaceRequest): Promise<{ source: _XpMcpFaceSource; name: string }> {
     let known = this.#o.routes.prompts.resolve(name);
+    const live = this.#live();
+    if (!known && live.length === 1) {
+      // One endpoint: an unknown name goes to it as it is, so the client gets the server's own
+      // answer (as through the gateway, docs/protocol.md §10.5).
+      const only = live[0]!;
+      return { source: only, name: name.startsWith(only.prefix) ? name.slice(only.prefix.length) : name };
+    }
     if (!known) {
       await this.#learn('prompts/list');
       known = this.#o.routes.prompts.resolve(name);

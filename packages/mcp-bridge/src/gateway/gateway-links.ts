@@ -34,6 +34,13 @@ export interface _LinkSetOptions {
    * back, called once when the link's session is over.
    */
   admitProcess?: (source: string) => () => void;
+  /**
+   * The links serve a 2025-11-25 client: a Streamable HTTP server set to another revision (`auto`,
+   * `2026-07-28`) is first asked for a 2025-11-25 session, and spoken to in its configured revision
+   * only when it refuses one. A server speaking both revisions then gives this client its
+   * 2025-11-25 behaviour (`logging/setLevel`, `resources/subscribe`, which 2026-07-28 removed).
+   */
+  legacyClient?: boolean;
 }
 
 /** A client's links, by source. */
@@ -71,10 +78,10 @@ export class _LinkSet {
     const transport = this.#o.transportOf(source);
     if (!transport) throw new ProtocolError(-32603, `no upstream MCP server named ${source}`);
     const onEnd = _processShare(this.#o.admitProcess, source, transport);
-    const opening = _GatewayLink
-      .open({
+    const open = (spoken: UpstreamTransport) =>
+      _GatewayLink.open({
         source,
-        transport,
+        transport: spoken,
         face: this.#o.client,
         clientInfo: this.#o.clientInfo,
         timeoutMs: this.#o.timeoutMs,
@@ -82,13 +89,16 @@ export class _LinkSet {
         logger: this.#o.logger,
         ...(this.#o.shared && { shared: true }),
         ...(onEnd && { onEnd }),
-      })
-      .then(async (link) => {
+      });
+    const legacy = this.#o.legacyClient ? _legacyTransport(transport) : undefined;
+    const opening = (legacy ? open(legacy).catch(() => open(transport)) : open(transport)).then(
+      async (link) => {
         if (this.level !== undefined && link.capabilities?.logging !== undefined) {
           await link.requestAlone('logging/setLevel', { level: this.level }).catch(() => {});
         }
         return link;
-      });
+      },
+    );
     this.#links.set(source, opening);
     try {
       const link = await opening;
@@ -140,4 +150,14 @@ export function _processShare(
     giveBack?.();
     giveBack = undefined;
   };
+}
+
+/**
+ * `transport` asking for a 2025-11-25 session, when it names another revision (a Streamable HTTP
+ * server only: a stdio child or an in-process server is one session either way).
+ */
+function _legacyTransport(transport: UpstreamTransport): UpstreamTransport | undefined {
+  if (transport.type !== 'streamable_http' || transport.revision === undefined) return undefined;
+  const { revision: _configured, ...legacy } = transport;
+  return legacy;
 }

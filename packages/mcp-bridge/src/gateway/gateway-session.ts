@@ -116,6 +116,8 @@ export class _GatewaySession {
         clientInfo: options.clientInfo,
         timeoutMs: options.timeoutMs,
         logger: options.logger,
+        // A session is a 2025-11-25 client's: 2026-07-28 clients share their links (`shared`).
+        legacyClient: true,
         ...(options.admitProcess && {
           admitProcess: (source: string) => options.admitProcess!(source, options.principal),
         }),

@@ -100,7 +100,8 @@ export async function _paramHeadersRefusal(
     if (message.method !== 'tools/call') continue;
     const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
     await face.ready();
-    const tool = face.tools().find((t) => t.name === params.name);
+    // Only 2026-07-28 requests carry these headers: that revision's definition names them.
+    const tool = face.tools(true).find((t) => t.name === params.name);
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     const refusal = tool && _paramHeaderRefusal(tool.inputSchema, args, request.headers);
     if (refusal !== undefined)
