@@ -86,6 +86,17 @@ export {
   type CallVerdict,
   fanOutObserver,
 } from './observe/call-observer.js';
+export { OtlpHttpExporter, type OtlpHttpExporterOptions } from './observe/otlp-http-exporter.js';
+export { formatTraceparent, parseTraceparent, type SpanContext } from './observe/trace-context.js';
+export {
+  type EndedSpan,
+  type Span,
+  type SpanAttribute,
+  type SpanExporter,
+  type SpanKind,
+  type StartSpanOptions,
+  Tracer,
+} from './observe/tracer.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, type OperationResult } from './openapi/openapi-call.js';
 export {
   DEFAULT_MAX_DOCUMENT_BYTES,

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { phrased } from './_phrased.js';
 import { DNS_SERVER_PHRASE, dnsName, dnsServer } from './dns-values.js';
 import { _openApiKeys } from './openapi-schema.js';
-import { _adminSchema, _auditSchema } from './operate-schema.js';
+import { _adminSchema, _auditSchema, _tracingSchema } from './operate-schema.js';
 
 // ─── Leaf values ────────────────────────────────────────────────────────────────────────────
 
@@ -763,6 +763,7 @@ export const configFileSchema = phrased(
       limits: limitsSchema.default({ max_argument_depth: 64, max_argument_bytes: 4 * 1024 * 1024 }),
       admin: _adminSchema,
       audit: _auditSchema,
+      tracing: _tracingSchema,
     })
     // identity: required unless the file is a pure MCP gateway (cross-checks.ts, config/mode.ts).
     .partial({
@@ -772,6 +773,7 @@ export const configFileSchema = phrased(
       state_database: true,
       admin: true,
       audit: true,
+      tracing: true,
     })
     .describe('XProtocol MCP Adapter configuration (docs/config.md).'),
   'a mapping of settings (identity, relay, mcp_sources, …)',

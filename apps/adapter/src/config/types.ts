@@ -158,6 +158,16 @@ export interface AdapterConfig {
   admin?: AdminConfig | undefined;
   /** `audit`: the audit log (docs/operating.md); absent: none. */
   audit?: AuditConfig | undefined;
+  /** `tracing`: spans sent to an OTLP/HTTP collector (docs/operating.md); absent: no tracing. */
+  tracing?: TracingConfig | undefined;
+}
+
+/** `tracing`, normalized. */
+export interface TracingConfig {
+  /** The collector's OTLP/HTTP traces URL. */
+  url: string;
+  /** Default `xprotocol-adapter`. */
+  serviceName: string;
 }
 
 /** `admin`, normalized. */

@@ -18,6 +18,7 @@ import {
   resolveXpEndpoint,
   type StateDatabase,
   serveMcpFace,
+  type Tracer,
   XpCaller,
   type XpToolSource,
 } from '@xprotocol/mcp-bridge';
@@ -50,6 +51,8 @@ export interface _FaceParts {
   readonly argumentLimits: { maxDepth: number; maxBytes: number };
   /** Told about every `tools/call` (metrics, the audit log); absent when neither is on. */
   readonly observer?: CallObserver | undefined;
+  /** Makes the spans of `tools/call` (docs/operating.md, "Traces"); absent without `tracing`. */
+  readonly tracer?: Tracer | undefined;
 }
 
 /** True when `mcp_server.expose` lists `what`. */
@@ -75,6 +78,7 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
       }),
     state: parts.state,
     observer: parts.observer,
+    tracer: parts.tracer,
     // Gateway mode: the wrapped servers' own tools, called directly (no relay in between).
     localSources: _exposes(config, 'mcp_sources')
       ? config.mcpSources.map((source) => _gatewaySource(source, parts))

@@ -25,6 +25,7 @@ import {
   type McpFaceServer,
   SharedJournal,
   StateDatabase,
+  type Tracer,
   XpEndpoint,
 } from '@xprotocol/mcp-bridge';
 import { Registry, type VersionStore } from '@xprotocol/registry';
@@ -206,6 +207,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const operate = new _AdapterOperate(config, logger);
   started.add(() => operate.close());
   const observer = operate.observer;
+  const tracer = operate.tracer;
 
   const registry = new Registry({ versionStore: _versionStore(state) });
   const dns = _adapterDns(config);
@@ -218,7 +220,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const sources = _createSources(start, { registry, addressPolicy, state }, late);
   late.sources = sources;
   started.add(() => sources.stop());
-  const endpoint = xp && _createEndpoint(start, xp, { state, sources, argumentLimits, observer });
+  const endpoint = xp && _createEndpoint(start, xp, { state, sources, argumentLimits, observer, tracer });
   const face = _createFace({
     config,
     xprotocol: xp,
@@ -233,6 +235,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     dns,
     argumentLimits,
     observer,
+    tracer,
   });
   late.face = face;
   const announcer = xp && _createAnnouncer(start, xp, { registry, sources, face });
@@ -370,6 +373,7 @@ function _createEndpoint(
     sources: McpSources;
     argumentLimits: { maxDepth: number; maxBytes: number };
     observer: CallObserver | undefined;
+    tracer: Tracer | undefined;
   },
 ): XpEndpoint {
   const { config, logger } = start;
@@ -399,6 +403,7 @@ function _createEndpoint(
     logger,
     onOutcome: (outcome, request) => start.status.outcome(outcome, request),
     observer: parts.observer,
+    tracer: parts.tracer,
     signatures: nodeSignatures,
     cipher: nodeCipher,
   });

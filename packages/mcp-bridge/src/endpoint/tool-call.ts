@@ -11,6 +11,7 @@ import type { XpEvent } from '@xprotocol/crypto';
 import { expandUriTemplate } from '@xprotocol/translate';
 import { type XpErrorPayload, xpError } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
+import type { Span } from '../observe/tracer.js';
 import type { AuthorityVerdict } from '../policy/delegated-access.js';
 import { _attribution } from './caller-authority.js';
 import type { EndpointEntry } from './endpoint-catalog.js';
@@ -55,11 +56,16 @@ export async function _runToolCall(
   if (!upstream) return answers.error(event, xpError('NOT_FOUND', `source ${source} is not running`));
   await slots.acquire();
   let result: Record<string, unknown>;
+  let span: Span | undefined;
   try {
     const timeoutMs = _timeoutMs(inbound, event, o.callTimeoutFor?.(source, upstreamName));
     // From here on the call is never run again, whatever happens to this process.
     await o.state.recordStarted(event, Math.floor(inbound.now() / 1000));
     const { method, params } = _upstreamRequest(call);
+    span = inbound.traced?.upstream(event, method, source);
+    // The server joins the trace through the MCP convention: `_meta.traceparent`.
+    const meta = span && { traceparent: span.traceparent };
+    if (meta) params._meta = meta;
     inbound.logger.info(
       { id: event.id, kind: event.kind, sender: event.pubkey, ..._attribution(call.grant), source, method },
       method === 'tools/call' ? 'calling upstream tool' : `calling upstream ${method}`,
@@ -73,13 +79,15 @@ export async function _runToolCall(
           shared: upstream,
         })
       : method === 'tools/call'
-        ? await upstream.callTool(upstreamName, args, { timeoutMs })
+        ? await upstream.callTool(upstreamName, args, { timeoutMs, ...(meta && { meta }) })
         : await upstream.request(method, params, { timeoutMs });
   } catch (error) {
+    span?.end((error as Error).message);
     return answers.error(event, _callError(error));
   } finally {
     slots.release();
   }
+  span?.end(result.isError === true ? 'tool error' : undefined);
   return answers.result(event, `${event.kind}.result`, result);
 }
 

@@ -9,6 +9,7 @@ import type { ContractLike, JsonLimits } from '@xprotocol/translate';
 import type { XpCaller } from '../caller/xp-caller.js';
 import type { BridgeLogger } from '../logger.js';
 import type { CallObserver } from '../observe/call-observer.js';
+import type { Tracer } from '../observe/tracer.js';
 import type { DescriptionLintMode } from '../policy/listing-screen.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
@@ -126,6 +127,11 @@ export interface McpFaceOptions {
   callTimeoutMs: number;
   /** Told about every `tools/call` once it ended (metrics, the audit log; docs/operating.md). */
   observer?: CallObserver | undefined;
+  /**
+   * Makes a span of every `tools/call`, a child of the client's `_meta.traceparent`, and sends
+   * the trace on to XProtocol endpoints (docs/operating.md, "Traces"); absent: no tracing at all.
+   */
+  tracer?: Tracer | undefined;
   /** How long a catalog fetch (announce + pages) may take, in ms. Default 10000. */
   catalogTimeoutMs?: number;
   /**

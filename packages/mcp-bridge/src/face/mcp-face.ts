@@ -28,6 +28,7 @@ import { _instructionsAtInitialize } from './face-initialize.js';
 import { composeFaceInstructions, ENDPOINT_INSTRUCTIONS_LIMIT } from './face-instructions.js';
 import { _errorVerdict, _observedCall, _traceIdOf } from './face-observe.js';
 import { _callerOf, type FaceServerOptions, type McpFaceOptions } from './face-options.js';
+import { _faceCallSpan, _traced } from './face-trace.js';
 import { _listing, RECENT_TOOLS } from './listing-modes.js';
 import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
 import {
@@ -240,13 +241,20 @@ export class McpFace {
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
       const { name, arguments: args = {} } = request.params;
       _noteRecent(recent, name, this.#catalog.resolve(name) !== undefined);
-      const run = () =>
+      const span = this.#o.tracer && _faceCallSpan(this.#o.tracer, name, request.params);
+      const call = () =>
         this.#calls.call(
           name,
           args,
           gateway && { session: gateway, params: request.params as Record<string, unknown>, ctx },
-          { server, ctx, ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }) },
+          {
+            server,
+            ctx,
+            ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }),
+            ...(span && { span }),
+          },
         );
+      const run = span ? () => _traced(span, call) : call;
       const observer = this.#o.observer;
       if (!observer) return (await run()) as CallToolResult;
       return (await _observedCall(
@@ -254,7 +262,7 @@ export class McpFace {
         {
           caller: options.principal,
           arguments: args,
-          traceId: _traceIdOf(request.params),
+          traceId: span?.traceparent ?? _traceIdOf(request.params),
           target: () => this.#labelsOf(name),
         },
         run,
