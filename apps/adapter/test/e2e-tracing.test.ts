@@ -5,7 +5,8 @@
 // send their spans to an OTLP/HTTP collector written here (it decodes the JSON the exporter
 // POSTs). One trace holds the face's span, A's client span, B's server span and B's upstream
 // span, each the child of the one before; the server saw B's upstream span as its parent in
-// `_meta.traceparent`; the relay's database never holds the trace id in the clear.
+// `_meta.traceparent`; each adapter's audit line names its span; the relay's database never holds
+// the trace id in the clear.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -111,7 +112,9 @@ access:
   grants:
     - key: ${a.ed25519}
       capabilities: [com.test.conf.*]
-${tracing(collectorPort, 'adapter-b')}state_database: ./b-state.db
+${tracing(collectorPort, 'adapter-b')}audit:
+  path: ./b-audit.log
+state_database: ./b-state.db
 logging:
   level: warn
   format: json
@@ -134,7 +137,9 @@ xprotocol_sources:
 mcp_server:
   transport: streamable_http
   port: ${port}
-${tracing(collectorPort, 'adapter-a')}state_database: ./a-state.db
+${tracing(collectorPort, 'adapter-a')}audit:
+  path: ./a-audit.log
+state_database: ./a-state.db
 logging:
   level: warn
   format: json
@@ -150,6 +155,14 @@ afterAll(async () => {
   await procs.close();
   await new Promise((resolve) => collector?.close(resolve));
 });
+
+/** The audit log `name`'s lines. */
+function auditLines(name: string): Record<string, unknown>[] {
+  return readFileSync(join(procs.dir, name), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
 
 /** What the server recorded of each tools/call: its name and `_meta`. */
 function serverSaw(): { name: string; _meta: { traceparent?: string } | null }[] {
@@ -201,6 +214,17 @@ describe('one trace from an MCP client through A → relay → B → the MCP ser
     expect(saw).toEqual([
       { name: 'test_simple_text', _meta: { traceparent: `00-${traceId}-${upstream.spanId}-01` } },
     ]);
+    // Each adapter's audit line names its own span of the call: the audit joins the trace.
+    expect(auditLines('a-audit.log').at(-1)).toMatchObject({
+      path: 'face',
+      verdict: 'ok',
+      trace_id: `00-${traceId}-${face.spanId}-01`,
+    });
+    expect(auditLines('b-audit.log').at(-1)).toMatchObject({
+      path: 'xprotocol',
+      verdict: 'ok',
+      trace_id: `00-${traceId}-${endpoint.spanId}-01`,
+    });
   });
 
   it('starts a trace of its own for a client that sends none, still one trace across both adapters', async () => {

@@ -60,6 +60,11 @@ export class _EndpointTracing {
     });
   }
 
+  /** The `traceparent` of the span of `request`; undefined when it has none. */
+  traceparentOf(request: XpEvent | undefined): string | undefined {
+    return request && this.#spans.get(request)?.traceparent;
+  }
+
   /** Ends the span of `request` as `outcome` settled it. */
   settled(outcome: InboundOutcome, request: XpEvent | undefined): void {
     const span = request && this.#spans.get(request);

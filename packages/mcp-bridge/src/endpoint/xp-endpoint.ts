@@ -255,7 +255,12 @@ export class XpEndpoint {
   ): Promise<InboundOutcome> {
     const settled = await outcome;
     try {
-      this.#inbound.observed?.settled(settled, request, performance.now() - started);
+      this.#inbound.observed?.settled(
+        settled,
+        request,
+        performance.now() - started,
+        this.#inbound.traced?.traceparentOf(request),
+      );
       this.#inbound.traced?.settled(settled, request);
       this.#onOutcome?.(settled, request);
     } catch {
