@@ -52,6 +52,7 @@ export type { InboundOutcome, XpEndpointOptions } from './endpoint/endpoint-opti
 export type { ToolProvider } from './endpoint/tool-provider.js';
 export { XpEndpoint } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
+export type { ApprovalMode } from './face/approvals.js';
 export {
   boundInstructions,
   composeFaceInstructions,

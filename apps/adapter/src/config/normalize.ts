@@ -169,6 +169,7 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
     connectTimeoutMs: Math.round(s.connect_timeout_seconds * 1000),
     toolAllowlist: s.tool_allowlist === undefined ? undefined : [...s.tool_allowlist],
     ..._catalogSettings(s),
+    approvals: { ...s.approvals },
     instructions: s.instructions,
   };
 }

@@ -412,6 +412,14 @@ const mcpSourceSchema = z
     )
       .default(300)
       .describe('How often tools/list is fetched again.'),
+    approvals: phrased(
+      z.record(nonEmpty('a tool name'), phrased(z.enum(['auto', 'confirm']), '"auto" | "confirm"')),
+      'a mapping of tool names to "auto" or "confirm"',
+    )
+      .default({})
+      .describe(
+        'Approval mode of single tools, keyed by MCP tool name: confirm asks the MCP face’s client (elicitation) before each call (docs/operating.md).',
+      ),
     timeouts: z
       .strictObject({
         default_seconds: phrased(

@@ -239,6 +239,11 @@ export interface McpSourceConfig {
    * one falls back to `callTimeoutMs`.
    */
   callTimeouts: { defaultMs: number | undefined; toolsMs: Record<string, number> };
+  /**
+   * From `approvals`: the approval mode of single tools, keyed by MCP tool name (`confirm` asks
+   * the MCP face's client before each call); a tool not named is `auto`. Absent for OpenAPI sources.
+   */
+  approvals?: Record<string, 'auto' | 'confirm'>;
 }
 
 /** What an `openapi_sources` entry adds to a source (docs/config.md, "openapi_sources"). */

@@ -162,6 +162,11 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
         timeoutMs: _callTimeoutOf(config, tool.source, tool.upstreamName) ?? config.callTimeoutMs,
       });
     },
+    // `approvals`: a `confirm` tool runs once the face's client said yes (elicitation).
+    approval: (kind: string) => {
+      const tool = sources.tool(kind);
+      return (tool && source.approvals?.[tool.upstreamName]) ?? 'auto';
+    },
     // Passthrough: each MCP client gets its own session with the server.
     gateway: _passthrough(source, parts),
   };

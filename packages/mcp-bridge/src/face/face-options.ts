@@ -13,6 +13,7 @@ import type { Tracer } from '../observe/tracer.js';
 import type { DescriptionLintMode } from '../policy/listing-screen.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
+import type { ApprovalMode } from './approvals.js';
 import type { ListingMode } from './listing-modes.js';
 import type { FaceMayUse } from './request-scopes.js';
 
@@ -64,6 +65,11 @@ export interface LocalToolSource {
   modernContracts?: () => readonly ContractLike[] | undefined;
   /** Calls the upstream tool behind `kind` (arguments already validated). */
   call: (kind: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /**
+   * The approval mode of the tool behind `kind` (docs/operating.md, "Approvals"): `confirm` asks
+   * the face's client through elicitation before each call. Absent: every tool is `auto`.
+   */
+  approval?: (kind: string) => ApprovalMode;
   /** `rate_limit.requests_per_minute`: tool calls per principal of the face (none when absent). */
   requestsPerMinute?: number;
   /**

@@ -31,6 +31,7 @@ import { _leasedRequest } from '../gateway/leases.js';
 import { _modernRequest } from '../gateway/modern-request.js';
 import type { Span, Tracer } from '../observe/tracer.js';
 import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
+import { _confirmCall } from './approvals.js';
 import type { _FaceCatalog } from './face-catalog.js';
 import { _callerOf, type McpFaceOptions } from './face-options.js';
 import type { _TrustRefusal } from './face-trust.js';
@@ -120,7 +121,11 @@ export class _FaceToolCalls {
     _refuseUntrusted(this.#catalog.trustRefusal(name));
     const refused = this.#schemaRefusal(name, target.contract, args);
     if (refused) return refused;
-    if (target.type === 'mcp') return this.#callLocal(target, args, through);
+    if (target.type === 'mcp') {
+      const local = this.#o.localSources?.find((l) => l.name === target.source);
+      if (local?.approval?.(target.kind) === 'confirm') await _confirmCall(from, name, args);
+      return this.#callLocal(target, args, through);
+    }
     return this.#callEndpoint(target, args, from);
   }
 
