@@ -71,6 +71,7 @@ export type {
   McpFaceOptions,
   XpToolSource,
 } from './face/face-options.js';
+export { DEFAULT_IDEMPOTENCY_WINDOW_SECONDS, IDEMPOTENCY_KEY_META } from './face/idempotent-calls.js';
 export { DESCRIBE_TOOL, type ListingMode } from './face/listing-modes.js';
 export { McpFace } from './face/mcp-face.js';
 export type { FaceRateLimited } from './face/rate-limit.js';
@@ -144,6 +145,7 @@ export type {
   McpFaceServeOptions,
   McpFaceServer,
 } from './serving/serve-options.js';
+export { type RecordedCall, readRecordedCalls } from './state/recorded-calls.js';
 export type { ReplayForgetting, ReplayMemoryOptions } from './state/replay-memory.js';
 export { type AdoptedWork, SharedJournal, type SharedJournalOptions } from './state/shared-journal.js';
 export { type InboundStatus, StateDatabase, type UnfinishedCall } from './state/state-database.js';

@@ -92,6 +92,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             maxUpstreamProcessesPerPrincipal: server.max_upstream_processes_per_principal,
             maxResultBytes: server.max_result_bytes,
             listing: server.listing,
+            idempotencyWindowSeconds: server.idempotency_window_seconds,
             oauth:
               server.oauth === undefined || server.transport === 'stdio'
                 ? undefined

@@ -583,6 +583,14 @@ const mcpServerSchema = z
     max_upstream_processes_per_principal: count().describe(
       'Processes of each stdio mcp_source one principal may hold (default a quarter of max_upstream_processes).',
     ),
+    idempotency_window_seconds: phrased(
+      z.number().int().min(0).max(2_592_000),
+      'a whole number of seconds from 0 to 2592000',
+    )
+      .default(86_400)
+      .describe(
+        'How long a tools/call made with an idempotency key (_meta "io.xprotocol/idempotency-key") is recorded and its retries answered from the record (default 86400; 0: keys are ignored).',
+      ),
     listing: phrased(z.enum(['full', 'compact', 'search']), '"full" | "compact" | "search"')
       .default('full')
       .describe(

@@ -95,6 +95,8 @@ export interface AdapterConfig {
         maxResultBytes: number;
         /** `listing`: how much of each tool `tools/list` shows; default `full`. */
         listing: 'full' | 'compact' | 'search';
+        /** `idempotency_window_seconds`, default 86400; 0: idempotency keys are ignored. */
+        idempotencyWindowSeconds: number;
         /** OAuth 2.1 on the HTTP face (`oauth`); `undefined`: none. */
         oauth:
           | {

@@ -123,6 +123,7 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
     callTimeoutMs: config.callTimeoutMs,
     // How much of each tool tools/list shows (docs/architecture.md, "Listing modes").
     listing: config.mcpServer.listing,
+    idempotencyWindowSeconds: config.mcpServer.idempotencyWindowSeconds,
     sha256: nodeCipher.sha256,
     serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
     logger,

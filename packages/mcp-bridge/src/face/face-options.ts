@@ -138,6 +138,12 @@ export interface McpFaceOptions {
    * the trace on to XProtocol endpoints (docs/operating.md, "Traces"); absent: no tracing at all.
    */
   tracer?: Tracer | undefined;
+  /**
+   * How long a call made with an idempotency key (`_meta["io.xprotocol/idempotency-key"]`) is
+   * recorded, and its retries answered from the record, in seconds (docs/operating.md,
+   * "Idempotency and replay"). Default 86400; 0 turns idempotency off (keys are then ignored).
+   */
+  idempotencyWindowSeconds?: number | undefined;
   /** How long a catalog fetch (announce + pages) may take, in ms. Default 10000. */
   catalogTimeoutMs?: number;
   /**

@@ -29,6 +29,7 @@ import { composeFaceInstructions, ENDPOINT_INSTRUCTIONS_LIMIT } from './face-ins
 import { _errorVerdict, _observedCall, _traceIdOf } from './face-observe.js';
 import { _callerOf, type FaceServerOptions, type McpFaceOptions } from './face-options.js';
 import { _faceCallSpan, _traced } from './face-trace.js';
+import { _IdempotentCalls, DEFAULT_IDEMPOTENCY_WINDOW_SECONDS } from './idempotent-calls.js';
 import { _listing, RECENT_TOOLS } from './listing-modes.js';
 import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
 import {
@@ -50,6 +51,8 @@ export class McpFace {
   /** The tool table and the sources' catalogs. */
   readonly #catalog: _FaceCatalog;
   readonly #calls: _FaceToolCalls;
+  /** Keyed calls answered from their record (idempotent-calls.ts); undefined when off. */
+  readonly #idempotent: _IdempotentCalls | undefined;
   /** What the servers share in gateway mode. */
   readonly #gateway: _FaceGateway;
   /** Every live session's server: each is told when the tool list changes. */
@@ -83,6 +86,8 @@ export class McpFace {
       catalog: this.#catalog,
       sessionsAcross: () => this.#sessionsAcross(),
     });
+    const window = options.idempotencyWindowSeconds ?? DEFAULT_IDEMPOTENCY_WINDOW_SECONDS;
+    this.#idempotent = window > 0 ? new _IdempotentCalls(options.state, window) : undefined;
     const maxLeases = options.limits?.maxLeases ?? _DEFAULT_MAX_LEASES;
     this.#leaseCaps = new _PrincipalCaps({
       total: maxLeases,
@@ -254,7 +259,8 @@ export class McpFace {
             ...(span && { span }),
           },
         );
-      const run = span ? () => _traced(span, call) : call;
+      const once = () => this.#once(name, args, request.params, options.principal, call);
+      const run = span ? () => _traced(span, once) : once;
       const observer = this.#o.observer;
       if (!observer) return (await run()) as CallToolResult;
       return (await _observedCall(
@@ -268,6 +274,32 @@ export class McpFace {
         run,
       )) as CallToolResult;
     });
+  }
+
+  /**
+   * `call`, or its recorded result when `params` name an idempotency key already used by
+   * `principal` (idempotent-calls.ts); `call` itself without a key or with idempotency off.
+   */
+  async #once(
+    name: string,
+    args: Record<string, unknown>,
+    params: { _meta?: unknown },
+    principal: string | undefined,
+    call: () => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
+    const key = this.#idempotent && _IdempotentCalls.keyOf(params);
+    if (key === undefined || !this.#idempotent) return call();
+    const version = (this.#catalog.resolve(name)?.contract as { version?: unknown } | undefined)?.version;
+    return this.#idempotent.run(
+      {
+        principal,
+        key,
+        tool: name,
+        contractVersion: typeof version === 'string' ? version : undefined,
+        args,
+      },
+      call,
+    );
   }
 
   /** The source and tool a call of `name` is counted under: only what the catalog knows. */
