@@ -3,7 +3,10 @@
 // tool with `approvals: {<tool>: confirm}` is called by real SDK clients over Streamable HTTP. One
 // that accepts the elicitation gets the result and the server ran the tool once; one that declines,
 // and one that declared no elicitation capability, get a clear error and the server ran nothing. A
-// tool without `confirm` runs without asking. The audit log has the refusals as `approval`.
+// tool without `confirm` runs without asking. The audit log has the refusals as `approval`. Across
+// XProtocol (an SDK client on adapter A's face → a real relay → adapter B wrapping the fixture with
+// the same `confirm`), B asks A's client through an `xp.mcp.server_request`, and the same three
+// answers give the same outcomes.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -13,8 +16,11 @@ import { freePort, Processes } from './support/processes.js';
 
 const procs = new Processes();
 const metaFile = join(procs.dir, 'meta.jsonl');
+const metaB = join(procs.dir, 'meta-b.jsonl');
 const clients: Client[] = [];
 let url: string;
+/** Adapter A's face, whose tools are B's across XProtocol. */
+let acrossUrl: string;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -43,7 +49,61 @@ logging:
 `,
   );
   await procs.adapter(config);
-}, 90_000);
+  const { url: relayUrl } = await procs.relay();
+  const a = await procs.keygen('a.key');
+  const b = await procs.keygen('b.key');
+  await procs.adapter(
+    procs.file(
+      'b.yml',
+      `identity:
+  key_file: ./b.key
+relay:
+  urls: [${relayUrl}]
+mcp_sources:
+  - name: conformance
+${conformanceStdioBody()}
+    env:
+      XP_FIXTURE_META: "${metaB}"
+    xprotocol_namespace: com.test.conf
+    approvals:
+      test_simple_text: confirm
+access:
+  default: deny
+  grants:
+    - key: ${a.ed25519}
+      capabilities: [com.test.conf.*]
+state_database: ./b-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+  const aPort = await freePort();
+  acrossUrl = `http://127.0.0.1:${aPort}/mcp`;
+  await procs.adapter(
+    procs.file(
+      'a.yml',
+      `identity:
+  key_file: ./a.key
+relay:
+  urls: [${relayUrl}]
+xprotocol_sources:
+  - name: b
+    key: ${b.ed25519}
+    relay: ${relayUrl}
+    mcp_tool_prefix: conf_
+mcp_server:
+  transport: streamable_http
+  port: ${aPort}
+state_database: ./a-state.db
+logging:
+  level: warn
+  format: json
+`,
+    ),
+  );
+}, 120_000);
 
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
@@ -51,7 +111,7 @@ afterAll(async () => {
 });
 
 /** A client whose user answers every confirmation with `action`; `asked` records the messages. */
-async function client(action: 'accept' | 'decline' | 'cancel' | undefined) {
+async function client(action: 'accept' | 'decline' | 'cancel' | undefined, at = url) {
   const asked: string[] = [];
   const c = new Client(
     { name: `approvals-${action ?? 'none'}`, version: '0.0.0' },
@@ -63,17 +123,17 @@ async function client(action: 'accept' | 'decline' | 'cancel' | undefined) {
       return action === 'accept' ? { action, content: {} } : { action };
     });
   }
-  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await c.connect(new StreamableHTTPClientTransport(new URL(at)));
   clients.push(c);
   const { tools } = await c.listTools();
   const name = (suffix: string) => tools.find((t) => t.name.endsWith(suffix))!.name;
   return { c, asked, name };
 }
 
-/** The tools/call lines the server wrote for `tool`. */
-function ran(tool: string): number {
-  if (!existsSync(metaFile)) return 0;
-  return readFileSync(metaFile, 'utf8')
+/** The tools/call lines the server (B's with `file` = metaB) wrote for `tool`. */
+function ran(tool: string, file = metaFile): number {
+  if (!existsSync(file)) return 0;
+  return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
     .filter((line) => (JSON.parse(line) as { name: string }).name === tool).length;
@@ -144,5 +204,39 @@ describe('approvals: confirm asks the MCP client before the server runs the tool
       ['refused', 'approval'],
       ['refused', 'approval'],
     ]);
+  });
+});
+
+describe('approvals across XProtocol: B asks the client of A’s face before its server runs the tool', () => {
+  it('runs the tool once A’s client accepts the question B sent', async () => {
+    const { c, asked, name } = await client('accept', acrossUrl);
+    const result = await c.callTool({ name: name('test_simple_text'), arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'This is a simple text response for testing.' }]);
+    // B names the tool by its XProtocol kind: that is what it serves.
+    expect(asked).toEqual(['Run the tool com.test.conf.test_simple_text with these arguments?\n{}']);
+    expect(ran('test_simple_text', metaB)).toBe(1);
+  });
+
+  it('does not run it when A’s client declines, or cannot be asked', async () => {
+    const declining = await client('decline', acrossUrl);
+    const declined = await refusal(declining.c, declining.name('test_simple_text'));
+    expect(declining.asked).toHaveLength(1);
+    // The face gives the endpoint's refusal as MCP error -32600; B's own words are in data.xp_message.
+    expect(declined.code).toBe(-32600);
+    expect(declined.data).toMatchObject({
+      xp_code: 'AUTHORIZATION_INSUFFICIENT',
+      xp_message:
+        "the tool com.test.conf.test_simple_text was not run: it needs the user's confirmation (approval: confirm), and the user declined it",
+      details: { approval: 'decline' },
+    });
+    const mute = await client(undefined, acrossUrl);
+    const unasked = await refusal(mute.c, mute.name('test_simple_text'));
+    expect(unasked.data).toMatchObject({
+      xp_code: 'AUTHORIZATION_INSUFFICIENT',
+      xp_message:
+        "the tool com.test.conf.test_simple_text was not run: it needs the user's confirmation (approval: confirm), and the MCP client declared no elicitation capability, so it cannot be asked",
+      details: { approval: 'unsupported' },
+    });
+    expect(ran('test_simple_text', metaB)).toBe(1);
   });
 });

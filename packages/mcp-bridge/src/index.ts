@@ -52,7 +52,6 @@ export type { InboundOutcome, XpEndpointOptions } from './endpoint/endpoint-opti
 export type { ToolProvider } from './endpoint/tool-provider.js';
 export { XpEndpoint } from './endpoint/xp-endpoint.js';
 export { BridgeError, type BridgeErrorCode } from './errors.js';
-export type { ApprovalMode } from './face/approvals.js';
 export {
   boundInstructions,
   composeFaceInstructions,
@@ -119,6 +118,7 @@ export {
   type OpenApiSnapshot,
 } from './openapi/openapi-service.js';
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './policy/access.js';
+export type { ApprovalMode } from './policy/approval-mode.js';
 export { type ArgumentCheck, compileArgumentValidator } from './policy/argument-validator.js';
 export {
   type DescriptionFinding,

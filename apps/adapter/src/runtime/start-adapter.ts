@@ -395,6 +395,9 @@ function _createEndpoint(
     callTimeoutMs: config.callTimeoutMs,
     argumentLimits: parts.argumentLimits,
     callTimeoutFor: (source, tool) => _callTimeoutOf(config, source, tool),
+    // `approvals`: a `confirm` tool asks the caller's MCP client across XProtocol first.
+    approvalOf: (source, tool) =>
+      config.mcpSources.find((s) => s.name === source)?.approvals?.[tool] ?? 'auto',
     answerTtlSeconds: config.relay.eventTtlSeconds,
     // docs/protocol.md §4: the freshness window and the dedupe memory that covers it.
     retentionSeconds: config.relay.replayWindowSeconds,

@@ -11,6 +11,7 @@ import type { BridgeLogger } from '../logger.js';
 import type { CallObserver } from '../observe/call-observer.js';
 import type { Tracer } from '../observe/tracer.js';
 import type { AccessPolicy } from '../policy/access.js';
+import type { ApprovalMode } from '../policy/approval-mode.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
 import { DEFAULT_REVOCATION_REQUERY_SECONDS, DEFAULT_REVOCATION_WAIT_MS } from './revocation-watch.js';
@@ -90,6 +91,12 @@ export interface XpEndpointOptions {
    * server in `params._meta`; absent: no tracing at all (docs/operating.md, "Traces").
    */
   tracer?: Tracer | undefined;
+  /**
+   * The approval mode of a source's tool (by its name at the server): `confirm` asks the caller's
+   * MCP client across XProtocol before the call runs (docs/operating.md, "Approvals"). Absent:
+   * every tool is `auto`.
+   */
+  approvalOf?: ((source: string, tool: string) => ApprovalMode) | undefined;
   onOutcome?: (outcome: InboundOutcome, request: XpEvent | undefined) => void;
   /** The clock, in ms. */
   now?: () => number;

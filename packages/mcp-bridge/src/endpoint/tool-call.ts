@@ -14,6 +14,7 @@ import { BridgeError } from '../errors.js';
 import type { Span } from '../observe/tracer.js';
 import type { AuthorityVerdict } from '../policy/delegated-access.js';
 import { _attribution } from './caller-authority.js';
+import { _confirmAcross } from './endpoint-approvals.js';
 import type { EndpointEntry } from './endpoint-catalog.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _timeoutMs } from './inbound.js';
@@ -54,6 +55,11 @@ export async function _runToolCall(
   const { o, answers, slots } = inbound;
   const upstream = o.upstreams.get(source);
   if (!upstream) return answers.error(event, xpError('NOT_FOUND', `source ${source} is not running`));
+  if (o.approvalOf?.(source, upstreamName) === 'confirm') {
+    // Asked before a slot is taken: a person may take minutes to answer.
+    const refused = await _confirmAcross(event, event.kind, args, session, _timeoutMs(inbound, event));
+    if (refused) return answers.error(event, refused);
+  }
   await slots.acquire();
   let result: Record<string, unknown>;
   let span: Span | undefined;

@@ -9,12 +9,7 @@
  */
 import { ProtocolError, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { _modernRequest } from '../gateway/modern-request.js';
-
-/** A tool's approval mode: `auto` runs at once, `confirm` asks the client first. */
-export type ApprovalMode = 'auto' | 'confirm';
-
-/** The arguments shown to the user at most this long (JSON), then cut with an ellipsis. */
-const SHOWN_ARGUMENTS = 2000;
+import { _approvalQuestion } from '../policy/approval-mode.js';
 
 /**
  * Asks the client of `from` to confirm a call of `tool` with `args`; resolves when it accepted,
@@ -46,10 +41,9 @@ export async function _confirmCall(
       'unsupported',
       'and this MCP client declared no elicitation capability, so it cannot be asked',
     );
-  const shown = JSON.stringify(args);
   const result = await from.ctx.mcpReq.elicitInput({
     mode: 'form',
-    message: `Run the tool ${tool} with these arguments?\n${shown.length > SHOWN_ARGUMENTS ? `${shown.slice(0, SHOWN_ARGUMENTS)}…` : shown}`,
+    message: _approvalQuestion(tool, args),
     requestedSchema: { type: 'object', properties: {} },
   });
   if (result.action !== 'accept')

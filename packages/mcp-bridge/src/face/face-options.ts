@@ -10,10 +10,10 @@ import type { XpCaller } from '../caller/xp-caller.js';
 import type { BridgeLogger } from '../logger.js';
 import type { CallObserver } from '../observe/call-observer.js';
 import type { Tracer } from '../observe/tracer.js';
+import type { ApprovalMode } from '../policy/approval-mode.js';
 import type { DescriptionLintMode } from '../policy/listing-screen.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
-import type { ApprovalMode } from './approvals.js';
 import type { ListingMode } from './listing-modes.js';
 import type { FaceMayUse } from './request-scopes.js';
 
