@@ -131,6 +131,26 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .action(async (options: { config: string; json?: boolean }) => setExit(await status(options, io)));
 
   program
+    .command('dns-record')
+    .description(
+      'print the DNS TXT record that publishes this key at _xprotocol.<domain> (nothing is sent to DNS)',
+    )
+    .option('-c, --config <file>', 'the YAML configuration: identity.key_file and discovery.dns_name')
+    .option('-k, --key <file>', 'a key file (instead of --config)')
+    .option('-d, --domain <domain>', 'the domain callers reach the endpoint by (default: discovery.dns_name)')
+    .option('--json', 'print {"name","type","value"} instead of a zone-file line')
+    .action(async (options: { config?: string; key?: string; domain?: string; json?: boolean }) =>
+      dnsRecord(options, io),
+    );
+
+  addCallCommand(program, io, setExit);
+  addRecordedCallCommands(program, io, setExit);
+  return program;
+}
+
+/** `calls` and `replay`: what the adapter recorded, read from its state database, never run. */
+function addRecordedCallCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  program
     .command('calls')
     .description(
       'list the calls the adapter with this config recorded (face calls made with an idempotency key), newest first',
@@ -145,22 +165,6 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .argument('<id>', 'the id `calls` lists')
     .requiredOption('-c, --config <file>', 'the YAML configuration')
     .action(async (id: string, options: { config: string }) => setExit(await replayCall(id, options, io)));
-
-  program
-    .command('dns-record')
-    .description(
-      'print the DNS TXT record that publishes this key at _xprotocol.<domain> (nothing is sent to DNS)',
-    )
-    .option('-c, --config <file>', 'the YAML configuration: identity.key_file and discovery.dns_name')
-    .option('-k, --key <file>', 'a key file (instead of --config)')
-    .option('-d, --domain <domain>', 'the domain callers reach the endpoint by (default: discovery.dns_name)')
-    .option('--json', 'print {"name","type","value"} instead of a zone-file line')
-    .action(async (options: { config?: string; key?: string; domain?: string; json?: boolean }) =>
-      dnsRecord(options, io),
-    );
-
-  addCallCommand(program, io, setExit);
-  return program;
 }
 
 /** `call`: one call to an XProtocol endpoint, its answer's exit code handed to `setExit`. */
