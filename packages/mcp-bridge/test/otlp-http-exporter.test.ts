@@ -143,8 +143,8 @@ describe('OtlpHttpExporter', () => {
   });
 
   it('refuses a URL that is not http(s)', () => {
-    expect(() => new OtlpHttpExporter({ url: 'ftp://collector.example/v1/traces', serviceName: 'svc' })).toThrow(
-      'OTLP exporter url: expected http: or https:, got ftp:',
-    );
+    expect(
+      () => new OtlpHttpExporter({ url: 'ftp://collector.example/v1/traces', serviceName: 'svc' }),
+    ).toThrow('OTLP exporter url: expected http: or https:, got ftp:');
   });
 });
