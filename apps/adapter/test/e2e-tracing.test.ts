@@ -33,6 +33,7 @@ const received: ReceivedSpan[] = [];
 const posts: { path: string | undefined; type: string | undefined }[] = [];
 let collector: Server;
 let client: Client;
+let faceUrl: string;
 
 /** The collector: POST /v1/traces, an OTLP/JSON ExportTraceServiceRequest, at most 4 MiB. */
 async function startCollector(port: number): Promise<Server> {
@@ -146,8 +147,9 @@ logging:
 `,
     ),
   );
+  faceUrl = `http://127.0.0.1:${port}/mcp`;
   client = new Client({ name: 'e2e-tracing', version: '0.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(faceUrl)));
 }, 120_000);
 
 afterAll(async () => {
@@ -245,6 +247,24 @@ describe('one trace from an MCP client through A → relay → B → the MCP ser
     });
   });
 
+  it('joins the trace of an HTTP traceparent header when the call has no _meta one', async () => {
+    const headerTrace = 'c0ffee00c0ffee00c0ffee00c0ffee00';
+    const headerSpan = '1234567890abcdef';
+    const viaHeader = new Client({ name: 'e2e-tracing-header', version: '0.0.0' }, { capabilities: {} });
+    await viaHeader.connect(
+      new StreamableHTTPClientTransport(new URL(faceUrl), {
+        requestInit: { headers: { traceparent: `00-${headerTrace}-${headerSpan}-01` } },
+      }),
+    );
+    try {
+      await viaHeader.callTool({ name: 'conf_test_simple_text', arguments: {} });
+      const spans = await spansOf(headerTrace, 4);
+      expect(spans.find((s) => s.name === 'tools/call conf_test_simple_text')?.parentSpanId).toBe(headerSpan);
+    } finally {
+      await viaHeader.close();
+    }
+  });
+
   it('marks a failed call’s spans as errors', async () => {
     const before = received.length;
     const result = await client.callTool({ name: 'conf_test_error_handling', arguments: {} });
@@ -255,6 +275,13 @@ describe('one trace from an MCP client through A → relay → B → the MCP ser
       if (failed.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(failed.map((s) => s.name)).toContain('tools/call conf_test_error_handling');
+  });
+
+  it('makes spans only of the tool calls an endpoint serves, not of the answers an adapter gets', () => {
+    expect(received.filter((s) => s.name.endsWith('.result'))).toEqual([]);
+    expect(
+      received.filter((s) => s.service === 'adapter-a' && s.kind === 2).map((s) => s.name),
+    ).not.toContainEqual(expect.stringMatching(/^xprotocol /));
   });
 
   it('never puts the trace id in the clear on the relay', () => {

@@ -3,8 +3,8 @@
  * moment a verified request of a tool kind comes in until it is answered, the child of the
  * caller's span its encrypted `trace` tag names (docs/protocol.md §10.12) or the root of a new
  * trace; and under it a client span of the upstream request, whose `traceparent` the server gets
- * in `params._meta` (the MCP convention). Reserved kinds (catalog, discovery, `xp.mcp.*`) and
- * dropped events get no span.
+ * in `params._meta` (the MCP convention). Reserved kinds (catalog, discovery, `xp.mcp.*`), kinds the
+ * catalog does not serve (answers to this adapter's own calls) and dropped events get no span.
  * @module
  */
 import type { CipherBackend, Identity, XpEvent } from '@xprotocol/crypto';
@@ -12,6 +12,7 @@ import { isReservedKind } from '@xprotocol/wire';
 import { _openTraceTag } from '../caller/xp-trace-tag.js';
 import { parseTraceparent } from '../observe/trace-context.js';
 import type { Span, Tracer } from '../observe/tracer.js';
+import type { EndpointCatalog } from './endpoint-catalog.js';
 import type { InboundOutcome } from './endpoint-options.js';
 
 /** The spans of one endpoint's calls, by request. */
@@ -19,17 +20,22 @@ export class _EndpointTracing {
   readonly #tracer: Tracer;
   readonly #identity: Identity;
   readonly #cipher: CipherBackend;
+  readonly #catalog: EndpointCatalog;
   readonly #spans = new WeakMap<XpEvent, Span>();
 
-  constructor(tracer: Tracer, identity: Identity, cipher: CipherBackend) {
+  constructor(tracer: Tracer, identity: Identity, cipher: CipherBackend, catalog: EndpointCatalog) {
     this.#tracer = tracer;
     this.#identity = identity;
     this.#cipher = cipher;
+    this.#catalog = catalog;
   }
 
-  /** Starts the span of `request`, verified a moment ago, when it is of a tool kind. */
+  /**
+   * Starts the span of `request`, verified a moment ago, when it is of a tool kind the catalog
+   * serves (not an answer to this adapter's own calls, which the same subscription delivers).
+   */
   begin(request: XpEvent): void {
-    if (isReservedKind(request.kind)) return;
+    if (isReservedKind(request.kind) || this.#catalog.tool(request.kind) === undefined) return;
     const parent = parseTraceparent(_openTraceTag(request, this.#identity, this.#cipher));
     this.#spans.set(
       request,

@@ -102,7 +102,9 @@ export class XpEndpoint {
         logger,
       }),
       observed: options.observer && new _EndpointObserver(options.observer, options.catalog),
-      traced: options.tracer && new _EndpointTracing(options.tracer, options.identity, options.cipher),
+      traced:
+        options.tracer &&
+        new _EndpointTracing(options.tracer, options.identity, options.cipher, options.catalog),
       chains: new _CallerChains({
         identity: options.identity,
         cipher: options.cipher,

@@ -246,7 +246,7 @@ export class McpFace {
       // Results cross as the endpoint sent them; the SDK checks their shape on the way out.
       const { name, arguments: args = {} } = request.params;
       _noteRecent(recent, name, this.#catalog.resolve(name) !== undefined);
-      const span = this.#o.tracer && _faceCallSpan(this.#o.tracer, name, request.params);
+      const span = this.#o.tracer && _faceCallSpan(this.#o.tracer, name, request.params, ctx);
       const call = () =>
         this.#calls.call(
           name,
