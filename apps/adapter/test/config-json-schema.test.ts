@@ -37,6 +37,7 @@ describe('config.schema.json', () => {
       'limits',
       'admin',
       'audit',
+      'tracing',
     ]);
     const source = schema.properties?.mcp_sources?.items as Schema;
     expect(source.additionalProperties).toBe(false);

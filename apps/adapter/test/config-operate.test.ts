@@ -1,4 +1,4 @@
-// `admin` and `audit` (docs/config.md, docs/operating.md): off when absent, the admin listener on
+// `admin`, `audit` and `tracing` (docs/config.md, docs/operating.md): off when absent, the admin listener on
 // loopback unless allow_remote (which needs a token), the token read from the environment, the
 // audit log's path resolved like every path, its defaults filled in.
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,41 @@ describe('admin and audit', () => {
     });
     expect(problems(base('audit:', '  path: ./a.log', '  keep: 0')).join('\n')).toMatch(
       /audit\.keep.*expected an integer from 1 to 1000/s,
+    );
+  });
+});
+
+describe('tracing', () => {
+  it('is off when absent, and names the collector and the service when set', () => {
+    expect(load(base()).config.tracing).toBeUndefined();
+    const { config } = load(base('tracing:', '  endpoint: http://127.0.0.1:4318/v1/traces'));
+    expect(config.tracing).toEqual({
+      url: 'http://127.0.0.1:4318/v1/traces',
+      serviceName: 'xprotocol-adapter',
+    });
+  });
+
+  it('refuses a collector off loopback without allow_remote, and over http:// with it', () => {
+    expect(
+      problems(base('tracing:', '  endpoint: http://collector.example:4318/v1/traces')).join('\n'),
+    ).toMatch(/tracing\.endpoint.*collector\.example is not a loopback address.*tracing\.allow_remote/s);
+    expect(
+      problems(
+        base('tracing:', '  endpoint: http://collector.example:4318/v1/traces', '  allow_remote: true'),
+      ).join('\n'),
+    ).toMatch(/tracing\.endpoint.*expected an https:\/\/ URL for a collector on another machine/s);
+    const { config } = load(
+      base('tracing:', '  endpoint: https://collector.example/v1/traces', '  allow_remote: true'),
+    );
+    expect(config.tracing?.url).toBe('https://collector.example/v1/traces');
+  });
+
+  it('refuses an endpoint that is no http(s) URL, or carries a user', () => {
+    expect(problems(base('tracing:', '  endpoint: ftp://127.0.0.1/x')).join('\n')).toMatch(
+      /tracing\.endpoint.*expected an http:\/\/ or https:\/\/ URL without a user or password/s,
+    );
+    expect(problems(base('tracing:', '  endpoint: http://u:p@127.0.0.1/x')).join('\n')).toMatch(
+      /tracing\.endpoint.*without a user or password/s,
     );
   });
 });

@@ -70,6 +70,7 @@ export type {
   McpFaceOptions,
   XpToolSource,
 } from './face/face-options.js';
+export { DEFAULT_IDEMPOTENCY_WINDOW_SECONDS, IDEMPOTENCY_KEY_META } from './face/idempotent-calls.js';
 export { DESCRIBE_TOOL, type ListingMode } from './face/listing-modes.js';
 export { McpFace } from './face/mcp-face.js';
 export type { FaceRateLimited } from './face/rate-limit.js';
@@ -86,6 +87,17 @@ export {
   type CallVerdict,
   fanOutObserver,
 } from './observe/call-observer.js';
+export { OtlpHttpExporter, type OtlpHttpExporterOptions } from './observe/otlp-http-exporter.js';
+export { formatTraceparent, parseTraceparent, type SpanContext } from './observe/trace-context.js';
+export {
+  type EndedSpan,
+  type Span,
+  type SpanAttribute,
+  type SpanExporter,
+  type SpanKind,
+  type StartSpanOptions,
+  Tracer,
+} from './observe/tracer.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, type OperationResult } from './openapi/openapi-call.js';
 export {
   DEFAULT_MAX_DOCUMENT_BYTES,
@@ -106,6 +118,7 @@ export {
   type OpenApiSnapshot,
 } from './openapi/openapi-service.js';
 export { type AccessConfig, AccessPolicy, type AccessVerdict } from './policy/access.js';
+export type { ApprovalMode } from './policy/approval-mode.js';
 export { type ArgumentCheck, compileArgumentValidator } from './policy/argument-validator.js';
 export {
   type DescriptionFinding,
@@ -140,6 +153,7 @@ export type {
   McpFaceServeOptions,
   McpFaceServer,
 } from './serving/serve-options.js';
+export { type RecordedCall, readRecordedCalls } from './state/recorded-calls.js';
 export type { ReplayForgetting, ReplayMemoryOptions } from './state/replay-memory.js';
 export { type AdoptedWork, SharedJournal, type SharedJournalOptions } from './state/shared-journal.js';
 export {

@@ -69,6 +69,8 @@ export function endpointYaml(options: {
   sources: readonly SourceYaml[];
   grants: readonly { key: string; capabilities: readonly string[] }[];
   stateDatabase: string;
+  /** An OTLP/HTTP traces URL: the adapter traces its calls (docs/operating.md, "Traces"). */
+  tracing?: string;
 }): string {
   return `identity:
   key_file: ${options.keyFile}
@@ -79,7 +81,7 @@ ${options.sources.map(_source).join('\n')}
 access:
   grants:
 ${options.grants.map((g) => `    - key: ${g.key}\n      capabilities: ${JSON.stringify(g.capabilities)}`).join('\n')}
-state_database: ${options.stateDatabase}
+${_tracing(options.tracing)}state_database: ${options.stateDatabase}
 logging:
   level: warn
   format: json
@@ -93,6 +95,8 @@ export function xpClientYaml(options: {
   port: number;
   endpointKey: string;
   stateDatabase: string;
+  /** An OTLP/HTTP traces URL: the adapter traces its calls. */
+  tracing?: string;
 }): string {
   return `identity:
   key_file: ${options.keyFile}
@@ -105,9 +109,14 @@ xprotocol_sources:
 mcp_server:
   transport: streamable_http
   port: ${options.port}
-state_database: ${options.stateDatabase}
+${_tracing(options.tracing)}state_database: ${options.stateDatabase}
 logging:
   level: warn
   format: json
 `;
+}
+
+/** The `tracing` block sending spans to `url`; nothing without one. */
+function _tracing(url: string | undefined): string {
+  return url === undefined ? '' : `tracing:\n  endpoint: ${url}\n`;
 }

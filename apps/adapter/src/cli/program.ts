@@ -14,6 +14,7 @@ import { dnsRecord } from './dns-record.js';
 import { gatewayCommand } from './gateway.js';
 import { keygen } from './keygen.js';
 import { login } from './login.js';
+import { listCalls, replayCall } from './recorded-calls.js';
 import { addRegisterCommand } from './register.js';
 import { addRevokeCommand } from './revoke.js';
 import { addRotateCommand } from './rotate.js';
@@ -143,7 +144,27 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     );
 
   addCallCommand(program, io, setExit);
+  addRecordedCallCommands(program, io, setExit);
   return program;
+}
+
+/** `calls` and `replay`: what the adapter recorded, read from its state database, never run. */
+function addRecordedCallCommands(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  program
+    .command('calls')
+    .description(
+      'list the calls the adapter with this config recorded (face calls made with an idempotency key), newest first',
+    )
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .option('--json', 'print them as JSON')
+    .action(async (options: { config: string; json?: boolean }) => setExit(await listCalls(options, io)));
+
+  program
+    .command('replay')
+    .description('show one recorded call (its request and result) without running it')
+    .argument('<id>', 'the id `calls` lists')
+    .requiredOption('-c, --config <file>', 'the YAML configuration')
+    .action(async (id: string, options: { config: string }) => setExit(await replayCall(id, options, io)));
 }
 
 /** `call`: one call to an XProtocol endpoint, its answer's exit code handed to `setExit`. */

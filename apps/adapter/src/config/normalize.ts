@@ -93,6 +93,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
             maxResultBytes: server.max_result_bytes,
             listing: server.listing,
             resultSummaryBytes: server.result_summary_bytes,
+            idempotencyWindowSeconds: server.idempotency_window_seconds,
             oauth:
               server.oauth === undefined || server.transport === 'stdio'
                 ? undefined
@@ -169,6 +170,7 @@ function _mcpSource(s: ConfigFile['mcp_sources'][number], ctx: _NormalizeContext
     connectTimeoutMs: Math.round(s.connect_timeout_seconds * 1000),
     toolAllowlist: s.tool_allowlist === undefined ? undefined : [...s.tool_allowlist],
     ..._catalogSettings(s),
+    approvals: { ...s.approvals },
     instructions: s.instructions,
   };
 }

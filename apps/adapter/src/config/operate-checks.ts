@@ -1,5 +1,5 @@
 /**
- * The rules of `admin` that relate several values or the environment (docs/operating.md): a bind
+ * The rules of `admin` and `tracing` that relate several values or the environment (docs/operating.md): a bind
  * address other than loopback only with `allow_remote`, `allow_remote` only with a token, and the
  * variable `token_env` names must hold one.
  * @module
@@ -19,6 +19,7 @@ export function _operateChecks(
   root: Obj,
   env: Readonly<Record<string, string | undefined>>,
 ): void {
+  _tracingChecks(c, _obj(root.tracing));
   const admin = _obj(root.admin);
   if (admin === undefined) return;
   const host = typeof admin.host === 'string' ? admin.host : '127.0.0.1';
@@ -40,6 +41,29 @@ export function _operateChecks(
     c.error(
       ['admin', 'token_env'],
       `environment variable ${tokenEnv} is ${env[tokenEnv] === undefined ? 'not set' : 'empty'}: it must hold the admin bearer token`,
+    );
+  }
+}
+
+/**
+ * `tracing.endpoint` on a loopback host unless `allow_remote` (spans name tools and callers: they
+ * leave the machine only when the operator says so), and then only over https://.
+ */
+function _tracingChecks(c: _Collector, tracing: Obj | undefined): void {
+  if (tracing === undefined || typeof tracing.endpoint !== 'string' || !URL.canParse(tracing.endpoint))
+    return;
+  const url = new URL(tracing.endpoint);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (_isLoopbackHost(host)) return;
+  if (tracing.allow_remote !== true) {
+    c.error(
+      ['tracing', 'endpoint'],
+      `${url.hostname} is not a loopback address: spans go to a collector on 127.0.0.1, ::1 or localhost unless tracing.allow_remote is true`,
+    );
+  } else if (url.protocol !== 'https:') {
+    c.error(
+      ['tracing', 'endpoint'],
+      `expected an https:// URL for a collector on another machine (${url.hostname}), got ${url.protocol}//`,
     );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `admin` and `audit` (docs/operating.md) from the validated file to {@link AdapterConfig}: the
+ * `admin`, `audit` and `tracing` (docs/operating.md) from the validated file to {@link AdapterConfig}: the
  * admin token read from the variable `token_env` names, the audit path expanded like every path.
  * @module
  */
@@ -12,7 +12,7 @@ export function _normalizeOperate(
   file: ConfigFile,
   env: Readonly<Record<string, string | undefined>>,
   where: { homeDir: string; baseDir: string },
-): Pick<AdapterConfig, 'admin' | 'audit'> {
+): Pick<AdapterConfig, 'admin' | 'audit' | 'tracing'> {
   return {
     ...(file.admin && {
       admin: {
@@ -28,6 +28,9 @@ export function _normalizeOperate(
         keep: file.audit.keep,
         includeArguments: file.audit.include_arguments,
       },
+    }),
+    ...(file.tracing && {
+      tracing: { url: file.tracing.endpoint, serviceName: file.tracing.service_name },
     }),
   };
 }

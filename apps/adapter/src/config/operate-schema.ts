@@ -1,7 +1,7 @@
 /**
  * The keys an operator runs the adapter with in production (docs/operating.md): `admin`, the
- * listener that serves Prometheus metrics, and `audit`, the file of one JSON line per call. Both
- * are off unless configured. The admin listener binds loopback: another address is refused
+ * listener that serves Prometheus metrics, `audit`, the file of one JSON line per call, and
+ * `tracing`, the OTLP/HTTP collector spans go to. All are off unless configured. The admin listener binds loopback: another address is refused
  * unless `allow_remote` is set, and then only with a token (checked in operate-checks.ts, which
  * sees the environment).
  * @module
@@ -59,3 +59,27 @@ export const _auditSchema = z
       .describe('Also write the arguments themselves (default false: only their SHA-256).'),
   })
   .describe('The audit log: one JSON line per tool call (docs/operating.md). Off when absent.');
+
+/** `tracing`: OpenTelemetry traces sent to an OTLP/HTTP collector. */
+export const _tracingSchema = z
+  .strictObject({
+    endpoint: phrased(
+      z.string().refine((s) => {
+        if (!URL.canParse(s)) return false;
+        const url = new URL(s);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+      }),
+      'an http:// or https:// URL without a user or password',
+    ).describe(
+      'The OTLP/HTTP traces URL of the collector, e.g. http://127.0.0.1:4318/v1/traces (loopback unless allow_remote).',
+    ),
+    service_name: phrased(z.string().min(1).max(256), 'a non-empty string of at most 256 characters')
+      .default('xprotocol-adapter')
+      .describe('The service.name of the spans (default xprotocol-adapter).'),
+    allow_remote: phrased(z.boolean(), 'true or false')
+      .default(false)
+      .describe('Allow a collector that is not on a loopback address (then only over https://).'),
+  })
+  .describe(
+    'Traces: a span of every tool call, sent to an OTLP/HTTP collector as JSON (docs/operating.md). Off when absent.',
+  );

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { phrased } from './_phrased.js';
 import { DNS_SERVER_PHRASE, dnsName, dnsServer } from './dns-values.js';
 import { _openApiKeys } from './openapi-schema.js';
-import { _adminSchema, _auditSchema } from './operate-schema.js';
+import { _adminSchema, _auditSchema, _tracingSchema } from './operate-schema.js';
 
 // ─── Leaf values ────────────────────────────────────────────────────────────────────────────
 
@@ -412,6 +412,14 @@ const mcpSourceSchema = z
     )
       .default(300)
       .describe('How often tools/list is fetched again.'),
+    approvals: phrased(
+      z.record(nonEmpty('a tool name'), phrased(z.enum(['auto', 'confirm']), '"auto" | "confirm"')),
+      'a mapping of tool names to "auto" or "confirm"',
+    )
+      .default({})
+      .describe(
+        'Approval mode of single tools, keyed by MCP tool name: confirm asks the MCP face’s client (elicitation) before each call (docs/operating.md).',
+      ),
     timeouts: z
       .strictObject({
         default_seconds: phrased(
@@ -578,6 +586,14 @@ const mcpServerSchema = z
     max_upstream_processes_per_principal: count().describe(
       'Processes of each stdio mcp_source one principal may hold (default a quarter of max_upstream_processes).',
     ),
+    idempotency_window_seconds: phrased(
+      z.number().int().min(0).max(2_592_000),
+      'a whole number of seconds from 0 to 2592000',
+    )
+      .default(86_400)
+      .describe(
+        'How long a tools/call made with an idempotency key (_meta "io.xprotocol/idempotency-key") is recorded and its retries answered from the record (default 86400; 0: keys are ignored).',
+      ),
     listing: phrased(z.enum(['full', 'compact', 'search']), '"full" | "compact" | "search"')
       .default('full')
       .describe(
@@ -780,6 +796,7 @@ export const configFileSchema = phrased(
       limits: limitsSchema.default({ max_argument_depth: 64, max_argument_bytes: 4 * 1024 * 1024 }),
       admin: _adminSchema,
       audit: _auditSchema,
+      tracing: _tracingSchema,
     })
     // identity: required unless the file is a pure MCP gateway (cross-checks.ts, config/mode.ts).
     .partial({
@@ -789,6 +806,7 @@ export const configFileSchema = phrased(
       state_database: true,
       admin: true,
       audit: true,
+      tracing: true,
     })
     .describe('XProtocol MCP Adapter configuration (docs/config.md).'),
   'a mapping of settings (identity, relay, mcp_sources, …)',

@@ -97,6 +97,8 @@ export interface AdapterConfig {
         listing: 'full' | 'compact' | 'search';
         /** `result_summary_bytes`: the bound on a result's `content[]` text; 0 off; default 64 KiB. */
         resultSummaryBytes: number;
+        /** `idempotency_window_seconds`, default 86400; 0: idempotency keys are ignored. */
+        idempotencyWindowSeconds: number;
         /** OAuth 2.1 on the HTTP face (`oauth`); `undefined`: none. */
         oauth:
           | {
@@ -160,6 +162,16 @@ export interface AdapterConfig {
   admin?: AdminConfig | undefined;
   /** `audit`: the audit log (docs/operating.md); absent: none. */
   audit?: AuditConfig | undefined;
+  /** `tracing`: spans sent to an OTLP/HTTP collector (docs/operating.md); absent: no tracing. */
+  tracing?: TracingConfig | undefined;
+}
+
+/** `tracing`, normalized. */
+export interface TracingConfig {
+  /** The collector's OTLP/HTTP traces URL. */
+  url: string;
+  /** Default `xprotocol-adapter`. */
+  serviceName: string;
 }
 
 /** `admin`, normalized. */
@@ -231,6 +243,11 @@ export interface McpSourceConfig {
    * one falls back to `callTimeoutMs`.
    */
   callTimeouts: { defaultMs: number | undefined; toolsMs: Record<string, number> };
+  /**
+   * From `approvals`: the approval mode of single tools, keyed by MCP tool name (`confirm` asks
+   * the MCP face's client before each call); a tool not named is `auto`. Absent for OpenAPI sources.
+   */
+  approvals?: Record<string, 'auto' | 'confirm'>;
 }
 
 /** What an `openapi_sources` entry adds to a source (docs/config.md, "openapi_sources"). */

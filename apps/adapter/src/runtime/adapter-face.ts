@@ -18,6 +18,7 @@ import {
   resolveXpEndpoint,
   type StateDatabase,
   serveMcpFace,
+  type Tracer,
   XpCaller,
   type XpToolSource,
 } from '@xprotocol/mcp-bridge';
@@ -50,6 +51,8 @@ export interface _FaceParts {
   readonly argumentLimits: { maxDepth: number; maxBytes: number };
   /** Told about every `tools/call` (metrics, the audit log); absent when neither is on. */
   readonly observer?: CallObserver | undefined;
+  /** Makes the spans of `tools/call` (docs/operating.md, "Traces"); absent without `tracing`. */
+  readonly tracer?: Tracer | undefined;
 }
 
 /** True when `mcp_server.expose` lists `what`. */
@@ -75,6 +78,7 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
       }),
     state: parts.state,
     observer: parts.observer,
+    tracer: parts.tracer,
     // Gateway mode: the wrapped servers' own tools, called directly (no relay in between).
     localSources: _exposes(config, 'mcp_sources')
       ? config.mcpSources.map((source) => _gatewaySource(source, parts))
@@ -123,6 +127,7 @@ export function _createFace(parts: _FaceParts): McpFace | undefined {
     listing: config.mcpServer.listing,
     // Results over the bound are summarized in content[], whole in structuredContent (docs/architecture.md, "Honest results").
     resultSummaryBytes: config.mcpServer.resultSummaryBytes,
+    idempotencyWindowSeconds: config.mcpServer.idempotencyWindowSeconds,
     sha256: nodeCipher.sha256,
     serverInfo: { name: config.identity.displayName, version: ADAPTER_VERSION },
     logger,
@@ -162,6 +167,11 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
       return upstream.callTool(tool.upstreamName, args, {
         timeoutMs: _callTimeoutOf(config, tool.source, tool.upstreamName) ?? config.callTimeoutMs,
       });
+    },
+    // `approvals`: a `confirm` tool runs once the face's client said yes (elicitation).
+    approval: (kind: string) => {
+      const tool = sources.tool(kind);
+      return (tool && source.approvals?.[tool.upstreamName]) ?? 'auto';
     },
     // Passthrough: each MCP client gets its own session with the server.
     gateway: _passthrough(source, parts),

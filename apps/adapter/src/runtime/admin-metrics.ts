@@ -1,6 +1,6 @@
 /**
- * The adapter's operating surfaces (docs/operating.md), made once at start from `admin` and
- * `audit`: the observer its face and endpoint tell about each call (the call series and the audit
+ * The adapter's operating surfaces (docs/operating.md), made once at start from `admin`,
+ * `audit` and `tracing`: the tracer of its face and endpoint; the observer its face and endpoint tell about each call (the call series and the audit
  * log, either, both or none), the count of requests the HTTP face refused before serving them, and
  * the series read at each scrape from the parts that run — relay connections, the outbox, face
  * sessions, each wrapped server's connection, restarts and crash breaker. With neither key there
@@ -14,10 +14,13 @@ import {
   fanOutObserver,
   type McpFace,
   type McpFaceHttpRefusal,
+  OtlpHttpExporter,
+  Tracer,
 } from '@xprotocol/mcp-bridge';
 import type { RelayPool } from '@xprotocol/relay-client';
 import { type AdminListener, MetricRegistry, serveAdmin } from '@xprotocol/wire/admin';
 import type { AdapterConfig } from '../config/index.js';
+import { ADAPTER_VERSION } from '../version.js';
 import type { AdapterLogger } from './logger.js';
 import type { McpSources } from './mcp-sources.js';
 
@@ -36,6 +39,8 @@ export class _AdapterOperate {
   readonly observer: CallObserver | undefined;
   /** Told of each `401`/`403` of the HTTP face before a request is served; `undefined` without metrics. */
   readonly httpRefused: ((refusal: McpFaceHttpRefusal) => void) | undefined;
+  /** Makes the spans of every tool call (docs/operating.md, "Traces"); `undefined` without `tracing`. */
+  readonly tracer: Tracer | undefined;
   readonly #config: AdapterConfig;
   readonly #logger: AdapterLogger;
   readonly #registry: MetricRegistry | undefined;
@@ -62,6 +67,7 @@ export class _AdapterOperate {
       });
     this.observer = fanOutObserver([metrics, this.#audit]);
     this.httpRefused = this.#registry && this.#countHttpRefusals(this.#registry);
+    this.tracer = config.tracing && _tracer(config.tracing, logger);
   }
 
   /** Starts the admin listener (when `admin` is configured) over the running `parts`. */
@@ -84,9 +90,10 @@ export class _AdapterOperate {
     this.#logger.info({ url: this.#listener.url }, 'admin listener serving metrics');
   }
 
-  /** Stops the listener and closes the audit log. */
+  /** Stops the listener, sends the spans still queued and closes the audit log. */
   async close(): Promise<void> {
     await this.#listener?.close();
+    await this.tracer?.flush();
     this.#audit?.close();
   }
 
@@ -154,4 +161,21 @@ export class _AdapterOperate {
       () => supervised().map((s) => [{ source: s.source }, s.breakerOpen ? 1 : 0] as const),
     );
   }
+}
+
+/** The tracer of `tracing`: spans go to its collector; a failed send is logged, at most once a minute. */
+function _tracer(tracing: NonNullable<AdapterConfig['tracing']>, logger: AdapterLogger): Tracer {
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  return new Tracer(
+    new OtlpHttpExporter({
+      url: tracing.url,
+      serviceName: tracing.serviceName,
+      resource: { 'service.version': ADAPTER_VERSION },
+      onError: (error) => {
+        if (Date.now() - warnedAt < 60_000) return;
+        warnedAt = Date.now();
+        logger.warn({ url: tracing.url }, error.message);
+      },
+    }),
+  );
 }

@@ -25,6 +25,7 @@ import {
   type McpFaceServer,
   SharedJournal,
   type StateDatabase,
+  type Tracer,
   XpEndpoint,
 } from '@xprotocol/mcp-bridge';
 import { Registry, type VersionStore } from '@xprotocol/registry';
@@ -207,6 +208,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const operate = new _AdapterOperate(config, logger);
   started.add(() => operate.close());
   const observer = operate.observer;
+  const tracer = operate.tracer;
 
   const registry = new Registry({ versionStore: _versionStore(state) });
   const dns = _adapterDns(config);
@@ -219,7 +221,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
   const sources = _createSources(start, { registry, addressPolicy, state }, late);
   late.sources = sources;
   started.add(() => sources.stop());
-  const endpoint = xp && _createEndpoint(start, xp, { state, sources, argumentLimits, observer });
+  const endpoint = xp && _createEndpoint(start, xp, { state, sources, argumentLimits, observer, tracer });
   const face = _createFace({
     config,
     xprotocol: xp,
@@ -234,6 +236,7 @@ async function _startComponents(start: _Start): Promise<RunningAdapter> {
     dns,
     argumentLimits,
     observer,
+    tracer,
   });
   late.face = face;
   const announcer = xp && _createAnnouncer(start, xp, { registry, sources, face });
@@ -371,6 +374,7 @@ function _createEndpoint(
     sources: McpSources;
     argumentLimits: { maxDepth: number; maxBytes: number };
     observer: CallObserver | undefined;
+    tracer: Tracer | undefined;
   },
 ): XpEndpoint {
   const { config, logger } = start;
@@ -392,6 +396,9 @@ function _createEndpoint(
     callTimeoutMs: config.callTimeoutMs,
     argumentLimits: parts.argumentLimits,
     callTimeoutFor: (source, tool) => _callTimeoutOf(config, source, tool),
+    // `approvals`: a `confirm` tool asks the caller's MCP client across XProtocol first.
+    approvalOf: (source, tool) =>
+      config.mcpSources.find((s) => s.name === source)?.approvals?.[tool] ?? 'auto',
     answerTtlSeconds: config.relay.eventTtlSeconds,
     // docs/protocol.md §4: the freshness window and the dedupe memory that covers it.
     retentionSeconds: config.relay.replayWindowSeconds,
@@ -400,6 +407,7 @@ function _createEndpoint(
     logger,
     onOutcome: (outcome, request) => start.status.outcome(outcome, request),
     observer: parts.observer,
+    tracer: parts.tracer,
     signatures: nodeSignatures,
     cipher: nodeCipher,
   });

@@ -54,6 +54,7 @@ import { type EndpointVouch, vouchForEndpoint } from './endpoint-vouching.js';
 import { newestRotation } from './key-rotation.js';
 import { _sealDelegationTag } from './xp-delegation-tag.js';
 import { _sealSessionTag } from './xp-mcp-session-tag.js';
+import { _sealTraceTag } from './xp-trace-tag.js';
 
 /** The shared answer subscription closes after this long without a call waiting. */
 const IDLE_ANSWERS_MS = 60_000;
@@ -105,6 +106,11 @@ export interface CallRequest {
   delegation?: readonly { id: string }[];
   /** Called with the sealed request right before it is published. */
   sent?: (request: XpEvent) => void;
+  /**
+   * The W3C `traceparent` of the caller's span for this request, sent in the encrypted `trace`
+   * tag so the endpoint's spans join the trace (docs/protocol.md §10.12).
+   */
+  traceparent?: string;
 }
 
 /** What {@link XpCaller.send} needs: a one-way sealed message. */
@@ -251,6 +257,9 @@ export class XpCaller {
     const tags = [
       ...(request.mcp ? [_sealSessionTag(request.mcp, identity, request.to, cipher)] : []),
       ...(delegation ? [_sealDelegationTag(delegation, identity, request.to, cipher)] : []),
+      ...(request.traceparent !== undefined
+        ? [_sealTraceTag(request.traceparent, identity, request.to, cipher)]
+        : []),
     ];
     const sealed = sealEvent(
       {

@@ -44,8 +44,16 @@ export class _EndpointObserver {
     this.#noted.set(request, { ...this.#noted.get(request), ...facts });
   }
 
-  /** Tells the observer about `request` once it settled as `outcome`, `latencyMs` after it came in. */
-  settled(outcome: InboundOutcome, request: XpEvent | undefined, latencyMs: number): void {
+  /**
+   * Tells the observer about `request` once it settled as `outcome`, `latencyMs` after it came in;
+   * `traceId` is the `traceparent` of the endpoint's span of it, when it traces.
+   */
+  settled(
+    outcome: InboundOutcome,
+    request: XpEvent | undefined,
+    latencyMs: number,
+    traceId?: string | undefined,
+  ): void {
     if (!request || outcome.action !== 'answered' || isReservedKind(request.kind)) return;
     const source = this.#catalog.tool(request.kind)?.source;
     const noted = this.#noted.get(request);
@@ -64,6 +72,7 @@ export class _EndpointObserver {
       delegatedBy: noted?.delegatedBy,
       arguments: noted?.arguments,
       latencyMs,
+      ...(traceId !== undefined && { traceId }),
       ...verdict,
     });
   }

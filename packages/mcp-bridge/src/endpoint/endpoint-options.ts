@@ -9,7 +9,9 @@ import { DEFAULT_ARGUMENT_LIMITS, type JsonLimits } from '@xprotocol/translate';
 import type { XpErrorCode } from '@xprotocol/wire';
 import type { BridgeLogger } from '../logger.js';
 import type { CallObserver } from '../observe/call-observer.js';
+import type { Tracer } from '../observe/tracer.js';
 import type { AccessPolicy } from '../policy/access.js';
+import type { ApprovalMode } from '../policy/approval-mode.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
 import { DEFAULT_REVOCATION_REQUERY_SECONDS, DEFAULT_REVOCATION_WAIT_MS } from './revocation-watch.js';
@@ -83,6 +85,18 @@ export interface XpEndpointOptions {
    */
   /** Told about every tool call once it was answered (metrics, the audit log; docs/operating.md). */
   observer?: CallObserver | undefined;
+  /**
+   * Makes a span of every tool call, a child of the caller's span named in the request's `trace`
+   * tag (docs/protocol.md §10.12), and one of its upstream request, whose `traceparent` goes to the
+   * server in `params._meta`; absent: no tracing at all (docs/operating.md, "Traces").
+   */
+  tracer?: Tracer | undefined;
+  /**
+   * The approval mode of a source's tool (by its name at the server): `confirm` asks the caller's
+   * MCP client across XProtocol before the call runs (docs/operating.md, "Approvals"). Absent:
+   * every tool is `auto`.
+   */
+  approvalOf?: ((source: string, tool: string) => ApprovalMode) | undefined;
   onOutcome?: (outcome: InboundOutcome, request: XpEvent | undefined) => void;
   /** The clock, in ms. */
   now?: () => number;
@@ -114,6 +128,7 @@ export type _ResolvedOptions = Required<
     | 'clientInfo'
     | 'onOutcome'
     | 'observer'
+    | 'tracer'
   >
 >;
 

@@ -12,6 +12,7 @@ import type { _EndpointAnswers } from './endpoint-answers.js';
 import type { _CallSlots, _SourceRateLimits } from './endpoint-limits.js';
 import type { _EndpointObserver } from './endpoint-observe.js';
 import type { _ResolvedOptions, InboundOutcome } from './endpoint-options.js';
+import type { _EndpointTracing } from './endpoint-trace.js';
 import type { _XpMcpRouter } from './xp-mcp-router.js';
 import type { _XpMcpSessions } from './xp-mcp-sessions.js';
 
@@ -34,6 +35,8 @@ export interface _Inbound {
   chains: _CallerChains;
   /** Notes for the observer, when the endpoint has one (endpoint-observe.ts). */
   observed?: _EndpointObserver | undefined;
+  /** The spans of tool calls, when the endpoint traces (endpoint-trace.ts). */
+  traced?: _EndpointTracing | undefined;
 }
 
 /**

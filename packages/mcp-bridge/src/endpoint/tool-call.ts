@@ -11,9 +11,11 @@ import type { XpEvent } from '@xprotocol/crypto';
 import { expandUriTemplate } from '@xprotocol/translate';
 import { type XpErrorPayload, xpError } from '@xprotocol/wire';
 import { BridgeError } from '../errors.js';
+import type { Span } from '../observe/tracer.js';
 import type { AuthorityVerdict } from '../policy/delegated-access.js';
 import { _LostClaim } from '../state/shared-journal.js';
 import { _attribution } from './caller-authority.js';
+import { _confirmAcross } from './endpoint-approvals.js';
 import type { EndpointEntry } from './endpoint-catalog.js';
 import type { InboundOutcome } from './endpoint-options.js';
 import { type _Inbound, _timeoutMs } from './inbound.js';
@@ -54,13 +56,23 @@ export async function _runToolCall(
   const { o, answers, slots } = inbound;
   const upstream = o.upstreams.get(source);
   if (!upstream) return answers.error(event, xpError('NOT_FOUND', `source ${source} is not running`));
+  if (o.approvalOf?.(source, upstreamName) === 'confirm') {
+    // Asked before a slot is taken: a person may take minutes to answer.
+    const refused = await _confirmAcross(event, event.kind, args, session, _timeoutMs(inbound, event));
+    if (refused) return answers.error(event, refused);
+  }
   await slots.acquire();
   let result: Record<string, unknown>;
+  let span: Span | undefined;
   try {
     const timeoutMs = _timeoutMs(inbound, event, o.callTimeoutFor?.(source, upstreamName));
     // From here on the call is never run again, whatever happens to this process.
     await o.state.recordStarted(event, Math.floor(inbound.now() / 1000));
     const { method, params } = _upstreamRequest(call);
+    span = inbound.traced?.upstream(event, method, source);
+    // The server joins the trace through the MCP convention: `_meta.traceparent`.
+    const meta = span && { traceparent: span.traceparent };
+    if (meta) params._meta = meta;
     inbound.logger.info(
       { id: event.id, kind: event.kind, sender: event.pubkey, ..._attribution(call.grant), source, method },
       method === 'tools/call' ? 'calling upstream tool' : `calling upstream ${method}`,
@@ -74,9 +86,10 @@ export async function _runToolCall(
           shared: upstream,
         })
       : method === 'tools/call'
-        ? await upstream.callTool(upstreamName, args, { timeoutMs })
+        ? await upstream.callTool(upstreamName, args, { timeoutMs, ...(meta && { meta }) })
         : await upstream.request(method, params, { timeoutMs });
   } catch (error) {
+    span?.end((error as Error).message);
     // Another replica took the call over before it started here: that one answers it, so this
     // one must not, not even with an error (xp-endpoint.ts drops the request).
     if (error instanceof _LostClaim) throw error;
@@ -84,6 +97,7 @@ export async function _runToolCall(
   } finally {
     slots.release();
   }
+  span?.end(result.isError === true ? 'tool error' : undefined);
   return answers.result(event, `${event.kind}.result`, result);
 }
 

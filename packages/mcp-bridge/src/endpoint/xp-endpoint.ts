@@ -37,6 +37,7 @@ import { _EndpointAnswers } from './endpoint-answers.js';
 import { _CallSlots, _SourceRateLimits } from './endpoint-limits.js';
 import { _EndpointObserver } from './endpoint-observe.js';
 import { _resolveOptions, type InboundOutcome, type XpEndpointOptions } from './endpoint-options.js';
+import { _EndpointTracing } from './endpoint-trace.js';
 import type { _Inbound } from './inbound.js';
 import { _processRequest } from './inbound-checks.js';
 import { _sessionMessage } from './mcp-requests.js';
@@ -106,6 +107,9 @@ export class XpEndpoint {
         logger,
       }),
       observed: options.observer && new _EndpointObserver(options.observer, options.catalog),
+      traced:
+        options.tracer &&
+        new _EndpointTracing(options.tracer, options.identity, options.cipher, options.catalog),
       chains: new _CallerChains({
         identity: options.identity,
         cipher: options.cipher,
@@ -160,6 +164,7 @@ export class XpEndpoint {
       // The pool delivers only events whose shape, id and signature it verified.
       onEvent: (event) => {
         const started = this.#inbound.observed === undefined ? 0 : performance.now();
+        this.#inbound.traced?.begin(event);
         this.#track(this.#reported(this.#handleVerified(event), event, started));
       },
       onClosed: (relay, reason) => logger.warn({ relay, reason }, 'relay closed the inbound subscription'),
@@ -254,6 +259,7 @@ export class XpEndpoint {
         undefined,
         started,
       );
+    this.#inbound.traced?.begin(verdict.event);
     return this.#reported(this.#handleVerified(verdict.event), verdict.event, started);
   }
 
@@ -265,7 +271,13 @@ export class XpEndpoint {
   ): Promise<InboundOutcome> {
     const settled = await outcome;
     try {
-      this.#inbound.observed?.settled(settled, request, performance.now() - started);
+      this.#inbound.observed?.settled(
+        settled,
+        request,
+        performance.now() - started,
+        this.#inbound.traced?.traceparentOf(request),
+      );
+      this.#inbound.traced?.settled(settled, request);
       this.#onOutcome?.(settled, request);
     } catch {
       // Counting must never change what the endpoint does.

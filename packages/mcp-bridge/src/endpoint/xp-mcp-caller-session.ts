@@ -189,6 +189,33 @@ export class _XpCallerSession {
     }
   }
 
+  /**
+   * Asks the caller's client `request` (an `elicitation/create`) on behalf of the request `event`,
+   * before anything runs for it: a server request of that request (docs/protocol.md §10.5), answered
+   * within `timeoutMs`. Resolves with the client's result; rejects with its error.
+   */
+  async ask(
+    event: XpEvent,
+    request: { method: string; params?: unknown },
+    timeoutMs: number,
+  ): Promise<unknown> {
+    const running: _Running = {
+      abort: new AbortController(),
+      expiration: getExpiration(event) ?? Math.floor(this.#o.now() / 1000) + this.#o.ttlSeconds,
+    };
+    this.#running.set(event.id, running);
+    try {
+      return await this.#serverRequest(request, {
+        signal: running.abort.signal,
+        timeout: timeoutMs,
+        relatedRequestId: event.id,
+      });
+    } finally {
+      this.#running.delete(event.id);
+      await this.#chain;
+    }
+  }
+
   /** True when `method` for `source` needs the caller's own link (see {@link request}). */
   async #ownLink(source: string, method: string, shared: ToolProvider): Promise<boolean> {
     // A source that is no MCP server (in-process handlers) has no link to open: it runs here.

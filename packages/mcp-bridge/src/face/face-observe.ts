@@ -67,6 +67,8 @@ export function _errorVerdict(error: unknown): Pick<CallRecord, 'verdict' | 'rea
   const xpCode = typeof data.xp_code === 'string' ? data.xp_code : undefined;
   const errorCode = xpCode ?? (typeof e?.code === 'number' ? e.code : undefined);
   const refused = (reason: string) => ({ verdict: 'refused' as const, reason, errorCode });
+  if (typeof data.approval === 'string') return refused('approval');
+  if (data.idempotency === 'conflict') return refused('idempotency');
   if (xpCode === 'RATE_LIMITED') return refused('rate_limit');
   if (xpCode === 'AUTHORIZATION_INSUFFICIENT') return refused('grant');
   if (data.error === 'insufficient_scope') return refused('scope');

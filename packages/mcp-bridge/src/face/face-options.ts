@@ -9,6 +9,8 @@ import type { ContractLike, JsonLimits } from '@xprotocol/translate';
 import type { XpCaller } from '../caller/xp-caller.js';
 import type { BridgeLogger } from '../logger.js';
 import type { CallObserver } from '../observe/call-observer.js';
+import type { Tracer } from '../observe/tracer.js';
+import type { ApprovalMode } from '../policy/approval-mode.js';
 import type { DescriptionLintMode } from '../policy/listing-screen.js';
 import type { StateDatabase } from '../state/state-database.js';
 import type { UpstreamTransport } from '../upstream/upstream-transport.js';
@@ -71,6 +73,11 @@ export interface LocalToolSource {
   modernContracts?: () => readonly ContractLike[] | undefined;
   /** Calls the upstream tool behind `kind` (arguments already validated). */
   call: (kind: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /**
+   * The approval mode of the tool behind `kind` (docs/operating.md, "Approvals"): `confirm` asks
+   * the face's client through elicitation before each call. Absent: every tool is `auto`.
+   */
+  approval?: (kind: string) => ApprovalMode;
   /** `rate_limit.requests_per_minute`: tool calls per principal of the face (none when absent). */
   requestsPerMinute?: number;
   /**
@@ -136,6 +143,17 @@ export interface McpFaceOptions {
   callTimeoutMs: number;
   /** Told about every `tools/call` once it ended (metrics, the audit log; docs/operating.md). */
   observer?: CallObserver | undefined;
+  /**
+   * Makes a span of every `tools/call`, a child of the client's `_meta.traceparent`, and sends
+   * the trace on to XProtocol endpoints (docs/operating.md, "Traces"); absent: no tracing at all.
+   */
+  tracer?: Tracer | undefined;
+  /**
+   * How long a call made with an idempotency key (`_meta["io.xprotocol/idempotency-key"]`) is
+   * recorded, and its retries answered from the record, in seconds (docs/operating.md,
+   * "Idempotency and replay"). Default 86400; 0 turns idempotency off (keys are then ignored).
+   */
+  idempotencyWindowSeconds?: number | undefined;
   /** How long a catalog fetch (announce + pages) may take, in ms. Default 10000. */
   catalogTimeoutMs?: number;
   /**

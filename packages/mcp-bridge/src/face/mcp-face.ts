@@ -28,6 +28,8 @@ import { _instructionsAtInitialize } from './face-initialize.js';
 import { composeFaceInstructions, ENDPOINT_INSTRUCTIONS_LIMIT } from './face-instructions.js';
 import { _errorVerdict, _observedCall, _traceIdOf } from './face-observe.js';
 import { _callerOf, type FaceServerOptions, type McpFaceOptions } from './face-options.js';
+import { _faceCallSpan, _traced } from './face-trace.js';
+import { _IdempotentCalls, DEFAULT_IDEMPOTENCY_WINDOW_SECONDS } from './idempotent-calls.js';
 import { _listing, RECENT_TOOLS } from './listing-modes.js';
 import { _FaceRateLimits, type FaceRateLimited } from './rate-limit.js';
 import {
@@ -50,6 +52,8 @@ export class McpFace {
   /** The tool table and the sources' catalogs. */
   readonly #catalog: _FaceCatalog;
   readonly #calls: _FaceToolCalls;
+  /** Keyed calls answered from their record (idempotent-calls.ts); undefined when off. */
+  readonly #idempotent: _IdempotentCalls | undefined;
   /** What the servers share in gateway mode. */
   readonly #gateway: _FaceGateway;
   /** Every live session's server: each is told when the tool list changes. */
@@ -83,6 +87,8 @@ export class McpFace {
       catalog: this.#catalog,
       sessionsAcross: () => this.#sessionsAcross(),
     });
+    const window = options.idempotencyWindowSeconds ?? DEFAULT_IDEMPOTENCY_WINDOW_SECONDS;
+    this.#idempotent = window > 0 ? new _IdempotentCalls(options.state, window) : undefined;
     const maxLeases = options.limits?.maxLeases ?? _DEFAULT_MAX_LEASES;
     this.#leaseCaps = new _PrincipalCaps({
       total: maxLeases,
@@ -245,13 +251,21 @@ export class McpFace {
       if (grew && this.#o.listing === 'search' && options.era !== 'modern') {
         void server.sendToolListChanged().catch(() => undefined);
       }
-      const run = () =>
+      const span = this.#o.tracer && _faceCallSpan(this.#o.tracer, name, request.params, ctx);
+      const call = () =>
         this.#calls.call(
           name,
           args,
           gateway && { session: gateway, params: request.params as Record<string, unknown>, ctx },
-          { server, ctx, ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }) },
+          {
+            server,
+            ctx,
+            ...(mayUse && { mayUse: (capability: string) => mayUse(capability, ctx) }),
+            ...(span && { span }),
+          },
         );
+      const once = () => this.#once(name, args, request.params, options.principal, call);
+      const run = span ? () => _traced(span, once) : once;
       const observer = this.#o.observer;
       if (!observer) return this.#bounded(name, await run()) as CallToolResult;
       return this.#bounded(
@@ -261,7 +275,7 @@ export class McpFace {
           {
             caller: options.principal,
             arguments: args,
-            traceId: _traceIdOf(request.params),
+            traceId: span?.traceparent ?? _traceIdOf(request.params),
             target: () => this.#labelsOf(name),
           },
           run,
@@ -276,6 +290,32 @@ export class McpFace {
     if (bound <= 0 || result === null || typeof result !== 'object') return result;
     const paging = () => _pagingArguments(this.#catalog.tools().find((t) => t.name === name)?.inputSchema);
     return _summarizeResult(result as Record<string, unknown>, bound, paging);
+  }
+
+  /**
+   * `call`, or its recorded result when `params` name an idempotency key already used by
+   * `principal` (idempotent-calls.ts); `call` itself without a key or with idempotency off.
+   */
+  async #once(
+    name: string,
+    args: Record<string, unknown>,
+    params: { _meta?: unknown },
+    principal: string | undefined,
+    call: () => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
+    const key = this.#idempotent && _IdempotentCalls.keyOf(params);
+    if (key === undefined || !this.#idempotent) return call();
+    const version = (this.#catalog.resolve(name)?.contract as { version?: unknown } | undefined)?.version;
+    return this.#idempotent.run(
+      {
+        principal,
+        key,
+        tool: name,
+        contractVersion: typeof version === 'string' ? version : undefined,
+        args,
+      },
+      call,
+    );
   }
 
   /** The source and tool a call of `name` is counted under: only what the catalog knows. */

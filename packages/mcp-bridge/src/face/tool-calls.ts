@@ -29,7 +29,9 @@ import { _toolCallErrorResult } from '../caller/xp-mcp-error.js';
 import type { _GatewaySession } from '../gateway/gateway-session.js';
 import { _leasedRequest } from '../gateway/leases.js';
 import { _modernRequest } from '../gateway/modern-request.js';
+import type { Span, Tracer } from '../observe/tracer.js';
 import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
+import { _confirmCall } from './approvals.js';
 import type { _FaceCatalog } from './face-catalog.js';
 import { _callerOf, type McpFaceOptions } from './face-options.js';
 import type { _TrustRefusal } from './face-trust.js';
@@ -53,6 +55,8 @@ interface _From {
   server: Server;
   ctx: ServerContext;
   mayUse?: ((capability: string) => boolean) | undefined;
+  /** The span of this call, when the face traces (face-trace.ts). */
+  span?: Span | undefined;
 }
 
 /** Options of {@link _FaceToolCalls}. */
@@ -117,7 +121,11 @@ export class _FaceToolCalls {
     _refuseUntrusted(this.#catalog.trustRefusal(name));
     const refused = this.#schemaRefusal(modern ? `${name}\0modern` : name, target.contract, args);
     if (refused) return refused;
-    if (target.type === 'mcp') return this.#callLocal(target, args, through, modern);
+    if (target.type === 'mcp') {
+      const local = this.#o.localSources?.find((l) => l.name === target.source);
+      if (local?.approval?.(target.kind) === 'confirm') await _confirmCall(from, name, args);
+      return this.#callLocal(target, args, through, modern);
+    }
     return this.#callEndpoint(target, args, from);
   }
 
@@ -218,9 +226,13 @@ export class _FaceToolCalls {
       timeoutMs: this.#o.callTimeoutMs,
       modern: from !== undefined && _modernRequest(from.ctx) !== undefined,
     };
-    const send = (across?: _AcrossSession) => _sendSealed(call, across);
+    const send = (across?: _AcrossSession, traceparent?: string) =>
+      _sendSealed({ ...call, traceparent }, across);
     const what = _leasedRequest('tools/call', target.source, { name: target.kind });
-    return from ? this.#sessionsAcross().request(from.server, from.ctx, keys, send, what) : send();
+    const sendTraced = _sendInSpan(this.#o.tracer, from?.span, target, send);
+    return from
+      ? this.#sessionsAcross().request(from.server, from.ctx, keys, sendTraced, what)
+      : sendTraced();
   }
 }
 
@@ -233,6 +245,36 @@ interface _SealedCall {
   timeoutMs: number;
   /** The client speaks 2026-07-28 (an input-required result goes on as it is). */
   modern: boolean;
+  /** The `traceparent` sent in the request's encrypted `trace` tag. */
+  traceparent?: string | undefined;
+}
+
+/**
+ * `send` in a client span under `parent` (the face's span of the call), whose `traceparent` the
+ * sealed request carries to the endpoint (docs/protocol.md §10.12); `send` itself without a tracer.
+ */
+function _sendInSpan(
+  tracer: Tracer | undefined,
+  parent: Span | undefined,
+  target: McpToolTarget,
+  send: (across?: _AcrossSession, traceparent?: string) => Promise<Record<string, unknown>>,
+): (across?: _AcrossSession) => Promise<Record<string, unknown>> {
+  if (!tracer || !parent) return send;
+  return async (across) => {
+    const span = tracer.startSpan(`xprotocol call ${target.kind}`, {
+      parent: parent.context,
+      kind: 'client',
+      attributes: { 'xprotocol.kind': target.kind, 'xprotocol.source': target.source },
+    });
+    try {
+      const result = await send(across, span.traceparent);
+      span.end(result.isError === true ? 'tool error' : undefined);
+      return result;
+    } catch (error) {
+      span.end((error as Error).message);
+      throw error;
+    }
+  };
 }
 
 /** Sends `call` (in the client's session `across`, when it has one) and makes its outcome MCP. */
@@ -244,6 +286,7 @@ async function _sendSealed(call: _SealedCall, across?: _AcrossSession): Promise<
     timeoutMs: call.timeoutMs,
     ...(across && { signal: across.signal }),
     ...(across?.mcp && { mcp: across.mcp.context, sent: across.mcp.sent }),
+    ...(call.traceparent !== undefined && { traceparent: call.traceparent }),
   });
   if (outcome.ok) return _asCallToolResult(outcome.payload, call.modern);
   // The server's own JSON-RPC error (from the client's session there) comes back as it was.

@@ -101,10 +101,15 @@ export class _DirectAnswers {
 
   /**
    * Hands the call to the session's server, with the request's auth info (its principal, whose
-   * scopes the server's handlers follow, as behind the SDK transport); its answer is written to
-   * `response`.
+   * scopes the server's handlers follow, as behind the SDK transport) and its `traceparent` header
+   * (a trace the face's span joins); its answer is written to `response`.
    */
-  serve(message: Record<string, unknown>, response: ServerResponse, authInfo: AuthInfo | undefined): void {
+  serve(
+    message: Record<string, unknown>,
+    response: ServerResponse,
+    authInfo: AuthInfo | undefined,
+    traceparent?: string | undefined,
+  ): void {
     const key = _idKey(message.id as _JsonRpcId);
     const answer: _Answer = {
       response,
@@ -121,7 +126,14 @@ export class _DirectAnswers {
       // sends for the call goes the way of a closed stream (the session's standalone stream).
       if (answer.mode === 'json' && this.#answers.get(key) === answer) this.#forget(key, answer);
     });
-    this.#transport.onmessage?.(message as JSONRPCMessage, authInfo === undefined ? {} : { authInfo });
+    this.#transport.onmessage?.(message as JSONRPCMessage, {
+      ...(authInfo !== undefined && { authInfo }),
+      // No Web Request is built on this path; a trace context header is the one thing the
+      // handler reads from it (face-trace.ts), so only then is there one, holding only that.
+      ...(traceparent !== undefined && {
+        request: new Request('http://face.invalid/', { headers: { traceparent } }),
+      }),
+    });
   }
 
   /**

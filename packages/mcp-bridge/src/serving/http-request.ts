@@ -428,7 +428,7 @@ async function _runInSession(
   try {
     const single = body.batch && !body.batch.batch ? body.batch.messages[0] : undefined;
     if (single && session.direct.takes(request, single, session.revision))
-      session.direct.serve(single, response, _authInfoOf(request));
+      session.direct.serve(single, response, _authInfoOf(request), _traceparentOf(request));
     else if (request.method === 'GET' && session.direct.resumes(request, session.revision))
       await session.direct.resume(request, response);
     else await session.transport.handleRequest(request, response, body.value);
@@ -436,4 +436,10 @@ async function _runInSession(
     reserved.release();
     http.sessions.settle(session);
   }
+}
+
+/** The request's `traceparent` header when it has exactly one (the face's span may join its trace). */
+function _traceparentOf(request: IncomingMessage): string | undefined {
+  const trace = request.headers.traceparent;
+  return typeof trace === 'string' ? trace : undefined;
 }

@@ -44,6 +44,15 @@ import { BridgeError } from '../errors.js';
 import type { DescriptionFinding } from '../policy/description-lint.js';
 import type { ToolPin, ToolPinStore } from '../policy/tool-pins.js';
 import { _PostgresTables } from './postgres-tables.js';
+import {
+  _EXPIRE_CALLS,
+  _FIND_CALL,
+  _RECORD_CALL,
+  _RECORDED_CALLS_SCHEMA,
+  _recordedCallOf,
+  _recordParams,
+  type RecordedCall,
+} from './recorded-calls.js';
 import { _ReplayMemory, type ReplayMemoryOptions } from './replay-memory.js';
 import type { SharedJournal } from './shared-journal.js';
 import { _OUTBOX_ADD, _StateOutbox } from './state-outbox.js';
@@ -182,6 +191,7 @@ export class StateDatabase implements NameStore, ToolPinStore {
           .get() !== undefined;
       this.#db.exec(SCHEMA);
       this.#db.exec(_STATUS_SCHEMA);
+      this.#db.exec(_RECORDED_CALLS_SCHEMA);
       _ReplayMemory._prepare(this.#db, existed, path === ':memory:');
       this.#writer = new _StateWriter(path, this.#db);
       this.#replay = new _ReplayMemory(this.#db, (entry) => this.#writer.write(entry));
@@ -449,6 +459,24 @@ export class StateDatabase implements NameStore, ToolPinStore {
       JSON.stringify(revocation),
       nowMs,
     );
+  }
+
+  /**
+   * Keeps `call` (recorded-calls.ts), replacing an older record of the same principal and key, and
+   * forgets the records older than `expireBeforeMs`. Committed before it returns.
+   */
+  recordCall(call: RecordedCall, expireBeforeMs: number): void {
+    this.#run(_EXPIRE_CALLS, expireBeforeMs);
+    this.#run(_RECORD_CALL, ..._recordParams(call));
+  }
+
+  /** The call recorded for `principal` (null: none) under `key` at or after `sinceMs`; undefined when none. */
+  recordedCall(principal: string | null, key: string, sinceMs: number): RecordedCall | undefined {
+    this.#assertOpen();
+    const row = this.#prepared(_FIND_CALL).get(principal ?? '', key, sinceMs) as
+      | Record<string, unknown>
+      | undefined;
+    return row && _recordedCallOf(row);
   }
 
   /**

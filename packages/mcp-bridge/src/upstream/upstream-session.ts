@@ -95,6 +95,8 @@ export interface UpstreamRequestOptions {
   signal?: AbortSignal;
   /** Asks the server for progress and receives each report (which also restarts the timeout). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The request's `params._meta` (a W3C `traceparent`, docs/operating.md "Traces"); absent: none. */
+  meta?: Record<string, unknown>;
 }
 
 export class UpstreamSession {
@@ -313,7 +315,10 @@ export class UpstreamSession {
     }
     const client = await this.#session();
     try {
-      const result = await client.callTool({ name, arguments: args }, _sdkOptions(options));
+      const result = await client.callTool(
+        { name, arguments: args, ...(options.meta && { _meta: options.meta }) },
+        _sdkOptions(options),
+      );
       this.#supervisor?.healthy();
       return result as unknown as UpstreamCallResult;
     } catch (error) {

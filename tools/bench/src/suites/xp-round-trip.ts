@@ -3,7 +3,9 @@
  * over stdio (baseline), through one adapter's gateway (reference), and across XProtocol: adapter
  * A's MCP face → the relay (durable SQLite store) → adapter B → server-memory over stdio, and the
  * sealed answer back. Every event signed, encrypted, verified and deduplicated on both ends.
- * Concurrency 1 and 32, interleaved rounds.
+ * The same path with both adapters tracing every call (docs/operating.md, "Traces"; spans to an
+ * OTLP/HTTP sink on loopback) races beside it: `traced/xp` is what tracing on costs; with tracing
+ * off (every other peer) the call paths do nothing for it. Concurrency 1 and 32, interleaved rounds.
  *
  * `BENCH_XP_COMPARE=<adapter bin.js of another build>[,<another>…]` adds one peer per build: the
  * same A → relay → B path with both adapters of that build (own keys and state files, the same
@@ -14,6 +16,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { endpointYaml, gatewayYaml, xpClientYaml } from '../adapter-configs.js';
 import { otherBuilds } from '../compare-builds.js';
 import { findTool, httpClient, stdioClient, toolPeer } from '../mcp-peers.js';
+import { startOtlpSink } from '../otlp-sink.js';
 import { freePort, MEMORY_SERVER, Processes } from '../processes.js';
 import { overheadRatio, type PeerResult, race } from '../race.js';
 import { raceTable, type Size, type SuiteOptions, type SuiteResult, type Table } from '../suite.js';
@@ -31,6 +34,7 @@ export function xpPlan(size: Size) {
 export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
   const procs = new Processes();
   const clients: Client[] = [];
+  const sink = await startOtlpSink();
   try {
     const memoryEnv = { MEMORY_FILE_PATH: procs.file('memory.jsonl', '') };
     const memorySource = {
@@ -43,12 +47,15 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     // The gateway reference has a key of its own: with A's it would also receive (and check) A's answers.
     // Resolved here: the adapters run in the suite's temporary directory.
     const compareBins = otherBuilds('BENCH_XP_COMPARE').map((build) => build.bin);
-    const [a, b, g] = await Promise.all([
+    const [a, b, g, at, bt] = await Promise.all([
       procs.keygen('a.key'),
       procs.keygen('b.key'),
       procs.keygen('g.key'),
+      procs.keygen('at.key'),
+      procs.keygen('bt.key'),
     ]);
     const aPort = await freePort();
+    const tracedPort = await freePort();
     const gatewayPort = await freePort();
     // Started together: A finds B through the relay whenever B comes up.
     await Promise.all([
@@ -73,6 +80,28 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
         }),
       ),
       procs.adapter(
+        'bt',
+        endpointYaml({
+          keyFile: bt.path,
+          relayUrl,
+          sources: [memorySource],
+          grants: [{ key: at.ed25519, capabilities: ['com.bench.memory.*'] }],
+          stateDatabase: './bt.db',
+          tracing: sink.url,
+        }),
+      ),
+      procs.adapter(
+        'at',
+        xpClientYaml({
+          keyFile: at.path,
+          relayUrl,
+          port: tracedPort,
+          endpointKey: bt.ed25519,
+          stateDatabase: './at.db',
+          tracing: sink.url,
+        }),
+      ),
+      procs.adapter(
         'gateway',
         gatewayYaml({
           keyFile: g.path,
@@ -89,6 +118,8 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
     clients.push(viaGateway);
     const viaXp = await httpClient('xp', `http://127.0.0.1:${aPort}/mcp`);
     clients.push(viaXp);
+    const viaTraced = await httpClient('xp-traced', `http://127.0.0.1:${tracedPort}/mcp`);
+    clients.push(viaTraced);
     const peers = [
       toolPeer('direct, stdio (baseline)', { client: direct, tool: 'read_graph', arguments: {} }),
       toolPeer('one adapter, gateway', {
@@ -99,6 +130,11 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
       toolPeer('across XProtocol: A → relay → B', {
         client: viaXp,
         tool: await findTool(viaXp, 'read_graph'),
+        arguments: {},
+      }),
+      toolPeer('across XProtocol, both adapters tracing', {
+        client: viaTraced,
+        tool: await findTool(viaTraced, 'read_graph'),
         arguments: {},
       }),
     ];
@@ -157,10 +193,14 @@ export async function xpSuite(options: SuiteOptions): Promise<SuiteResult> {
       ratios[`xp.c${concurrency}.xp/direct`] = results[2]!.ratio;
       ratios[`xp.c${concurrency}.xp/gateway`] = results[2]!.ratio / results[1]!.ratio;
       ratios[`xp.c${concurrency}.added:xp/gateway`] = overheadRatio(results[2]!, results[1]!, results[0]!);
+      ratios[`xp.c${concurrency}.traced/xp`] = results[3]!.ratio / results[2]!.ratio;
     }
+    // Four spans a call: a traced peer that sent none measured nothing.
+    if (sink.spans() === 0) throw new Error('xp: the traced adapters sent no spans to the OTLP sink');
     return { id: 'xp', title: 'XProtocol round trip', tables, ratios, data };
   } finally {
     await Promise.allSettled(clients.map((client) => client.close()));
     await procs.close();
+    await sink.close();
   }
 }
