@@ -30,11 +30,13 @@ import type { _GatewaySession } from '../gateway/gateway-session.js';
 import { _leasedRequest } from '../gateway/leases.js';
 import { _modernRequest } from '../gateway/modern-request.js';
 import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
+import { withAuthorizationAsker } from '../upstream/authorization-asker.js';
 import type { _FaceCatalog } from './face-catalog.js';
 import { _callerOf, type McpFaceOptions } from './face-options.js';
 import type { _TrustRefusal } from './face-trust.js';
 import { _describeTool, DESCRIBE_TOOL } from './listing-modes.js';
 import { _insufficientScope } from './request-scopes.js';
+import { _faceAsker } from './url-authorization.js';
 import { SEARCH_TOOL } from './search-tool.js';
 
 /** The client's own session with a gateway upstream, which a passthrough call goes through. */
@@ -117,7 +119,11 @@ export class _FaceToolCalls {
     _refuseUntrusted(this.#catalog.trustRefusal(name));
     const refused = this.#schemaRefusal(modern ? `${name}\0modern` : name, target.contract, args);
     if (refused) return refused;
-    if (target.type === 'mcp') return this.#callLocal(target, args, through, modern);
+    if (target.type === 'mcp') {
+      // An upstream that needs a new authorization asks this call's client (url-authorization.ts).
+      const asker = from && _faceAsker(from.server, from.ctx);
+      return withAuthorizationAsker(asker, () => this.#callLocal(target, args, through, modern));
+    }
     return this.#callEndpoint(target, args, from);
   }
 
