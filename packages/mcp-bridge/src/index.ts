@@ -161,6 +161,13 @@ export {
 } from './upstream/upstream-session.js';
 export type { UpstreamTransport } from './upstream/upstream-transport.js';
 export {
+  type AskOutcome,
+  type AuthorizationAsker,
+  AuthorizationNeededError,
+  isAuthorizationNeeded,
+  withAuthorizationAsker,
+} from './upstream/authorization-asker.js';
+export {
   type AuthorizationServer,
   type BearerChallenge,
   type DiscoveredAuthorization,

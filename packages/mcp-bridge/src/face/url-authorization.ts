@@ -8,7 +8,8 @@
  */
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { _modernRequest } from '../gateway/modern-request.js';
-import type { AuthorizationAsker } from '../upstream/authorization-asker.js';
+import { type AuthorizationAsker, withAuthorizationAsker } from '../upstream/authorization-asker.js';
+import type { LocalToolSource } from './face-options.js';
 
 /** The asker of a call that came in on `server` as the request `ctx`. */
 export function _faceAsker(server: Server, ctx: ServerContext): AuthorizationAsker {
@@ -23,4 +24,25 @@ export function _faceAsker(server: Server, ctx: ServerContext): AuthorizationAsk
       return result.action;
     },
   };
+}
+
+/**
+ * Gives each local source that waits for an authorization (it serves no tools until a person
+ * approves a new grant) the chance to ask the client of this `tools/list`, when that client can
+ * open a URL. True when one of them lists its tools now; a failure leaves it as it was.
+ */
+export async function _authorizeWaiting(
+  sources: readonly LocalToolSource[],
+  server: Server,
+  ctx: ServerContext,
+): Promise<boolean> {
+  const waiting = sources.filter((s) => s.authorize && s.unreachable?.() !== undefined);
+  if (waiting.length === 0) return false;
+  const asker = _faceAsker(server, ctx);
+  if (!asker.canShowUrl) return false;
+  let listed = false;
+  for (const source of waiting)
+    if (await withAuthorizationAsker(asker, async () => (await source.authorize?.()) ?? false).catch(() => false))
+      listed = true;
+  return listed;
 }

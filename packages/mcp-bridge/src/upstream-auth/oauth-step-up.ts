@@ -11,8 +11,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { BridgeError } from '../errors.js';
-import { _currentAsker } from '../upstream/authorization-asker.js';
+import { _currentAsker, AuthorizationNeededError } from '../upstream/authorization-asker.js';
 import { _authorizeWithCode } from './oauth-code-flow.js';
 import type { DiscoveredAuthorization } from './oauth-discovery.js';
 import type { StoredGrant } from './oauth-provider.js';
@@ -59,8 +58,7 @@ export async function _reauthorizeThroughFace(options: _ReauthorizeOptions): Pro
       ? `${asker.who} cannot open a URL (it did not declare the elicitation.url capability)`
       : 'no MCP client is waiting on this request to open the authorization URL';
     const scope = options.scope ? ` with auth.scope "${options.scope}"` : '';
-    throw new BridgeError(
-      'UPSTREAM_UNAVAILABLE',
+    throw new AuthorizationNeededError(
       `MCP source "${rules.source}": ${options.why}, and ${who}; run \`xprotocol-adapter login ${rules.source}\`${scope} to authorize again`,
     );
   }

@@ -9,6 +9,7 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { BridgeError } from '../errors.js';
 
 /** What the person said to the URL shown: opened it (`accept`), or not. */
 export type AskOutcome = 'accept' | 'decline' | 'cancel';
@@ -35,4 +36,26 @@ export function withAuthorizationAsker<T>(asker: AuthorizationAsker | undefined,
 /** The asker of the call this code runs for, if any. */
 export function _currentAsker(): AuthorizationAsker | undefined {
   return _current.getStore();
+}
+
+/**
+ * An upstream request refused until a person authorizes a new grant, made where no one could be
+ * asked (a request of the adapter's own, or a client that cannot open a URL). Its message names
+ * the source and the `login` command; a face request whose client can open a URL may try again.
+ */
+export class AuthorizationNeededError extends BridgeError {
+  constructor(message: string) {
+    super('UPSTREAM_UNAVAILABLE', message);
+    this.name = 'AuthorizationNeededError';
+  }
+}
+
+/** True when `error`, or one of its causes, is an {@link AuthorizationNeededError}. */
+export function isAuthorizationNeeded(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof AuthorizationNeededError) return true;
+    current = current.cause;
+  }
+  return false;
 }
