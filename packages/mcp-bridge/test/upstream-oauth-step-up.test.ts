@@ -194,3 +194,40 @@ describe('scope step-up on 403 insufficient_scope', () => {
     expect((await f.log()).map((entry) => entry.scope)).toEqual(['mcp:tools', 'mcp:tools mcp:write']);
   });
 });
+
+describe('a new authorization server in the protected-resource metadata', () => {
+  it('registers there and re-authorizes through the call, never showing it the old client or tokens', async () => {
+    const f = await fixture({ XP_OAUTH_MIGRATE: '1' });
+    const store = memoryStore();
+    await logIn(f, store);
+    const upstream = session(f, new UpstreamOAuth({ ...rules(f), grant: 'authorization_code', store }));
+    // The first authorized request passes, and the resource moves to as2 behind it.
+    expect(text(await call(upstream, 'before'))).toBe('before');
+    const ask = asker();
+    expect(text(await withAuthorizationAsker(ask.it, () => call(upstream, 'after')))).toBe('after');
+    expect(ask.urls).toHaveLength(1);
+    expect(ask.urls[0]).toMatch(new RegExp(`^${f.as}/as2/authorize\\?`));
+    const log = await f.log();
+    const atAs2 = log.filter((entry) => entry.as === 'as2');
+    expect(atAs2.map((entry) => entry.grant)).toEqual(['authorize', 'authorization_code']);
+    expect(atAs2.every((entry) => /^dcr-as2-/.test(entry.client ?? ''))).toBe(true);
+    // The old grant is not refreshed at as1 either: it is no longer the resource's server.
+    expect(log.map((entry) => entry.grant)).not.toContain('refresh_token');
+    const stored = store.grants.get('protected');
+    expect(stored?.issuer).toBe(`${f.as}/as2`);
+    expect(text(await call(upstream, 'later'))).toBe('later');
+  });
+
+  it('with no one to ask, the call fails naming both servers and login', async () => {
+    const f = await fixture({ XP_OAUTH_MIGRATE: '1' });
+    const store = memoryStore();
+    await logIn(f, store);
+    const upstream = session(f, new UpstreamOAuth({ ...rules(f), grant: 'authorization_code', store }));
+    expect(text(await call(upstream, 'before'))).toBe('before');
+    const error = await refusal(call(upstream, 'after'));
+    expect(error.message).toContain(
+      `MCP source "protected": its authorization server changed from ${f.as} to ${f.as}/as2, and no MCP client is waiting on this request to open the authorization URL; run \`xprotocol-adapter login protected\``,
+    );
+    expect((await f.log()).filter((entry) => entry.as === 'as2')).toEqual([]);
+  });
+});
