@@ -27,7 +27,10 @@ const ENV = { env: { SECRET: 's-1' }, homeDir: '/home/ada' };
 
 describe('auth.client_metadata_url', () => {
   it('is read into the source, beside no client_id', () => {
-    const { config } = load(withOAuth('client_metadata_url: https://adapter.example.com/oauth/client.json'), ENV);
+    const { config } = load(
+      withOAuth('client_metadata_url: https://adapter.example.com/oauth/client.json'),
+      ENV,
+    );
     expect(config.mcpSources[0]?.oauth).toMatchObject({
       grant: 'authorization_code',
       clientId: undefined,

@@ -149,6 +149,13 @@ export {
   type UnfinishedCall,
 } from './state/state-database.js';
 export { readStatusRecord, type StatusRecord } from './state/state-status.js';
+export {
+  type AskOutcome,
+  type AuthorizationAsker,
+  AuthorizationNeededError,
+  isAuthorizationNeeded,
+  withAuthorizationAsker,
+} from './upstream/authorization-asker.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
 export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';
 export { describeExit, type SupervisionOptions } from './upstream/supervisor.js';
@@ -160,13 +167,6 @@ export {
   type UpstreamTool,
 } from './upstream/upstream-session.js';
 export type { UpstreamTransport } from './upstream/upstream-transport.js';
-export {
-  type AskOutcome,
-  type AuthorizationAsker,
-  AuthorizationNeededError,
-  isAuthorizationNeeded,
-  withAuthorizationAsker,
-} from './upstream/authorization-asker.js';
 export {
   type AuthorizationServer,
   type BearerChallenge,

@@ -161,7 +161,9 @@ describe('scope step-up on 403 insufficient_scope', () => {
     );
     const blind = asker('accept', false);
     const refused = await refusal(withAuthorizationAsker(blind.it, () => call(upstream, 'blind')));
-    expect(refused.message).toMatch(/the test client cannot open a URL \(it did not declare the elicitation.url capability\)/);
+    expect(refused.message).toMatch(
+      /the test client cannot open a URL \(it did not declare the elicitation.url capability\)/,
+    );
     expect(blind.urls).toEqual([]);
     expect((await f.log()).map((entry) => entry.grant)).toEqual(['authorization_code']);
   });

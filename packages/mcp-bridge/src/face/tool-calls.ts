@@ -36,8 +36,8 @@ import { _callerOf, type McpFaceOptions } from './face-options.js';
 import type { _TrustRefusal } from './face-trust.js';
 import { _describeTool, DESCRIBE_TOOL } from './listing-modes.js';
 import { _insufficientScope } from './request-scopes.js';
-import { _faceAsker } from './url-authorization.js';
 import { SEARCH_TOOL } from './search-tool.js';
+import { _faceAsker } from './url-authorization.js';
 
 /** The client's own session with a gateway upstream, which a passthrough call goes through. */
 interface _Through {

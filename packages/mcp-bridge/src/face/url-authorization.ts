@@ -42,7 +42,11 @@ export async function _authorizeWaiting(
   if (!asker.canShowUrl) return false;
   let listed = false;
   for (const source of waiting)
-    if (await withAuthorizationAsker(asker, async () => (await source.authorize?.()) ?? false).catch(() => false))
+    if (
+      await withAuthorizationAsker(asker, async () => (await source.authorize?.()) ?? false).catch(
+        () => false,
+      )
+    )
       listed = true;
   return listed;
 }

@@ -5,8 +5,9 @@
  * authorization URL is only printed: nothing here opens a browser or runs a shell.
  * @module
  */
-import { discoverAuthorization, parseBearerChallenge } from './oauth-discovery.js';
+
 import { _authorizeWithCode } from './oauth-code-flow.js';
+import { discoverAuthorization, parseBearerChallenge } from './oauth-discovery.js';
 import { _oauthRequest } from './oauth-fetch.js';
 import type { StoredGrant, UpstreamTokenStore } from './oauth-provider.js';
 import type { OAuthClient } from './oauth-token-request.js';
