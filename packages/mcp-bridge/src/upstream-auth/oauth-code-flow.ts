@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { BridgeError } from '../errors.js';
 import type { DiscoveredAuthorization } from './oauth-discovery.js';
 import { _oauthRequest } from './oauth-fetch.js';
-import type { StoredGrant } from './oauth-provider.js';
+import type { StoredGrant } from './oauth-grant.js';
 import { _requestToken, _withAuthMethod, type OAuthClient } from './oauth-token-request.js';
 import type { MetadataUrlRules } from './oauth-url-check.js';
 

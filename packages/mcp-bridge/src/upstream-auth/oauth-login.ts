@@ -9,7 +9,7 @@
 import { _authorizeWithCode } from './oauth-code-flow.js';
 import { discoverAuthorization, parseBearerChallenge } from './oauth-discovery.js';
 import { _oauthRequest } from './oauth-fetch.js';
-import type { StoredGrant, UpstreamTokenStore } from './oauth-provider.js';
+import type { StoredGrant, UpstreamTokenStore } from './oauth-grant.js';
 import type { OAuthClient } from './oauth-token-request.js';
 import type { MetadataUrlRules } from './oauth-url-check.js';
 

@@ -18,29 +18,10 @@ import {
   discoverAuthorization,
   parseBearerChallenge,
 } from './oauth-discovery.js';
+import type { StoredGrant, UpstreamTokenStore } from './oauth-grant.js';
 import { _addsScope, _reauthorizeThroughFace, _scopeUnion } from './oauth-step-up.js';
-import { _requestToken, _withAuthMethod, type OAuthClient, type OAuthTokens } from './oauth-token-request.js';
+import { _requestToken, _withAuthMethod, type OAuthClient } from './oauth-token-request.js';
 import type { MetadataUrlRules } from './oauth-url-check.js';
-
-/** What is stored for one source after a grant: enough to refresh without asking anything again. */
-export interface StoredGrant {
-  /** The server URL the grant is for; a grant for another URL is never used. */
-  serverUrl: string;
-  issuer: string;
-  resource: string;
-  tokenEndpoint: string;
-  /** The client the tokens were issued to (a registered one included). */
-  client: OAuthClient;
-  tokens: OAuthTokens;
-  /** The scope asked for when the grant was made (a step-up asks for it and the new one). */
-  scope?: string;
-}
-
-/** Where grants are kept between runs (the state database, encrypted). */
-export interface UpstreamTokenStore {
-  load(source: string): Promise<StoredGrant | undefined>;
-  save(source: string, grant: StoredGrant): Promise<void>;
-}
 
 /** Options of {@link UpstreamOAuth}. */
 export interface UpstreamOAuthOptions {

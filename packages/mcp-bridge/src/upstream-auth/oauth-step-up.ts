@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { _currentAsker, AuthorizationNeededError } from '../upstream/authorization-asker.js';
 import { _authorizeWithCode } from './oauth-code-flow.js';
 import type { DiscoveredAuthorization } from './oauth-discovery.js';
-import type { StoredGrant } from './oauth-provider.js';
+import type { StoredGrant } from './oauth-grant.js';
 import type { OAuthClient } from './oauth-token-request.js';
 import type { MetadataUrlRules } from './oauth-url-check.js';
 
