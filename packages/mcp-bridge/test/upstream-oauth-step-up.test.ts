@@ -232,4 +232,19 @@ describe('a new authorization server in the protected-resource metadata', () => 
     );
     expect((await f.log()).filter((entry) => entry.as === 'as2')).toEqual([]);
   });
+
+  it('a new server with a javascript: authorization endpoint is refused before anyone is asked', async () => {
+    const f = await fixture({ XP_OAUTH_MIGRATE: '1', XP_OAUTH_AS2_HOSTILE: '1' });
+    const store = memoryStore();
+    await logIn(f, store);
+    const upstream = session(f, new UpstreamOAuth({ ...rules(f), grant: 'authorization_code', store }));
+    expect(text(await call(upstream, 'before'))).toBe('before');
+    const ask = asker();
+    const error = await refusal(withAuthorizationAsker(ask.it, () => call(upstream, 'after')));
+    expect(error.message).toMatch(
+      /MCP source "protected": OAuth refused: the authorization_endpoint of http:\/\/127\.0\.0\.1:\d+\/as2 "javascript:alert\(1\)" uses the javascript: scheme \(expected https\)/,
+    );
+    expect(ask.urls).toEqual([]);
+    expect((await f.log()).filter((entry) => entry.as === 'as2')).toEqual([]);
+  });
 });

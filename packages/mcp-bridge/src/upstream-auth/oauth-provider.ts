@@ -225,15 +225,16 @@ export class UpstreamOAuth implements AuthProvider {
 
   /**
    * The authorization server the resource's metadata names now, when it is not the one `grant`
-   * came from; `undefined` when it is the same, or when the metadata cannot be read (the refresh
-   * then says what is wrong).
+   * came from; `undefined` when it is the same. Metadata that cannot be read or is refused (a
+   * hostile new server) fails the request with that reason: the old grant is not for this
+   * resource's server any longer, or the resource cannot say which one is.
    */
   async #movedFrom(
     grant: StoredGrant,
     challenge: ReturnType<typeof parseBearerChallenge>,
   ): Promise<DiscoveredAuthorization | undefined> {
-    const discovered = await discoverAuthorization(challenge, this.rules).catch(() => undefined);
-    return discovered && discovered.server.issuer !== grant.issuer ? discovered : undefined;
+    const discovered = await discoverAuthorization(challenge, this.rules);
+    return discovered.server.issuer !== grant.issuer ? discovered : undefined;
   }
 
   /**
