@@ -211,8 +211,8 @@ describe('a new authorization server in the protected-resource metadata', () => 
     expect(ask.urls[0]).toMatch(new RegExp(`^${f.as}/as2/authorize\\?`));
     const log = await f.log();
     const atAs2 = log.filter((entry) => entry.as === 'as2');
-    expect(atAs2.map((entry) => entry.grant)).toEqual(['authorize', 'authorization_code']);
-    expect(atAs2.every((entry) => /^dcr-as2-/.test(entry.client ?? ''))).toBe(true);
+    expect(atAs2.map((entry) => entry.grant)).toEqual(['register', 'authorize', 'authorization_code']);
+    expect(atAs2.slice(1).every((entry) => /^dcr-as2-/.test(entry.client ?? ''))).toBe(true);
     // The old grant is not refreshed at as1 either: it is no longer the resource's server.
     expect(log.map((entry) => entry.grant)).not.toContain('refresh_token');
     const stored = store.grants.get('protected');
@@ -246,5 +246,41 @@ describe('a new authorization server in the protected-resource metadata', () => 
     );
     expect(ask.urls).toEqual([]);
     expect((await f.log()).filter((entry) => entry.as === 'as2')).toEqual([]);
+  });
+});
+
+describe('a Client ID Metadata Document URL as the client id', () => {
+  const DOCUMENT = 'https://adapter.example.com/oauth/client.json';
+
+  async function logInWith(f: OAuthFixture, store: UpstreamTokenStore): Promise<void> {
+    let printed = '';
+    const done = loginToUpstream({
+      rules: rules(f),
+      clientMetadataUrl: DOCUMENT,
+      store,
+      print: (text) => (printed += text),
+      timeoutMs: 30_000,
+    });
+    for (let i = 0; i < 200 && !/\nhttp\S+/.test(printed); i++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    await browse(/\n(http\S+)/.exec(printed)?.[1] ?? '');
+    await done;
+  }
+
+  it('is the client id where the server accepts one: no registration, a public client', async () => {
+    const f = await fixture({ XP_OAUTH_CIMD: '1' });
+    const store = memoryStore();
+    await logInWith(f, store);
+    expect(store.grants.get('protected')?.client).toEqual({ clientId: DOCUMENT, authMethod: 'none' });
+    expect((await f.log()).map((entry) => [entry.grant, entry.client])).toEqual([
+      ['authorization_code', DOCUMENT],
+    ]);
+  });
+
+  it('elsewhere the adapter registers a client as without it', async () => {
+    const f = await fixture({});
+    const store = memoryStore();
+    await logInWith(f, store);
+    expect(store.grants.get('protected')?.client.clientId).toMatch(/^dcr-/);
   });
 });
