@@ -187,7 +187,11 @@ describe('scope step-up on 403 insufficient_scope', () => {
       client: { clientId: 'm2m-client', clientSecret: 'm2m-secret' },
     });
     const upstream = session(f, oauth);
-    await refusal(call(upstream, 'first'));
+    // One new grant for the wider scope, one more try, then the server's refusal as it is.
+    const first = await refusal(call(upstream, 'first'));
+    expect(first.message).toBe(
+      'protected: tools/call echo failed: the server refused the token\'s scope (it needs "mcp:write")',
+    );
     // The grant now has the scope asked for: the next 403 adds nothing, and nothing is asked.
     const second = await refusal(call(upstream, 'second'));
     expect(second.message).toMatch(
