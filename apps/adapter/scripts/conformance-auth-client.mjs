@@ -9,7 +9,8 @@
  * `auth.type: oauth` source, runs `xprotocol-adapter login` for the authorization code flow and
  * acts as the browser (fetches the printed URL and follows the authorization server's redirect to
  * the adapter's loopback listener), then starts the adapter with a stdio face, lists the tools
- * through it and calls each one. Every OAuth step is the adapter's own. Exits 0 when every call
+ * through it and calls each one, answering a URL-mode elicitation (a new authorization the
+ * adapter needs in the middle of a call) the same way. Every OAuth step is the adapter's own. Exits 0 when every call
  * succeeded, 1 otherwise, with what went wrong on stderr.
  * @module
  */
@@ -30,6 +31,8 @@ const NODE = process.env.CONFORMANCE_ADAPTER_NODE || process.execPath;
 /** A bound on every step: the runner's own timeout ends the scenario anyway. */
 const STEP_MS = 120_000;
 const SECRET_ENV = 'CONFORMANCE_CLIENT_SECRET';
+/** The Client ID Metadata Document URL the `basic-cimd` scenario expects as the client id. */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 
 const serverUrl = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -46,6 +49,8 @@ function authFor() {
   lines.push(`grant: ${machine ? 'client_credentials' : 'authorization_code'}`);
   if (typeof context.client_id === 'string') lines.push(`client_id: ${JSON.stringify(context.client_id)}`);
   if (typeof context.client_secret === 'string') lines.push(`client_secret_env: ${SECRET_ENV}`);
+  // The operator of a CIMD scenario hosts the document at the URL the scenario names.
+  if (scenario.includes('cimd')) lines.push(`client_metadata_url: ${JSON.stringify(CIMD_URL)}`);
   return lines.map((line) => `      ${line}`).join('\n');
 }
 
@@ -171,9 +176,23 @@ async function login(config) {
   return exited;
 }
 
-/** The adapter's stdio face: list the tools, call each one; true when every call succeeded. */
+/**
+ * The adapter's stdio face: list the tools, call each one; true when every call succeeded. The
+ * client declares URL-mode elicitation: when an upstream needs a new authorization during a call
+ * (a wider scope, a new authorization server), the adapter sends it the URL, and this client
+ * accepts and acts as the browser, as a person would.
+ */
 async function callThroughFace(config) {
-  const client = new Client({ name: 'conformance-auth-client', version: '0.0.0' }, { capabilities: {} });
+  const client = new Client(
+    { name: 'conformance-auth-client', version: '0.0.0' },
+    { capabilities: { elicitation: { url: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    if (request.params.mode !== 'url') return { action: 'decline' };
+    log(`URL elicitation: ${request.params.message}`);
+    browse(request.params.url).catch((error) => log(`browsing the elicited URL failed: ${error}`));
+    return { action: 'accept' };
+  });
   const transport = new StdioClientTransport({
     command: NODE,
     args: [ADAPTER_BIN, 'start', '--config', config],

@@ -6,8 +6,10 @@
 // and calls the tools through the adapter's stdio face. Every OAuth request is the adapter's.
 // A slice of the suite runs here, one scenario at a time (the whole suite, also one at a time, is
 // the documented script's: each scenario starts a relay, `login` and the adapter): the
-// authorization code flow with a registered client, with a pre-registered confidential client,
-// the token endpoint authentication the server lists, and client credentials. The runner needs
+// authorization code flow with a registered client that then needs a wider scope in the middle of
+// a call (the adapter asks the face client by URL-mode elicitation, which the script answers as
+// the browser), with a pre-registered confidential client, the token endpoint authentication the
+// server lists, client credentials, and a resource that moves to a new authorization server. The runner needs
 // Node 22: npx fetches `node@22` and the runner from the npm registry.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,10 +22,12 @@ const SCENARIO_MS = 4 * 60_000;
 
 /** The slice: each must pass every check, and the client must exit 0. */
 const SLICE = [
-  'auth/metadata-default',
+  // Discovery, registration and PKCE as metadata-default, then the step-up.
+  'auth/scope-step-up',
   'auth/pre-registration',
   'auth/token-endpoint-auth-post',
   'auth/client-credentials-basic',
+  'auth/authorization-server-migration',
 ];
 
 const procs = new Processes();

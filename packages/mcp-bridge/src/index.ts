@@ -163,6 +163,13 @@ export {
   type UnfinishedCall,
 } from './state/state-database.js';
 export { readStatusRecord, type StatusRecord } from './state/state-status.js';
+export {
+  type AskOutcome,
+  type AuthorizationAsker,
+  AuthorizationNeededError,
+  isAuthorizationNeeded,
+  withAuthorizationAsker,
+} from './upstream/authorization-asker.js';
 export { type BackoffOptions, backoffDelay } from './upstream/backoff.js';
 export { CrashBreaker, type CrashBreakerOptions } from './upstream/breaker.js';
 export { describeExit, type SupervisionOptions } from './upstream/supervisor.js';
@@ -181,13 +188,9 @@ export {
   discoverAuthorization,
   parseBearerChallenge,
 } from './upstream-auth/oauth-discovery.js';
+export type { StoredGrant, UpstreamTokenStore } from './upstream-auth/oauth-grant.js';
 export { loginToUpstream, type UpstreamLoginOptions } from './upstream-auth/oauth-login.js';
-export {
-  type StoredGrant,
-  UpstreamOAuth,
-  type UpstreamOAuthOptions,
-  type UpstreamTokenStore,
-} from './upstream-auth/oauth-provider.js';
+export { UpstreamOAuth, type UpstreamOAuthOptions } from './upstream-auth/oauth-provider.js';
 export type { OAuthClient, OAuthTokens } from './upstream-auth/oauth-token-request.js';
 export type { MetadataUrlRules } from './upstream-auth/oauth-url-check.js';
 export { type SealedRows, sealedGrantStore } from './upstream-auth/sealed-grant-store.js';

@@ -62,6 +62,9 @@ export async function login(source: string, options: { config: string }, io: Cli
         },
       }),
       ...(entry.oauth.scope !== undefined && { scope: entry.oauth.scope }),
+      ...(entry.oauth.clientMetadataUrl !== undefined && {
+        clientMetadataUrl: entry.oauth.clientMetadataUrl,
+      }),
       store: upstreamGrantStore(state, identity.x25519.secretKey),
       print: (text) => io.out(text),
     });

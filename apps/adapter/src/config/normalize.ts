@@ -184,6 +184,7 @@ function _sourceOAuth(
     clientId: auth.client_id,
     clientSecret: auth.client_secret_env === undefined ? undefined : env[auth.client_secret_env],
     scope: auth.scope,
+    clientMetadataUrl: auth.client_metadata_url,
     allowInsecureLoopback: auth.allow_insecure_loopback,
   };
 }

@@ -54,7 +54,7 @@ function _tracingChecks(c: _Collector, tracing: Obj | undefined): void {
     return;
   const url = new URL(tracing.endpoint);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (_isLoopbackHost(host)) return;
+  if (isLoopbackHost(host)) return;
   if (tracing.allow_remote !== true) {
     c.error(
       ['tracing', 'endpoint'],

@@ -321,11 +321,20 @@ const sourceAuthSchema = z
     scope: nonEmpty('a space-separated list of scopes').describe(
       'oauth: the scope to ask for (default: the 401 challenge’s, else the server’s scopes_supported).',
     ),
+    client_metadata_url: nonEmpty('an https URL').describe(
+      'oauth, authorization_code: the https URL of a Client ID Metadata Document you host, used as the client id where the authorization server accepts one (client_id_metadata_document_supported); elsewhere the adapter registers a client.',
+    ),
     allow_insecure_loopback: phrased(z.boolean(), 'true or false')
       .default(false)
       .describe('oauth: accept http:// authorization server URLs on loopback (tests and development only).'),
   })
-  .partial({ token_env: true, client_id: true, client_secret_env: true, scope: true })
+  .partial({
+    token_env: true,
+    client_id: true,
+    client_secret_env: true,
+    scope: true,
+    client_metadata_url: true,
+  })
   .describe('Authentication to a remote (sse / streamable_http) MCP server.');
 
 const mcpSourceSchema = z

@@ -279,6 +279,8 @@ export interface McpSourceOAuth {
   /** Read from the variable `client_secret_env` names (a secret: never log it). */
   clientSecret: string | undefined;
   scope: string | undefined;
+  /** A Client ID Metadata Document URL (https, a path, no fragment), the client id where accepted. */
+  clientMetadataUrl: string | undefined;
   allowInsecureLoopback: boolean;
 }
 

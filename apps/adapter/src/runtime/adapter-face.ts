@@ -157,6 +157,8 @@ function _gatewaySource(source: McpSourceConfig, parts: _FaceParts): LocalToolSo
       const status = sources.status().find((s) => s.name === source.name);
       return status && !status.connected ? status.error : undefined;
     },
+    // Waiting for a person to authorize a new grant: a face client that can open a URL is asked.
+    authorize: () => sources.authorize(source.name),
     // A quarantined tool refuses arguments its pinned definition does not name.
     checkArguments: (kind: string, args: Record<string, unknown>, modern?: boolean) =>
       sources.checkArguments(kind, args, modern),

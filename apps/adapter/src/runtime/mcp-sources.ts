@@ -17,6 +17,7 @@ import {
   compileArgumentValidator,
   type EndpointCatalog,
   type EndpointTool,
+  isAuthorizationNeeded,
   type PinnedListing,
   type QuarantinedTool,
   SchemaSearch,
@@ -115,6 +116,8 @@ export class McpSources implements EndpointCatalog {
   readonly #instructions: EndpointInstructions;
   /** The reason of each source's last connection warning (the same again is not a warning). */
   readonly #warned = new Map<string, string>();
+  /** Sources whose last refresh needed a person's authorization (a face client may give it). */
+  readonly #waitingForAuthorization = new Set<string>();
 
   constructor(options: McpSourcesOptions) {
     this.#o = options;
@@ -323,6 +326,19 @@ export class McpSources implements EndpointCatalog {
     return diff;
   }
 
+  /**
+   * Lists `name` again when its last refresh failed for want of a person's authorization (run
+   * with the asker of a face request; docs/security.md, "OAuth to upstream servers"). True when
+   * it lists its tools now; false when it was not waiting. Throws the refresh's error.
+   */
+  async authorize(name: string): Promise<boolean> {
+    const source = this.#o.sources.find((s) => s.name === name);
+    if (!source || !this.#waitingForAuthorization.has(name)) return false;
+    await this.refresh(source);
+    this.#waitingForAuthorization.delete(name);
+    return true;
+  }
+
   /** Each source's state. */
   status(): SourceStatus[] {
     return this.#o.sources.map((source) => ({ ...this.#status.get(source.name)! }));
@@ -528,6 +544,7 @@ export class McpSources implements EndpointCatalog {
       const status = this.#status.get(source.name)!;
       status.connected = false;
       status.error = (error as Error).message;
+      if (isAuthorizationNeeded(error)) this.#waitingForAuthorization.add(source.name);
       // The first line says what happened; the lines after it (a child's stderr) end the message.
       const [head = '', ...stderr] = status.error.split('\n');
       const why = head.startsWith(`${source.name}: `) ? head.slice(source.name.length + 2) : head;

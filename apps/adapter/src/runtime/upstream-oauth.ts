@@ -35,6 +35,7 @@ export function upstreamOAuthOf(
       },
     }),
     ...(oauth.scope !== undefined && { scope: oauth.scope }),
+    ...(oauth.clientMetadataUrl !== undefined && { clientMetadataUrl: oauth.clientMetadataUrl }),
     allowInsecureLoopback: oauth.allowInsecureLoopback,
     ...(addressPolicy && { addressPolicy }),
     ...(store && { store }),

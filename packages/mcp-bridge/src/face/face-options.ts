@@ -78,6 +78,12 @@ export interface LocalToolSource {
    * the face's client through elicitation before each call. Absent: every tool is `auto`.
    */
   approval?: (kind: string) => ApprovalMode;
+  /**
+   * Lists the server again when it serves no tools because it waits for a person to authorize a
+   * new grant (a new authorization server; docs/security.md, "OAuth to upstream servers"); run in
+   * a face `tools/list` whose client can open the URL. True when it lists its tools now.
+   */
+  authorize?: () => Promise<boolean>;
   /** `rate_limit.requests_per_minute`: tool calls per principal of the face (none when absent). */
   requestsPerMinute?: number;
   /**

@@ -42,6 +42,7 @@ import {
 import { _pagingArguments, _summarizeResult, DEFAULT_RESULT_SUMMARY_BYTES } from './result-summary.js';
 import { SEARCH_TOOL } from './search-tool.js';
 import { _FaceToolCalls } from './tool-calls.js';
+import { _authorizeWaiting } from './url-authorization.js';
 import { _XP_MCP_FACE_CAPABILITIES, _XpMcpFace } from './xp-mcp-face.js';
 
 /** An MCP server whose tools are XProtocol endpoints' schemas. */
@@ -227,6 +228,8 @@ export class McpFace {
     const recent: string[] = [];
     server.setRequestHandler('tools/list', async (_request, ctx) => {
       await this.ready();
+      // A source waiting for a person's authorization asks this client, when it can open a URL.
+      if (await _authorizeWaiting(this.#o.localSources ?? [], server, ctx)) await this.refresh();
       this.#listed = true;
       // Definitions come from contractToMcpTool: inputSchema is always an object schema.
       const tools = this.#catalog.tools(

@@ -32,12 +32,14 @@ import { _modernRequest } from '../gateway/modern-request.js';
 import type { Span, Tracer } from '../observe/tracer.js';
 import { type ArgumentCheck, compileArgumentValidator } from '../policy/argument-validator.js';
 import { _confirmCall } from './approvals.js';
+import { withAuthorizationAsker } from '../upstream/authorization-asker.js';
 import type { _FaceCatalog } from './face-catalog.js';
 import { _callerOf, type McpFaceOptions } from './face-options.js';
 import type { _TrustRefusal } from './face-trust.js';
 import { _describeTool, DESCRIBE_TOOL } from './listing-modes.js';
 import { _insufficientScope } from './request-scopes.js';
 import { SEARCH_TOOL } from './search-tool.js';
+import { _faceAsker } from './url-authorization.js';
 
 /** The client's own session with a gateway upstream, which a passthrough call goes through. */
 interface _Through {
@@ -124,7 +126,9 @@ export class _FaceToolCalls {
     if (target.type === 'mcp') {
       const local = this.#o.localSources?.find((l) => l.name === target.source);
       if (local?.approval?.(target.kind) === 'confirm') await _confirmCall(from, name, args);
-      return this.#callLocal(target, args, through, modern);
+      // An upstream that needs a new authorization asks this call's client (url-authorization.ts).
+      const asker = from && _faceAsker(from.server, from.ctx);
+      return withAuthorizationAsker(asker, () => this.#callLocal(target, args, through, modern));
     }
     return this.#callEndpoint(target, args, from);
   }

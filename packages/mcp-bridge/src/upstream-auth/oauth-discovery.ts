@@ -32,6 +32,8 @@ export interface AuthorizationServer {
   scopesSupported: readonly string[] | undefined;
   /** RFC 9207: the server puts `iss` on every authorization response, so one without it is refused. */
   issParameterSupported: boolean;
+  /** The server takes a Client ID Metadata Document's URL as a client id. */
+  clientIdMetadataDocumentSupported: boolean;
 }
 
 /** The outcome of {@link discoverAuthorization}. */
@@ -152,6 +154,7 @@ async function _authorizationServer(
     tokenAuthMethods: list('token_endpoint_auth_methods_supported'),
     scopesSupported: list('scopes_supported'),
     issParameterSupported: body.authorization_response_iss_parameter_supported === true,
+    clientIdMetadataDocumentSupported: body.client_id_metadata_document_supported === true,
   };
 }
 

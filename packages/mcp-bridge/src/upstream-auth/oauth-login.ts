@@ -1,25 +1,16 @@
 /**
- * The one-time authorization of an upstream with the authorization code grant and PKCE (S256
- * only), for `xprotocol-adapter login <source>` (docs/cli.md, docs/security.md, "OAuth to upstream
- * servers"): discovery as for any 401, a client (the configured id, or one registered with RFC 7591
- * when the server offers registration), a redirect listener on 127.0.0.1 at a random port that
- * takes one request — with the `state` sent, within a bounded time — then the code is exchanged
- * (with `resource` and the verifier) and the grant stored. The authorization URL is only printed:
- * nothing here opens a browser or runs a shell.
+ * The one-time authorization of an upstream for `xprotocol-adapter login <source>` (docs/cli.md,
+ * docs/security.md, "OAuth to upstream servers"): discovery as for any 401, then the
+ * authorization code flow of oauth-code-flow.ts with its URL printed, and the grant stored. The
+ * authorization URL is only printed: nothing here opens a browser or runs a shell.
  * @module
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { BridgeError } from '../errors.js';
-import {
-  type DiscoveredAuthorization,
-  discoverAuthorization,
-  parseBearerChallenge,
-} from './oauth-discovery.js';
+
+import { _authorizeWithCode } from './oauth-code-flow.js';
+import { discoverAuthorization, parseBearerChallenge } from './oauth-discovery.js';
 import { _oauthRequest } from './oauth-fetch.js';
-import type { StoredGrant, UpstreamTokenStore } from './oauth-provider.js';
-import { _requestToken, _withAuthMethod, type OAuthClient } from './oauth-token-request.js';
+import type { StoredGrant, UpstreamTokenStore } from './oauth-grant.js';
+import type { OAuthClient } from './oauth-token-request.js';
 import type { MetadataUrlRules } from './oauth-url-check.js';
 
 /** Options of {@link loginToUpstream}. */
@@ -27,6 +18,11 @@ export interface UpstreamLoginOptions {
   rules: MetadataUrlRules;
   /** The configured client; without it, a client is registered (RFC 7591). */
   client?: OAuthClient;
+  /**
+   * The Client ID Metadata Document URL (`auth.client_metadata_url`), the client id at a server
+   * that accepts one when no client is configured.
+   */
+  clientMetadataUrl?: string;
   scope?: string;
   store: UpstreamTokenStore;
   /** Shows the authorization URL (and what to do) to the user. */
@@ -43,69 +39,22 @@ export interface UpstreamLoginOptions {
  */
 export async function loginToUpstream(options: UpstreamLoginOptions): Promise<StoredGrant> {
   const { rules } = options;
-  const fail = (why: string): never => {
-    throw new BridgeError('UPSTREAM_UNAVAILABLE', `MCP source "${rules.source}": login: ${why}`);
-  };
   const discovered = await discoverAuthorization(await _challenge(rules), rules);
-  const server = discovered.server;
-  if (!server.authorizationEndpoint)
-    return fail(`the authorization server ${server.issuer} has no authorization_endpoint`);
-  if (!server.codeChallengeMethods.includes('S256'))
-    return fail(
-      `the authorization server ${server.issuer} does not list S256 in code_challenge_methods_supported; PKCE S256 is required`,
-    );
-  const listener = await _listen();
-  try {
-    const redirectUri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/callback`;
-    const client = _withAuthMethod(
-      options.client ?? (await _register(discovered, redirectUri, rules, fail)),
-      server,
-    );
-    const verifier = randomBytes(32).toString('base64url');
-    const state = randomBytes(32).toString('base64url');
-    const scope = options.scope ?? discovered.scope;
-    const url = new URL(server.authorizationEndpoint);
-    for (const [key, value] of Object.entries({
-      response_type: 'code',
-      client_id: client.clientId,
-      redirect_uri: redirectUri,
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-      state,
-      resource: discovered.resource,
-      ...(scope && { scope }),
-    }))
-      url.searchParams.set(key, value);
-    options.print(`Open this URL in a browser to authorize ${rules.source}:\n${url.href}\n`);
-    const code = await _awaitRedirect(
-      listener,
-      {
-        state,
-        issuer: server.issuer,
-        issRequired: server.issParameterSupported,
-        timeoutMs: options.timeoutMs ?? 300_000,
-      },
-      fail,
-    );
-    const tokens = await _requestToken(
-      server.tokenEndpoint,
-      { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier },
-      { client, resource: discovered.resource, rules },
-    );
-    const grant: StoredGrant = {
-      serverUrl: rules.serverUrl,
-      issuer: server.issuer,
-      resource: discovered.resource,
-      tokenEndpoint: server.tokenEndpoint,
-      client,
-      tokens,
-    };
-    await options.store.save(rules.source, grant);
-    return grant;
-  } finally {
-    listener.closeAllConnections();
-    listener.close();
-  }
+  const grant = await _authorizeWithCode({
+    rules,
+    discovered,
+    client: options.client,
+    clientMetadataUrl: options.clientMetadataUrl,
+    scope: options.scope ?? discovered.scope,
+    present: (url) => {
+      options.print(`Open this URL in a browser to authorize ${rules.source}:\n${url}\n`);
+      return 'shown';
+    },
+    timeoutMs: options.timeoutMs ?? 300_000,
+    what: 'login',
+  });
+  await options.store.save(rules.source, grant);
+  return grant;
 }
 
 /** The server's 401 challenge to a request without a token (none when it does not answer 401). */
@@ -116,114 +65,4 @@ async function _challenge(rules: MetadataUrlRules): Promise<ReturnType<typeof pa
     body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' }),
   });
   return answer.status === 401 ? parseBearerChallenge(answer.headers.get('www-authenticate')) : {};
-}
-
-async function _register(
-  discovered: DiscoveredAuthorization,
-  redirectUri: string,
-  rules: MetadataUrlRules,
-  fail: (why: string) => never,
-): Promise<OAuthClient> {
-  const endpoint = discovered.server.registrationEndpoint;
-  if (!endpoint)
-    return fail(
-      `no auth.client_id is configured and ${discovered.server.issuer} offers no registration_endpoint; register a client there and set auth.client_id`,
-    );
-  const answer = await _oauthRequest(endpoint, 'the registration endpoint', rules, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_name: 'xprotocol-adapter',
-      // A client redirected to loopback is a native application (OpenID Connect Registration).
-      application_type: 'native',
-      redirect_uris: [redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }),
-  });
-  let body: { client_id?: unknown; client_secret?: unknown; token_endpoint_auth_method?: unknown } = {};
-  try {
-    body = JSON.parse(answer.text) as typeof body;
-  } catch {
-    // Said below.
-  }
-  if (
-    (answer.status !== 200 && answer.status !== 201) ||
-    typeof body.client_id !== 'string' ||
-    !body.client_id
-  )
-    return fail(`the registration endpoint ${endpoint} answered HTTP ${answer.status} without a client_id`);
-  if (typeof body.client_secret !== 'string') return { clientId: body.client_id, authMethod: 'none' };
-  // RFC 7591 §3.2.1: the server says how the client it registered authenticates.
-  const method = body.token_endpoint_auth_method;
-  return {
-    clientId: body.client_id,
-    clientSecret: body.client_secret,
-    ...((method === 'client_secret_post' || method === 'client_secret_basic') && { authMethod: method }),
-  };
-}
-
-function _listen(): Promise<Server> {
-  const server = createServer();
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
-
-/** The code of the one redirect the listener takes; anything else there fails the login. */
-function _awaitRedirect(
-  listener: Server,
-  expected: { state: string; issuer: string; issRequired: boolean; timeoutMs: number },
-  fail: (why: string) => never,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      try {
-        fail(`no redirect came back within ${Math.round(expected.timeoutMs / 1000)} s; run login again`);
-      } catch (error) {
-        reject(error);
-      }
-    }, expected.timeoutMs);
-    listener.on('request', (request, response) => {
-      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname !== '/callback') {
-        response.writeHead(404).end();
-        return;
-      }
-      const p = url.searchParams;
-      const outcome = (): string => {
-        if (p.get('state') !== expected.state) fail('the redirect carried a state that is not the one sent');
-        if (p.get('error'))
-          fail(
-            `the authorization server refused: ${String(p.get('error')).slice(0, 100)} ${String(p.get('error_description') ?? '').slice(0, 300)}`.trim(),
-          );
-        const iss = p.get('iss');
-        if (iss === null && expected.issRequired)
-          fail(
-            `the redirect carried no iss, but ${expected.issuer} says it sends one (authorization_response_iss_parameter_supported; RFC 9207)`,
-          );
-        if (iss !== null && iss !== expected.issuer)
-          fail(`the redirect names issuer ${JSON.stringify(iss.slice(0, 200))}, expected ${expected.issuer}`);
-        const code = p.get('code');
-        if (!code) fail('the redirect carried no code');
-        return code as string;
-      };
-      clearTimeout(timer);
-      listener.removeAllListeners('request');
-      try {
-        const code = outcome();
-        response
-          .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
-          .end('Authorized. You can close this window.\n');
-        resolve(code);
-      } catch (error) {
-        response
-          .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
-          .end('Authorization failed; see the terminal.\n');
-        reject(error);
-      }
-    });
-  });
 }

@@ -18,26 +18,10 @@ import {
   discoverAuthorization,
   parseBearerChallenge,
 } from './oauth-discovery.js';
-import { _requestToken, _withAuthMethod, type OAuthClient, type OAuthTokens } from './oauth-token-request.js';
+import type { StoredGrant, UpstreamTokenStore } from './oauth-grant.js';
+import { _addsScope, _reauthorizeThroughFace, _scopeUnion } from './oauth-step-up.js';
+import { _requestToken, _withAuthMethod, type OAuthClient } from './oauth-token-request.js';
 import type { MetadataUrlRules } from './oauth-url-check.js';
-
-/** What is stored for one source after a grant: enough to refresh without asking anything again. */
-export interface StoredGrant {
-  /** The server URL the grant is for; a grant for another URL is never used. */
-  serverUrl: string;
-  issuer: string;
-  resource: string;
-  tokenEndpoint: string;
-  /** The client the tokens were issued to (a registered one included). */
-  client: OAuthClient;
-  tokens: OAuthTokens;
-}
-
-/** Where grants are kept between runs (the state database, encrypted). */
-export interface UpstreamTokenStore {
-  load(source: string): Promise<StoredGrant | undefined>;
-  save(source: string, grant: StoredGrant): Promise<void>;
-}
 
 /** Options of {@link UpstreamOAuth}. */
 export interface UpstreamOAuthOptions {
@@ -52,6 +36,13 @@ export interface UpstreamOAuthOptions {
   client?: OAuthClient;
   /** Asked for instead of the challenge's or the metadata's scope. */
   scope?: string;
+  /**
+   * A Client ID Metadata Document URL: the client id at an authorization server that accepts
+   * one, when no client is configured (a re-authorization in a call registers otherwise).
+   */
+  clientMetadataUrl?: string;
+  /** How long a re-authorization in a call waits for the browser's redirect; default 120 000 ms. */
+  reauthorizeTimeoutMs?: number;
   allowInsecureLoopback?: boolean;
   addressPolicy?: AddressPolicy;
   store?: UpstreamTokenStore;
@@ -108,12 +99,62 @@ export class UpstreamOAuth implements AuthProvider {
    * can tell a 401 for the current token from one for a token already replaced.
    */
   watchFetch(fetch: FetchLike): FetchLike {
-    return async (url, init) => {
+    const send: FetchLike = async (url, init) => {
       const sent = /^Bearer (.+)$/i.exec(new Headers(init?.headers).get('authorization') ?? '')?.[1];
       const response = await fetch(url, init);
       if (sent !== undefined) this.#sentWith.set(response, sent);
       return response;
     };
+    return async (url, init) => {
+      const response = await send(url, init);
+      if (response.status !== 403) return response;
+      const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+      if (challenge.error !== 'insufficient_scope') return response;
+      // A body that cannot be sent twice (a stream) leaves the 403 to the caller.
+      if (init?.body !== undefined && init.body !== null && typeof init.body !== 'string') return response;
+      await response.body?.cancel().catch(() => {});
+      await this.#once(() => this.#stepUp(challenge));
+      // Once: a second 403 goes back to the caller as it is (no loop).
+      const headers = new Headers(init?.headers);
+      const token = this.#grant?.tokens.accessToken;
+      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+      return send(url, { ...init, headers });
+    };
+  }
+
+  /**
+   * A `403 insufficient_scope`: a new grant for the union of the scope held and the one the
+   * challenge names (client credentials ask for it; the authorization code grant asks the person
+   * through the face client). A challenge that adds no scope is refused here: asking again for
+   * what was granted would loop.
+   */
+  async #stepUp(challenge: ReturnType<typeof parseBearerChallenge>): Promise<void> {
+    const grant = this.#grant;
+    const have = _scopeUnion(grant?.scope, grant?.tokens.scope);
+    const wanted = _scopeUnion(have ?? this.#o.scope, challenge.scope);
+    if (!_addsScope(have, challenge.scope))
+      throw new BridgeError(
+        'UPSTREAM_UNAVAILABLE',
+        `MCP source "${this.#o.source}": the server refused the call for insufficient scope${challenge.scope ? ` (it asks for "${challenge.scope.slice(0, 200)}")` : ''}, which the grant already has or asked for; not authorizing again (check the scopes the authorization server grants)`,
+      );
+    const discovered = await discoverAuthorization(challenge, this.rules);
+    if (this.#o.grant === 'client_credentials') {
+      await this.#clientCredentials(discovered, wanted);
+      return;
+    }
+    const sameServer = grant !== undefined && grant.issuer === discovered.server.issuer;
+    await this.#keep(
+      await _reauthorizeThroughFace({
+        rules: this.rules,
+        discovered,
+        // A client registered at another server is never shown to this one.
+        client: sameServer ? grant.client : this.#o.client,
+        clientMetadataUrl: this.#o.clientMetadataUrl,
+        scope: wanted,
+        why: `the call needs the scope "${wanted ?? ''}"`,
+        timeoutMs: this.#o.reauthorizeTimeoutMs ?? 120_000,
+      }),
+    );
   }
 
   /**
@@ -149,12 +190,25 @@ export class UpstreamOAuth implements AuthProvider {
     // A `login` run since (by another process) wrote a newer grant: read the store again.
     await this.#load(this.#o.grant === 'authorization_code');
     const grant = this.#grant;
+    // The server's 401 may mean its authorization server changed: its metadata says which it is.
+    const moved = grant && challenge ? await this.#movedFrom(grant, challenge) : undefined;
+    if (grant && moved) {
+      await this.#migrate(grant, moved);
+      return;
+    }
     if (grant?.tokens.refreshToken) {
       try {
         await this.#refresh(grant, grant.tokens.refreshToken);
         return;
       } catch (error) {
-        if (this.#o.grant !== 'client_credentials') throw this.#loginAgain(error);
+        if (this.#o.grant !== 'client_credentials') {
+          const movedNow = challenge ? undefined : await this.#movedFrom(grant, {});
+          if (movedNow) {
+            await this.#migrate(grant, movedNow);
+            return;
+          }
+          throw this.#loginAgain(error);
+        }
       }
     }
     if (this.#o.grant !== 'client_credentials') {
@@ -169,9 +223,48 @@ export class UpstreamOAuth implements AuthProvider {
     await this.#clientCredentials(discovered);
   }
 
-  async #clientCredentials(discovered: DiscoveredAuthorization): Promise<void> {
+  /**
+   * The authorization server the resource's metadata names now, when it is not the one `grant`
+   * came from; `undefined` when it is the same. Metadata that cannot be read or is refused (a
+   * hostile new server) fails the request with that reason: the old grant is not for this
+   * resource's server any longer, or the resource cannot say which one is.
+   */
+  async #movedFrom(
+    grant: StoredGrant,
+    challenge: ReturnType<typeof parseBearerChallenge>,
+  ): Promise<DiscoveredAuthorization | undefined> {
+    const discovered = await discoverAuthorization(challenge, this.rules);
+    return discovered.server.issuer !== grant.issuer ? discovered : undefined;
+  }
+
+  /**
+   * The resource moved to another authorization server: register there and authorize again
+   * through the face (authorization code). The old server's tokens, client id and secret are
+   * never sent to the new one; a configured client of client credentials cannot follow.
+   */
+  async #migrate(grant: StoredGrant, discovered: DiscoveredAuthorization): Promise<void> {
+    const why = `its authorization server changed from ${grant.issuer} to ${discovered.server.issuer}`;
+    if (this.#o.grant === 'client_credentials')
+      throw new BridgeError(
+        'UPSTREAM_UNAVAILABLE',
+        `MCP source "${this.#o.source}": ${why}; the configured client is ${grant.issuer}'s and is not sent to another server: configure auth.client_id and its secret for ${discovered.server.issuer}`,
+      );
+    await this.#keep(
+      await _reauthorizeThroughFace({
+        rules: this.rules,
+        discovered,
+        client: undefined,
+        clientMetadataUrl: this.#o.clientMetadataUrl,
+        scope: this.#o.scope ?? discovered.scope,
+        why,
+        timeoutMs: this.#o.reauthorizeTimeoutMs ?? 120_000,
+      }),
+    );
+  }
+
+  async #clientCredentials(discovered: DiscoveredAuthorization, wanted?: string): Promise<void> {
     const client = _withAuthMethod(this.#o.client as OAuthClient, discovered.server);
-    const scope = this.#o.scope ?? discovered.scope;
+    const scope = wanted ?? this.#o.scope ?? discovered.scope;
     const tokens = await _requestToken(
       discovered.server.tokenEndpoint,
       { grant_type: 'client_credentials', ...(scope && { scope }) },
@@ -184,6 +277,7 @@ export class UpstreamOAuth implements AuthProvider {
       tokenEndpoint: discovered.server.tokenEndpoint,
       client,
       tokens,
+      ...(scope && { scope }),
     });
   }
 

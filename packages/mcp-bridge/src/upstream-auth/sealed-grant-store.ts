@@ -8,7 +8,7 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { BridgeError } from '../errors.js';
-import type { StoredGrant, UpstreamTokenStore } from './oauth-provider.js';
+import type { StoredGrant, UpstreamTokenStore } from './oauth-grant.js';
 
 /** Where the sealed rows are read and written (the state database's `upstream_grants`). */
 export interface SealedRows {

@@ -12,6 +12,7 @@
  * | cancelled by the caller's signal | `UPSTREAM_ERROR` | kept |
  * | a result the client cannot read | `UPSTREAM_ERROR` | kept |
  * | the request could not be written (a stack overflow or a cycle while serializing) | `UPSTREAM_ERROR` | kept |
+ * | HTTP 403 `insufficient_scope` (after the one new grant the OAuth client asks for, or without one) | `UPSTREAM_UNAVAILABLE` (the scope named) | kept |
  * | HTTP 401/403 | `UPSTREAM_UNAVAILABLE` (credentials refused) | dropped |
  * | connection refused/reset, stream lost, child exited, any other HTTP status | `UPSTREAM_UNAVAILABLE` | dropped |
  *
@@ -19,6 +20,7 @@
  * @module
  */
 import {
+  InsufficientScopeError,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -112,6 +114,18 @@ export function _classifyUpstreamError(
       error: new BridgeError(
         'UPSTREAM_ERROR',
         redact(`${source}: ${what} could not be sent: ${_describe(error)}`),
+        { cause: error },
+      ),
+      dropSession: false,
+    };
+  }
+  if (InsufficientScopeError.isInstance(error)) {
+    // The token is good, the scope short: the session stays (other tools may need less).
+    const scope = error.requiredScope ? ` (it needs "${error.requiredScope.slice(0, 200)}")` : '';
+    return {
+      error: new BridgeError(
+        'UPSTREAM_UNAVAILABLE',
+        redact(`${source}: ${what} failed: the server refused the token's scope${scope}`),
         { cause: error },
       ),
       dropSession: false,

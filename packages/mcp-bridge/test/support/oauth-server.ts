@@ -11,7 +11,9 @@ export interface OAuthFixture {
   mcp: string;
   child: ChildProcess;
   /** Every token request the authorization server saw (grant type, resource, client). */
-  log(): Promise<{ grant: string; resource: string | null; client?: string }[]>;
+  log(): Promise<
+    { grant: string; resource: string | null; client?: string; scope: string | null; as: 'as1' | 'as2' }[]
+  >;
   /** Expires every access token now. */
   expireAccessTokens(): Promise<void>;
   /** The live refresh tokens. */
@@ -21,7 +23,7 @@ export interface OAuthFixture {
   kill(): Promise<void>;
 }
 
-/** Starts the fixture; `env` sets XP_OAUTH_HOSTILE or XP_OAUTH_ACCESS_TTL. */
+/** Starts the fixture; `env` sets XP_OAUTH_HOSTILE, XP_OAUTH_ACCESS_TTL, XP_OAUTH_STEP_UP(_NEVER) or XP_OAUTH_MIGRATE. */
 export async function startOAuthFixture(env: Record<string, string> = {}): Promise<OAuthFixture> {
   const child = spawn(process.execPath, [OAUTH_FIXTURE], {
     env: { PATH: process.env.PATH ?? '', ...env },
