@@ -24,6 +24,7 @@ import { RelayPool } from '@xprotocol/relay-client';
 import { assertNamespace, SchemaCompiler } from '@xprotocol/translate';
 import { HandlerProvider } from './handler-provider.js';
 import { NativeCatalog } from './native-catalog.js';
+import { _withJsonSchemas } from './standard-schema.js';
 import { type NativeTool, ToolDefinitionError, toolDefinitionProblems } from './tool-definition.js';
 import { ENDPOINT_VERSION } from './version.js';
 
@@ -92,7 +93,9 @@ export async function serveEndpoint(options: ServeEndpointOptions): Promise<Runn
   _checkOptions(options);
   const logger = options.logger ?? silentLogger;
   const compiler = new SchemaCompiler();
-  const problems = toolDefinitionProblems(options.tools, compiler);
+  // Schemas of a schema library become JSON Schema first (standard-schema.ts).
+  const { tools, problems: conversions } = _withJsonSchemas(options.tools);
+  const problems = [...conversions, ...toolDefinitionProblems(tools, compiler)];
   if (problems.length > 0) throw new ToolDefinitionError(problems);
   const identity = await _identity(options.key);
   const state = new StateDatabase(_statePath(options));
@@ -105,7 +108,7 @@ export async function serveEndpoint(options: ServeEndpointOptions): Promise<Runn
     const catalog = await NativeCatalog.create({
       source,
       namespace: source,
-      tools: options.tools,
+      tools,
       state,
       compiler,
     });
@@ -124,7 +127,7 @@ export async function serveEndpoint(options: ServeEndpointOptions): Promise<Runn
       pool,
       state,
       catalog,
-      upstreams: new Map([[source, new HandlerProvider(options.tools, compiler, logger)]]),
+      upstreams: new Map([[source, new HandlerProvider(tools, compiler, logger)]]),
       mcpSources: [{ name: source, namespace: source }],
       access: new AccessPolicy({ default: 'deny', grants: [], ...options.access }),
       requestsPerMinute: new Map([[source, options.requestsPerMinute ?? 600]]),

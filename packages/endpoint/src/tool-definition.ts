@@ -5,6 +5,7 @@
  * @module
  */
 import { type JsonSchema, SchemaCompiler } from '@xprotocol/translate';
+import type { StandardJsonSchema } from './standard-schema.js';
 
 /** A JSON Schema, as a plain JSON object. */
 export type JsonSchemaObject = Record<string, unknown>;
@@ -21,10 +22,17 @@ export interface NativeTool {
   name: string;
   /** What the tool does, for people and models; it is scored like any MCP tool's description. */
   description: string;
-  /** JSON Schema of the arguments (an object schema); every call is checked against it first. */
-  inputSchema: JsonSchemaObject;
-  /** JSON Schema of the result: when given, a result that breaks it is refused, never sent. */
-  outputSchema?: JsonSchemaObject | undefined;
+  /**
+   * JSON Schema of the arguments (an object schema); every call is checked against it first. A
+   * schema of a library that implements Standard JSON Schema (a zod 4.2+ `z.object(…)`, say) is
+   * served as the JSON Schema it gives for its input.
+   */
+  inputSchema: JsonSchemaObject | StandardJsonSchema;
+  /**
+   * JSON Schema of the result: when given, a result that breaks it is refused, never sent. A
+   * Standard JSON Schema is served as the JSON Schema of its output.
+   */
+  outputSchema?: JsonSchemaObject | StandardJsonSchema | undefined;
   /** MCP tool annotations (`readOnlyHint`, `destructiveHint` …), which shape the inferred capability. */
   annotations?: Record<string, unknown> | undefined;
   /**
