@@ -8,7 +8,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseAnnounce } from './independent/announce.mjs';
 import {
   chainId,
   delegationPreimage,
@@ -126,15 +125,9 @@ logging:
     );
     await procs.adapter(config);
     client = await StrictClient.connect(url, me);
-    let announces: unknown[] = [];
-    for (let attempt = 0; announces.length === 0 && attempt < 150; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
-      announces = await client.subscribe(`announce-${attempt}`, [
-        { kinds: ['xp.endpoint.announce'], authors: [adapterKey.ed25519] },
-      ]);
-      client.unsubscribe(`announce-${attempt}`);
-    }
-    const { event, payload } = chooseAnnounce(announces);
+    // §10.3: the adapter reports ready before its first announce is surely stored; announceOf asks
+    // again until one is.
+    const { event, payload } = await client.announceOf(adapterKey.ed25519);
     endpoint = { ed25519: event.pubkey, x25519: payload.x25519 };
   }, 120_000);
   afterAll(async () => {

@@ -123,6 +123,19 @@ export class StrictClient {
     request: import('./event.mjs').XpEvent;
     answer: import('./event.mjs').XpEvent;
   }>;
+  /**
+   * The announce of `endpoint` a caller reads (§10.3, "Which announce"), asked again every 200 ms
+   * until a relay holds one: an endpoint that just started may not have stored its first yet.
+   *
+   * @param {string} endpoint its ed25519 key string @param {number} [attempts]
+   */
+  announceOf(
+    endpoint: string,
+    attempts?: number,
+  ): Promise<{
+    event: import('./event.mjs').XpEvent;
+    payload: import('./announce.mjs').AnnouncePayload;
+  }>;
   close(): void;
 }
 

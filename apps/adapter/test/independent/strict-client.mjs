@@ -7,6 +7,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
+import { chooseAnnounce } from './announce.mjs';
 import { parseStrictJson, RuleError } from './canonical-json.mjs';
 import { RelayConnection } from './connection.mjs';
 import { ed25519FromSeed } from './ed25519.mjs';
@@ -200,6 +201,23 @@ export class StrictClient {
     });
     const answer = await this.request(request, endpoint);
     return { request, answer };
+  }
+
+  /**
+   * The announce of `endpoint` a caller reads (§10.3, "Which announce"), asked again every 200 ms
+   * until a relay holds one: an endpoint that just started may not have stored its first yet.
+   *
+   * @param {string} endpoint its ed25519 key string @param {number} [attempts]
+   */
+  async announceOf(endpoint, attempts = 150) {
+    let announces = [];
+    for (let attempt = 0; announces.length === 0 && attempt < attempts; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      const subId = `announce-${attempt}`;
+      announces = await this.subscribe(subId, [{ kinds: ['xp.endpoint.announce'], authors: [endpoint] }]);
+      this.unsubscribe(subId);
+    }
+    return chooseAnnounce(announces);
   }
 
   close() {
