@@ -495,7 +495,7 @@ describe('unknown keys', () => {
   });
   it('explains that YAML merge keys are not supported', () => {
     expect(problems(yaml('anchors: &b', '  key_file: /k', 'identity:', '  <<: *b'))).toEqual([
-      'config.yml:1:1 anchors: unknown key, expected one of "identity", "relay", "mcp_sources", "openapi_sources", "xprotocol_sources", "mcp_server", "discovery", "logging", "access", "state_database", "shared_state", "call_timeout_seconds", "network", "limits", "admin", "audit"',
+      'config.yml:1:1 anchors: unknown key, expected one of "identity", "relay", "mcp_sources", "openapi_sources", "xprotocol_sources", "mcp_server", "discovery", "logging", "access", "state_database", "shared_state", "call_timeout_seconds", "network", "limits", "admin", "audit", "tracing"',
       'config.yml:4:3 identity.key_file: missing, expected a file path',
       'config.yml:4:3 identity["<<"]: YAML merge keys ("<<") are not supported: write the keys out, or alias a whole value',
     ]);

@@ -67,6 +67,7 @@ describe('defaults', () => {
       maxResultBytes: 16 * 1024 * 1024,
       listing: 'full',
       resultSummaryBytes: 65_536,
+      idempotencyWindowSeconds: 86_400,
     });
   });
 });

@@ -139,6 +139,7 @@ describe('the full example file, as printed', () => {
       maxResultBytes: 16 * 1024 * 1024,
       listing: 'full',
       resultSummaryBytes: 65_536,
+      idempotencyWindowSeconds: 86_400,
     });
     expect(config.discovery).toMatchObject({ wellKnownPort: 8766, wellKnownHost: '0.0.0.0' });
     expect(config.logging).toEqual({ level: 'info', format: 'json', output: { file: '/var/log/xp.log' } });
@@ -176,6 +177,7 @@ describe('the minimal example file (docs/design.md §13)', () => {
           bearerToken: undefined,
           mcpRevision: '2025-11-25',
           connectTimeoutMs: 30_000,
+          approvals: {},
           capabilityInference: 'auto',
           capabilities: [],
           schemaOverrides: {},
