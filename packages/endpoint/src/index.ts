@@ -9,7 +9,7 @@ export {
   type ServeEndpointOptions,
   serveEndpoint,
 } from './serve-endpoint.js';
-export type { StandardJsonSchema } from './standard-schema.js';
+export type { StandardJsonSchema } from './standard-json-schema.js';
 export {
   type JsonSchemaObject,
   type NativeTool,

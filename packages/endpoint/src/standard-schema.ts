@@ -6,19 +6,8 @@
  * interface.
  * @module
  */
+import type { StandardJsonSchema } from './standard-json-schema.js';
 import type { JsonSchemaObject, NativeTool } from './tool-definition.js';
-
-/** The part of the Standard JSON Schema interface the endpoint uses. */
-export interface StandardJsonSchema {
-  readonly '~standard': {
-    readonly jsonSchema: {
-      /** The JSON Schema of what the schema accepts. */
-      readonly input: (options: { readonly target: string }) => Record<string, unknown>;
-      /** The JSON Schema of what the schema produces. */
-      readonly output: (options: { readonly target: string }) => Record<string, unknown>;
-    };
-  };
-}
 
 /** The dialect asked of a schema library: the one the endpoint's validator and contracts use. */
 const TARGET = 'draft-2020-12';

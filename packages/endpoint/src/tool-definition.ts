@@ -5,7 +5,7 @@
  * @module
  */
 import { type JsonSchema, SchemaCompiler } from '@xprotocol/translate';
-import type { StandardJsonSchema } from './standard-schema.js';
+import type { StandardJsonSchema } from './standard-json-schema.js';
 
 /** A JSON Schema, as a plain JSON object. */
 export type JsonSchemaObject = Record<string, unknown>;
