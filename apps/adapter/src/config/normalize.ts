@@ -38,26 +38,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
   return {
     file: ctx.file,
     mode,
-    identity: {
-      // A pure MCP gateway loads no key, even when the file names one (a warning says so).
-      keyFile:
-        file.identity === undefined || mode === 'mcp_gateway'
-          ? undefined
-          : expandConfigPath(file.identity.key_file, where),
-      displayName: file.identity?.display_name ?? _DEFAULT_DISPLAY_NAME,
-      // A pure MCP gateway has no key to vouch for (a warning says these keys are ignored).
-      ...(file.identity !== undefined &&
-        mode !== 'mcp_gateway' &&
-        file.identity.parent_delegation_event !== undefined && {
-          parentKey: file.identity.parent_key,
-          parentDelegationEvent: expandConfigPath(file.identity.parent_delegation_event, where),
-        }),
-      ...(file.identity !== undefined &&
-        mode !== 'mcp_gateway' &&
-        file.identity.rotated_from !== undefined && {
-          rotatedFrom: expandConfigPath(file.identity.rotated_from, where),
-        }),
-    },
+    identity: _identity(file, mode, where),
     relay: {
       urls: [...file.relay.urls],
       reconnectIntervalSeconds: file.relay.reconnect_interval_seconds,
@@ -71,45 +52,7 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
       ...file.openapi_sources.map((s) => _openApiSource(s, ctx)),
     ],
     xprotocolSources: file.xprotocol_sources.map(_xprotocolSource),
-    mcpServer:
-      server === undefined
-        ? undefined
-        : {
-            transport: server.transport,
-            host: _unbracket(server.host ?? server.sse_host ?? '127.0.0.1'),
-            port: server.port ?? server.sse_port ?? 8767,
-            path: server.path ?? '/mcp',
-            expose: [...new Set(server.expose ?? _defaultExpose(facts))],
-            allowedOrigins: server.allowed_origins.map((origin) => new URL(origin).origin),
-            maxSessions: server.max_sessions,
-            maxSessionsPerPrincipal: server.max_sessions_per_principal,
-            maxRequestsInFlight: server.max_requests_in_flight,
-            maxRequestsInFlightPerPrincipal: server.max_requests_in_flight_per_principal,
-            maxRequestsInFlightTotal: server.max_requests_in_flight_total,
-            maxLeases: server.max_leases,
-            maxLeasesPerPrincipal: server.max_leases_per_principal,
-            maxUpstreamProcesses: server.max_upstream_processes,
-            maxUpstreamProcessesPerPrincipal: server.max_upstream_processes_per_principal,
-            maxResultBytes: server.max_result_bytes,
-            listing: server.listing,
-            resultSummaryBytes: server.result_summary_bytes,
-            idempotencyWindowSeconds: server.idempotency_window_seconds,
-            oauth:
-              server.oauth === undefined || server.transport === 'stdio'
-                ? undefined
-                : {
-                    issuer: server.oauth.issuer,
-                    resource: server.oauth.resource,
-                    jwksUrl: server.oauth.jwks_url,
-                    requiredScopes: server.oauth.required_scopes,
-                    scopesSupported: server.oauth.scopes_supported,
-                    grants: server.oauth.grants,
-                  },
-            bearerToken:
-              server.auth === undefined || server.transport === 'stdio'
-                ? undefined
-                : ctx.env[server.auth.token_env],
-          },
+    mcpServer: server === undefined ? undefined : _mcpServer(server, facts, ctx),
     discovery: {
       wellKnownPort: file.discovery.well_known_port,
       wellKnownHost: _unbracket(file.discovery.well_known_host ?? '127.0.0.1'),
@@ -141,6 +84,76 @@ export function _normalize(file: ConfigFile, ctx: _NormalizeContext): AdapterCon
       maxArgumentBytes: file.limits.max_argument_bytes,
     },
     ..._normalizeOperate(file, ctx.env, where),
+  };
+}
+
+/** `identity`: a pure MCP gateway loads no key and has no chain or rotation to vouch for. */
+function _identity(
+  file: ConfigFile,
+  mode: AdapterConfig['mode'],
+  where: { homeDir: string; baseDir: string },
+): AdapterConfig['identity'] {
+  return {
+    // A pure MCP gateway loads no key, even when the file names one (a warning says so).
+    keyFile:
+      file.identity === undefined || mode === 'mcp_gateway'
+        ? undefined
+        : expandConfigPath(file.identity.key_file, where),
+    displayName: file.identity?.display_name ?? _DEFAULT_DISPLAY_NAME,
+    // A pure MCP gateway has no key to vouch for (a warning says these keys are ignored).
+    ...(file.identity !== undefined &&
+      mode !== 'mcp_gateway' &&
+      file.identity.parent_delegation_event !== undefined && {
+        parentKey: file.identity.parent_key,
+        parentDelegationEvent: expandConfigPath(file.identity.parent_delegation_event, where),
+      }),
+    ...(file.identity !== undefined &&
+      mode !== 'mcp_gateway' &&
+      file.identity.rotated_from !== undefined && {
+        rotatedFrom: expandConfigPath(file.identity.rotated_from, where),
+      }),
+  };
+}
+
+/** `mcp_server`: the face, with its defaults and its credentials read from the environment. */
+function _mcpServer(
+  server: NonNullable<ConfigFile['mcp_server']>,
+  facts: _ModeFacts,
+  ctx: _NormalizeContext,
+): NonNullable<AdapterConfig['mcpServer']> {
+  return {
+    transport: server.transport,
+    host: _unbracket(server.host ?? server.sse_host ?? '127.0.0.1'),
+    port: server.port ?? server.sse_port ?? 8767,
+    path: server.path ?? '/mcp',
+    expose: [...new Set(server.expose ?? _defaultExpose(facts))],
+    allowedOrigins: server.allowed_origins.map((origin) => new URL(origin).origin),
+    maxSessions: server.max_sessions,
+    maxSessionsPerPrincipal: server.max_sessions_per_principal,
+    maxRequestsInFlight: server.max_requests_in_flight,
+    maxRequestsInFlightPerPrincipal: server.max_requests_in_flight_per_principal,
+    maxRequestsInFlightTotal: server.max_requests_in_flight_total,
+    maxLeases: server.max_leases,
+    maxLeasesPerPrincipal: server.max_leases_per_principal,
+    maxUpstreamProcesses: server.max_upstream_processes,
+    maxUpstreamProcessesPerPrincipal: server.max_upstream_processes_per_principal,
+    maxResultBytes: server.max_result_bytes,
+    listing: server.listing,
+    resultSummaryBytes: server.result_summary_bytes,
+    idempotencyWindowSeconds: server.idempotency_window_seconds,
+    oauth:
+      server.oauth === undefined || server.transport === 'stdio'
+        ? undefined
+        : {
+            issuer: server.oauth.issuer,
+            resource: server.oauth.resource,
+            jwksUrl: server.oauth.jwks_url,
+            requiredScopes: server.oauth.required_scopes,
+            scopesSupported: server.oauth.scopes_supported,
+            grants: server.oauth.grants,
+          },
+    bearerToken:
+      server.auth === undefined || server.transport === 'stdio' ? undefined : ctx.env[server.auth.token_env],
   };
 }
 
