@@ -29,6 +29,7 @@ import { randomTag, vectorEvent } from './independent/vector-events.mjs';
 import { fetchWellKnown, readWellKnown, WellKnownRefused } from './independent/well-known.mjs';
 import { conversationKey, conversationSalt, sharedSecret, x25519FromSecret } from './independent/x25519.mjs';
 import { mcpFaceOf, readXpError } from './independent/xp-error.mjs';
+import { startIndependentTarget } from './support/independent-target.js';
 import { FS_SERVER, freePort, Processes } from './support/processes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -399,19 +400,12 @@ describe('against a real adapter bin wrapping real MCP servers, through the real
   let wellKnownPort: number;
 
   beforeAll(async () => {
-    const { url } = await procs.relay();
-    relayUrl = url;
     wellKnownPort = await freePort();
-    const adapterKey = await procs.keygen('adapter.key');
     procs.file('hello.txt', 'hello from an independent client\n');
-    const config = procs.file(
-      'adapter.yml',
-      `identity:
-  key_file: ./adapter.key
-  display_name: "Independent client target"
-relay:
-  urls: [${url}]
-mcp_sources:
+    const target = await startIndependentTarget(
+      procs,
+      me,
+      `mcp_sources:
   - name: files
     transport: stdio
     command: "'${process.execPath}' '${FS_SERVER}' '${procs.dir}'"
@@ -427,19 +421,14 @@ access:
       capabilities: [com.test.files.read, com.test.fs.*]
 discovery:
   well_known_port: ${wellKnownPort}
-state_database: ./state.db
-logging:
-  level: info
-  format: json
 `,
+      { displayName: 'Independent client target' },
     );
-    await procs.adapter(config);
-    client = await StrictClient.connect(url, me);
-    // §10.3: the adapter reports ready before its first announce is surely stored; announceOf asks
-    // again until one is.
-    const { event, payload } = await client.announceOf(adapterKey.ed25519);
-    endpoint = { ed25519: event.pubkey, x25519: payload.x25519 };
-    expect(payload.mcp_sources.map((s: Any) => s.namespace)).toEqual(['com.test.files', 'com.test.fs']);
+    ({ client, endpoint, relayUrl } = target);
+    expect(target.announce.mcp_sources.map((s: Any) => s.namespace)).toEqual([
+      'com.test.files',
+      'com.test.fs',
+    ]);
   }, 120_000);
   afterAll(async () => {
     client?.close();

@@ -17,10 +17,11 @@ import {
   revocationEvent,
 } from './independent/delegation.mjs';
 import { ed25519FromSeed } from './independent/ed25519.mjs';
-import { newIdentity, nowSeconds, StrictClient } from './independent/strict-client.mjs';
+import { newIdentity, nowSeconds, type StrictClient } from './independent/strict-client.mjs';
 import { readToolResult } from './independent/tool-call.mjs';
 import { conversationKey } from './independent/x25519.mjs';
 import { readXpError } from './independent/xp-error.mjs';
+import { startIndependentTarget } from './support/independent-target.js';
 import { FS_SERVER, Processes } from './support/processes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -95,18 +96,13 @@ describe('chains presented to a real adapter bin through the real relay (§11.7)
   const hello = () => ({ path: join(procs.dir, 'hello.txt') });
 
   beforeAll(async () => {
-    const { url } = await procs.relay();
-    const adapterKey = await procs.keygen('adapter.key');
     procs.file('hello.txt', 'hello under an independent chain\n');
     // The endpoint trusts the organisation's root and grants it the namespace; the caller has no
     // grant of its own. Capabilities by class: read_text_file is `read`, write_file is `write`.
-    const config = procs.file(
-      'adapter.yml',
-      `identity:
-  key_file: ./adapter.key
-relay:
-  urls: [${url}]
-mcp_sources:
+    ({ client, endpoint } = await startIndependentTarget(
+      procs,
+      me,
+      `mcp_sources:
   - name: files
     transport: stdio
     command: "'${process.execPath}' '${FS_SERVER}' '${procs.dir}'"
@@ -117,18 +113,8 @@ access:
   grants:
     - key: ${root.publicKey}
       capabilities: [com.test.files.*]
-state_database: ./state.db
-logging:
-  level: info
-  format: json
 `,
-    );
-    await procs.adapter(config);
-    client = await StrictClient.connect(url, me);
-    // §10.3: the adapter reports ready before its first announce is surely stored; announceOf asks
-    // again until one is.
-    const { event, payload } = await client.announceOf(adapterKey.ed25519);
-    endpoint = { ed25519: event.pubkey, x25519: payload.x25519 };
+    ));
   }, 120_000);
   afterAll(async () => {
     client?.close();

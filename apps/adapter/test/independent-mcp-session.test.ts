@@ -18,10 +18,11 @@ import {
   sessionCall,
 } from './independent/mcp-session.mjs';
 import { encryptPayload } from './independent/payload.mjs';
-import { newIdentity, StrictClient } from './independent/strict-client.mjs';
+import { newIdentity, type StrictClient } from './independent/strict-client.mjs';
 import { readToolResult } from './independent/tool-call.mjs';
 import { conversationKey } from './independent/x25519.mjs';
 import { readXpError } from './independent/xp-error.mjs';
+import { startIndependentTarget } from './support/independent-target.js';
 import { CONFORMANCE_FIXTURE, Processes } from './support/processes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -49,15 +50,10 @@ describe('MCP sessions with a real adapter bin through the real relay (§10.5)',
   let endpoint: { ed25519: string; x25519: string };
 
   beforeAll(async () => {
-    const { url } = await procs.relay();
-    const adapterKey = await procs.keygen('adapter.key');
-    const config = procs.file(
-      'adapter.yml',
-      `identity:
-  key_file: ./adapter.key
-relay:
-  urls: [${url}]
-mcp_sources:
+    ({ client, endpoint } = await startIndependentTarget(
+      procs,
+      me,
+      `mcp_sources:
   - name: conformance
     transport: stdio
     command: ["${process.execPath}", "${CONFORMANCE_FIXTURE}", "stdio"]
@@ -69,18 +65,8 @@ access:
   grants:
     - key: ${me.ed25519.publicKey}
       capabilities: [com.test.conf.*]
-state_database: ./state.db
-logging:
-  level: info
-  format: json
 `,
-    );
-    await procs.adapter(config);
-    client = await StrictClient.connect(url, me);
-    // §10.3: the adapter reports ready before its first announce is surely stored; announceOf asks
-    // again until one is.
-    const { event, payload } = await client.announceOf(adapterKey.ed25519);
-    endpoint = { ed25519: event.pubkey, x25519: payload.x25519 };
+    ));
   }, 120_000);
   afterAll(async () => {
     client?.close();
